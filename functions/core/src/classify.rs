@@ -1,0 +1,246 @@
+//! Classification of one attempt outcome under a policy: the attempt's state,
+//! diagnostic, remediation, error class and whether it counts as a receiver-caused
+//! failure. This is the vocabulary users read in the attempt log.
+
+use crate::decide::SettleReason;
+use crate::outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};
+use crate::policy::{GoneHandling, Policy, SnippetLimit, UnusableEndpoint};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttemptState {
+    Succeeded,
+    RetryableFailure,
+    TerminalFailure,
+    Ambiguous,
+    /// A 202 for long-running work; the result comes through the completion call.
+    AwaitingCompletion,
+}
+
+/// The classified cause. Clients must tolerate values they do not know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Diagnostic {
+    Delivered,
+    HttpRetryable,
+    RateLimited,
+    HttpRefused,
+    HttpTerminal,
+    NetworkAmbiguous,
+    CompletionTimedOut,
+    AcceptedLongRunning,
+    EndpointUnavailable,
+    EndpointUnsafe,
+    EndpointGone,
+    EndpointDisabled,
+    EndpointRevoked,
+    EndpointPaused,
+    SigningSecretMissing,
+    BreakerOpen,
+    PayloadUnavailable,
+    DuplicateInflight,
+    IdentityConflict,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Remediation {
+    None,
+    InspectReceiver,
+    ReviewRetryPolicy,
+    ReviewEndpoint,
+    ReplacePayload,
+    ReviewBeforeRedelivery,
+    ContactSupport,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorClass {
+    Status,
+    Redirect,
+    Timeout,
+    Tls,
+    Network,
+    Dns,
+    Unknown,
+}
+
+macro_rules! wire_names {
+    ($($t:ty),*) => {$(
+        impl $t {
+            /// The snake_case name used on the wire.
+            pub fn as_str(&self) -> String {
+                serde_json::to_value(self)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            }
+        }
+    )*};
+}
+wire_names!(AttemptState, Diagnostic, Remediation, ErrorClass);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Classification {
+    pub state: AttemptState,
+    pub diagnostic: Diagnostic,
+    pub remediation: Remediation,
+    pub error_class: Option<ErrorClass>,
+    pub counts_toward_receiver_failures: bool,
+    /// Set when this outcome settles the delivery at once whatever attempts remain.
+    pub settles: Option<SettleReason>,
+    /// SmartChat's 410: the endpoint is disabled.
+    pub disables_endpoint: bool,
+}
+
+fn c(state: AttemptState, diagnostic: Diagnostic, remediation: Remediation, error_class: Option<ErrorClass>, counts: bool) -> Classification {
+    Classification {
+        state,
+        diagnostic,
+        remediation,
+        error_class,
+        counts_toward_receiver_failures: counts,
+        settles: None,
+        disables_endpoint: false,
+    }
+}
+
+impl Policy {
+    /// Classifies an outcome. `long_running` is true when the endpoint has a
+    /// long-running allowance, which turns a 202 into "accepted, not done".
+    pub fn classify(&self, outcome: &AttemptOutcome, long_running: bool) -> Classification {
+        use AttemptState::*;
+        use Diagnostic as D;
+        use Remediation as R;
+        match outcome {
+            AttemptOutcome::Response(r) => self.classify_status(r.status, long_running),
+            AttemptOutcome::Transport { failure } => {
+                let (state, diag, rem, class) = match failure {
+                    TransportFailure::Timeout => (Ambiguous, D::NetworkAmbiguous, R::ReviewBeforeRedelivery, ErrorClass::Timeout),
+                    TransportFailure::ResetAfterSend => (Ambiguous, D::NetworkAmbiguous, R::ReviewBeforeRedelivery, ErrorClass::Network),
+                    TransportFailure::Refused => (RetryableFailure, D::EndpointUnavailable, R::ReviewEndpoint, ErrorClass::Network),
+                    TransportFailure::Dns => (RetryableFailure, D::EndpointUnavailable, R::ReviewEndpoint, ErrorClass::Dns),
+                    TransportFailure::Tls => (RetryableFailure, D::EndpointUnavailable, R::ReviewEndpoint, ErrorClass::Tls),
+                    TransportFailure::Other => (RetryableFailure, D::EndpointUnavailable, R::ReviewEndpoint, ErrorClass::Unknown),
+                };
+                c(state, diag, rem, Some(class), true)
+            }
+            AttemptOutcome::CompletionTimedOut => c(Ambiguous, D::CompletionTimedOut, R::ReviewBeforeRedelivery, Some(ErrorClass::Timeout), true),
+            AttemptOutcome::Lost => c(Ambiguous, D::NetworkAmbiguous, R::ReviewBeforeRedelivery, Some(ErrorClass::Unknown), true),
+            AttemptOutcome::PreSend { failure } => self.classify_pre_send(*failure),
+        }
+    }
+
+    fn classify_status(&self, status: u16, long_running: bool) -> Classification {
+        use AttemptState::*;
+        use Diagnostic as D;
+        use Remediation as R;
+        let st = Some(ErrorClass::Status);
+        match status {
+            202 if long_running => c(AwaitingCompletion, D::AcceptedLongRunning, R::None, None, false),
+            200..=299 => c(Succeeded, D::Delivered, R::None, None, false),
+            300..=399 => c(RetryableFailure, D::HttpRetryable, R::ReviewRetryPolicy, Some(ErrorClass::Redirect), true),
+            410 if self.on_410 == GoneHandling::DeliveryGone => Classification {
+                settles: Some(SettleReason::EndpointGone),
+                ..c(TerminalFailure, D::EndpointGone, R::InspectReceiver, st, true)
+            },
+            410 if self.on_410 == GoneHandling::DisableEndpoint => Classification {
+                settles: Some(SettleReason::EndpointDisabled),
+                disables_endpoint: true,
+                ..c(TerminalFailure, D::EndpointGone, R::ReviewEndpoint, st, true)
+            },
+            429 => c(RetryableFailure, D::RateLimited, R::ReviewRetryPolicy, st, false),
+            408 | 500..=599 => c(RetryableFailure, D::HttpRetryable, R::ReviewRetryPolicy, st, true),
+            400..=499 => match &self.retryable_4xx {
+                Some(list) if !list.contains(&status) => Classification {
+                    settles: Some(SettleReason::TerminalStatus),
+                    ..c(TerminalFailure, D::HttpTerminal, R::InspectReceiver, st, true)
+                },
+                _ => c(RetryableFailure, D::HttpRefused, R::InspectReceiver, st, true),
+            },
+            // 1xx as a final answer, or a status outside the HTTP range.
+            _ => c(RetryableFailure, D::HttpRetryable, R::ReviewRetryPolicy, Some(ErrorClass::Unknown), true),
+        }
+    }
+
+    fn classify_pre_send(&self, failure: PreSendFailure) -> Classification {
+        use AttemptState::*;
+        use Diagnostic as D;
+        use Remediation as R;
+        let terminal = |diag, rem, reason| Classification {
+            settles: Some(reason),
+            ..c(TerminalFailure, diag, rem, None, false)
+        };
+        match failure {
+            PreSendFailure::PayloadUnavailable => terminal(D::PayloadUnavailable, R::ReplacePayload, SettleReason::PayloadUnavailable),
+            PreSendFailure::IdentityConflict => terminal(D::IdentityConflict, R::ContactSupport, SettleReason::IdentityConflict),
+            PreSendFailure::BreakerOpen => terminal(D::BreakerOpen, R::ReviewEndpoint, SettleReason::BreakerOpen),
+            other => {
+                let (diag, reason, retry_diag) = match other {
+                    PreSendFailure::EndpointDisabled => (D::EndpointDisabled, SettleReason::EndpointDisabled, D::EndpointUnavailable),
+                    PreSendFailure::EndpointRevoked => (D::EndpointRevoked, SettleReason::EndpointRevoked, D::EndpointUnavailable),
+                    PreSendFailure::EndpointPaused => (D::EndpointPaused, SettleReason::EndpointPaused, D::EndpointUnavailable),
+                    PreSendFailure::EndpointUnsafe => (D::EndpointUnsafe, SettleReason::EndpointUnsafe, D::EndpointUnsafe),
+                    _ => (D::SigningSecretMissing, SettleReason::SigningSecretMissing, D::EndpointUnavailable),
+                };
+                match self.unusable_endpoint {
+                    UnusableEndpoint::Retry => c(RetryableFailure, retry_diag, R::ReviewEndpoint, None, false),
+                    UnusableEndpoint::Settle => terminal(diag, R::ReviewEndpoint, reason),
+                }
+            }
+        }
+    }
+
+    /// The failure snippet of a failed text or JSON answer, and whether it was cut.
+    /// Successful answers and binary bodies keep no snippet.
+    pub fn failure_snippet(&self, response: &ResponseSummary) -> Option<(String, bool)> {
+        if (200..=299).contains(&response.status) || response.body.is_empty() {
+            return None;
+        }
+        let textual = match response.header("content-type") {
+            None => true,
+            Some(ct) => {
+                let ct = ct.to_ascii_lowercase();
+                let mime = ct.split(';').next().unwrap_or("").trim();
+                mime.starts_with("text/")
+                    || mime == "application/json"
+                    || mime.ends_with("+json")
+                    || mime == "application/problem+json"
+                    || mime == "application/xml"
+                    || mime.ends_with("+xml")
+            }
+        };
+        if !textual {
+            return None;
+        }
+        Some(cut_snippet(self.snippet, &response.body, response.body_truncated))
+    }
+}
+
+/// Cuts a body prefix to the limit, never splitting a character.
+pub fn cut_snippet(limit: SnippetLimit, body: &[u8], more_unread: bool) -> (String, bool) {
+    match limit {
+        SnippetLimit::MaxChars(n) => {
+            let text = String::from_utf8_lossy(body);
+            let mut chars = text.char_indices();
+            match chars.nth(n) {
+                Some((idx, _)) => (text[..idx].to_owned(), true),
+                None => (text.into_owned(), more_unread),
+            }
+        }
+        SnippetLimit::MaxBytes(n) => {
+            if body.len() <= n {
+                return (String::from_utf8_lossy(body).into_owned(), more_unread);
+            }
+            let mut end = n;
+            // Back off to a UTF-8 boundary (continuation bytes are 0b10xxxxxx).
+            while end > 0 && (body[end] & 0xC0) == 0x80 {
+                end -= 1;
+            }
+            (String::from_utf8_lossy(&body[..end]).into_owned(), true)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! What happened when Courier tried (or declined) to send one attempt. Outcomes are
+//! data, not errors: a 500 from a receiver is as normal here as a 200.
+
+use serde::{Deserialize, Serialize};
+
+/// The parts of a receiver's answer that classification and the attempt record need.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ResponseSummary {
+    pub status: u16,
+    /// Header names lower-cased. Only a handful are kept in the record (see
+    /// [`ResponseSummary::kept_headers`]); the rest are here for classification.
+    pub headers: Vec<(String, String)>,
+    /// The start of the body, at most what the policy's snippet needs (plus one
+    /// character's worth, so truncation can be told).
+    pub body: Vec<u8>,
+    /// True when the receiver sent more body than was read.
+    pub body_truncated: bool,
+}
+
+impl ResponseSummary {
+    pub fn new(status: u16) -> Self {
+        ResponseSummary {
+            status,
+            ..Default::default()
+        }
+    }
+
+    pub fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_ascii_lowercase(), value.to_owned()));
+        self
+    }
+
+    pub fn with_body(mut self, body: &[u8]) -> Self {
+        self.body = body.to_vec();
+        self
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// content-type, retry-after and the first request-id header found, in that order.
+    pub fn kept_headers(&self) -> Vec<(String, String)> {
+        let mut kept = Vec::new();
+        for name in ["content-type", "retry-after"] {
+            if let Some(v) = self.header(name) {
+                kept.push((name.to_owned(), v.chars().take(256).collect()));
+            }
+        }
+        if let Some((name, v)) = ["x-request-id", "x-amzn-requestid", "cf-ray"]
+            .iter()
+            .find_map(|n| self.header(n).map(|v| (*n, v)))
+        {
+            kept.push((name.to_owned(), v.chars().take(256).collect()));
+        }
+        kept
+    }
+}
+
+/// A failure of the connection rather than an HTTP answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransportFailure {
+    /// No complete answer within the timeout; the request may have been processed.
+    Timeout,
+    /// The connection dropped after the request was (at least partly) sent.
+    ResetAfterSend,
+    /// Connection refused: nothing was sent.
+    Refused,
+    /// The host name did not resolve.
+    Dns,
+    /// TLS handshake or certificate failure: nothing was sent.
+    Tls,
+    /// Any other failure before the request was sent.
+    Other,
+}
+
+/// Reasons Courier declined to send, decided before any byte left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PreSendFailure {
+    EndpointDisabled,
+    EndpointRevoked,
+    EndpointPaused,
+    /// The URL no longer passes admission (e.g. resolves to a private address).
+    EndpointUnsafe,
+    SigningSecretMissing,
+    PayloadUnavailable,
+    /// The queue message does not match the stored delivery.
+    IdentityConflict,
+    /// gavAI breaker open: the delivery is dropped.
+    BreakerOpen,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum AttemptOutcome {
+    Response(ResponseSummary),
+    Transport { failure: TransportFailure },
+    PreSend { failure: PreSendFailure },
+    /// A long-running attempt (202) whose completion was never reported in time.
+    CompletionTimedOut,
+    /// A claimed attempt whose sender vanished (lease expired, no outcome recorded):
+    /// the request may or may not have reached the receiver.
+    Lost,
+}
+
+impl AttemptOutcome {
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            AttemptOutcome::Response(r) => Some(r.status),
+            _ => None,
+        }
+    }
+
+    pub fn response(&self) -> Option<&ResponseSummary> {
+        match self {
+            AttemptOutcome::Response(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    pub fn transport(failure: TransportFailure) -> Self {
+        AttemptOutcome::Transport { failure }
+    }
+
+    pub fn pre_send(failure: PreSendFailure) -> Self {
+        AttemptOutcome::PreSend { failure }
+    }
+}
