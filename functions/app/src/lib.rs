@@ -1,1 +1,13 @@
-//! placeholder
+//! Courier's use cases over ports: ingest, the sender's one-attempt step, reads for
+//! the API, and the HTTP API router itself (transport-neutral, so the Lambda and the
+//! local runner serve the same routes). I/O only happens through the traits in
+//! [`ports`]; AWS and reqwest live in other crates.
+
+pub mod api;
+pub mod config;
+pub mod ingest;
+pub mod memory;
+pub mod message;
+pub mod model;
+pub mod ports;
+pub mod sender;

@@ -1,0 +1,253 @@
+//! Stored records: tenants, endpoints, events, deliveries, attempts and idempotency
+//! records, as the use cases see them. Adapters map them to items; the JSON form here
+//! is also what the API returns (camelCase, RFC 3339 times).
+
+use crate::message::Trigger;
+use courier_core::decide::LatencyClass;
+use courier_core::health::{BreakerState, SmartHealth};
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+use courier_core::{Policy, Timestamp};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tenant {
+    pub id: TenantId,
+    pub name: String,
+}
+
+/// A page of a list and the cursor for the next one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub next_cursor: Option<String>,
+}
+
+/// The state a person set on the endpoint (health is separate and derived).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndpointState {
+    Active,
+    Disabled,
+    Revoked,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SecretState {
+    Active,
+    Retiring,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SecretRecord {
+    /// `whsec_...`.
+    pub secret: String,
+    pub state: SecretState,
+    pub created_at: Timestamp,
+    /// For a retiring secret: when it stops being used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Endpoint {
+    pub id: EndpointId,
+    pub tenant_id: TenantId,
+    pub url: String,
+    pub policy: Policy,
+    pub latency_class: LatencyClass,
+    pub long_running_allowance_seconds: u64,
+    /// Overrides the policy's timeout when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub state: EndpointState,
+    pub secrets: Vec<SecretRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaker: Option<BreakerState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<SmartHealth>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    /// Optimistic concurrency counter, bumped by every update.
+    pub version: u64,
+}
+
+impl Endpoint {
+    pub fn timeout_ms(&self) -> u64 {
+        self.timeout_ms.unwrap_or(self.policy.timeout_ms)
+    }
+
+    /// Secrets to sign with at `now`: the active one and unexpired retiring ones.
+    pub fn signing_secrets(&self, now: Timestamp) -> Vec<&SecretRecord> {
+        self.secrets
+            .iter()
+            .filter(|s| s.state == SecretState::Active || s.expires_at.is_some_and(|e| now < e))
+            .collect()
+    }
+}
+
+/// Where a delivery stands. Serialised as the API's `status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatus {
+    /// Waiting for a first attempt planned in the future.
+    Scheduled,
+    /// Waiting for its first attempt (or a redelivery) now.
+    Pending,
+    /// A retry is planned.
+    Retrying,
+    /// The last attempt's result is unknown; another attempt is planned.
+    Ambiguous,
+    Succeeded,
+    Failed,
+    /// Never sent: breaker open or endpoint paused when it came due.
+    Dropped,
+}
+
+impl DeliveryStatus {
+    pub fn is_settled(self) -> bool {
+        matches!(self, DeliveryStatus::Succeeded | DeliveryStatus::Failed | DeliveryStatus::Dropped)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryStatus::Scheduled => "scheduled",
+            DeliveryStatus::Pending => "pending",
+            DeliveryStatus::Retrying => "retrying",
+            DeliveryStatus::Ambiguous => "ambiguous",
+            DeliveryStatus::Succeeded => "succeeded",
+            DeliveryStatus::Failed => "failed",
+            DeliveryStatus::Dropped => "dropped",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        serde_json::from_value(serde_json::Value::String(s.to_owned())).ok()
+    }
+}
+
+/// The sender's hold on attempt `number`, valid until `lease_until`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimRecord {
+    pub number: u32,
+    pub attempt_id: AttemptId,
+    pub started_at: Timestamp,
+    pub lease_until: Timestamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    pub id: DeliveryId,
+    pub tenant_id: TenantId,
+    pub event_id: EventId,
+    pub endpoint_id: EndpointId,
+    /// The `webhook-id` the receiver sees: this delivery's id, or the original
+    /// delivery's for a replay, so receivers dedupe across replays too.
+    pub webhook_id: String,
+    pub status: DeliveryStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead_reason: Option<String>,
+    pub trigger: Trigger,
+    /// Attempts recorded so far.
+    pub attempt_count: u32,
+    /// The number of the next automatic attempt the ladder allows.
+    pub next_attempt: u32,
+    pub receiver_failures: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_attempt_at: Option<Timestamp>,
+    /// The clamp made the planned attempt the last one.
+    #[serde(default)]
+    pub last_planned: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimRecord>,
+    pub created_at: Timestamp,
+    pub planned_at: Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled_at: Option<Timestamp>,
+    /// The exact envelope bytes sent on every automatic attempt (UTF-8 JSON).
+    pub body: String,
+    /// When the item may be deleted (DynamoDB TTL, epoch seconds); reads treat an
+    /// expired item as absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+    pub version: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attempt {
+    pub id: AttemptId,
+    pub delivery_id: DeliveryId,
+    pub tenant_id: TenantId,
+    pub number: u32,
+    pub trigger: Trigger,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_attempt_id: Option<AttemptId>,
+    pub state: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_status: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_class: Option<String>,
+    pub diagnostic: String,
+    pub remediation: String,
+    pub counts_toward_receiver_failures: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_snippet: Option<String>,
+    #[serde(default)]
+    pub truncated: bool,
+    #[serde(default)]
+    pub response_headers: std::collections::BTreeMap<String, String>,
+    pub duration_ms: u64,
+    pub started_at: Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_attempt_at: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+}
+
+/// Per-endpoint outcome of an event, as the audit log shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventTarget {
+    pub endpoint_id: EndpointId,
+    pub delivery_id: DeliveryId,
+    /// `queued`, `scheduled` or `dropped` at ingest.
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventRecord {
+    pub id: EventId,
+    pub tenant_id: TenantId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "type")]
+    pub event_type: Option<String>,
+    pub payload: serde_json::Value,
+    pub planned_at: Timestamp,
+    pub created_at: Timestamp,
+    pub targets: Vec<EventTarget>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+}
+
+/// The first answer given for an Idempotency-Key, replayed for repeats.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IdempotencyRecord {
+    /// `<tenant>#<scope>#<key>`.
+    pub key: String,
+    /// SHA-256 of the request body (hex).
+    pub request_hash: String,
+    pub status: u16,
+    pub response_body: String,
+    pub created_at: Timestamp,
+    pub expires_at: i64,
+}

@@ -1,0 +1,140 @@
+//! Ports: the capabilities use cases need, split so each handler takes only what it
+//! uses. Every trait has an AWS (or reqwest) adapter and an in-memory fake, and both
+//! pass the same contract tests.
+
+use crate::message::QueueMessage;
+use crate::model::{Attempt, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
+use async_trait::async_trait;
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
+use courier_core::outcome::AttemptOutcome;
+use courier_core::Timestamp;
+use std::net::SocketAddr;
+
+/// An adapter failure. Outcomes of HTTP attempts are never errors; these are
+/// failures to reach Courier's own infrastructure.
+#[derive(Debug, thiserror::Error)]
+pub enum PortError {
+    /// A conditional write lost (someone else changed the item first).
+    #[error("conditional write failed: {0}")]
+    Conflict(String),
+    /// Throttled or temporarily unavailable: worth retrying later.
+    #[error("service unavailable: {0}")]
+    Unavailable(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// Stored data could not be decoded.
+    #[error("stored item is corrupt: {0}")]
+    Corrupt(String),
+    /// Anything else from the service.
+    #[error("backend error: {0}")]
+    Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+pub type PortResult<T> = Result<T, PortError>;
+
+pub trait Clock: Send + Sync {
+    fn now(&self) -> Timestamp;
+}
+
+/// Randomness for ids and jitter (signing secrets come from [`SecretSource`]).
+pub trait Random: Send + Sync {
+    fn next_u64(&self) -> u64;
+}
+
+/// Cryptographically strong bytes for signing secrets and API keys.
+pub trait SecretSource: Send + Sync {
+    fn fill(&self, buf: &mut [u8]);
+}
+
+#[async_trait]
+pub trait TenantStore: Send + Sync {
+    async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()>;
+    async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>>;
+}
+
+#[async_trait]
+pub trait EndpointStore: Send + Sync {
+    /// Fails with `Conflict` if the id exists.
+    async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()>;
+    async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>>;
+    /// Replaces the endpoint if its stored `version` is `expected_version`
+    /// (the new item carries `expected_version + 1`); otherwise `Conflict`.
+    async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()>;
+    async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>>;
+}
+
+/// Result of trying to claim attempt N of a delivery.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Claim {
+    /// Ours: the delivery as stored after the claim.
+    Claimed(Delivery),
+    /// Not claimable: settled, attempt N already recorded, or a live claim exists.
+    /// The delivery as stored (None if it does not exist).
+    Refused(Option<Delivery>),
+}
+
+#[async_trait]
+pub trait DeliveryStore: Send + Sync {
+    /// Writes the event and all its deliveries atomically.
+    async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()>;
+    async fn get_event(&self, tenant: &TenantId, id: &courier_core::ids::EventId) -> PortResult<Option<EventRecord>>;
+    async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>>;
+    /// Claims attempt `number` when the delivery is unsettled, its `next_attempt` is
+    /// `number` and no claim is live at `now` (a claim whose lease ended may be taken
+    /// over: the caller then records the lost attempt). Sets the claim with `lease_until`.
+    async fn claim_attempt(&self, id: &DeliveryId, number: u32, attempt_id: &AttemptId, now: Timestamp, lease_until: Timestamp) -> PortResult<Claim>;
+    /// Atomically stores the attempt and the delivery's new state, conditional on the
+    /// delivery still holding the claim for `attempt.id`. `Conflict` otherwise.
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt) -> PortResult<()>;
+    /// Replaces the delivery if it still holds `expected_version` (`Conflict` otherwise).
+    async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()>;
+    async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>>;
+    /// The endpoint's delivery log, newest first, optionally one status only.
+    async fn list_deliveries(&self, endpoint: &EndpointId, status: Option<&str>, since: Option<Timestamp>, until: Option<Timestamp>, cursor: Option<&str>, limit: u32) -> PortResult<Page<Delivery>>;
+    /// Events of a tenant (optionally one endpoint), newest first: the audit log.
+    async fn list_events(&self, tenant: &TenantId, endpoint: Option<&EndpointId>, since: Option<Timestamp>, until: Option<Timestamp>, cursor: Option<&str>, limit: u32) -> PortResult<Page<EventRecord>>;
+}
+
+#[async_trait]
+pub trait IdempotencyStore: Send + Sync {
+    /// Stores the record unless one exists for the same key; returns the existing one.
+    async fn put_idempotency(&self, record: &IdempotencyRecord) -> PortResult<Option<IdempotencyRecord>>;
+}
+
+#[async_trait]
+pub trait Queue: Send + Sync {
+    /// Sends a message, visible after `delay_seconds` (0..=900).
+    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()>;
+}
+
+#[async_trait]
+pub trait Timer: Send + Sync {
+    /// Creates a one-shot schedule that puts `message` on the delivery queue at `at`.
+    /// `name` is derived from delivery id + attempt number, so a repeat is a no-op.
+    async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()>;
+}
+
+/// One outbound webhook request, fully prepared (body signed, headers set).
+#[derive(Debug, Clone)]
+pub struct OutboundRequest {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub timeout_ms: u64,
+    /// How many body bytes to read at most (the policy's snippet need).
+    pub read_limit: usize,
+}
+
+/// What one HTTP attempt produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SendResult {
+    pub outcome: AttemptOutcome,
+    /// The address actually connected to, when a connection was made.
+    pub peer: Option<SocketAddr>,
+    pub duration_ms: u64,
+}
+
+/// Makes one HTTP attempt. Never follows redirects; refuses unsafe addresses with
+/// `AttemptOutcome::PreSend { EndpointUnsafe }` before connecting.
+#[async_trait]
+pub trait HttpSender: Send + Sync {
+    async fn send(&self, request: OutboundRequest) -> SendResult;
+}
