@@ -3,7 +3,7 @@
 //! pass the same contract tests.
 
 use crate::message::QueueMessage;
-use crate::model::{Attempt, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
+use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use async_trait::async_trait;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
@@ -64,8 +64,11 @@ pub trait EndpointStore: Send + Sync {
 /// Result of trying to claim attempt N of a delivery.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Claim {
-    /// Ours: the delivery as stored after the claim.
-    Claimed(Delivery),
+    /// Ours: the delivery as stored after the claim. `lost` is the previous claim
+    /// when it was taken over because its lease had ended with no attempt recorded:
+    /// that attempt's request may have reached the receiver, and the caller records
+    /// it as lost (ambiguous) before going on.
+    Claimed { delivery: Delivery, lost: Option<ClaimRecord> },
     /// Not claimable: settled, attempt N already recorded, or a live claim exists.
     /// The delivery as stored (None if it does not exist).
     Refused(Option<Delivery>),
@@ -82,8 +85,10 @@ pub trait DeliveryStore: Send + Sync {
     /// over: the caller then records the lost attempt). Sets the claim with `lease_until`.
     async fn claim_attempt(&self, id: &DeliveryId, number: u32, attempt_id: &AttemptId, now: Timestamp, lease_until: Timestamp) -> PortResult<Claim>;
     /// Atomically stores the attempt and the delivery's new state, conditional on the
-    /// delivery still holding the claim for `attempt.id`. `Conflict` otherwise.
-    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt) -> PortResult<()>;
+    /// stored delivery still holding the claim whose `attempt_id` is `claim_id`
+    /// (usually `attempt.id`; differs when recording a lost attempt after a takeover).
+    /// `Conflict` otherwise.
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()>;
     /// Replaces the delivery if it still holds `expected_version` (`Conflict` otherwise).
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()>;
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>>;
