@@ -1,7 +1,7 @@
 //! The delivery queue message: which attempt of which delivery to make, and not
 //! before when. Versioned so a message from an older sender is still understood.
 
-use courier_core::ids::{AttemptId, DeliveryId, TenantId};
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::Timestamp;
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +43,8 @@ pub struct QueueMessage {
     pub v: u32,
     pub delivery_id: DeliveryId,
     pub tenant_id: TenantId,
+    /// Carried so the sender can load (and cache) the endpoint before claiming.
+    pub endpoint_id: EndpointId,
     /// The attempt number this message asks for.
     pub attempt: u32,
     /// The attempt must not start before this instant; an early message is re-delayed.
