@@ -8,6 +8,7 @@ pub mod config;
 pub mod ingest;
 pub mod memory;
 pub mod message;
+pub mod planner;
 pub mod model;
 pub mod ports;
 pub mod sender;

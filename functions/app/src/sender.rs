@@ -1,1 +1,560 @@
-//! placeholder
+//! The sender's use case: one queue message -> at most one HTTP attempt, recorded,
+//! then the next step planned. Implements the claim/lease protocol that keeps
+//! at-least-once delivery honest: duplicates are dropped, nothing is sent twice
+//! concurrently, an attempt whose sender vanished is recorded as lost (ambiguous),
+//! and the next step is enqueued only after the outcome is durable.
+
+use crate::message::{QueueMessage, Trigger};
+use crate::model::{Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
+use crate::planner::Planner;
+use crate::ports::{Claim, Clock, DeliveryStore, EndpointStore, HttpSender, OutboundRequest, PortError, Random};
+use courier_core::classify::{AttemptState, Classification};
+use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
+use courier_core::health::{BreakerEvent, HealthEvent, HealthStatus};
+use courier_core::ids::{AttemptId, EndpointId};
+use courier_core::outcome::{AttemptOutcome, PreSendFailure};
+use courier_core::policy::HealthModel;
+use courier_core::rng::RandomSource;
+use courier_core::signing::{signature_header, SigningSecret};
+use courier_core::Timestamp;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Adapts the `Random` port to the core's `RandomSource`.
+pub struct PortRng<'a>(pub &'a dyn Random);
+
+impl RandomSource for PortRng<'_> {
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+}
+
+/// Fault injection for tests: lets a test make the sender "crash" at a point where a
+/// real Lambda could die. Production uses [`NoFaults`].
+pub trait Faults: Send + Sync {
+    /// Called after the HTTP attempt and before the outcome is recorded.
+    fn crash_after_send(&self, _message: &QueueMessage) -> bool {
+        false
+    }
+}
+
+pub struct NoFaults;
+impl Faults for NoFaults {}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SenderSettings {
+    /// Added to the request timeout to form the claim lease: long enough for the
+    /// request plus the writes, so a live sender never loses its claim.
+    pub lease_margin_ms: u64,
+}
+
+impl Default for SenderSettings {
+    fn default() -> Self {
+        SenderSettings { lease_margin_ms: 20_000 }
+    }
+}
+
+/// What one message led to (for logs, metrics and tests).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepOutcome {
+    /// The message arrived before its notBefore and was put back with a delay.
+    Redelayed { until: Timestamp },
+    /// An attempt was made (or declined before sending) and recorded.
+    Attempted { attempt: Box<Attempt>, delivery: Box<Delivery> },
+    /// A previous sender's attempt was found lost and recorded as ambiguous.
+    LostRecorded { attempt: Box<Attempt>, delivery: Box<Delivery> },
+    /// Settled without an attempt (e.g. the deadline passed while the timer was late).
+    SettledWithoutAttempt { delivery: Box<Delivery> },
+    /// Nothing to do: duplicate, stale or unknown; the message is consumed.
+    Dropped { why: DropReason },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropReason {
+    UnknownDelivery,
+    AlreadySettled,
+    /// Attempt N is already recorded (a duplicate message of an earlier step).
+    Stale,
+    /// Another sender holds a live claim on this attempt (`duplicate_inflight`).
+    DuplicateInflight,
+    /// Our claim was taken over before we could record (we were too slow).
+    ClaimLost,
+}
+
+/// A failure that must make SQS redeliver the message (reported as a batch item
+/// failure): nothing was lost, the step will be redone idempotently.
+#[derive(Debug, thiserror::Error)]
+pub enum StepError {
+    #[error("storage: {0}")]
+    Store(#[source] PortError),
+    #[error("planning the next step: {0}")]
+    Plan(#[source] PortError),
+    #[error("endpoint {0} of the message does not exist")]
+    EndpointMissing(EndpointId),
+    #[error("fault injected: crash after send")]
+    InjectedCrash,
+}
+
+/// Endpoints read once per batch: most batches target few endpoints.
+#[derive(Default)]
+pub struct EndpointCache {
+    inner: Mutex<HashMap<EndpointId, Endpoint>>,
+}
+
+impl EndpointCache {
+    fn get(&self, id: &EndpointId) -> Option<Endpoint> {
+        self.inner.lock().ok()?.get(id).cloned()
+    }
+    fn put(&self, e: &Endpoint) {
+        if let Ok(mut m) = self.inner.lock() {
+            m.insert(e.id.clone(), e.clone());
+        }
+    }
+}
+
+pub struct Sender {
+    pub deliveries: Arc<dyn DeliveryStore>,
+    pub endpoints: Arc<dyn EndpointStore>,
+    pub http: Arc<dyn HttpSender>,
+    pub clock: Arc<dyn Clock>,
+    pub random: Arc<dyn Random>,
+    pub planner: Planner,
+    pub faults: Arc<dyn Faults>,
+    pub settings: SenderSettings,
+}
+
+/// Headers every attempt carries, beside the signature.
+pub const HEADER_ATTEMPT: &str = "webhook-attempt";
+pub const HEADER_ATTEMPT_ID: &str = "webhook-attempt-id";
+
+impl Sender {
+    async fn endpoint(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<Endpoint, StepError> {
+        if let Some(e) = cache.get(&m.endpoint_id) {
+            return Ok(e);
+        }
+        let e = self
+            .endpoints
+            .get_endpoint(&m.tenant_id, &m.endpoint_id)
+            .await
+            .map_err(StepError::Store)?
+            .ok_or_else(|| StepError::EndpointMissing(m.endpoint_id.clone()))?;
+        cache.put(&e);
+        Ok(e)
+    }
+
+    /// Handles one message. `Err` means: leave the message on the queue.
+    pub async fn handle(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
+        let now = self.clock.now();
+        if m.not_before > now {
+            self.planner.plan(m.clone(), now).await.map_err(StepError::Plan)?;
+            return Ok(StepOutcome::Redelayed { until: m.not_before });
+        }
+        let endpoint = match self.endpoint(m, cache).await {
+            Ok(e) => e,
+            // The message names an endpoint that is not this tenant's: it cannot be
+            // ours to send. Claim and settle as an identity conflict below.
+            Err(StepError::EndpointMissing(_)) => return self.identity_conflict(m, now).await,
+            Err(e) => return Err(e),
+        };
+        let mut rng = PortRng(self.random.as_ref());
+        let attempt_id = AttemptId::generate(now, &mut rng);
+        let lease_until = now.plus_millis((endpoint.timeout_ms() + self.settings.lease_margin_ms) as i64);
+        let claim = self
+            .deliveries
+            .claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until)
+            .await
+            .map_err(StepError::Store)?;
+        let (delivery, lost) = match claim {
+            Claim::Claimed { delivery, lost } => (delivery, lost),
+            Claim::Refused(None) => return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery }),
+            Claim::Refused(Some(d)) => return Ok(StepOutcome::Dropped { why: refusal_reason(&d, m, now) }),
+        };
+        if let Some(lost) = lost {
+            return self.record_lost(m, &endpoint, delivery, lost, &attempt_id, now).await;
+        }
+        if delivery.tenant_id != m.tenant_id || delivery.endpoint_id != m.endpoint_id {
+            let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
+            return self.finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0).await;
+        }
+        let ctx = context(&delivery, &endpoint);
+        if m.trigger != Trigger::Redelivery && m.trigger != Trigger::Test && !endpoint.policy.may_start(&ctx, now) {
+            return self.settle_without_attempt(delivery, &endpoint, &attempt_id, SettleReason::Deadline, now).await;
+        }
+        if let Some(failure) = pre_send_check(&endpoint, &delivery, m.trigger, now) {
+            let outcome = AttemptOutcome::pre_send(failure);
+            return self.finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0).await;
+        }
+        let request = build_request(&endpoint, &delivery, m, &attempt_id, now);
+        let sent = self.http.send(request).await;
+        if self.faults.crash_after_send(m) {
+            return Err(StepError::InjectedCrash);
+        }
+        let ended = self.clock.now().max(now);
+        self.finish(m, &endpoint, delivery, &attempt_id, now, ended, sent.outcome, sent.duration_ms).await
+    }
+
+    async fn identity_conflict(&self, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
+        // Load the stored delivery's own endpoint so the conflict is recorded under
+        // the policy the delivery really has.
+        let Some(d) = self.deliveries.get_delivery(&m.delivery_id).await.map_err(StepError::Store)? else {
+            return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery });
+        };
+        let real = QueueMessage { tenant_id: d.tenant_id.clone(), endpoint_id: d.endpoint_id.clone(), ..m.clone() };
+        let Some(endpoint) = self.endpoints.get_endpoint(&real.tenant_id, &real.endpoint_id).await.map_err(StepError::Store)? else {
+            return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery });
+        };
+        let mut rng = PortRng(self.random.as_ref());
+        let attempt_id = AttemptId::generate(now, &mut rng);
+        let lease_until = now.plus_millis(self.settings.lease_margin_ms as i64);
+        match self.deliveries.claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until).await.map_err(StepError::Store)? {
+            Claim::Claimed { delivery, .. } => {
+                let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
+                self.finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0).await
+            }
+            Claim::Refused(d) => Ok(StepOutcome::Dropped {
+                why: d.map(|d| refusal_reason(&d, m, now)).unwrap_or(DropReason::UnknownDelivery),
+            }),
+        }
+    }
+
+    async fn record_lost(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        delivery: Delivery,
+        lost: ClaimRecord,
+        our_claim: &AttemptId,
+        now: Timestamp,
+    ) -> Result<StepOutcome, StepError> {
+        let ctx = context(&delivery, endpoint);
+        let policy = &endpoint.policy;
+        let outcome = AttemptOutcome::Lost;
+        let cls = policy.classify(&outcome, false);
+        let receiver_failures = delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
+        let facts = AttemptFacts { number: lost.number, started_at: lost.started_at, ended_at: lost.lease_until, receiver_failures };
+        let decision = decide_for(m.trigger, policy, &ctx, &facts, &outcome, &cls, &mut PortRng(self.random.as_ref()));
+        let attempt = attempt_record(&delivery, &lost.attempt_id, lost.number, m, &cls, &outcome, policy, 0, lost.started_at, &decision);
+        let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, now);
+        match self.deliveries.record_attempt(&updated, &attempt, our_claim).await {
+            Ok(()) => {}
+            Err(PortError::Conflict(_)) => return Ok(StepOutcome::Dropped { why: DropReason::ClaimLost }),
+            Err(e) => return Err(StepError::Store(e)),
+        }
+        self.after_record(m, endpoint, &updated, &cls, &decision, now).await?;
+        Ok(StepOutcome::LostRecorded { attempt: Box::new(attempt), delivery: Box::new(updated) })
+    }
+
+    async fn settle_without_attempt(
+        &self,
+        delivery: Delivery,
+        endpoint: &Endpoint,
+        our_claim: &AttemptId,
+        reason: SettleReason,
+        now: Timestamp,
+    ) -> Result<StepOutcome, StepError> {
+        let mut updated = delivery.clone();
+        settle(&mut updated, endpoint, DeliveryStatus::Failed, Some(reason), now);
+        updated.claim = None;
+        updated.version += 1;
+        // Conditional on our claim, like any outcome: expected version is the claimed one.
+        match self.deliveries.update_delivery(&updated, delivery.version).await {
+            Ok(()) => {}
+            Err(PortError::Conflict(_)) => return Ok(StepOutcome::Dropped { why: DropReason::ClaimLost }),
+            Err(e) => return Err(StepError::Store(e)),
+        }
+        let _ = our_claim;
+        Ok(StepOutcome::SettledWithoutAttempt { delivery: Box::new(updated) })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn finish(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        delivery: Delivery,
+        attempt_id: &AttemptId,
+        started: Timestamp,
+        ended: Timestamp,
+        outcome: AttemptOutcome,
+        duration_ms: u64,
+    ) -> Result<StepOutcome, StepError> {
+        let policy = &endpoint.policy;
+        let ctx = context(&delivery, endpoint);
+        let cls = policy.classify(&outcome, false);
+        let receiver_failures = delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
+        let facts = AttemptFacts { number: m.attempt, started_at: started, ended_at: ended, receiver_failures };
+        let decision = decide_for(m.trigger, policy, &ctx, &facts, &outcome, &cls, &mut PortRng(self.random.as_ref()));
+        let attempt = attempt_record(&delivery, attempt_id, m.attempt, m, &cls, &outcome, policy, duration_ms, started, &decision);
+        let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, ended);
+        match self.deliveries.record_attempt(&updated, &attempt, attempt_id).await {
+            Ok(()) => {}
+            Err(PortError::Conflict(_)) => return Ok(StepOutcome::Dropped { why: DropReason::ClaimLost }),
+            Err(e) => return Err(StepError::Store(e)),
+        }
+        self.after_record(m, endpoint, &updated, &cls, &decision, ended).await?;
+        Ok(StepOutcome::Attempted { attempt: Box::new(attempt), delivery: Box::new(updated) })
+    }
+
+    /// Health bookkeeping, then the next step. Runs only once the outcome is durable.
+    async fn after_record(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        delivery: &Delivery,
+        cls: &Classification,
+        decision: &Decision,
+        now: Timestamp,
+    ) -> Result<(), StepError> {
+        if m.trigger != Trigger::Test {
+            if let Err(e) = self.update_health(endpoint, cls, decision, now).await {
+                // Health is advisory for this delivery; the step itself is durable.
+                tracing::warn!(endpoint = %endpoint.id, error = %e, "endpoint health update failed");
+            }
+        }
+        if let Decision::Retry { number, at, .. } = decision {
+            let next = QueueMessage {
+                v: 1,
+                delivery_id: delivery.id.clone(),
+                tenant_id: delivery.tenant_id.clone(),
+                endpoint_id: delivery.endpoint_id.clone(),
+                attempt: *number,
+                not_before: *at,
+                trigger: if m.trigger == Trigger::Replay { Trigger::Replay } else { Trigger::Retry },
+                source_attempt_id: None,
+            };
+            self.planner.plan(next, now).await.map_err(StepError::Plan)?;
+        }
+        Ok(())
+    }
+
+    async fn update_health(&self, endpoint: &Endpoint, cls: &Classification, decision: &Decision, now: Timestamp) -> Result<(), PortError> {
+        let breaker_event = match (endpoint.policy.health, decision) {
+            (HealthModel::Breaker { .. }, Decision::Succeeded) => Some(BreakerEvent::Success),
+            (HealthModel::Breaker { .. }, Decision::Failed { reason: SettleReason::MaxAttempts }) => Some(BreakerEvent::DeliveryExhausted),
+            _ => None,
+        };
+        let health_event = match (endpoint.policy.health, cls.state) {
+            (HealthModel::Smartchat { .. }, _) if cls.disables_endpoint => Some(HealthEvent::Gone),
+            (HealthModel::Smartchat { .. }, AttemptState::Succeeded) => Some(HealthEvent::AttemptSucceeded),
+            // Declining to send (paused, disabled) is not a failure of the receiver.
+            (HealthModel::Smartchat { .. }, AttemptState::RetryableFailure | AttemptState::TerminalFailure | AttemptState::Ambiguous)
+                if cls.error_class.is_some() || cls.state == AttemptState::Ambiguous =>
+            {
+                Some(HealthEvent::AttemptFailed)
+            }
+            _ => None,
+        };
+        if breaker_event.is_none() && health_event.is_none() {
+            return Ok(());
+        }
+        // Optimistic concurrency: concurrent senders each re-read and re-apply.
+        for _ in 0..8 {
+            let Some(mut e) = self.endpoints.get_endpoint(&endpoint.tenant_id, &endpoint.id).await? else {
+                return Ok(());
+            };
+            if let (Some(ev), Some(rules)) = (breaker_event, e.policy.health.breaker_rules()) {
+                e.breaker = Some(e.breaker.unwrap_or_default().apply(rules, ev, now));
+            }
+            if let (Some(ev), Some(rules)) = (health_event, e.policy.health.smart_rules()) {
+                let h = e.health.unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at));
+                e.health = Some(h.apply(rules, ev, now));
+            }
+            let expected = e.version;
+            e.version += 1;
+            e.updated_at = now;
+            match self.endpoints.update_endpoint(&e, expected).await {
+                Ok(()) => return Ok(()),
+                Err(PortError::Conflict(_)) => continue,
+                Err(err) => return Err(err),
+            }
+        }
+        Err(PortError::Conflict("endpoint health update kept conflicting".into()))
+    }
+}
+
+fn refusal_reason(d: &Delivery, m: &QueueMessage, now: Timestamp) -> DropReason {
+    if d.status.is_settled() {
+        DropReason::AlreadySettled
+    } else if d.claim.as_ref().is_some_and(|c| c.number == m.attempt && c.lease_until > now) {
+        DropReason::DuplicateInflight
+    } else {
+        DropReason::Stale
+    }
+}
+
+pub fn context(delivery: &Delivery, endpoint: &Endpoint) -> DeliveryContext {
+    DeliveryContext {
+        planned_at: delivery.planned_at,
+        latency_class: endpoint.latency_class,
+        long_running_allowance_seconds: endpoint.long_running_allowance_seconds,
+    }
+}
+
+/// Redeliveries and test sends are single attempts: they never start a ladder.
+fn decide_for(
+    trigger: Trigger,
+    policy: &courier_core::Policy,
+    ctx: &DeliveryContext,
+    facts: &AttemptFacts,
+    outcome: &AttemptOutcome,
+    cls: &Classification,
+    rng: &mut dyn RandomSource,
+) -> Decision {
+    let d = policy.decide(ctx, facts, outcome, cls, rng);
+    match (trigger, d) {
+        (Trigger::Redelivery | Trigger::Test, Decision::Retry { .. }) => Decision::Failed {
+            reason: cls.settles.unwrap_or(SettleReason::MaxAttempts),
+        },
+        _ => d,
+    }
+}
+
+fn pre_send_check(endpoint: &Endpoint, delivery: &Delivery, trigger: Trigger, now: Timestamp) -> Option<PreSendFailure> {
+    match endpoint.state {
+        EndpointState::Disabled => return Some(PreSendFailure::EndpointDisabled),
+        EndpointState::Revoked => return Some(PreSendFailure::EndpointRevoked),
+        EndpointState::Active => {}
+    }
+    if trigger != Trigger::Test {
+        if endpoint.breaker.is_some_and(|b| b.is_open(now)) {
+            return Some(PreSendFailure::BreakerOpen);
+        }
+        if let (Some(h), Some(rules)) = (endpoint.health, endpoint.policy.health.smart_rules()) {
+            match h.at(rules, now).status {
+                HealthStatus::Paused => return Some(PreSendFailure::EndpointPaused),
+                HealthStatus::Disabled => return Some(PreSendFailure::EndpointDisabled),
+                _ => {}
+            }
+        }
+    }
+    if endpoint.signing_secrets(now).is_empty() {
+        return Some(PreSendFailure::SigningSecretMissing);
+    }
+    if delivery.body.is_empty() || serde_json::from_str::<serde::de::IgnoredAny>(&delivery.body).is_err() {
+        return Some(PreSendFailure::PayloadUnavailable);
+    }
+    None
+}
+
+/// The envelope for this trigger: the stored bytes for automatic attempts, the same
+/// envelope with `trigger` changed for redeliveries, replays and tests (signed, so the
+/// receiver can tell them apart).
+fn body_for(delivery: &Delivery, trigger: Trigger) -> Vec<u8> {
+    let wanted = trigger.envelope_name();
+    if delivery.trigger.envelope_name() == wanted {
+        return delivery.body.as_bytes().to_vec();
+    }
+    match serde_json::from_str::<serde_json::Value>(&delivery.body) {
+        Ok(mut v) => {
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("trigger".into(), serde_json::Value::String(wanted.into()));
+            }
+            serde_json::to_vec(&v).unwrap_or_else(|_| delivery.body.as_bytes().to_vec())
+        }
+        Err(_) => delivery.body.as_bytes().to_vec(),
+    }
+}
+
+pub fn build_request(endpoint: &Endpoint, delivery: &Delivery, m: &QueueMessage, attempt_id: &AttemptId, now: Timestamp) -> OutboundRequest {
+    let body = body_for(delivery, m.trigger);
+    let ts = now.millis().div_euclid(1000);
+    let secrets: Vec<SigningSecret> = endpoint
+        .signing_secrets(now)
+        .iter()
+        .filter_map(|s| SigningSecret::parse(&s.secret).ok())
+        .collect();
+    let mut headers = vec![
+        ("content-type".to_owned(), "application/json".to_owned()),
+        ("user-agent".to_owned(), concat!("Courier/", env!("CARGO_PKG_VERSION")).to_owned()),
+        ("webhook-id".to_owned(), delivery.webhook_id.clone()),
+        ("webhook-timestamp".to_owned(), ts.to_string()),
+        ("webhook-signature".to_owned(), signature_header(&secrets, &delivery.webhook_id, ts, &body)),
+        (HEADER_ATTEMPT.to_owned(), m.attempt.to_string()),
+        (HEADER_ATTEMPT_ID.to_owned(), attempt_id.to_string()),
+    ];
+    if let Some(h) = &endpoint.policy.attempt_header {
+        headers.push((h.clone(), m.attempt.to_string()));
+    }
+    OutboundRequest {
+        url: endpoint.url.clone(),
+        headers,
+        body,
+        timeout_ms: endpoint.timeout_ms(),
+        read_limit: endpoint.policy.snippet.read_bytes(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn attempt_record(
+    delivery: &Delivery,
+    id: &AttemptId,
+    number: u32,
+    m: &QueueMessage,
+    cls: &Classification,
+    outcome: &AttemptOutcome,
+    policy: &courier_core::Policy,
+    duration_ms: u64,
+    started_at: Timestamp,
+    decision: &Decision,
+) -> Attempt {
+    let response = outcome.response();
+    let snippet = response.and_then(|r| policy.failure_snippet(r));
+    Attempt {
+        id: id.clone(),
+        delivery_id: delivery.id.clone(),
+        tenant_id: delivery.tenant_id.clone(),
+        number,
+        trigger: m.trigger,
+        source_attempt_id: m.source_attempt_id.clone(),
+        state: cls.state.as_str(),
+        response_status: response.map(|r| r.status),
+        error_class: cls.error_class.map(|c| c.as_str()),
+        diagnostic: cls.diagnostic.as_str(),
+        remediation: cls.remediation.as_str(),
+        counts_toward_receiver_failures: cls.counts_toward_receiver_failures,
+        truncated: snippet.as_ref().is_some_and(|s| s.1),
+        failure_snippet: snippet.map(|s| s.0),
+        response_headers: response.map(|r| r.kept_headers().into_iter().collect()).unwrap_or_default(),
+        duration_ms,
+        started_at,
+        next_attempt_at: match decision {
+            Decision::Retry { at, .. } => Some(*at),
+            _ => None,
+        },
+        expires_at: Some(started_at.millis() / 1000 + retention_seconds(policy) + 60 * 86_400),
+    }
+}
+
+fn retention_seconds(policy: &courier_core::Policy) -> i64 {
+    i64::from(policy.retention.settled_days) * 86_400
+}
+
+fn settle(d: &mut Delivery, endpoint: &Endpoint, status: DeliveryStatus, reason: Option<SettleReason>, now: Timestamp) {
+    d.status = status;
+    d.dead_reason = reason.map(|r| r.label(endpoint.policy.reason_style));
+    d.settled_at = Some(now);
+    d.next_attempt_at = None;
+    d.expires_at = Some(now.millis() / 1000 + retention_seconds(&endpoint.policy));
+}
+
+fn next_delivery(delivery: &Delivery, endpoint: &Endpoint, cls: &Classification, decision: &Decision, receiver_failures: u32, now: Timestamp) -> Delivery {
+    let mut d = delivery.clone();
+    d.attempt_count += 1;
+    d.receiver_failures = receiver_failures;
+    d.claim = None;
+    d.version += 1;
+    match decision {
+        Decision::Succeeded | Decision::AwaitCompletion { .. } => settle(&mut d, endpoint, DeliveryStatus::Succeeded, None, now),
+        Decision::Failed { reason } => {
+            let status = if *reason == SettleReason::BreakerOpen { DeliveryStatus::Dropped } else { DeliveryStatus::Failed };
+            settle(&mut d, endpoint, status, Some(*reason), now);
+        }
+        Decision::Retry { number, at, last } => {
+            d.status = if cls.state == AttemptState::Ambiguous { DeliveryStatus::Ambiguous } else { DeliveryStatus::Retrying };
+            d.next_attempt = *number;
+            d.next_attempt_at = Some(*at);
+            d.last_planned = *last;
+        }
+    }
+    d
+}
