@@ -1,1 +1,682 @@
-//! placeholder
+//! The public HTTP API as a transport-neutral router: `ApiRequest` in, `ApiResponse`
+//! out. The api Lambda (lambda_http) and the local runner (axum) both adapt their
+//! request types to this, so both serve exactly the same routes and errors.
+//! Every failure is an RFC 9457 problem+json naming the field or limit at fault;
+//! no input reaches a panic or a 500.
+
+use crate::ingest::{self, NewEvent};
+use crate::message::Trigger;
+use crate::model::{Attempt, Delivery, Endpoint, EndpointState, EventRecord, IdempotencyRecord, SecretRecord, SecretState, Tenant};
+use crate::planner::Planner;
+use crate::ports::{Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, Random, SecretSource, TenantStore, UrlAdmission};
+use crate::sender::PortRng;
+use base64::Engine;
+use courier_core::decide::LatencyClass;
+use courier_core::health::HealthStatus;
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+use courier_core::signing::SigningSecret;
+use courier_core::{Policy, Timestamp};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+pub const MAX_BODY_BYTES: usize = 320 * 1024;
+pub const MAX_PAYLOAD_BYTES: usize = 256 * 1024;
+pub const MAX_URL_LEN: usize = 2048;
+pub const MAX_DESCRIPTION: usize = 1024;
+pub const MAX_EVENT_TYPE: usize = 256;
+pub const MAX_ENDPOINTS_PER_EVENT: usize = 50;
+pub const MAX_IDEMPOTENCY_KEY: usize = 255;
+pub const MAX_LONG_RUNNING_SECONDS: u64 = 86_400;
+pub const IDEMPOTENCY_TTL_SECONDS: i64 = 24 * 3600;
+pub const DEFAULT_PAGE: u32 = 50;
+pub const MAX_PAGE: u32 = 100;
+
+#[derive(Debug, Clone, Default)]
+pub struct ApiRequest {
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl ApiRequest {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl ApiResponse {
+    pub fn json(status: u16, value: &Value) -> Self {
+        ApiResponse {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: serde_json::to_vec(value).unwrap_or_default(),
+        }
+    }
+    pub fn body_json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// An API refusal, rendered as problem+json.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: u16,
+    pub code: &'static str,
+    pub detail: String,
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: u16, code: &'static str, detail: impl Into<String>) -> Self {
+        ApiError { status, code, detail: detail.into(), retry_after: None }
+    }
+    pub fn validation(detail: impl Into<String>) -> Self {
+        ApiError::new(400, "validation_failed", detail)
+    }
+    pub fn not_found(what: &str) -> Self {
+        ApiError::new(404, "not_found", format!("{what} not found"))
+    }
+    fn title(&self) -> &'static str {
+        match self.code {
+            "validation_failed" => "Validation failed",
+            "unauthorized" => "Unauthorized",
+            "not_found" => "Not found",
+            "conflict" => "Conflict",
+            "idempotency_key_required" => "Idempotency-Key required",
+            "idempotency_key_reused" => "Idempotency-Key reused with another body",
+            "endpoint_unsafe" => "Endpoint URL is not allowed",
+            "payload_too_large" => "Payload too large",
+            "rate_limited" => "Rate limited",
+            "breaker_open" => "Circuit breaker open",
+            "method_not_allowed" => "Method not allowed",
+            "unsupported_media_type" => "Unsupported media type",
+            _ => "Service unavailable",
+        }
+    }
+    pub fn into_response(self) -> ApiResponse {
+        let mut body = json!({
+            "type": format!("https://courier.dev/problems/{}", self.code.replace('_', "-")),
+            "title": self.title(),
+            "status": self.status,
+            "code": self.code,
+            "detail": self.detail,
+        });
+        let mut headers = vec![("content-type".to_owned(), "application/problem+json".to_owned())];
+        if let Some(ra) = self.retry_after {
+            body["retryAfterSeconds"] = json!(ra);
+            headers.push(("retry-after".into(), ra.to_string()));
+        }
+        ApiResponse { status: self.status, headers, body: serde_json::to_vec(&body).unwrap_or_default() }
+    }
+}
+
+impl From<PortError> for ApiError {
+    fn from(e: PortError) -> Self {
+        tracing::error!(error = %e, "storage failure behind the API");
+        let mut err = ApiError::new(503, "service_unavailable", "a backing service is unavailable; retry later");
+        err.retry_after = Some(1);
+        err
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ApiSettings {
+    pub allow_http_targets: bool,
+    pub allow_private_targets: bool,
+}
+
+pub struct Api {
+    pub tenants: Arc<dyn TenantStore>,
+    pub endpoints: Arc<dyn EndpointStore>,
+    pub deliveries: Arc<dyn DeliveryStore>,
+    pub idempotency: Arc<dyn IdempotencyStore>,
+    pub planner: Planner,
+    pub clock: Arc<dyn Clock>,
+    pub random: Arc<dyn Random>,
+    pub secrets: Arc<dyn SecretSource>,
+    pub admission: Arc<dyn UrlAdmission>,
+    pub settings: ApiSettings,
+}
+
+/// sha256 hex of an API key: keys are stored only hashed.
+pub fn hash_key(key: &str) -> String {
+    hex(&Sha256::digest(key.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Creates a tenant and its first API key; returns the key (shown once).
+pub async fn create_tenant(tenants: &dyn TenantStore, secrets: &dyn SecretSource, random: &dyn Random, clock: &dyn Clock, name: &str) -> Result<(Tenant, String), PortError> {
+    let mut raw = [0u8; 32];
+    secrets.fill(&mut raw);
+    let key = format!("ck_{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw));
+    let tenant = Tenant { id: TenantId::generate(clock.now(), &mut PortRng(random)), name: name.to_owned() };
+    tenants.put_tenant_key(&hash_key(&key), &tenant).await?;
+    Ok((tenant, key))
+}
+
+/// Registers a known key (e.g. a fixed development key) for a tenant.
+pub async fn register_key(tenants: &dyn TenantStore, key: &str, tenant: &Tenant) -> Result<(), PortError> {
+    tenants.put_tenant_key(&hash_key(key), tenant).await
+}
+
+fn parse_body<T: DeserializeOwned>(req: &ApiRequest) -> ApiResult<T> {
+    if req.body.len() > MAX_BODY_BYTES {
+        return Err(ApiError::new(413, "payload_too_large", format!("request body is {} bytes; the limit is {MAX_BODY_BYTES}", req.body.len())));
+    }
+    if let Some(ct) = req.header("content-type") {
+        let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        if !(mime == "application/json" || mime.ends_with("+json")) {
+            return Err(ApiError::new(415, "unsupported_media_type", format!("content-type must be application/json, got {mime:?}")));
+        }
+    }
+    let body: &[u8] = if req.body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &req.body };
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." || path.is_empty() {
+            ApiError::validation(format!("request body: {inner}"))
+        } else {
+            ApiError::validation(format!("field `{path}`: {inner}"))
+        }
+    })?;
+    de.end().map_err(|e| ApiError::validation(format!("request body: {e}")))?;
+    Ok(value)
+}
+
+fn query_params(req: &ApiRequest) -> Vec<(String, String)> {
+    req.query
+        .as_deref()
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (percent_decode(k), percent_decode(v))
+        })
+        .collect()
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hexpair = std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hexpair {
+                    Some(b) => {
+                        out.push(b);
+                        i += 3;
+                        continue;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+struct ListQuery {
+    since: Option<Timestamp>,
+    until: Option<Timestamp>,
+    cursor: Option<String>,
+    limit: u32,
+    status: Option<String>,
+    endpoint_id: Option<EndpointId>,
+}
+
+fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQuery> {
+    let mut q = ListQuery { since: None, until: None, cursor: None, limit: DEFAULT_PAGE, status: None, endpoint_id: None };
+    for (k, v) in query_params(req) {
+        if !allowed.contains(&k.as_str()) {
+            return Err(ApiError::validation(format!("unknown query parameter `{k}`; allowed: {}", allowed.join(", "))));
+        }
+        let time = |v: &str| Timestamp::parse_rfc3339(v).map_err(|e| ApiError::validation(format!("query parameter `{k}`: {e}")));
+        match k.as_str() {
+            "since" => q.since = Some(time(&v)?),
+            "until" => q.until = Some(time(&v)?),
+            "cursor" if v.len() <= 1024 => q.cursor = Some(v),
+            "cursor" => return Err(ApiError::validation("query parameter `cursor` is too long")),
+            "limit" => {
+                q.limit = v.parse::<u32>().ok().filter(|n| (1..=MAX_PAGE).contains(n)).ok_or_else(|| ApiError::validation(format!("query parameter `limit` must be 1-{MAX_PAGE}")))?;
+            }
+            "status" => {
+                if crate::model::DeliveryStatus::parse(&v).is_none() {
+                    return Err(ApiError::validation("query parameter `status` must be one of scheduled, pending, retrying, ambiguous, succeeded, failed, dropped"));
+                }
+                q.status = Some(v);
+            }
+            "endpointId" => q.endpoint_id = Some(EndpointId::parse(&v).map_err(|e| ApiError::validation(format!("query parameter `endpointId`: {e}")))?),
+            _ => {}
+        }
+    }
+    if let (Some(s), Some(u)) = (q.since, q.until) {
+        if s > u {
+            return Err(ApiError::validation("`since` must not be after `until`"));
+        }
+    }
+    Ok(q)
+}
+
+fn id_from_path<T>(raw: &str, parse: impl Fn(&str) -> Result<T, courier_core::ids::IdError>, what: &str) -> ApiResult<T> {
+    // A malformed id cannot name anything: answer 404 like any unknown id.
+    parse(raw).map_err(|_| ApiError::not_found(what))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CreateEndpoint {
+    url: String,
+    policy: Value,
+    latency_class: Option<LatencyClass>,
+    long_running_allowance_seconds: Option<u64>,
+    timeout_ms: Option<u64>,
+    description: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CreateEvent {
+    endpoint_id: Option<String>,
+    endpoint_ids: Option<Vec<String>>,
+    #[serde(rename = "type")]
+    event_type: Option<String>,
+    payload: Option<Value>,
+    planned_at: Option<String>,
+}
+
+/// The endpoint's status as the API shows it, derived at `now`.
+pub fn endpoint_status(e: &Endpoint, now: Timestamp) -> &'static str {
+    match e.state {
+        EndpointState::Revoked => return "revoked",
+        EndpointState::Disabled => return "disabled",
+        EndpointState::Active => {}
+    }
+    match (e.health, e.policy.health.smart_rules()) {
+        (Some(h), Some(rules)) => match h.at(rules, now).status {
+            HealthStatus::Active => "active",
+            HealthStatus::Degraded => "degraded",
+            HealthStatus::Paused => "paused",
+            HealthStatus::Disabled => "disabled",
+        },
+        _ => "active",
+    }
+}
+
+pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
+    let policy = if e.policy.is_preset() { json!(e.policy.name) } else { serde_json::to_value(&e.policy).unwrap_or(Value::Null) };
+    let mut v = json!({
+        "id": e.id,
+        "url": e.url,
+        "policy": policy,
+        "latencyClass": e.latency_class,
+        "longRunningAllowanceSeconds": e.long_running_allowance_seconds,
+        "timeoutMs": e.timeout_ms(),
+        "description": e.description,
+        "status": endpoint_status(e, now),
+        "secrets": e.secrets.iter().map(|s| json!({"state": s.state, "createdAt": s.created_at, "expiresAt": s.expires_at})).collect::<Vec<_>>(),
+        "createdAt": e.created_at,
+        "updatedAt": e.updated_at,
+    });
+    if let Some(rules) = e.policy.health.breaker_rules() {
+        let b = e.breaker.unwrap_or_default().at(now);
+        let _ = rules;
+        v["breaker"] = json!({
+            "state": if b.open_until.is_some() { "open" } else { "closed" },
+            "openUntil": b.open_until,
+            "exhaustedInARow": b.exhausted_in_a_row,
+        });
+    }
+    if let (Some(h), Some(rules)) = (e.health, e.policy.health.smart_rules()) {
+        let h = h.at(rules, now);
+        v["health"] = json!({"status": h.status, "failuresInARow": h.failures_in_a_row, "since": h.since, "lastSuccessOrEnableAt": h.quiet_since});
+    }
+    v
+}
+
+pub fn delivery_view(d: &Delivery) -> Value {
+    json!({
+        "id": d.id,
+        "eventId": d.event_id,
+        "endpointId": d.endpoint_id,
+        "webhookId": d.webhook_id,
+        "status": d.status,
+        "deadReason": d.dead_reason,
+        "trigger": d.trigger,
+        "attemptCount": d.attempt_count,
+        "receiverFailures": d.receiver_failures,
+        "nextAttemptAt": d.next_attempt_at,
+        "createdAt": d.created_at,
+        "plannedAt": d.planned_at,
+        "settledAt": d.settled_at,
+    })
+}
+
+pub fn attempt_view(a: &Attempt) -> Value {
+    let mut v = serde_json::to_value(a).unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.remove("expiresAt");
+        o.remove("tenantId");
+    }
+    v
+}
+
+pub fn event_view(e: &EventRecord) -> Value {
+    json!({
+        "id": e.id,
+        "type": e.event_type,
+        "plannedAt": e.planned_at,
+        "createdAt": e.created_at,
+        "deliveries": e.targets,
+    })
+}
+
+fn expired(expires_at: Option<i64>, now: Timestamp) -> bool {
+    expires_at.is_some_and(|t| t * 1000 <= now.millis())
+}
+
+impl Api {
+    /// Serves one request. Never panics on input; unexpected storage failures are 503.
+    pub async fn handle(&self, req: ApiRequest) -> ApiResponse {
+        match self.route(&req).await {
+            Ok(r) => r,
+            Err(e) => e.into_response(),
+        }
+    }
+
+    async fn authenticate(&self, req: &ApiRequest) -> ApiResult<Tenant> {
+        let unauthorized = || ApiError::new(401, "unauthorized", "send `Authorization: Bearer <api key>`");
+        let value = req.header("authorization").ok_or_else(unauthorized)?;
+        let (scheme, key) = value.trim().split_once(' ').ok_or_else(unauthorized)?;
+        let key = key.trim();
+        if !scheme.eq_ignore_ascii_case("bearer") || key.is_empty() || key.len() > 256 {
+            return Err(unauthorized());
+        }
+        self.tenants.tenant_by_key(&hash_key(key)).await?.ok_or_else(|| ApiError::new(401, "unauthorized", "unknown API key"))
+    }
+
+    async fn route(&self, req: &ApiRequest) -> ApiResult<ApiResponse> {
+        let path = req.path.split('?').next().unwrap_or("");
+        let segs: Vec<&str> = path.trim_end_matches('/').split('/').skip(1).collect();
+        let m = req.method.to_ascii_uppercase();
+        if segs == ["healthz"] {
+            return match m.as_str() {
+                "GET" | "HEAD" => {
+                    self.tenants.tenant_by_key(&hash_key("healthz-probe")).await?;
+                    Ok(ApiResponse::json(200, &json!({"status": "ok"})))
+                }
+                _ => Err(method_not_allowed("GET")),
+            };
+        }
+        if segs.first() != Some(&"v1") {
+            return Err(ApiError::not_found("route"));
+        }
+        let tenant = self.authenticate(req).await?;
+        match (m.as_str(), &segs[1..]) {
+            ("POST", ["endpoints"]) => self.create_endpoint(&tenant, req).await,
+            ("GET", ["endpoints"]) => self.list_endpoints(&tenant, req).await,
+            ("GET", ["endpoints", id]) => {
+                let e = self.load_endpoint(&tenant, id).await?;
+                Ok(ApiResponse::json(200, &endpoint_view(&e, self.clock.now())))
+            }
+            ("GET", ["endpoints", id, "deliveries"]) => self.list_deliveries(&tenant, id, req).await,
+            ("POST", ["events"]) => self.create_event(&tenant, req).await,
+            ("GET", ["events"]) => self.list_events(&tenant, req).await,
+            ("GET", ["deliveries", id]) => {
+                let d = self.load_delivery(&tenant, id).await?;
+                Ok(ApiResponse::json(200, &delivery_view(&d)))
+            }
+            ("GET", ["deliveries", id, "attempts"]) => {
+                let d = self.load_delivery(&tenant, id).await?;
+                let now = self.clock.now();
+                let attempts: Vec<Value> = self.deliveries.list_attempts(&d.id).await?.iter().filter(|a| !expired(a.expires_at, now)).map(attempt_view).collect();
+                Ok(ApiResponse::json(200, &json!({"items": attempts})))
+            }
+            ("GET", ["deliveries", id, "attempts", att]) => {
+                let d = self.load_delivery(&tenant, id).await?;
+                let att = id_from_path(att, AttemptId::parse, "attempt")?;
+                let now = self.clock.now();
+                let a = self.deliveries.list_attempts(&d.id).await?.into_iter().find(|a| a.id == att && !expired(a.expires_at, now)).ok_or_else(|| ApiError::not_found("attempt"))?;
+                Ok(ApiResponse::json(200, &attempt_view(&a)))
+            }
+            (_, ["endpoints"]) => Err(method_not_allowed("GET, POST")),
+            (_, ["events"]) => Err(method_not_allowed("GET, POST")),
+            (_, ["endpoints", _] | ["deliveries", _] | ["deliveries", _, "attempts"] | ["deliveries", _, "attempts", _] | ["endpoints", _, "deliveries"]) => Err(method_not_allowed("GET")),
+            _ => Err(ApiError::not_found("route")),
+        }
+    }
+
+    async fn load_endpoint(&self, tenant: &Tenant, raw: &str) -> ApiResult<Endpoint> {
+        let id = id_from_path(raw, EndpointId::parse, "endpoint")?;
+        self.endpoints.get_endpoint(&tenant.id, &id).await?.filter(|e| e.tenant_id == tenant.id).ok_or_else(|| ApiError::not_found("endpoint"))
+    }
+
+    async fn load_delivery(&self, tenant: &Tenant, raw: &str) -> ApiResult<Delivery> {
+        let id = id_from_path(raw, DeliveryId::parse, "delivery")?;
+        let now = self.clock.now();
+        self.deliveries.get_delivery(&id).await?.filter(|d| d.tenant_id == tenant.id && !expired(d.expires_at, now)).ok_or_else(|| ApiError::not_found("delivery"))
+    }
+
+    async fn create_endpoint(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
+        let body: CreateEndpoint = parse_body(req)?;
+        if body.url.len() > MAX_URL_LEN {
+            return Err(ApiError::validation(format!("field `url` is longer than {MAX_URL_LEN} characters")));
+        }
+        let policy = Policy::from_value(&body.policy).map_err(|e| {
+            let field = if e.field == "policy" { "policy".to_owned() } else { format!("policy.{}", e.field) };
+            ApiError::validation(format!("field `{field}`: {}", e.message))
+        })?;
+        if let Some(d) = &body.description {
+            if d.chars().count() > MAX_DESCRIPTION {
+                return Err(ApiError::validation(format!("field `description` is longer than {MAX_DESCRIPTION} characters")));
+            }
+        }
+        let allowance = body.long_running_allowance_seconds.unwrap_or(0);
+        if allowance > MAX_LONG_RUNNING_SECONDS {
+            return Err(ApiError::validation(format!("field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}")));
+        }
+        if let Some(t) = body.timeout_ms {
+            if !(100..=60_000).contains(&t) {
+                return Err(ApiError::validation("field `timeoutMs` must be between 100 and 60000"));
+            }
+        }
+        let url = self.admission.admit(&body.url).await.map_err(|r| {
+            if r.unsafe_address {
+                ApiError::new(422, "endpoint_unsafe", format!("field `url`: {}", r.detail))
+            } else {
+                ApiError::validation(format!("field `url`: {}", r.detail))
+            }
+        })?;
+        let now = self.clock.now();
+        let mut raw = [0u8; 32];
+        self.secrets.fill(&mut raw);
+        let secret = SigningSecret::from_bytes(&raw).map_err(|_| ApiError::new(503, "service_unavailable", "could not create a signing secret"))?;
+        let health = policy.health.smart_rules().map(|_| courier_core::health::SmartHealth::new(now));
+        let breaker = policy.health.breaker_rules().map(|_| courier_core::health::BreakerState::default());
+        let endpoint = Endpoint {
+            id: EndpointId::generate(now, &mut PortRng(self.random.as_ref())),
+            tenant_id: tenant.id.clone(),
+            url,
+            policy,
+            latency_class: body.latency_class.unwrap_or_default(),
+            long_running_allowance_seconds: allowance,
+            timeout_ms: body.timeout_ms,
+            description: body.description,
+            state: EndpointState::Active,
+            secrets: vec![SecretRecord { secret: secret.to_text(), state: SecretState::Active, created_at: now, expires_at: None }],
+            breaker,
+            health,
+            created_at: now,
+            updated_at: now,
+            version: 1,
+        };
+        self.endpoints.create_endpoint(&endpoint).await?;
+        let mut view = endpoint_view(&endpoint, now);
+        view["secret"] = json!(secret.to_text());
+        Ok(ApiResponse::json(201, &view))
+    }
+
+    async fn list_endpoints(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
+        let q = list_query(req, &["cursor", "limit"])?;
+        let page = self.endpoints.list_endpoints(&tenant.id, q.cursor.as_deref(), q.limit).await?;
+        let now = self.clock.now();
+        Ok(ApiResponse::json(200, &json!({"items": page.items.iter().map(|e| endpoint_view(e, now)).collect::<Vec<_>>(), "nextCursor": page.next_cursor})))
+    }
+
+    async fn list_deliveries(&self, tenant: &Tenant, raw: &str, req: &ApiRequest) -> ApiResult<ApiResponse> {
+        let e = self.load_endpoint(tenant, raw).await?;
+        let q = list_query(req, &["status", "since", "until", "cursor", "limit"])?;
+        let page = self.deliveries.list_deliveries(&e.id, q.status.as_deref(), q.since, q.until, q.cursor.as_deref(), q.limit).await?;
+        let now = self.clock.now();
+        let items: Vec<Value> = page.items.iter().filter(|d| !expired(d.expires_at, now)).map(delivery_view).collect();
+        Ok(ApiResponse::json(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    }
+
+    async fn list_events(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
+        let q = list_query(req, &["endpointId", "since", "until", "cursor", "limit"])?;
+        if let Some(ep) = &q.endpoint_id {
+            self.load_endpoint(tenant, ep.as_str()).await?;
+        }
+        let page = self.deliveries.list_events(&tenant.id, q.endpoint_id.as_ref(), q.since, q.until, q.cursor.as_deref(), q.limit).await?;
+        let now = self.clock.now();
+        let items: Vec<Value> = page.items.iter().filter(|e| !expired(e.expires_at, now)).map(event_view).collect();
+        Ok(ApiResponse::json(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    }
+
+    /// Checks an Idempotency-Key: `Ok(Some(response))` replays the first answer.
+    async fn idempotency(&self, tenant: &Tenant, scope: &str, req: &ApiRequest, required: bool) -> ApiResult<Option<(String, String)>> {
+        let Some(key) = req.header("idempotency-key") else {
+            return if required { Err(ApiError::new(400, "idempotency_key_required", "this call requires an Idempotency-Key header")) } else { Ok(None) };
+        };
+        let key = key.trim();
+        if key.is_empty() || key.len() > MAX_IDEMPOTENCY_KEY || !key.bytes().all(|c| c.is_ascii_graphic()) {
+            return Err(ApiError::validation(format!("header `Idempotency-Key` must be 1-{MAX_IDEMPOTENCY_KEY} visible ASCII characters")));
+        }
+        Ok(Some((format!("{}#{scope}#{key}", tenant.id), hex(&Sha256::digest(&req.body)))))
+    }
+
+    async fn create_event(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
+        let body: CreateEvent = parse_body(req)?;
+        let idem = self.idempotency(tenant, "events", req, false).await?;
+        let ids: Vec<String> = match (body.endpoint_id, body.endpoint_ids) {
+            (Some(one), None) => vec![one],
+            (None, Some(many)) if !many.is_empty() && many.len() <= MAX_ENDPOINTS_PER_EVENT => many,
+            (None, Some(_)) => return Err(ApiError::validation(format!("field `endpointIds` must list 1-{MAX_ENDPOINTS_PER_EVENT} endpoints"))),
+            (Some(_), Some(_)) => return Err(ApiError::validation("send either `endpointId` or `endpointIds`, not both")),
+            (None, None) => return Err(ApiError::validation("field `endpointId` (or `endpointIds`) is required")),
+        };
+        let payload = body.payload.ok_or_else(|| ApiError::validation("field `payload` is required"))?;
+        let payload_len = serde_json::to_vec(&payload).map(|v| v.len()).unwrap_or(usize::MAX);
+        if payload_len > MAX_PAYLOAD_BYTES {
+            return Err(ApiError::new(413, "payload_too_large", format!("field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)")));
+        }
+        if let Some(t) = &body.event_type {
+            if t.is_empty() || t.chars().count() > MAX_EVENT_TYPE {
+                return Err(ApiError::validation(format!("field `type` must be 1-{MAX_EVENT_TYPE} characters")));
+            }
+        }
+        let now = self.clock.now();
+        let planned_at = match &body.planned_at {
+            None => None,
+            Some(s) => {
+                let t = Timestamp::parse_rfc3339(s).map_err(|e| ApiError::validation(format!("field `plannedAt`: {e}")))?;
+                if t > now.plus_secs(365 * 86_400) {
+                    return Err(ApiError::validation("field `plannedAt` must be within a year from now"));
+                }
+                Some(t)
+            }
+        };
+        let mut endpoints = Vec::with_capacity(ids.len());
+        for (i, raw) in ids.iter().enumerate() {
+            let id = EndpointId::parse(raw).map_err(|e| ApiError::validation(format!("field `endpointIds[{i}]`: {e}")))?;
+            if endpoints.iter().any(|e: &Endpoint| e.id == id) {
+                return Err(ApiError::validation(format!("field `endpointIds[{i}]`: {id} is listed twice")));
+            }
+            let e = self.endpoints.get_endpoint(&tenant.id, &id).await?.filter(|e| e.tenant_id == tenant.id).ok_or_else(|| ApiError::not_found("endpoint"))?;
+            endpoints.push(e);
+        }
+        let new = NewEvent {
+            event_id: EventId::generate(now, &mut PortRng(self.random.as_ref())),
+            event_type: body.event_type,
+            payload,
+            planned_at,
+            endpoints: &endpoints,
+            trigger: Trigger::Initial,
+            webhook_ids: None,
+        };
+        let (event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+        let answer = json!({
+            "eventId": event.id,
+            "deliveries": deliveries.iter().map(|d| json!({"id": d.id, "endpointId": d.endpoint_id, "status": d.status})).collect::<Vec<_>>(),
+        });
+        if let Some((key, hash)) = idem {
+            let record = IdempotencyRecord {
+                key,
+                request_hash: hash.clone(),
+                status: 202,
+                response_body: answer.to_string(),
+                created_at: now,
+                expires_at: now.millis() / 1000 + IDEMPOTENCY_TTL_SECONDS,
+            };
+            if let Some(first) = self.idempotency.put_idempotency(&record).await? {
+                return self.replay_event_answer(tenant, first, &hash, now).await;
+            }
+        }
+        ingest::store_and_enqueue(self.deliveries.as_ref(), &self.planner, &event, &deliveries, now).await?;
+        Ok(ApiResponse::json(202, &answer))
+    }
+
+    /// A repeated Idempotency-Key: the first answer, after making sure its writes and
+    /// enqueues happened (the first request may have died half-way).
+    async fn replay_event_answer(&self, tenant: &Tenant, first: IdempotencyRecord, hash: &str, now: Timestamp) -> ApiResult<ApiResponse> {
+        if first.request_hash != hash {
+            return Err(ApiError::new(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request body"));
+        }
+        let answer: Value = serde_json::from_str(&first.response_body).unwrap_or(Value::Null);
+        if let Some(event_id) = answer.get("eventId").and_then(Value::as_str).and_then(|s| EventId::parse(s).ok()) {
+            if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
+                let mut waiting = Vec::new();
+                for d in answer.get("deliveries").and_then(Value::as_array).into_iter().flatten() {
+                    if let Some(id) = d.get("id").and_then(Value::as_str).and_then(|s| DeliveryId::parse(s).ok()) {
+                        if let Some(d) = self.deliveries.get_delivery(&id).await? {
+                            waiting.push(d);
+                        }
+                    }
+                }
+                ingest::enqueue_waiting(&self.planner, &waiting, now).await?;
+            } else {
+                // The first request stored its answer but died before writing: its
+                // writes are lost, so it has to be retried under a new key.
+                return Err(ApiError::new(409, "conflict", "the first request with this Idempotency-Key did not complete; retry with a new key"));
+            }
+        }
+        Ok(ApiResponse { status: first.status, headers: vec![("content-type".into(), "application/json".into()), ("idempotent-replayed".into(), "true".into())], body: first.response_body.into_bytes() })
+    }
+}
+
+fn method_not_allowed(allow: &str) -> ApiError {
+    ApiError::new(405, "method_not_allowed", format!("allowed methods: {allow}"))
+}

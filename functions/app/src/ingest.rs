@@ -1,1 +1,152 @@
-//! placeholder
+//! Ingest: an event for one or more endpoints becomes one delivery per endpoint,
+//! written atomically, then attempt 1 of each is queued (or scheduled for a future
+//! `plannedAt`). Endpoints that cannot take events right now (gavAI breaker open,
+//! SmartChat paused/disabled) get a `dropped` delivery, visible in the audit log.
+
+use crate::message::{QueueMessage, Trigger};
+use crate::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, EventTarget};
+use crate::planner::Planner;
+use crate::ports::{DeliveryStore, PortError, Random};
+use crate::sender::PortRng;
+use courier_core::health::HealthStatus;
+use courier_core::ids::{DeliveryId, EventId};
+use courier_core::Timestamp;
+use serde::Serialize;
+
+/// Why an endpoint is not taking new events, if it is not.
+pub fn refuses_events(endpoint: &Endpoint, now: Timestamp) -> Option<&'static str> {
+    if endpoint.breaker.is_some_and(|b| b.is_open(now)) {
+        return Some("breaker_open");
+    }
+    if let (Some(h), Some(rules)) = (endpoint.health, endpoint.policy.health.smart_rules()) {
+        match h.at(rules, now).status {
+            HealthStatus::Paused => return Some("endpoint_paused"),
+            HealthStatus::Disabled => return Some("endpoint_disabled"),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The envelope bytes every automatic attempt of a delivery sends.
+pub fn envelope(event_id: &EventId, event_type: Option<&str>, planned_at: Timestamp, trigger: Trigger, payload: &serde_json::Value) -> String {
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Envelope<'a> {
+        id: &'a EventId,
+        #[serde(rename = "type")]
+        event_type: Option<&'a str>,
+        planned_at: Timestamp,
+        trigger: &'a str,
+        data: &'a serde_json::Value,
+    }
+    serde_json::to_string(&Envelope { id: event_id, event_type, planned_at, trigger: trigger.envelope_name(), data: payload }).unwrap_or_default()
+}
+
+/// A new event as the API accepted it (validated).
+pub struct NewEvent<'a> {
+    pub event_id: EventId,
+    pub event_type: Option<String>,
+    pub payload: serde_json::Value,
+    pub planned_at: Option<Timestamp>,
+    pub endpoints: &'a [Endpoint],
+    pub trigger: Trigger,
+    /// For replays: the webhook-id each endpoint's delivery keeps.
+    pub webhook_ids: Option<Vec<String>>,
+}
+
+/// Builds the event record and its deliveries (no I/O), with ids from `rng`.
+pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventRecord, Vec<Delivery>) {
+    let mut rng = PortRng(random);
+    let planned_at = new.planned_at.filter(|p| *p > now).unwrap_or(now);
+    let first = new.endpoints.first().map(|e| e.tenant_id.clone());
+    let mut deliveries = Vec::new();
+    let mut targets = Vec::new();
+    for (i, ep) in new.endpoints.iter().enumerate() {
+        let id = DeliveryId::generate(now, &mut rng);
+        let dropped = refuses_events(ep, now);
+        let status = match dropped {
+            Some(_) => DeliveryStatus::Dropped,
+            None if planned_at > now => DeliveryStatus::Scheduled,
+            None => DeliveryStatus::Pending,
+        };
+        let retention = i64::from(ep.policy.retention.settled_days) * 86_400;
+        let webhook_id = new.webhook_ids.as_ref().and_then(|w| w.get(i).cloned()).unwrap_or_else(|| id.to_string());
+        deliveries.push(Delivery {
+            id: id.clone(),
+            tenant_id: ep.tenant_id.clone(),
+            event_id: new.event_id.clone(),
+            endpoint_id: ep.id.clone(),
+            webhook_id,
+            status,
+            dead_reason: dropped.map(str::to_owned),
+            trigger: new.trigger,
+            attempt_count: 0,
+            next_attempt: 1,
+            receiver_failures: 0,
+            next_attempt_at: if dropped.is_none() { Some(planned_at) } else { None },
+            last_planned: false,
+            claim: None,
+            created_at: now,
+            planned_at,
+            settled_at: dropped.map(|_| now),
+            body: envelope(&new.event_id, new.event_type.as_deref(), planned_at, new.trigger, &new.payload),
+            expires_at: dropped.map(|_| now.millis() / 1000 + retention),
+            version: 1,
+        });
+        targets.push(EventTarget {
+            endpoint_id: ep.id.clone(),
+            delivery_id: id,
+            outcome: match (dropped, planned_at > now) {
+                (Some(_), _) => "dropped".into(),
+                (None, true) => "scheduled".into(),
+                (None, false) => "queued".into(),
+            },
+            reason: dropped.map(str::to_owned),
+        });
+    }
+    let max_retention = new.endpoints.iter().map(|e| e.policy.retention.settled_days).max().unwrap_or(30);
+    let event = EventRecord {
+        id: new.event_id.clone(),
+        tenant_id: first.unwrap_or_else(|| courier_core::ids::TenantId::generate(now, &mut rng)),
+        event_type: new.event_type.clone(),
+        payload: new.payload.clone(),
+        planned_at,
+        created_at: now,
+        targets,
+        // The audit log outlives the deliveries: ladder span plus retention.
+        expires_at: Some(planned_at.millis() / 1000 + (i64::from(max_retention) + 60) * 86_400),
+    };
+    (event, deliveries)
+}
+
+/// The queue message for a delivery's first attempt.
+pub fn first_message(d: &Delivery) -> QueueMessage {
+    QueueMessage {
+        v: 1,
+        delivery_id: d.id.clone(),
+        tenant_id: d.tenant_id.clone(),
+        endpoint_id: d.endpoint_id.clone(),
+        attempt: d.next_attempt,
+        not_before: d.next_attempt_at.unwrap_or(d.planned_at),
+        trigger: d.trigger,
+        source_attempt_id: None,
+    }
+}
+
+/// Queues attempt 1 of every delivery still waiting for it. Safe to repeat: a
+/// duplicate message is dropped by the sender's claim.
+pub async fn enqueue_waiting(planner: &Planner, deliveries: &[Delivery], now: Timestamp) -> Result<(), PortError> {
+    for d in deliveries {
+        if matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0 {
+            planner.plan(first_message(d), now).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the event and its deliveries, then queues them.
+pub async fn store_and_enqueue(store: &dyn DeliveryStore, planner: &Planner, event: &EventRecord, deliveries: &[Delivery], now: Timestamp) -> Result<(), PortError> {
+    store.create_event(event, deliveries).await?;
+    enqueue_waiting(planner, deliveries, now).await
+}

@@ -143,3 +143,21 @@ pub struct SendResult {
 pub trait HttpSender: Send + Sync {
     async fn send(&self, request: OutboundRequest) -> SendResult;
 }
+
+/// Why a URL was refused at endpoint admission.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{detail}")]
+pub struct AdmissionRefusal {
+    /// True when the URL is well-formed but points at an address Courier must not
+    /// reach (answered 422 `endpoint_unsafe`); false for a malformed URL (400).
+    pub unsafe_address: bool,
+    pub detail: String,
+}
+
+/// URL admission for endpoint create/update: syntax, scheme, userinfo, and that the
+/// host resolves only to allowed addresses.
+#[async_trait]
+pub trait UrlAdmission: Send + Sync {
+    /// The normalised URL, or why it is refused.
+    async fn admit(&self, url: &str) -> Result<String, AdmissionRefusal>;
+}
