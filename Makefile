@@ -1,0 +1,39 @@
+# Courier: the two commands a newcomer needs are `make run` and `make test`.
+# Everything else (venv for the moto emulator, linters) is installed on demand.
+
+SHELL := /bin/bash
+CARGO ?= cargo
+DEMO ?= 1
+
+include infra/emulator.mk
+
+.PHONY: help run test test-rust lint fmt fmt-check clippy build deploy bench clean-local
+
+help:
+	@echo "make run     start the local stack (moto emulator, API on 127.0.0.1:3000, sender, timers; DEMO=0 skips the demo receiver)"
+	@echo "make test    format check, clippy, template lint, and every test (unit, contract, end-to-end)"
+	@echo "make build   sam build (arm64 bootstrap binaries for Lambda)"
+	@echo "make deploy  sam deploy (uses samconfig.toml)"
+	@echo "make bench   print performance and cost figures"
+
+run: venv
+	$(CARGO) run --quiet -p courier-local -- $(if $(filter 0,$(DEMO)),--no-demo,--demo)
+
+fmt:
+	$(CARGO) fmt --all
+
+fmt-check:
+	$(CARGO) fmt --all -- --check
+
+clippy:
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+lint: fmt-check clippy
+
+# Tests start their own emulator processes (one per test binary, on free ports) from
+# the venv, and stop them when they finish. nextest's summary line ends the run.
+test-rust: venv
+	$(CARGO) test --workspace --doc --quiet
+	$(CARGO) nextest run --workspace --no-fail-fast
+
+test: lint test-rust

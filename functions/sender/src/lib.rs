@@ -1,0 +1,79 @@
+//! The sender Lambda's handler: an SQS batch in, one attempt per message worked
+//! concurrently, and the ids of messages to retry out (`ReportBatchItemFailures`).
+//! Shared by the Lambda binary and the local runner, which feeds it real SQS event
+//! shapes.
+
+use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
+use courier_app::message::QueueMessage;
+use courier_app::sender::{EndpointCache, Sender, StepOutcome};
+use futures_util::future::join_all;
+
+/// What happened to one record, for logs and the local runner's display.
+#[derive(Debug)]
+pub struct RecordResult {
+    pub message_id: String,
+    pub result: Result<StepOutcome, String>,
+}
+
+/// Works every record of the batch concurrently. A record that fails (storage or
+/// queue unavailable, unreadable body) is reported for retry; the rest are consumed.
+pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse, Vec<RecordResult>) {
+    let cache = EndpointCache::default();
+    let results = join_all(event.records.iter().map(|r| handle_record(sender, r, &cache))).await;
+    let mut response = SqsBatchResponse::default();
+    for r in &results {
+        if r.result.is_err() {
+            response.add_failure(r.message_id.clone());
+        }
+    }
+    (response, results)
+}
+
+async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCache) -> RecordResult {
+    let message_id = record.message_id.clone().unwrap_or_default();
+    let body = record.body.as_deref().unwrap_or("");
+    let result = match QueueMessage::parse(body) {
+        // An unreadable message can never succeed: it is reported as failed so SQS
+        // moves it to the dead-letter queue after its receive limit, where it stays
+        // visible instead of vanishing.
+        Err(e) => {
+            tracing::error!(message_id, error = %e, "unreadable queue message");
+            Err(format!("unreadable message: {e}"))
+        }
+        Ok(m) => {
+            let span = tracing::info_span!("attempt", delivery_id = %m.delivery_id, attempt = m.attempt, trigger = m.trigger.as_str());
+            let _guard = span.enter();
+            match sender.handle(&m, cache).await {
+                Ok(outcome) => {
+                    log_outcome(&m, &outcome);
+                    Ok(outcome)
+                }
+                Err(e) => {
+                    tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, error = %e, "step failed; message left for retry");
+                    Err(e.to_string())
+                }
+            }
+        }
+    };
+    RecordResult { message_id, result }
+}
+
+fn log_outcome(m: &QueueMessage, outcome: &StepOutcome) {
+    match outcome {
+        StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => tracing::info!(
+            delivery_id = %delivery.id,
+            attempt_id = %attempt.id,
+            attempt = attempt.number,
+            state = %attempt.state,
+            diagnostic = %attempt.diagnostic,
+            status = attempt.response_status,
+            duration_ms = attempt.duration_ms,
+            delivery_status = delivery.status.as_str(),
+            next_attempt_at = ?delivery.next_attempt_at.map(|t| t.to_rfc3339()),
+            "attempt recorded"
+        ),
+        StepOutcome::Redelayed { until } => tracing::debug!(delivery_id = %m.delivery_id, until = %until, "early message re-delayed"),
+        StepOutcome::SettledWithoutAttempt { delivery } => tracing::info!(delivery_id = %delivery.id, reason = ?delivery.dead_reason, "settled without an attempt"),
+        StepOutcome::Dropped { why } => tracing::info!(delivery_id = %m.delivery_id, attempt = m.attempt, why = ?why, "message dropped"),
+    }
+}
