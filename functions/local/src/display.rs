@@ -1,0 +1,64 @@
+//! What the local runner shows while it works: one line per attempt (delivery,
+//! number, status, diagnostic, next attempt) and per fired schedule.
+
+use courier_app::message::QueueMessage;
+use courier_app::sender::StepOutcome;
+use courier_core::Timestamp;
+use courier_sender::RecordResult;
+use std::io::Write;
+
+pub trait StepSink: Send + Sync {
+    fn step(&self, result: &RecordResult);
+    fn fired(&self, _schedule: &str, _message: &QueueMessage) {}
+}
+
+/// Shows nothing (tests).
+pub struct Quiet;
+impl StepSink for Quiet {
+    fn step(&self, _result: &RecordResult) {}
+}
+
+/// Prints to stdout.
+pub struct Console;
+
+fn clock_time(t: Timestamp) -> String {
+    let s = t.to_rfc3339();
+    s.get(11..23).unwrap_or(&s).to_owned()
+}
+
+impl StepSink for Console {
+    fn step(&self, r: &RecordResult) {
+        let line = match &r.result {
+            Err(e) => format!("step failed (message will come back): {e}"),
+            Ok(StepOutcome::Attempted { attempt, delivery }) | Ok(StepOutcome::LostRecorded { attempt, delivery }) => {
+                let status = attempt.response_status.map(|s| s.to_string()).unwrap_or_else(|| attempt.error_class.clone().unwrap_or_else(|| "-".into()));
+                let next = match (delivery.next_attempt_at, delivery.status.is_settled()) {
+                    (_, true) => format!("delivery {}{}", delivery.status.as_str(), delivery.dead_reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()),
+                    (Some(at), false) => {
+                        let secs = at.millis_since(attempt.started_at) as f64 / 1000.0;
+                        format!("next attempt at {} (+{secs:.1}s)", clock_time(at))
+                    }
+                    (None, false) => delivery.status.as_str().to_owned(),
+                };
+                format!(
+                    "{}  {}  attempt {}  {:<4} {:<18} {:<20} -> {next}",
+                    clock_time(attempt.started_at),
+                    delivery.id,
+                    attempt.number,
+                    status,
+                    attempt.state,
+                    attempt.diagnostic
+                )
+            }
+            Ok(StepOutcome::SettledWithoutAttempt { delivery }) => format!("{}  settled without an attempt: {:?}", delivery.id, delivery.dead_reason),
+            Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Dropped { .. }) => return,
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{line}");
+    }
+
+    fn fired(&self, schedule: &str, _message: &QueueMessage) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "timer fired: {schedule}");
+    }
+}

@@ -1,0 +1,6 @@
+//! The local runner's parts: the in-process stack (emulator, API, sender poller,
+//! timer pump), the scripted receiver and the console display.
+
+pub mod display;
+pub mod receiver;
+pub mod stack;

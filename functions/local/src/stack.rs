@@ -1,0 +1,300 @@
+//! The local stack in one process: the AWS emulator (or any endpoint named by
+//! `AWS_ENDPOINT_URL`), resources created idempotently, the API on a local address,
+//! an SQS poller that invokes the real sender handler with real SQS event shapes
+//! (standing in for Lambda's event source mapping), and a timer pump that fires due
+//! Scheduler schedules onto the queue and deletes them (the emulator never fires
+//! them). Used by `make run` and by the end-to-end tests.
+
+use crate::display::StepSink;
+use aws_lambda_events::event::sqs::SqsEvent;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{Request, Response};
+use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::model::Tenant;
+use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
+use courier_app::sender::{Faults, NoFaults, Sender, SenderSettings};
+use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
+use courier_core::ids::TenantId;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StackError {
+    #[error("could not start the AWS emulator: {0}")]
+    Emulator(String),
+    #[error("could not create the local resources: {0}")]
+    Bootstrap(String),
+    #[error("could not listen on {addr}: {source}")]
+    Listen { addr: SocketAddr, source: std::io::Error },
+    #[error("could not create the development tenant: {0}")]
+    Tenant(#[source] courier_app::ports::PortError),
+}
+
+pub struct StackOptions {
+    pub api_addr: SocketAddr,
+    /// A fixed development key; a random one is made when absent.
+    pub dev_api_key: Option<String>,
+    pub planner: PlannerSettings,
+    pub sender: SenderSettings,
+    /// SQS visibility timeout for the poller: a message whose step failed comes back
+    /// after this long.
+    pub visibility_timeout_seconds: i32,
+    pub faults: Arc<dyn Faults>,
+    pub clock: Arc<dyn Clock>,
+    pub sink: Arc<dyn StepSink>,
+    /// Resource names (distinct per test so stacks can share an emulator).
+    pub prefix: String,
+}
+
+impl Default for StackOptions {
+    fn default() -> Self {
+        StackOptions {
+            api_addr: SocketAddr::from(([127, 0, 0, 1], 3000)),
+            dev_api_key: None,
+            planner: PlannerSettings::default(),
+            sender: SenderSettings::default(),
+            visibility_timeout_seconds: 30,
+            faults: Arc::new(NoFaults),
+            clock: Arc::new(courier_app::memory::SystemClock),
+            sink: Arc::new(crate::display::Quiet),
+            prefix: "courier-local".into(),
+        }
+    }
+}
+
+pub struct Stack {
+    pub api_url: String,
+    pub api_key: String,
+    pub tenant: Tenant,
+    pub api: Arc<Api>,
+    pub sender: Arc<Sender>,
+    pub queue: Arc<SqsQueue>,
+    pub timer: Arc<SchedulerTimer>,
+    pub store: Arc<DynamoStore>,
+    /// Keeps the emulator alive for the stack's lifetime (None when external).
+    _emulator: Option<courier_aws::testing::Emulator>,
+    shutdown: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Stack {
+    pub async fn start(opts: StackOptions) -> Result<Stack, StackError> {
+        let emulator = if std::env::var_os("AWS_ENDPOINT_URL").is_some() {
+            None
+        } else {
+            Some(courier_aws::testing::Emulator::start().await.map_err(|e| StackError::Emulator(e.to_string()))?)
+        };
+        let sdk = match &emulator {
+            Some(e) => e.sdk_config().await,
+            None => courier_aws::aws_config_from_env().await,
+        };
+        let names = courier_aws::bootstrap::ResourceNames::with_prefix(&opts.prefix);
+        let res = courier_aws::bootstrap::ensure_resources(&sdk, &names).await.map_err(|e| StackError::Bootstrap(e.to_string()))?;
+        let store = Arc::new(DynamoStore::new(&sdk, res.table.clone()));
+        let queue = Arc::new(SqsQueue::new(&sdk, res.queue_url.clone()));
+        let timer = Arc::new(SchedulerTimer::new(&sdk, res.schedule_group.clone(), res.queue_arn.clone(), res.scheduler_role_arn.clone()));
+        let random: Arc<dyn Random> = Arc::new(courier_app::memory::OsSeededRandom::new());
+        let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::memory::OsSecrets);
+        let planner = Planner { queue: queue.clone(), timer: timer.clone(), settings: opts.planner };
+        let allow_private = true;
+        let api = Arc::new(Api {
+            tenants: store.clone(),
+            endpoints: store.clone(),
+            deliveries: store.clone(),
+            idempotency: store.clone(),
+            planner: planner.clone(),
+            clock: opts.clock.clone(),
+            random: random.clone(),
+            secrets: secrets.clone(),
+            admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy { allow_http: true, allow_private })),
+            settings: ApiSettings { allow_http_targets: true, allow_private_targets: allow_private },
+        });
+        let sender = Arc::new(Sender {
+            deliveries: store.clone(),
+            endpoints: store.clone(),
+            http: Arc::new(courier_http::ReqwestSender::new(allow_private)),
+            clock: opts.clock.clone(),
+            random: random.clone(),
+            planner,
+            faults: opts.faults.clone(),
+            settings: opts.sender,
+        });
+        let tenant = Tenant { id: TenantId::generate(opts.clock.now(), &mut courier_app::sender::PortRng(random.as_ref())), name: "development".into() };
+        let api_key = match &opts.dev_api_key {
+            Some(k) => k.clone(),
+            None => {
+                let mut raw = [0u8; 24];
+                secrets.fill(&mut raw);
+                format!("ck_dev_{}", raw.iter().map(|b| format!("{b:02x}")).collect::<String>())
+            }
+        };
+        courier_app::api::register_key(store.as_ref(), &api_key, &tenant).await.map_err(StackError::Tenant)?;
+
+        let listener = tokio::net::TcpListener::bind(opts.api_addr).await.map_err(|source| StackError::Listen { addr: opts.api_addr, source })?;
+        let local = listener.local_addr().map_err(|source| StackError::Listen { addr: opts.api_addr, source })?;
+        let (shutdown, rx) = watch::channel(false);
+        let mut tasks = Vec::new();
+        {
+            let app = axum::Router::new().fallback(serve_api).with_state(api.clone());
+            let mut rx = rx.clone();
+            tasks.push(tokio::spawn(async move {
+                let _ = axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = rx.wait_for(|stop| *stop).await;
+                    })
+                    .await;
+            }));
+        }
+        tasks.push(tokio::spawn(poll_loop(sender.clone(), queue.clone(), opts.visibility_timeout_seconds, opts.sink.clone(), rx.clone())));
+        tasks.push(tokio::spawn(timer_loop(timer.clone(), queue.clone(), opts.clock.clone(), opts.sink.clone(), rx.clone())));
+        Ok(Stack {
+            api_url: format!("http://{local}"),
+            api_key,
+            tenant,
+            api,
+            sender,
+            queue,
+            timer,
+            store,
+            _emulator: emulator,
+            shutdown,
+            tasks,
+        })
+    }
+
+    /// Stops the API, the poller and the timer pump (the emulator stops on drop).
+    pub async fn stop(mut self) {
+        let _ = self.shutdown.send(true);
+        for t in self.tasks.drain(..) {
+            let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
+        }
+    }
+}
+
+/// Most a request body may be before we stop reading: the API's own limit answers
+/// anything between its limit and this with a problem+json 413.
+const READ_LIMIT: usize = 1024 * 1024;
+
+async fn serve_api(State(api): State<Arc<Api>>, req: Request<Body>) -> Response<Body> {
+    let (parts, body) = req.into_parts();
+    let body = match axum::body::to_bytes(body, READ_LIMIT).await {
+        Ok(b) => b.to_vec(),
+        Err(_) => {
+            let e = courier_app::api::ApiError::new(413, "payload_too_large", format!("request body exceeds {READ_LIMIT} bytes"));
+            return to_axum(e.into_response());
+        }
+    };
+    let request = ApiRequest {
+        method: parts.method.to_string(),
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().map(str::to_owned),
+        headers: parts.headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect(),
+        body,
+    };
+    to_axum(api.handle(request).await)
+}
+
+fn to_axum(r: courier_app::api::ApiResponse) -> Response<Body> {
+    let mut resp = Response::new(Body::from(r.body));
+    *resp.status_mut() = axum::http::StatusCode::from_u16(r.status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
+    for (k, v) in r.headers {
+        if let (Ok(k), Ok(v)) = (axum::http::HeaderName::try_from(k), axum::http::HeaderValue::try_from(v)) {
+            resp.headers_mut().insert(k, v);
+        }
+    }
+    resp
+}
+
+/// Stands in for Lambda's SQS event source mapping: long-polls, hands batches to the
+/// sender handler as real SQS events, deletes what succeeded, leaves the rest to
+/// come back after the visibility timeout.
+async fn poll_loop(sender: Arc<Sender>, queue: Arc<SqsQueue>, visibility: i32, sink: Arc<dyn StepSink>, mut stop: watch::Receiver<bool>) {
+    loop {
+        if *stop.borrow() {
+            return;
+        }
+        let received = tokio::select! {
+            r = queue.receive(10, 1, visibility) => r,
+            _ = stop.changed() => return,
+        };
+        let messages = match received {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!(error = %e, "polling the delivery queue failed");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                continue;
+            }
+        };
+        if messages.is_empty() {
+            continue;
+        }
+        let records: Vec<serde_json::Value> = messages
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "messageId": m.message_id,
+                    "receiptHandle": m.receipt_handle,
+                    "body": m.body,
+                    "attributes": {},
+                    "messageAttributes": {},
+                    "md5OfBody": "",
+                    "eventSource": "aws:sqs",
+                    "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:courier-local",
+                    "awsRegion": "us-east-1"
+                })
+            })
+            .collect();
+        let event: SqsEvent = match serde_json::from_value(serde_json::json!({ "Records": records })) {
+            Ok(e) => e,
+            Err(e) => {
+                tracing::error!(error = %e, "could not build an SQS event");
+                continue;
+            }
+        };
+        let (response, results) = courier_sender::handle_batch(&sender, event).await;
+        for r in &results {
+            sink.step(r);
+        }
+        let failed: Vec<&str> = response.batch_item_failures.iter().map(|f| f.item_identifier.as_str()).collect();
+        for m in &messages {
+            if !failed.contains(&m.message_id.as_str()) {
+                if let Err(e) = queue.delete(&m.receipt_handle).await {
+                    tracing::warn!(error = %e, "deleting a handled message failed; it will be seen again and dropped as a duplicate");
+                }
+            }
+        }
+    }
+}
+
+/// Stands in for EventBridge Scheduler: every half second, due schedules put their
+/// message on the queue and are deleted (ActionAfterCompletion DELETE).
+async fn timer_loop(timer: Arc<SchedulerTimer>, queue: Arc<SqsQueue>, clock: Arc<dyn Clock>, sink: Arc<dyn StepSink>, mut stop: watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+            _ = stop.changed() => return,
+        }
+        let due = match timer.list_due(clock.now()).await {
+            Ok(d) => d,
+            Err(e) => {
+                tracing::warn!(error = %e, "listing due schedules failed");
+                continue;
+            }
+        };
+        for (name, message) in due {
+            if let Err(e) = queue.send(&message, 0).await {
+                tracing::warn!(schedule = %name, error = %e, "firing a schedule failed; will retry");
+                continue;
+            }
+            sink.fired(&name, &message);
+            if let Err(e) = timer.delete(&name).await {
+                tracing::warn!(schedule = %name, error = %e, "deleting a fired schedule failed; its message may repeat and be dropped as a duplicate");
+            }
+        }
+    }
+}
