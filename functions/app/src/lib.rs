@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod config;
+pub mod contract;
 pub mod ingest;
 pub mod memory;
 pub mod message;

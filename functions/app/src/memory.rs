@@ -1,1 +1,900 @@
-//! placeholder
+//! In-memory implementations of every port: the fakes the use-case tests run on
+//! (`MemoryStore`, `MemoryQueue`, `MemoryTimer`, `ManualClock`, `SeededRandom`,
+//! `FixedSecrets`) and the few production ones that need no cloud service
+//! (`SystemClock`, `OsSecrets`, `OsSeededRandom`).
+//!
+//! The fakes honour every condition the DynamoDB adapter enforces (create conflicts,
+//! version checks, the claim rule with lease takeover, outcomes conditional on the
+//! claim, TTL-expired items read as absent) and pass the same contract suite
+//! ([`crate::contract`]). This module must not depend on any AWS crate.
+
+use crate::message::QueueMessage;
+use crate::model::{
+    Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
+};
+use crate::ports::{
+    Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, Queue,
+    Random, SecretSource, TenantStore, Timer,
+};
+use async_trait::async_trait;
+use courier_core::Timestamp;
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+use courier_core::rng::{RandomSource, SplitMix64};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+// ---------------------------------------------------------------------------------
+// Rules shared by every store adapter
+// ---------------------------------------------------------------------------------
+
+/// Page sizes are clamped into this range by every list operation.
+pub const MAX_PAGE: u32 = 100;
+
+/// Whether an item with this TTL (epoch seconds) is still live at `now`. An item is
+/// expired once `expires_at <= now`; DynamoDB deletes expired items lazily (up to
+/// days later), so every read treats them as already gone.
+pub fn is_live(expires_at: Option<i64>, now: Timestamp) -> bool {
+    expires_at.is_none_or(|secs| secs.saturating_mul(1000) > now.millis())
+}
+
+/// The claim rule: attempt `number` of `delivery` may be claimed at `now` iff the
+/// delivery is not settled, its `next_attempt` is `number`, and it holds no claim or
+/// only one whose lease has ended (`lease_until <= now`).
+pub fn claim_allowed(delivery: &Delivery, number: u32, now: Timestamp) -> bool {
+    !delivery.status.is_settled()
+        && delivery.next_attempt == number
+        && delivery.claim.as_ref().is_none_or(|c| c.lease_until <= now)
+}
+
+/// The delivery as stored after a successful claim: the new claim set, version bumped.
+/// (The previous claim, if any, is the lost one reported in `Claim::Claimed`.)
+pub fn apply_claim(
+    delivery: &Delivery,
+    number: u32,
+    attempt_id: &AttemptId,
+    now: Timestamp,
+    lease_until: Timestamp,
+) -> Delivery {
+    let mut d = delivery.clone();
+    d.claim = Some(ClaimRecord {
+        number,
+        attempt_id: attempt_id.clone(),
+        started_at: now,
+        lease_until,
+    });
+    d.version += 1;
+    d
+}
+
+/// The record's own millisecond clamp for sort keys (times before 1970 sort first).
+fn sort_ms(t: Timestamp) -> i64 {
+    t.millis().max(0)
+}
+
+/// Whether `t` lies in the half-open window `[since, until)`.
+pub fn in_window(t: Timestamp, since: Option<Timestamp>, until: Option<Timestamp>) -> bool {
+    since.is_none_or(|s| t >= s) && until.is_none_or(|u| t < u)
+}
+
+fn clamp_limit(limit: u32) -> usize {
+    limit.clamp(1, MAX_PAGE) as usize
+}
+
+fn hex(s: &str) -> String {
+    s.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<String> {
+    if !s.len().is_multiple_of(2) || !s.is_ascii() {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
+        .collect();
+    String::from_utf8(bytes?).ok()
+}
+
+fn bad_cursor() -> PortError {
+    PortError::Corrupt("cursor is not one this list returned".to_owned())
+}
+
+/// Cuts one page out of `items` (already in list order, each with its sort key):
+/// the items after the cursor's key, `limit` of them, and a cursor iff more remain.
+fn paginate<T: Clone>(
+    items: Vec<(String, T)>,
+    cursor: Option<&str>,
+    limit: u32,
+    descending: bool,
+) -> PortResult<Page<T>> {
+    let after = match cursor {
+        Some(c) => Some(unhex(c).ok_or_else(bad_cursor)?),
+        None => None,
+    };
+    let limit = clamp_limit(limit);
+    let mut rest = items.into_iter().filter(|(k, _)| match &after {
+        None => true,
+        Some(a) if descending => k < a,
+        Some(a) => k > a,
+    });
+    let page: Vec<(String, T)> = rest.by_ref().take(limit).collect();
+    let more = rest.next().is_some();
+    let next_cursor = if more {
+        page.last().map(|(k, _)| hex(k))
+    } else {
+        None
+    };
+    Ok(Page {
+        items: page.into_iter().map(|(_, t)| t).collect(),
+        next_cursor,
+    })
+}
+
+fn time_key(t: Timestamp, id: &str) -> String {
+    format!("{:015}#{id}", sort_ms(t))
+}
+
+// ---------------------------------------------------------------------------------
+// Clocks, randomness, secrets
+// ---------------------------------------------------------------------------------
+
+/// A clock tests set and advance by hand.
+#[derive(Debug, Default)]
+pub struct ManualClock {
+    ms: AtomicI64,
+}
+
+impl ManualClock {
+    pub fn new(now: Timestamp) -> Self {
+        ManualClock {
+            ms: AtomicI64::new(now.millis()),
+        }
+    }
+    pub fn set(&self, now: Timestamp) {
+        self.ms.store(now.millis(), Ordering::SeqCst);
+    }
+    pub fn advance_millis(&self, ms: i64) {
+        self.ms.fetch_add(ms, Ordering::SeqCst);
+    }
+    pub fn advance_secs(&self, secs: i64) {
+        self.advance_millis(secs.saturating_mul(1000));
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> Timestamp {
+        Timestamp(self.ms.load(Ordering::SeqCst))
+    }
+}
+
+/// The wall clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Timestamp {
+        let ms = match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            Ok(d) => i64::try_from(d.as_millis()).unwrap_or(i64::MAX),
+            Err(e) => -i64::try_from(e.duration().as_millis()).unwrap_or(i64::MAX),
+        };
+        Timestamp(ms)
+    }
+}
+
+/// A reproducible random source for tests.
+#[derive(Debug)]
+pub struct SeededRandom {
+    rng: Mutex<SplitMix64>,
+}
+
+impl SeededRandom {
+    pub fn new(seed: u64) -> Self {
+        SeededRandom {
+            rng: Mutex::new(SplitMix64::new(seed)),
+        }
+    }
+}
+
+impl Random for SeededRandom {
+    fn next_u64(&self) -> u64 {
+        lock(&self.rng).next_u64()
+    }
+}
+
+/// Production randomness for ids and jitter: SplitMix64 seeded once from the OS.
+/// (Not for secrets: those come from [`OsSecrets`].)
+#[derive(Debug)]
+pub struct OsSeededRandom {
+    rng: Mutex<SplitMix64>,
+}
+
+impl OsSeededRandom {
+    pub fn new() -> Self {
+        let mut seed = [0u8; 8];
+        OsSecrets.fill(&mut seed);
+        OsSeededRandom {
+            rng: Mutex::new(SplitMix64::new(u64::from_le_bytes(seed))),
+        }
+    }
+}
+
+impl Default for OsSeededRandom {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Random for OsSeededRandom {
+    fn next_u64(&self) -> u64 {
+        lock(&self.rng).next_u64()
+    }
+}
+
+/// Deterministic "secret" bytes for tests: a SplitMix64 stream from `seed`, so
+/// successive secrets differ but every run sees the same ones.
+#[derive(Debug)]
+pub struct FixedSecrets {
+    rng: Mutex<SplitMix64>,
+}
+
+impl FixedSecrets {
+    pub fn new(seed: u64) -> Self {
+        FixedSecrets {
+            rng: Mutex::new(SplitMix64::new(seed)),
+        }
+    }
+}
+
+impl SecretSource for FixedSecrets {
+    fn fill(&self, buf: &mut [u8]) {
+        let mut rng = lock(&self.rng);
+        for chunk in buf.chunks_mut(8) {
+            let bytes = rng.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+    }
+}
+
+/// Secrets from the operating system's CSPRNG.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OsSecrets;
+
+impl SecretSource for OsSecrets {
+    fn fill(&self, buf: &mut [u8]) {
+        // Without OS entropy no secret can be made safely; continuing would mint
+        // guessable signing secrets and API keys.
+        if let Err(e) = getrandom::fill(buf) {
+            panic!("the operating system's random source failed: {e}");
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic in another test thread must not cascade into every later call.
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+// ---------------------------------------------------------------------------------
+// Store
+// ---------------------------------------------------------------------------------
+
+#[derive(Default)]
+struct StoreState {
+    tenant_keys: HashMap<String, Tenant>,
+    endpoints: BTreeMap<(TenantId, EndpointId), Endpoint>,
+    events: HashMap<EventId, EventRecord>,
+    /// Endpoints an event was created with a delivery for (the audit log's index).
+    event_endpoints: HashMap<EventId, Vec<EndpointId>>,
+    deliveries: HashMap<DeliveryId, Delivery>,
+    attempts: BTreeMap<(DeliveryId, u32, AttemptId), Attempt>,
+    idempotency: HashMap<String, IdempotencyRecord>,
+    /// Fault injection: the next N calls fail with `Unavailable`.
+    failures: u32,
+}
+
+/// Every store port in one mutex-guarded map set. Reads consult the injected clock
+/// to hide TTL-expired items, exactly like the DynamoDB adapter.
+pub struct MemoryStore {
+    clock: Arc<dyn Clock>,
+    state: Mutex<StoreState>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("injected failure (MemoryStore/MemoryQueue/MemoryTimer fault injection)")]
+pub struct InjectedFailure;
+
+impl MemoryStore {
+    pub fn new(clock: Arc<dyn Clock>) -> Self {
+        MemoryStore {
+            clock,
+            state: Mutex::new(StoreState::default()),
+        }
+    }
+
+    /// Makes the next `n` store calls fail with `PortError::Unavailable`.
+    pub fn fail_next(&self, n: u32) {
+        lock(&self.state).failures = n;
+    }
+
+    /// Every stored delivery, expired ones included (for test assertions).
+    pub fn all_deliveries(&self) -> Vec<Delivery> {
+        let mut v: Vec<Delivery> = lock(&self.state).deliveries.values().cloned().collect();
+        v.sort_by(|a, b| a.id.cmp(&b.id));
+        v
+    }
+
+    /// Every stored attempt of every delivery, in (delivery, number, id) order.
+    pub fn all_attempts(&self) -> Vec<Attempt> {
+        lock(&self.state).attempts.values().cloned().collect()
+    }
+
+    /// Every stored event, expired ones included, oldest id first.
+    pub fn all_events(&self) -> Vec<EventRecord> {
+        let mut v: Vec<EventRecord> = lock(&self.state).events.values().cloned().collect();
+        v.sort_by(|a, b| a.id.cmp(&b.id));
+        v
+    }
+
+    fn begin(&self) -> PortResult<(MutexGuard<'_, StoreState>, Timestamp)> {
+        let mut st = lock(&self.state);
+        if st.failures > 0 {
+            st.failures -= 1;
+            return Err(PortError::Unavailable(Box::new(InjectedFailure)));
+        }
+        Ok((st, self.clock.now()))
+    }
+}
+
+fn live_delivery<'a>(st: &'a StoreState, id: &DeliveryId, now: Timestamp) -> Option<&'a Delivery> {
+    st.deliveries.get(id).filter(|d| is_live(d.expires_at, now))
+}
+
+#[async_trait]
+impl TenantStore for MemoryStore {
+    async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()> {
+        let (mut st, _) = self.begin()?;
+        st.tenant_keys.insert(key_hash.to_owned(), tenant.clone());
+        Ok(())
+    }
+
+    async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
+        let (st, _) = self.begin()?;
+        Ok(st.tenant_keys.get(key_hash).cloned())
+    }
+}
+
+#[async_trait]
+impl EndpointStore for MemoryStore {
+    async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()> {
+        let (mut st, _) = self.begin()?;
+        let key = (endpoint.tenant_id.clone(), endpoint.id.clone());
+        if st.endpoints.contains_key(&key) {
+            return Err(PortError::Conflict(format!(
+                "endpoint {} already exists",
+                endpoint.id
+            )));
+        }
+        st.endpoints.insert(key, endpoint.clone());
+        Ok(())
+    }
+
+    async fn get_endpoint(
+        &self,
+        tenant: &TenantId,
+        id: &EndpointId,
+    ) -> PortResult<Option<Endpoint>> {
+        let (st, _) = self.begin()?;
+        Ok(st.endpoints.get(&(tenant.clone(), id.clone())).cloned())
+    }
+
+    async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()> {
+        let (mut st, _) = self.begin()?;
+        let key = (endpoint.tenant_id.clone(), endpoint.id.clone());
+        match st.endpoints.get(&key) {
+            Some(stored) if stored.version == expected_version => {
+                st.endpoints.insert(key, endpoint.clone());
+                Ok(())
+            }
+            Some(stored) => Err(PortError::Conflict(format!(
+                "endpoint {} is at version {}, not {expected_version}",
+                endpoint.id, stored.version
+            ))),
+            None => Err(PortError::Conflict(format!(
+                "endpoint {} does not exist",
+                endpoint.id
+            ))),
+        }
+    }
+
+    async fn list_endpoints(
+        &self,
+        tenant: &TenantId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Endpoint>> {
+        let (st, _) = self.begin()?;
+        let items = st
+            .endpoints
+            .iter()
+            .filter(|((t, _), _)| t == tenant)
+            .map(|((_, id), e)| (id.as_str().to_owned(), e.clone()))
+            .collect();
+        paginate(items, cursor, limit, false)
+    }
+}
+
+#[async_trait]
+impl DeliveryStore for MemoryStore {
+    async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()> {
+        let (mut st, now) = self.begin()?;
+        if st
+            .events
+            .get(&event.id)
+            .is_some_and(|e| is_live(e.expires_at, now))
+        {
+            return Err(PortError::Conflict(format!(
+                "event {} already exists",
+                event.id
+            )));
+        }
+        for (i, d) in deliveries.iter().enumerate() {
+            if live_delivery(&st, &d.id, now).is_some()
+                || deliveries[..i].iter().any(|o| o.id == d.id)
+            {
+                return Err(PortError::Conflict(format!(
+                    "delivery {} already exists",
+                    d.id
+                )));
+            }
+        }
+        let mut endpoints: Vec<EndpointId> = Vec::new();
+        for d in deliveries {
+            if !endpoints.contains(&d.endpoint_id) {
+                endpoints.push(d.endpoint_id.clone());
+            }
+            st.deliveries.insert(d.id.clone(), d.clone());
+        }
+        st.event_endpoints.insert(event.id.clone(), endpoints);
+        st.events.insert(event.id.clone(), event.clone());
+        Ok(())
+    }
+
+    async fn get_event(&self, tenant: &TenantId, id: &EventId) -> PortResult<Option<EventRecord>> {
+        let (st, now) = self.begin()?;
+        Ok(st
+            .events
+            .get(id)
+            .filter(|e| &e.tenant_id == tenant && is_live(e.expires_at, now))
+            .cloned())
+    }
+
+    async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
+        let (st, now) = self.begin()?;
+        Ok(live_delivery(&st, id, now).cloned())
+    }
+
+    async fn claim_attempt(
+        &self,
+        id: &DeliveryId,
+        number: u32,
+        attempt_id: &AttemptId,
+        now: Timestamp,
+        lease_until: Timestamp,
+    ) -> PortResult<Claim> {
+        let (mut st, clock_now) = self.begin()?;
+        let Some(current) = live_delivery(&st, id, clock_now).cloned() else {
+            return Ok(Claim::Refused(None));
+        };
+        if !claim_allowed(&current, number, now) {
+            return Ok(Claim::Refused(Some(current)));
+        }
+        let claimed = apply_claim(&current, number, attempt_id, now, lease_until);
+        st.deliveries.insert(id.clone(), claimed.clone());
+        Ok(Claim::Claimed {
+            delivery: claimed,
+            lost: current.claim,
+        })
+    }
+
+    async fn record_attempt(
+        &self,
+        delivery: &Delivery,
+        attempt: &Attempt,
+        claim_id: &AttemptId,
+    ) -> PortResult<()> {
+        let (mut st, now) = self.begin()?;
+        let holds = live_delivery(&st, &delivery.id, now)
+            .and_then(|d| d.claim.as_ref())
+            .is_some_and(|c| &c.attempt_id == claim_id);
+        if !holds {
+            return Err(PortError::Conflict(format!(
+                "delivery {} does not hold the claim for {claim_id}",
+                delivery.id
+            )));
+        }
+        st.deliveries.insert(delivery.id.clone(), delivery.clone());
+        st.attempts.insert(
+            (
+                attempt.delivery_id.clone(),
+                attempt.number,
+                attempt.id.clone(),
+            ),
+            attempt.clone(),
+        );
+        Ok(())
+    }
+
+    async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
+        let (mut st, now) = self.begin()?;
+        match live_delivery(&st, &delivery.id, now) {
+            Some(stored) if stored.version == expected_version => {
+                st.deliveries.insert(delivery.id.clone(), delivery.clone());
+                Ok(())
+            }
+            Some(stored) => Err(PortError::Conflict(format!(
+                "delivery {} is at version {}, not {expected_version}",
+                delivery.id, stored.version
+            ))),
+            None => Err(PortError::Conflict(format!(
+                "delivery {} does not exist",
+                delivery.id
+            ))),
+        }
+    }
+
+    async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>> {
+        let (st, now) = self.begin()?;
+        Ok(st
+            .attempts
+            .iter()
+            .filter(|((d, _, _), a)| d == delivery && is_live(a.expires_at, now))
+            .map(|(_, a)| a.clone())
+            .collect())
+    }
+
+    async fn list_deliveries(
+        &self,
+        endpoint: &EndpointId,
+        status: Option<&str>,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Delivery>> {
+        let (st, now) = self.begin()?;
+        let mut items: Vec<(String, Delivery)> = st
+            .deliveries
+            .values()
+            .filter(|d| {
+                &d.endpoint_id == endpoint
+                    && is_live(d.expires_at, now)
+                    && status.is_none_or(|s| d.status.as_str() == s)
+                    && in_window(d.created_at, since, until)
+            })
+            .map(|d| (time_key(d.created_at, d.id.as_str()), d.clone()))
+            .collect();
+        items.sort_by(|a, b| b.0.cmp(&a.0));
+        paginate(items, cursor, limit, true)
+    }
+
+    async fn list_events(
+        &self,
+        tenant: &TenantId,
+        endpoint: Option<&EndpointId>,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<EventRecord>> {
+        let (st, now) = self.begin()?;
+        let mut items: Vec<(String, EventRecord)> = st
+            .events
+            .values()
+            .filter(|e| {
+                &e.tenant_id == tenant
+                    && is_live(e.expires_at, now)
+                    && in_window(e.created_at, since, until)
+                    && endpoint.is_none_or(|ep| {
+                        st.event_endpoints
+                            .get(&e.id)
+                            .is_some_and(|eps| eps.contains(ep))
+                    })
+            })
+            .map(|e| (time_key(e.created_at, e.id.as_str()), e.clone()))
+            .collect();
+        items.sort_by(|a, b| b.0.cmp(&a.0));
+        paginate(items, cursor, limit, true)
+    }
+}
+
+#[async_trait]
+impl IdempotencyStore for MemoryStore {
+    async fn put_idempotency(
+        &self,
+        record: &IdempotencyRecord,
+    ) -> PortResult<Option<IdempotencyRecord>> {
+        let (mut st, now) = self.begin()?;
+        if let Some(existing) = st
+            .idempotency
+            .get(&record.key)
+            .filter(|r| is_live(Some(r.expires_at), now))
+        {
+            return Ok(Some(existing.clone()));
+        }
+        st.idempotency.insert(record.key.clone(), record.clone());
+        Ok(None)
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Queue
+// ---------------------------------------------------------------------------------
+
+/// The longest delay SQS accepts (15 minutes).
+pub const MAX_DELAY_SECONDS: u32 = 900;
+
+/// A message sitting in a [`MemoryQueue`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueuedMessage {
+    pub message: QueueMessage,
+    pub delay_seconds: u32,
+    pub sent_at: Timestamp,
+    pub visible_at: Timestamp,
+}
+
+#[derive(Default)]
+struct QueueState {
+    waiting: Vec<QueuedMessage>,
+    sent: Vec<(QueueMessage, u32)>,
+    failures: u32,
+}
+
+/// The delivery queue in memory: messages become visible `delay_seconds` after the
+/// injected clock's "now" at send time. Delays over 900 s are refused, like SQS.
+pub struct MemoryQueue {
+    clock: Arc<dyn Clock>,
+    state: Mutex<QueueState>,
+}
+
+impl MemoryQueue {
+    pub fn new(clock: Arc<dyn Clock>) -> Self {
+        MemoryQueue {
+            clock,
+            state: Mutex::new(QueueState::default()),
+        }
+    }
+
+    /// Removes and returns every message visible at `now` (visible-at order, then
+    /// send order), each with the delay it was sent with.
+    pub fn drain_visible(&self, now: Timestamp) -> Vec<(QueueMessage, u32)> {
+        self.drain_visible_full(now)
+            .into_iter()
+            .map(|q| (q.message, q.delay_seconds))
+            .collect()
+    }
+
+    /// Like [`Self::drain_visible`], with send and visibility times.
+    pub fn drain_visible_full(&self, now: Timestamp) -> Vec<QueuedMessage> {
+        let mut st = lock(&self.state);
+        let (mut due, keep): (Vec<QueuedMessage>, Vec<QueuedMessage>) =
+            std::mem::take(&mut st.waiting)
+                .into_iter()
+                .partition(|q| q.visible_at <= now);
+        st.waiting = keep;
+        due.sort_by_key(|q| q.visible_at);
+        due
+    }
+
+    /// Messages not yet drained, in send order.
+    pub fn waiting(&self) -> Vec<QueuedMessage> {
+        lock(&self.state).waiting.clone()
+    }
+
+    /// Every message ever sent, in send order, with its delay.
+    pub fn sent(&self) -> Vec<(QueueMessage, u32)> {
+        lock(&self.state).sent.clone()
+    }
+
+    /// When the earliest waiting message becomes visible.
+    pub fn next_visible_at(&self) -> Option<Timestamp> {
+        lock(&self.state).waiting.iter().map(|q| q.visible_at).min()
+    }
+
+    pub fn len(&self) -> usize {
+        lock(&self.state).waiting.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Makes the next `n` sends fail with `PortError::Unavailable`.
+    pub fn fail_next(&self, n: u32) {
+        lock(&self.state).failures = n;
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("DelaySeconds must be 0..=900, got {0}")]
+pub struct DelayOutOfRange(pub u32);
+
+#[async_trait]
+impl Queue for MemoryQueue {
+    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+        let mut st = lock(&self.state);
+        if st.failures > 0 {
+            st.failures -= 1;
+            return Err(PortError::Unavailable(Box::new(InjectedFailure)));
+        }
+        if delay_seconds > MAX_DELAY_SECONDS {
+            return Err(PortError::Backend(Box::new(DelayOutOfRange(delay_seconds))));
+        }
+        let now = self.clock.now();
+        st.waiting.push(QueuedMessage {
+            message: message.clone(),
+            delay_seconds,
+            sent_at: now,
+            visible_at: now.plus_secs(i64::from(delay_seconds)),
+        });
+        st.sent.push((message.clone(), delay_seconds));
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Timer
+// ---------------------------------------------------------------------------------
+
+/// A one-shot schedule held by a [`MemoryTimer`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScheduledMessage {
+    pub name: String,
+    pub at: Timestamp,
+    pub message: QueueMessage,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("schedule name must be 1..=64 of [0-9A-Za-z-_.], got {0:?}")]
+pub struct BadScheduleName(pub String);
+
+/// Whether EventBridge Scheduler accepts `name` as a schedule name.
+pub fn valid_schedule_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+#[derive(Default)]
+struct TimerState {
+    schedules: BTreeMap<String, ScheduledMessage>,
+    created: Vec<ScheduledMessage>,
+    failures: u32,
+}
+
+/// Scheduler in memory: one-shot schedules by name. Creating a name that exists is a
+/// no-op (the first schedule stays), as the Scheduler adapter treats its conflict.
+#[derive(Default)]
+pub struct MemoryTimer {
+    state: Mutex<TimerState>,
+}
+
+impl MemoryTimer {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Schedules due at `now` (`at <= now`), earliest first, without removing them.
+    pub fn due(&self, now: Timestamp) -> Vec<ScheduledMessage> {
+        let mut v: Vec<ScheduledMessage> = lock(&self.state)
+            .schedules
+            .values()
+            .filter(|s| s.at <= now)
+            .cloned()
+            .collect();
+        v.sort_by(|a, b| (a.at, &a.name).cmp(&(b.at, &b.name)));
+        v
+    }
+
+    /// Removes and returns the schedules due at `now`, as Scheduler fires them and
+    /// `ActionAfterCompletion: DELETE` removes them.
+    pub fn take_due(&self, now: Timestamp) -> Vec<ScheduledMessage> {
+        let due = self.due(now);
+        let mut st = lock(&self.state);
+        for s in &due {
+            st.schedules.remove(&s.name);
+        }
+        due
+    }
+
+    /// Every schedule not yet taken, by name.
+    pub fn pending(&self) -> Vec<ScheduledMessage> {
+        lock(&self.state).schedules.values().cloned().collect()
+    }
+
+    /// Every schedule ever created (repeats excluded), in creation order.
+    pub fn created(&self) -> Vec<ScheduledMessage> {
+        lock(&self.state).created.clone()
+    }
+
+    pub fn delete(&self, name: &str) -> bool {
+        lock(&self.state).schedules.remove(name).is_some()
+    }
+
+    /// Makes the next `n` schedule calls fail with `PortError::Unavailable`.
+    pub fn fail_next(&self, n: u32) {
+        lock(&self.state).failures = n;
+    }
+}
+
+#[async_trait]
+impl Timer for MemoryTimer {
+    async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()> {
+        let mut st = lock(&self.state);
+        if st.failures > 0 {
+            st.failures -= 1;
+            return Err(PortError::Unavailable(Box::new(InjectedFailure)));
+        }
+        if !valid_schedule_name(name) {
+            return Err(PortError::Backend(Box::new(BadScheduleName(
+                name.to_owned(),
+            ))));
+        }
+        if st.schedules.contains_key(name) {
+            return Ok(());
+        }
+        let s = ScheduledMessage {
+            name: name.to_owned(),
+            at,
+            message: message.clone(),
+        };
+        st.schedules.insert(name.to_owned(), s.clone());
+        st.created.push(s);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_hex_round_trips() {
+        let k = "000001796020081123#dlv_01";
+        assert_eq!(unhex(&hex(k)).as_deref(), Some(k));
+        assert_eq!(unhex("zz"), None);
+        assert_eq!(unhex("abc"), None);
+    }
+
+    #[test]
+    fn liveness_is_exclusive_at_the_expiry_second() {
+        let now = Timestamp::from_secs(100);
+        assert!(is_live(None, now));
+        assert!(is_live(Some(101), now));
+        assert!(!is_live(Some(100), now));
+        assert!(!is_live(Some(100), now.plus_millis(1)));
+        assert!(is_live(Some(100), now.plus_millis(-1)));
+    }
+
+    #[test]
+    fn fixed_secrets_repeat_per_seed() {
+        let (a, b) = (FixedSecrets::new(3), FixedSecrets::new(3));
+        let (mut x, mut y) = ([0u8; 13], [0u8; 13]);
+        a.fill(&mut x);
+        b.fill(&mut y);
+        assert_eq!(x, y);
+        a.fill(&mut y);
+        assert_ne!(x, y);
+    }
+
+    #[test]
+    fn os_sources_produce_bytes() {
+        let mut buf = [0u8; 32];
+        OsSecrets.fill(&mut buf);
+        assert_ne!(buf, [0u8; 32]);
+        let r = OsSeededRandom::new();
+        assert_ne!(r.next_u64(), r.next_u64());
+        assert!(SystemClock.now().millis() > 1_600_000_000_000);
+    }
+}

@@ -1,0 +1,1783 @@
+//! The port contract suite: one set of exact-value checks that every store, queue
+//! and timer implementation must pass, the in-memory fakes
+//! (`tests/contract_memory.rs`) and the AWS adapters against the emulator
+//! (`courier-aws`'s `tests/contract_aws.rs`) alike. If a fake and its adapter ever
+//! disagree, one of them is wrong, and this suite is where that shows.
+//!
+//! The functions panic on the first broken rule (they are test code shipped in the
+//! library so other crates can run them). They use fresh ids from a process-wide
+//! counter, so several sections can share one store. The store under test must read
+//! "now" (for TTL expiry) from the same [`ManualClock`] passed here. Must not depend
+//! on any AWS crate.
+
+use crate::memory::{ManualClock, MemoryQueue, MemoryTimer};
+use crate::message::{QueueMessage, Trigger};
+use crate::model::{
+    Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord,
+    EventTarget, IdempotencyRecord, Page, SecretRecord, SecretState, Tenant,
+};
+use crate::ports::{
+    Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, Queue,
+    TenantStore, Timer,
+};
+use async_trait::async_trait;
+use courier_core::decide::LatencyClass;
+use courier_core::health::{BreakerState, SmartHealth};
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+use courier_core::rng::SplitMix64;
+use courier_core::{Policy, Timestamp};
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// 2026-11-29T00:00:00Z: every section starts its clock here.
+pub const T0: Timestamp = Timestamp::from_secs(1_795_910_400);
+
+/// 256 KiB: the API's payload limit.
+pub const MAX_PAYLOAD: usize = 256 * 1024;
+
+// ---------------------------------------------------------------------------------
+// Fixtures
+// ---------------------------------------------------------------------------------
+
+static SEED: AtomicU64 = AtomicU64::new(0xC0FF_EE00);
+
+/// Fresh, valid ids for one section.
+pub struct Ids {
+    rng: Mutex<SplitMix64>,
+}
+
+impl Default for Ids {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Ids {
+    pub fn new() -> Self {
+        let seed = SEED.fetch_add(0x9E37_79B9, Ordering::SeqCst) ^ std::process::id() as u64;
+        Ids {
+            rng: Mutex::new(SplitMix64::new(seed)),
+        }
+    }
+    fn with<T>(&self, f: impl FnOnce(&mut SplitMix64) -> T) -> T {
+        let mut g = self.rng.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut g)
+    }
+    pub fn tenant(&self) -> TenantId {
+        self.with(|r| TenantId::generate(T0, r))
+    }
+    pub fn endpoint(&self) -> EndpointId {
+        self.with(|r| EndpointId::generate(T0, r))
+    }
+    pub fn event(&self) -> EventId {
+        self.with(|r| EventId::generate(T0, r))
+    }
+    pub fn delivery(&self) -> DeliveryId {
+        self.with(|r| DeliveryId::generate(T0, r))
+    }
+    pub fn attempt(&self) -> AttemptId {
+        self.with(|r| AttemptId::generate(T0, r))
+    }
+}
+
+pub fn sample_endpoint(tenant: &TenantId, id: &EndpointId, now: Timestamp) -> Endpoint {
+    Endpoint {
+        id: id.clone(),
+        tenant_id: tenant.clone(),
+        url: format!("https://hooks.example.com/{id}"),
+        policy: Policy::preset("greatwait").expect("the greatwait preset exists"),
+        latency_class: LatencyClass::Realtime,
+        long_running_allowance_seconds: 0,
+        timeout_ms: Some(7_500),
+        description: Some("contract \u{e9}ndpoint".to_owned()),
+        state: EndpointState::Active,
+        secrets: vec![SecretRecord {
+            secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".to_owned(),
+            state: SecretState::Active,
+            created_at: now,
+            expires_at: None,
+        }],
+        breaker: Some(BreakerState::default()),
+        health: Some(SmartHealth::new(now)),
+        created_at: now,
+        updated_at: now,
+        version: 0,
+    }
+}
+
+pub fn sample_event(
+    tenant: &TenantId,
+    id: &EventId,
+    created_at: Timestamp,
+    payload: serde_json::Value,
+) -> EventRecord {
+    EventRecord {
+        id: id.clone(),
+        tenant_id: tenant.clone(),
+        event_type: Some("order.created".to_owned()),
+        payload,
+        planned_at: created_at,
+        created_at,
+        targets: Vec::new(),
+        expires_at: None,
+    }
+}
+
+pub fn sample_delivery(
+    event: &EventRecord,
+    endpoint: &EndpointId,
+    id: &DeliveryId,
+    created_at: Timestamp,
+    body: String,
+) -> Delivery {
+    Delivery {
+        id: id.clone(),
+        tenant_id: event.tenant_id.clone(),
+        event_id: event.id.clone(),
+        endpoint_id: endpoint.clone(),
+        webhook_id: id.to_string(),
+        status: DeliveryStatus::Pending,
+        dead_reason: None,
+        trigger: Trigger::Initial,
+        attempt_count: 0,
+        next_attempt: 1,
+        receiver_failures: 0,
+        next_attempt_at: Some(created_at),
+        last_planned: false,
+        claim: None,
+        created_at,
+        planned_at: created_at,
+        settled_at: None,
+        body,
+        expires_at: None,
+        version: 0,
+    }
+}
+
+pub fn sample_attempt(
+    delivery: &Delivery,
+    id: &AttemptId,
+    number: u32,
+    started_at: Timestamp,
+) -> Attempt {
+    let mut headers = BTreeMap::new();
+    headers.insert("content-type".to_owned(), "text/plain".to_owned());
+    Attempt {
+        id: id.clone(),
+        delivery_id: delivery.id.clone(),
+        tenant_id: delivery.tenant_id.clone(),
+        number,
+        trigger: if number == 1 {
+            Trigger::Initial
+        } else {
+            Trigger::Retry
+        },
+        source_attempt_id: None,
+        state: "failed".to_owned(),
+        response_status: Some(503),
+        error_class: Some("http_5xx".to_owned()),
+        diagnostic: "the receiver answered 503".to_owned(),
+        remediation: "check the receiver's health".to_owned(),
+        counts_toward_receiver_failures: true,
+        failure_snippet: Some("upstream unavailable".to_owned()),
+        truncated: false,
+        response_headers: headers,
+        duration_ms: 42,
+        started_at,
+        next_attempt_at: Some(started_at.plus_secs(30)),
+        expires_at: None,
+    }
+}
+
+/// The envelope-shaped body a delivery carries.
+pub fn sample_body(event: &EventRecord) -> String {
+    serde_json::json!({
+        "id": event.id,
+        "type": event.event_type,
+        "plannedAt": event.planned_at,
+        "trigger": "scheduled",
+        "data": event.payload,
+    })
+    .to_string()
+}
+
+pub fn sample_message(
+    delivery: &DeliveryId,
+    tenant: &TenantId,
+    endpoint: &EndpointId,
+    attempt: u32,
+    not_before: Timestamp,
+) -> QueueMessage {
+    QueueMessage {
+        v: 1,
+        delivery_id: delivery.clone(),
+        tenant_id: tenant.clone(),
+        endpoint_id: endpoint.clone(),
+        attempt,
+        not_before,
+        trigger: if attempt == 1 {
+            Trigger::Initial
+        } else {
+            Trigger::Retry
+        },
+        source_attempt_id: None,
+    }
+}
+
+/// A JSON payload whose serialised form is exactly `size` bytes, with multi-byte
+/// characters so byte and character counts differ.
+pub fn payload_of_size(size: usize) -> serde_json::Value {
+    let overhead = r#"{"blob":""}"#.len();
+    let mut s = String::with_capacity(size);
+    while s.len() + overhead + 2 <= size {
+        s.push('\u{e9}'); // 2 bytes in UTF-8
+        if s.len() + overhead < size {
+            s.push('x');
+        }
+    }
+    while s.len() + overhead < size {
+        s.push('y');
+    }
+    let v = serde_json::json!({ "blob": s });
+    debug_assert_eq!(v.to_string().len(), size);
+    v
+}
+
+fn ok<T, E: Debug>(r: Result<T, E>, what: &str) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => panic!("{what}: expected Ok, got {e:?}"),
+    }
+}
+
+fn conflict<T: Debug>(r: PortResult<T>, what: &str) {
+    match r {
+        Err(PortError::Conflict(_)) => {}
+        other => panic!("{what}: expected Err(Conflict), got {other:?}"),
+    }
+}
+
+fn backend<T: Debug>(r: PortResult<T>, what: &str) {
+    match r {
+        Err(PortError::Backend(_)) => {}
+        other => panic!("{what}: expected Err(Backend), got {other:?}"),
+    }
+}
+
+/// Walks every page of a list with the given page size.
+async fn all_pages<T, F, Fut>(limit: u32, mut page: F) -> Vec<Vec<T>>
+where
+    F: FnMut(Option<String>, u32) -> Fut,
+    Fut: std::future::Future<Output = PortResult<Page<T>>>,
+{
+    let mut pages = Vec::new();
+    let mut cursor = None;
+    loop {
+        let p = ok(page(cursor.clone(), limit).await, "listing a page");
+        let done = p.next_cursor.is_none();
+        pages.push(p.items);
+        cursor = p.next_cursor;
+        if done {
+            return pages;
+        }
+        assert!(pages.len() <= 1000, "pagination never ends");
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Store sections
+// ---------------------------------------------------------------------------------
+
+/// Runs every store section in turn on one store.
+pub async fn store_contract<S>(store: &S, clock: &ManualClock)
+where
+    S: TenantStore + EndpointStore + DeliveryStore + IdempotencyStore,
+{
+    tenants(store).await;
+    endpoints(store, clock).await;
+    endpoint_pages(store, clock).await;
+    events_and_deliveries(store, clock).await;
+    claims(store, clock).await;
+    record_attempt(store, clock).await;
+    delivery_versions(store, clock).await;
+    idempotency(store, clock).await;
+    delivery_log(store, clock).await;
+    audit_log(store, clock).await;
+    expiry(store, clock).await;
+    large_payload(store, clock).await;
+}
+
+/// API keys map to tenants; a put replaces.
+pub async fn tenants<S: TenantStore>(store: &S) {
+    let ids = Ids::new();
+    let t1 = Tenant {
+        id: ids.tenant(),
+        name: "Acme".to_owned(),
+    };
+    let t2 = Tenant {
+        id: ids.tenant(),
+        name: "Globex".to_owned(),
+    };
+    let key = format!("hash-{}", t1.id);
+    assert_eq!(ok(store.tenant_by_key(&key).await, "unknown key"), None);
+    ok(store.put_tenant_key(&key, &t1).await, "put key");
+    assert_eq!(
+        ok(store.tenant_by_key(&key).await, "known key"),
+        Some(t1.clone())
+    );
+    ok(store.put_tenant_key(&key, &t2).await, "re-put key");
+    assert_eq!(ok(store.tenant_by_key(&key).await, "re-put key"), Some(t2));
+}
+
+/// Create conflicts, tenant scoping and optimistic versions of endpoints.
+pub async fn endpoints<S: EndpointStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let (tenant, other) = (ids.tenant(), ids.tenant());
+    let e1 = sample_endpoint(&tenant, &ids.endpoint(), T0);
+    ok(store.create_endpoint(&e1).await, "create endpoint");
+    conflict(
+        store.create_endpoint(&e1).await,
+        "creating the same endpoint id again",
+    );
+    assert_eq!(
+        ok(store.get_endpoint(&tenant, &e1.id).await, "get"),
+        Some(e1.clone())
+    );
+    assert_eq!(
+        ok(
+            store.get_endpoint(&other, &e1.id).await,
+            "get from another tenant"
+        ),
+        None,
+        "an endpoint must be invisible to other tenants"
+    );
+    assert_eq!(
+        ok(
+            store.get_endpoint(&tenant, &ids.endpoint()).await,
+            "get unknown"
+        ),
+        None
+    );
+
+    let mut e2 = e1.clone();
+    e2.url = "https://hooks.example.com/v2".to_owned();
+    e2.state = EndpointState::Disabled;
+    e2.updated_at = T0.plus_secs(5);
+    e2.version = 1;
+    ok(
+        store.update_endpoint(&e2, 0).await,
+        "update at the stored version",
+    );
+    assert_eq!(
+        ok(
+            store.get_endpoint(&tenant, &e1.id).await,
+            "get after update"
+        ),
+        Some(e2.clone())
+    );
+
+    let mut stale = e1.clone();
+    stale.url = "https://stale.example.com/".to_owned();
+    stale.version = 1;
+    conflict(
+        store.update_endpoint(&stale, 0).await,
+        "update with a stale version",
+    );
+    assert_eq!(
+        ok(
+            store.get_endpoint(&tenant, &e1.id).await,
+            "get after stale update"
+        ),
+        Some(e2.clone())
+    );
+
+    let mut foreign = e2.clone();
+    foreign.tenant_id = other.clone();
+    foreign.version = 2;
+    conflict(
+        store.update_endpoint(&foreign, 1).await,
+        "update through another tenant",
+    );
+    assert_eq!(
+        ok(
+            store.get_endpoint(&other, &e1.id).await,
+            "foreign update created nothing"
+        ),
+        None
+    );
+
+    let ghost = sample_endpoint(&tenant, &ids.endpoint(), T0);
+    conflict(
+        store.update_endpoint(&ghost, 0).await,
+        "update of a missing endpoint",
+    );
+    assert_eq!(
+        ok(
+            store.get_endpoint(&tenant, &ghost.id).await,
+            "update created nothing"
+        ),
+        None
+    );
+}
+
+/// Endpoint lists: one tenant only, id order (creation order), exact pages.
+pub async fn endpoint_pages<S: EndpointStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let (tenant, other) = (ids.tenant(), ids.tenant());
+    let mut mine: Vec<Endpoint> = (0..5)
+        .map(|_| sample_endpoint(&tenant, &ids.endpoint(), T0))
+        .collect();
+    for e in &mine {
+        ok(store.create_endpoint(e).await, "create endpoint");
+    }
+    ok(
+        store
+            .create_endpoint(&sample_endpoint(&other, &ids.endpoint(), T0))
+            .await,
+        "create other",
+    );
+    mine.sort_by(|a, b| a.id.cmp(&b.id));
+
+    let empty = ok(
+        store.list_endpoints(&ids.tenant(), None, 10).await,
+        "list empty tenant",
+    );
+    assert_eq!(
+        empty,
+        Page {
+            items: vec![],
+            next_cursor: None
+        }
+    );
+
+    let full = ok(store.list_endpoints(&tenant, None, 100).await, "list all");
+    assert_eq!(full.items, mine);
+    assert_eq!(full.next_cursor, None, "no cursor when nothing remains");
+    let exact = ok(
+        store.list_endpoints(&tenant, None, 5).await,
+        "list exactly all",
+    );
+    assert_eq!(exact.items, mine);
+    assert_eq!(
+        exact.next_cursor, None,
+        "no cursor when the page ends exactly at the last item"
+    );
+
+    let pages = all_pages(2, |c, l| {
+        let t = tenant.clone();
+        async move { store.list_endpoints(&t, c.as_deref(), l).await }
+    })
+    .await;
+    let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
+    assert_eq!(sizes, vec![2, 2, 1]);
+    assert_eq!(pages.concat(), mine);
+
+    let one = ok(
+        store.list_endpoints(&tenant, None, 0).await,
+        "limit 0 is clamped to 1",
+    );
+    assert_eq!(one.items, mine[..1].to_vec());
+    assert!(one.next_cursor.is_some());
+    let big = ok(
+        store.list_endpoints(&tenant, None, 10_000).await,
+        "limit is clamped to 100",
+    );
+    assert_eq!(big.items, mine);
+}
+
+struct Fixture {
+    event: EventRecord,
+    deliveries: Vec<Delivery>,
+}
+
+fn fixture(
+    ids: &Ids,
+    tenant: &TenantId,
+    endpoints: &[&EndpointId],
+    created_at: Timestamp,
+    payload: serde_json::Value,
+) -> Fixture {
+    let mut event = sample_event(tenant, &ids.event(), created_at, payload);
+    let body = sample_body(&event);
+    let deliveries: Vec<Delivery> = endpoints
+        .iter()
+        .map(|ep| sample_delivery(&event, ep, &ids.delivery(), created_at, body.clone()))
+        .collect();
+    event.targets = deliveries
+        .iter()
+        .map(|d| EventTarget {
+            endpoint_id: d.endpoint_id.clone(),
+            delivery_id: d.id.clone(),
+            outcome: "queued".to_owned(),
+            reason: None,
+        })
+        .collect();
+    Fixture { event, deliveries }
+}
+
+/// Events and their deliveries are written together, or not at all.
+pub async fn events_and_deliveries<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let (tenant, other) = (ids.tenant(), ids.tenant());
+    let (ep1, ep2) = (ids.endpoint(), ids.endpoint());
+    let f = fixture(
+        &ids,
+        &tenant,
+        &[&ep1, &ep2],
+        T0,
+        serde_json::json!({"order": 17, "items": ["a", "b"]}),
+    );
+    ok(
+        store.create_event(&f.event, &f.deliveries).await,
+        "create event",
+    );
+    assert_eq!(
+        ok(store.get_event(&tenant, &f.event.id).await, "get event"),
+        Some(f.event.clone())
+    );
+    assert_eq!(
+        ok(
+            store.get_event(&other, &f.event.id).await,
+            "get event from another tenant"
+        ),
+        None
+    );
+    assert_eq!(
+        ok(
+            store.get_event(&tenant, &ids.event()).await,
+            "get unknown event"
+        ),
+        None
+    );
+    for d in &f.deliveries {
+        assert_eq!(
+            ok(store.get_delivery(&d.id).await, "get delivery"),
+            Some(d.clone())
+        );
+    }
+    assert_eq!(
+        ok(
+            store.get_delivery(&ids.delivery()).await,
+            "get unknown delivery"
+        ),
+        None
+    );
+    assert_eq!(
+        ok(
+            store.list_attempts(&f.deliveries[0].id).await,
+            "no attempts yet"
+        ),
+        vec![]
+    );
+
+    conflict(
+        store.create_event(&f.event, &[]).await,
+        "creating the same event id again",
+    );
+
+    // A new event whose second delivery reuses an existing id: nothing may be written.
+    let mut g = fixture(
+        &ids,
+        &tenant,
+        &[&ep1, &ep2],
+        T0.plus_secs(1),
+        serde_json::json!({"order": 18}),
+    );
+    g.deliveries[1].id = f.deliveries[0].id.clone();
+    conflict(
+        store.create_event(&g.event, &g.deliveries).await,
+        "creating an event over an existing delivery id",
+    );
+    assert_eq!(
+        ok(
+            store.get_event(&tenant, &g.event.id).await,
+            "atomicity: event"
+        ),
+        None
+    );
+    assert_eq!(
+        ok(
+            store.get_delivery(&g.deliveries[0].id).await,
+            "atomicity: first delivery"
+        ),
+        None
+    );
+    assert_eq!(
+        ok(
+            store.get_delivery(&f.deliveries[0].id).await,
+            "atomicity: existing delivery"
+        ),
+        Some(f.deliveries[0].clone())
+    );
+
+    // Duplicate delivery ids inside one event are refused too.
+    let mut h = fixture(
+        &ids,
+        &tenant,
+        &[&ep1, &ep2],
+        T0.plus_secs(2),
+        serde_json::json!(null),
+    );
+    h.deliveries[1].id = h.deliveries[0].id.clone();
+    let refused = store.create_event(&h.event, &h.deliveries).await;
+    assert!(
+        refused.is_err(),
+        "duplicate delivery ids in one event must be refused, got {refused:?}"
+    );
+    assert_eq!(
+        ok(
+            store.get_event(&tenant, &h.event.id).await,
+            "atomicity: duplicate ids"
+        ),
+        None
+    );
+
+    // An event with no deliveries (every target dropped at ingest) is fine.
+    let lone = fixture(
+        &ids,
+        &tenant,
+        &[],
+        T0.plus_secs(3),
+        serde_json::json!({"dropped": true}),
+    );
+    ok(
+        store.create_event(&lone.event, &lone.deliveries).await,
+        "event without deliveries",
+    );
+    assert_eq!(
+        ok(
+            store.get_event(&tenant, &lone.event.id).await,
+            "get lone event"
+        ),
+        Some(lone.event)
+    );
+}
+
+/// The claim rule, exactly: number, settlement, live claims, lease takeover.
+pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep, &ep], T0, serde_json::json!({"k": 1}));
+    ok(
+        store.create_event(&f.event, &f.deliveries).await,
+        "create event",
+    );
+    let d = f.deliveries[0].clone();
+    let now = T0.plus_secs(1);
+    let lease = now.plus_secs(60);
+
+    let wrong = ok(
+        store
+            .claim_attempt(&d.id, 2, &ids.attempt(), now, lease)
+            .await,
+        "claim wrong number",
+    );
+    assert_eq!(
+        wrong,
+        Claim::Refused(Some(d.clone())),
+        "attempt 2 is not next"
+    );
+    let missing = ok(
+        store
+            .claim_attempt(&ids.delivery(), 1, &ids.attempt(), now, lease)
+            .await,
+        "claim missing",
+    );
+    assert_eq!(missing, Claim::Refused(None));
+
+    let a1 = ids.attempt();
+    let got = ok(
+        store.claim_attempt(&d.id, 1, &a1, now, lease).await,
+        "first claim",
+    );
+    let mut claimed = d.clone();
+    claimed.claim = Some(ClaimRecord {
+        number: 1,
+        attempt_id: a1.clone(),
+        started_at: now,
+        lease_until: lease,
+    });
+    claimed.version = d.version + 1;
+    assert_eq!(
+        got,
+        Claim::Claimed {
+            delivery: claimed.clone(),
+            lost: None
+        }
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "get claimed"),
+        Some(claimed.clone())
+    );
+
+    let dup = ok(
+        store
+            .claim_attempt(
+                &d.id,
+                1,
+                &ids.attempt(),
+                now.plus_secs(5),
+                lease.plus_secs(5),
+            )
+            .await,
+        "dup",
+    );
+    assert_eq!(
+        dup,
+        Claim::Refused(Some(claimed.clone())),
+        "a live claim refuses a duplicate"
+    );
+    let early = ok(
+        store
+            .claim_attempt(
+                &d.id,
+                1,
+                &ids.attempt(),
+                lease.plus_millis(-1),
+                lease.plus_secs(60),
+            )
+            .await,
+        "early",
+    );
+    assert_eq!(
+        early,
+        Claim::Refused(Some(claimed.clone())),
+        "the lease holds until lease_until"
+    );
+
+    // At lease_until the claim may be taken over; the old one is reported lost.
+    let a2 = ids.attempt();
+    let lease2 = lease.plus_secs(60);
+    let took = ok(
+        store.claim_attempt(&d.id, 1, &a2, lease, lease2).await,
+        "takeover",
+    );
+    let mut taken = claimed.clone();
+    taken.claim = Some(ClaimRecord {
+        number: 1,
+        attempt_id: a2.clone(),
+        started_at: lease,
+        lease_until: lease2,
+    });
+    taken.version = claimed.version + 1;
+    assert_eq!(
+        took,
+        Claim::Claimed {
+            delivery: taken.clone(),
+            lost: claimed.claim.clone()
+        },
+        "an expired lease is taken over"
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "get after takeover"),
+        Some(taken)
+    );
+
+    // Settled deliveries are never claimable, whatever their next_attempt says.
+    let s = f.deliveries[1].clone();
+    for status in [
+        DeliveryStatus::Succeeded,
+        DeliveryStatus::Failed,
+        DeliveryStatus::Dropped,
+    ] {
+        let current = ok(store.get_delivery(&s.id).await, "get").expect("delivery exists");
+        let mut settled = current.clone();
+        settled.status = status;
+        settled.settled_at = Some(now);
+        settled.version = current.version + 1;
+        ok(
+            store.update_delivery(&settled, current.version).await,
+            "settle",
+        );
+        let r = ok(
+            store
+                .claim_attempt(&s.id, 1, &ids.attempt(), now, lease)
+                .await,
+            "claim settled",
+        );
+        assert_eq!(
+            r,
+            Claim::Refused(Some(settled)),
+            "a {} delivery is not claimable",
+            status.as_str()
+        );
+    }
+    // Unsettled statuses are claimable.
+    for status in [
+        DeliveryStatus::Scheduled,
+        DeliveryStatus::Retrying,
+        DeliveryStatus::Ambiguous,
+    ] {
+        let current = ok(store.get_delivery(&s.id).await, "get").expect("delivery exists");
+        let mut open = current.clone();
+        open.status = status;
+        open.settled_at = None;
+        open.claim = None;
+        open.version = current.version + 1;
+        ok(
+            store.update_delivery(&open, current.version).await,
+            "reopen",
+        );
+        let r = ok(
+            store
+                .claim_attempt(&s.id, 1, &ids.attempt(), now, lease)
+                .await,
+            "claim open",
+        );
+        assert!(
+            matches!(r, Claim::Claimed { .. }),
+            "a {} delivery is claimable, got {r:?}",
+            status.as_str()
+        );
+    }
+}
+
+/// Outcomes are recorded only under the claim, together with the delivery's state.
+pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"k": 2}));
+    ok(
+        store.create_event(&f.event, &f.deliveries).await,
+        "create event",
+    );
+    let d = f.deliveries[0].clone();
+    let now = T0.plus_secs(1);
+
+    // Nothing is claimed yet.
+    let a0 = ids.attempt();
+    conflict(
+        store
+            .record_attempt(&d, &sample_attempt(&d, &a0, 1, now), &a0)
+            .await,
+        "record without any claim",
+    );
+
+    let a1 = ids.attempt();
+    let Claim::Claimed {
+        delivery: claimed, ..
+    } = ok(
+        store
+            .claim_attempt(&d.id, 1, &a1, now, now.plus_secs(60))
+            .await,
+        "claim",
+    )
+    else {
+        panic!("claim 1 refused")
+    };
+    let other = ids.attempt();
+    conflict(
+        store
+            .record_attempt(&claimed, &sample_attempt(&d, &other, 1, now), &other)
+            .await,
+        "record under another attempt's id",
+    );
+    assert_eq!(
+        ok(store.list_attempts(&d.id).await, "nothing recorded"),
+        vec![]
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "unchanged"),
+        Some(claimed.clone())
+    );
+
+    let att1 = sample_attempt(&d, &a1, 1, now);
+    let mut after1 = claimed.clone();
+    after1.claim = None;
+    after1.status = DeliveryStatus::Retrying;
+    after1.attempt_count = 1;
+    after1.next_attempt = 2;
+    after1.receiver_failures = 1;
+    after1.next_attempt_at = Some(now.plus_secs(30));
+    after1.version = claimed.version + 1;
+    ok(
+        store.record_attempt(&after1, &att1, &a1).await,
+        "record under the claim",
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "after record"),
+        Some(after1.clone())
+    );
+    assert_eq!(
+        ok(store.list_attempts(&d.id).await, "one attempt"),
+        vec![att1.clone()]
+    );
+    conflict(
+        store.record_attempt(&after1, &att1, &a1).await,
+        "recording twice (claim released)",
+    );
+    assert_eq!(
+        ok(store.list_attempts(&d.id).await, "still one attempt"),
+        vec![att1.clone()]
+    );
+
+    // Attempt 2: claimed, lease lost, taken over; the lost attempt and the new one are
+    // recorded under the new claim, and the old claim id no longer records anything.
+    let t2 = now.plus_secs(30);
+    let a2 = ids.attempt();
+    let Claim::Claimed { .. } = ok(
+        store
+            .claim_attempt(&d.id, 2, &a2, t2, t2.plus_secs(60))
+            .await,
+        "claim 2",
+    ) else {
+        panic!("claim 2 refused")
+    };
+    let t3 = t2.plus_secs(60);
+    let a3 = ids.attempt();
+    let Claim::Claimed {
+        delivery: taken,
+        lost,
+    } = ok(
+        store
+            .claim_attempt(&d.id, 2, &a3, t3, t3.plus_secs(60))
+            .await,
+        "takeover",
+    )
+    else {
+        panic!("takeover refused")
+    };
+    let lost = lost.expect("the expired claim is reported lost");
+    assert_eq!(lost.attempt_id, a2);
+    conflict(
+        store
+            .record_attempt(&taken, &sample_attempt(&d, &a2, 2, t2), &a2)
+            .await,
+        "record under a taken-over claim",
+    );
+    let mut lost_att = sample_attempt(&d, &a2, 2, t2);
+    lost_att.state = "ambiguous".to_owned();
+    lost_att.response_status = None;
+    let mut still_claimed = taken.clone();
+    still_claimed.status = DeliveryStatus::Ambiguous;
+    still_claimed.attempt_count = 2;
+    still_claimed.version = taken.version + 1;
+    ok(
+        store.record_attempt(&still_claimed, &lost_att, &a3).await,
+        "record the lost attempt under the new claim, keeping the claim",
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "claim kept"),
+        Some(still_claimed.clone())
+    );
+    let att3 = sample_attempt(&d, &a3, 3, t3);
+    let mut done = still_claimed.clone();
+    done.claim = None;
+    done.status = DeliveryStatus::Succeeded;
+    done.attempt_count = 3;
+    done.settled_at = Some(t3);
+    done.next_attempt_at = None;
+    done.version = still_claimed.version + 1;
+    ok(
+        store.record_attempt(&done, &att3, &a3).await,
+        "record the new attempt",
+    );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "settled"), Some(done));
+    assert_eq!(
+        ok(store.list_attempts(&d.id).await, "attempts oldest first"),
+        vec![att1, lost_att, att3],
+        "attempts are listed by number"
+    );
+}
+
+/// Optimistic versions on deliveries.
+pub async fn delivery_versions<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"k": 3}));
+    ok(
+        store.create_event(&f.event, &f.deliveries).await,
+        "create event",
+    );
+    let d = f.deliveries[0].clone();
+
+    let mut v1 = d.clone();
+    v1.status = DeliveryStatus::Pending;
+    v1.trigger = Trigger::Redelivery;
+    v1.next_attempt = 4;
+    v1.dead_reason = Some("max_attempts".to_owned());
+    v1.version = 1;
+    ok(store.update_delivery(&v1, 0).await, "update at version 0");
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "after update"),
+        Some(v1.clone())
+    );
+    let mut stale = d.clone();
+    stale.version = 1;
+    conflict(store.update_delivery(&stale, 0).await, "stale update");
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "after stale update"),
+        Some(v1.clone())
+    );
+    let ghost = sample_delivery(&f.event, &ep, &ids.delivery(), T0, "{}".to_owned());
+    conflict(
+        store.update_delivery(&ghost, 0).await,
+        "update of a missing delivery",
+    );
+    assert_eq!(
+        ok(
+            store.get_delivery(&ghost.id).await,
+            "update created nothing"
+        ),
+        None
+    );
+}
+
+/// Idempotency keys: the first writer wins until its record expires.
+pub async fn idempotency<S: IdempotencyStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let key = format!("{}#events#order-17", ids.tenant());
+    let first = IdempotencyRecord {
+        key: key.clone(),
+        request_hash: "aa".repeat(32),
+        status: 202,
+        response_body: r#"{"eventId":"evt_1"}"#.to_owned(),
+        created_at: T0,
+        expires_at: T0.plus_secs(3600).millis() / 1000,
+    };
+    assert_eq!(ok(store.put_idempotency(&first).await, "first put"), None);
+    let mut second = first.clone();
+    second.request_hash = "bb".repeat(32);
+    second.status = 409;
+    assert_eq!(
+        ok(store.put_idempotency(&second).await, "second put"),
+        Some(first.clone())
+    );
+    assert_eq!(
+        ok(store.put_idempotency(&second).await, "third put"),
+        Some(first.clone())
+    );
+    let mut elsewhere = first.clone();
+    elsewhere.key = format!("{key}-2");
+    assert_eq!(
+        ok(store.put_idempotency(&elsewhere).await, "other key"),
+        None
+    );
+
+    // Once expired, the key is free again.
+    clock.set(T0.plus_secs(3600));
+    let mut later = second.clone();
+    later.created_at = T0.plus_secs(3600);
+    later.expires_at = T0.plus_secs(7200).millis() / 1000;
+    assert_eq!(
+        ok(store.put_idempotency(&later).await, "put after expiry"),
+        None
+    );
+    assert_eq!(
+        ok(store.put_idempotency(&first).await, "put after re-put"),
+        Some(later)
+    );
+}
+
+/// The endpoint's delivery log: newest first, status filter, [since, until), pages.
+pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let (ep, other) = (ids.endpoint(), ids.endpoint());
+    let statuses = [
+        DeliveryStatus::Succeeded,
+        DeliveryStatus::Failed,
+        DeliveryStatus::Pending,
+        DeliveryStatus::Failed,
+        DeliveryStatus::Retrying,
+        DeliveryStatus::Failed,
+        DeliveryStatus::Succeeded,
+    ];
+    let mut mine = Vec::new();
+    for (i, status) in statuses.iter().enumerate() {
+        // Two deliveries share each second: ties are ordered by id, newest first.
+        let at = T0.plus_secs(10 * (i as i64 / 2));
+        let mut f = fixture(
+            &ids,
+            &tenant,
+            &[&ep, &other],
+            at,
+            serde_json::json!({"i": i}),
+        );
+        f.deliveries[0].status = *status;
+        ok(
+            store.create_event(&f.event, &f.deliveries).await,
+            "create event",
+        );
+        mine.push(f.deliveries[0].clone());
+    }
+    mine.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+
+    let all = ok(
+        store
+            .list_deliveries(&ep, None, None, None, None, 100)
+            .await,
+        "list all",
+    );
+    assert_eq!(all.items, mine, "newest first, ties by id descending");
+    assert_eq!(all.next_cursor, None);
+
+    let pages = all_pages(3, |c, l| {
+        let ep = ep.clone();
+        async move {
+            store
+                .list_deliveries(&ep, None, None, None, c.as_deref(), l)
+                .await
+        }
+    })
+    .await;
+    assert_eq!(
+        pages.iter().map(Vec::len).collect::<Vec<_>>(),
+        vec![3, 3, 1]
+    );
+    assert_eq!(pages.concat(), mine);
+
+    let failed: Vec<Delivery> = mine
+        .iter()
+        .filter(|d| d.status == DeliveryStatus::Failed)
+        .cloned()
+        .collect();
+    assert_eq!(failed.len(), 3);
+    let got = ok(
+        store
+            .list_deliveries(&ep, Some("failed"), None, None, None, 100)
+            .await,
+        "status filter",
+    );
+    assert_eq!(got.items, failed);
+    let pages = all_pages(2, |c, l| {
+        let ep = ep.clone();
+        async move {
+            store
+                .list_deliveries(&ep, Some("failed"), None, None, c.as_deref(), l)
+                .await
+        }
+    })
+    .await;
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), vec![2, 1]);
+    assert_eq!(pages.concat(), failed);
+    let none = ok(
+        store
+            .list_deliveries(&ep, Some("bogus"), None, None, None, 100)
+            .await,
+        "unknown status",
+    );
+    assert_eq!(
+        none,
+        Page {
+            items: vec![],
+            next_cursor: None
+        }
+    );
+
+    // [since, until): since inclusive, until exclusive.
+    let (since, until) = (T0.plus_secs(10), T0.plus_secs(30));
+    let window: Vec<Delivery> = mine
+        .iter()
+        .filter(|d| d.created_at >= since && d.created_at < until)
+        .cloned()
+        .collect();
+    assert_eq!(window.len(), 4);
+    let got = ok(
+        store
+            .list_deliveries(&ep, None, Some(since), Some(until), None, 100)
+            .await,
+        "window",
+    );
+    assert_eq!(got.items, window);
+    let pages = all_pages(3, |c, l| {
+        let ep = ep.clone();
+        async move {
+            store
+                .list_deliveries(&ep, None, Some(since), Some(until), c.as_deref(), l)
+                .await
+        }
+    })
+    .await;
+    assert_eq!(pages.concat(), window);
+    let got = ok(
+        store
+            .list_deliveries(&ep, Some("failed"), Some(since), None, None, 100)
+            .await,
+        "status and since",
+    );
+    let expect: Vec<Delivery> = failed
+        .iter()
+        .filter(|d| d.created_at >= since)
+        .cloned()
+        .collect();
+    assert_eq!(got.items, expect);
+    let got = ok(
+        store
+            .list_deliveries(&ep, None, None, Some(T0), None, 100)
+            .await,
+        "until excludes its instant",
+    );
+    assert_eq!(got.items, vec![]);
+
+    // The status index follows updates.
+    let mut moved = mine[0].clone();
+    moved.status = DeliveryStatus::Failed;
+    moved.version += 1;
+    ok(
+        store.update_delivery(&moved, mine[0].version).await,
+        "update status",
+    );
+    let got = ok(
+        store
+            .list_deliveries(&ep, Some("failed"), None, None, None, 100)
+            .await,
+        "after status change",
+    );
+    let mut expect = vec![moved.clone()];
+    expect.extend(failed.iter().cloned());
+    assert_eq!(got.items, expect);
+    let got = ok(
+        store
+            .list_deliveries(&ep, Some(mine[0].status.as_str()), None, None, None, 100)
+            .await,
+        "old status",
+    );
+    assert!(
+        !got.items.iter().any(|d| d.id == moved.id),
+        "the old status no longer lists it"
+    );
+}
+
+/// The tenant's audit log: events newest first, per endpoint, [since, until), pages.
+pub async fn audit_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let (tenant, other_tenant) = (ids.tenant(), ids.tenant());
+    let (ep1, ep2) = (ids.endpoint(), ids.endpoint());
+    let mut events = Vec::new();
+    let mut with_ep1 = Vec::new();
+    for i in 0..6i64 {
+        let at = T0.plus_secs(60 * (i / 2));
+        let targets: Vec<&EndpointId> = match i % 3 {
+            0 => vec![&ep1],
+            1 => vec![&ep2],
+            _ => vec![&ep1, &ep2],
+        };
+        let f = fixture(&ids, &tenant, &targets, at, serde_json::json!({"i": i}));
+        ok(
+            store.create_event(&f.event, &f.deliveries).await,
+            "create event",
+        );
+        if targets.contains(&&ep1) {
+            with_ep1.push(f.event.clone());
+        }
+        events.push(f.event);
+    }
+    let foreign = fixture(&ids, &other_tenant, &[&ep1], T0, serde_json::json!({}));
+    ok(
+        store
+            .create_event(&foreign.event, &foreign.deliveries)
+            .await,
+        "create foreign event",
+    );
+    let newest_first = |v: &mut Vec<EventRecord>| {
+        v.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)))
+    };
+    newest_first(&mut events);
+    newest_first(&mut with_ep1);
+
+    let all = ok(
+        store
+            .list_events(&tenant, None, None, None, None, 100)
+            .await,
+        "list all",
+    );
+    assert_eq!(all.items, events);
+    assert_eq!(all.next_cursor, None);
+    let pages = all_pages(4, |c, l| {
+        let t = tenant.clone();
+        async move {
+            store
+                .list_events(&t, None, None, None, c.as_deref(), l)
+                .await
+        }
+    })
+    .await;
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), vec![4, 2]);
+    assert_eq!(pages.concat(), events);
+
+    let got = ok(
+        store
+            .list_events(&tenant, Some(&ep1), None, None, None, 100)
+            .await,
+        "one endpoint",
+    );
+    assert_eq!(got.items, with_ep1);
+    let pages = all_pages(1, |c, l| {
+        let (t, e) = (tenant.clone(), ep1.clone());
+        async move {
+            store
+                .list_events(&t, Some(&e), None, None, c.as_deref(), l)
+                .await
+        }
+    })
+    .await;
+    assert_eq!(pages.len(), with_ep1.len());
+    assert_eq!(pages.concat(), with_ep1);
+
+    let (since, until) = (T0.plus_secs(60), T0.plus_secs(120));
+    let window: Vec<EventRecord> = events
+        .iter()
+        .filter(|e| e.created_at >= since && e.created_at < until)
+        .cloned()
+        .collect();
+    assert_eq!(window.len(), 2);
+    let got = ok(
+        store
+            .list_events(&tenant, None, Some(since), Some(until), None, 100)
+            .await,
+        "window",
+    );
+    assert_eq!(got.items, window);
+    let got = ok(
+        store
+            .list_events(&tenant, Some(&ep1), Some(since), Some(until), None, 100)
+            .await,
+        "window+ep",
+    );
+    let expect: Vec<EventRecord> = with_ep1
+        .iter()
+        .filter(|e| e.created_at >= since && e.created_at < until)
+        .cloned()
+        .collect();
+    assert_eq!(got.items, expect);
+
+    let got = ok(
+        store
+            .list_events(&other_tenant, Some(&ep1), None, None, None, 100)
+            .await,
+        "other tenant",
+    );
+    assert_eq!(got.items, vec![foreign.event]);
+    let got = ok(
+        store
+            .list_events(&tenant, Some(&ids.endpoint()), None, None, None, 100)
+            .await,
+        "no events",
+    );
+    assert_eq!(
+        got,
+        Page {
+            items: vec![],
+            next_cursor: None
+        }
+    );
+}
+
+/// TTL: an item whose `expires_at <= now` is absent from every read and condition.
+pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let ttl = T0.plus_secs(600).millis() / 1000;
+
+    let mut f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"ttl": true}));
+    f.event.expires_at = Some(ttl);
+    f.deliveries[0].expires_at = Some(ttl);
+    ok(
+        store.create_event(&f.event, &f.deliveries).await,
+        "create expiring event",
+    );
+    let d = f.deliveries[0].clone();
+
+    let a1 = ids.attempt();
+    let Claim::Claimed {
+        delivery: claimed, ..
+    } = ok(
+        store
+            .claim_attempt(&d.id, 1, &a1, T0, T0.plus_secs(60))
+            .await,
+        "claim",
+    )
+    else {
+        panic!("claim refused")
+    };
+    let mut att = sample_attempt(&d, &a1, 1, T0);
+    att.expires_at = Some(ttl);
+    let mut after = claimed.clone();
+    after.claim = None;
+    after.attempt_count = 1;
+    after.next_attempt = 2;
+    after.version += 1;
+    ok(store.record_attempt(&after, &att, &a1).await, "record");
+
+    clock.set(Timestamp::from_secs(ttl).plus_millis(-1));
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "live a moment before"),
+        Some(after.clone())
+    );
+    assert_eq!(
+        ok(store.get_event(&tenant, &f.event.id).await, "event live"),
+        Some(f.event.clone())
+    );
+
+    clock.set(Timestamp::from_secs(ttl));
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "expired delivery"),
+        None
+    );
+    assert_eq!(
+        ok(store.get_event(&tenant, &f.event.id).await, "expired event"),
+        None
+    );
+    assert_eq!(
+        ok(store.list_attempts(&d.id).await, "expired attempts"),
+        vec![]
+    );
+    let log = ok(
+        store
+            .list_deliveries(&ep, None, None, None, None, 100)
+            .await,
+        "expired log",
+    );
+    assert_eq!(
+        log,
+        Page {
+            items: vec![],
+            next_cursor: None
+        }
+    );
+    let audit = ok(
+        store
+            .list_events(&tenant, None, None, None, None, 100)
+            .await,
+        "expired audit",
+    );
+    assert_eq!(
+        audit,
+        Page {
+            items: vec![],
+            next_cursor: None
+        }
+    );
+    let audit = ok(
+        store
+            .list_events(&tenant, Some(&ep), None, None, None, 100)
+            .await,
+        "expired audit by endpoint",
+    );
+    assert_eq!(
+        audit,
+        Page {
+            items: vec![],
+            next_cursor: None
+        }
+    );
+    let now = clock.now();
+    let r = ok(
+        store
+            .claim_attempt(&d.id, 2, &ids.attempt(), now, now.plus_secs(60))
+            .await,
+        "claim expired",
+    );
+    assert_eq!(r, Claim::Refused(None));
+    let mut bumped = after.clone();
+    bumped.version += 1;
+    conflict(
+        store.update_delivery(&bumped, after.version).await,
+        "update expired",
+    );
+
+    // An expired id is free: creating over it succeeds and shows the new record.
+    let mut again = f.deliveries[0].clone();
+    again.expires_at = None;
+    again.version = 0;
+    let mut event2 = f.event.clone();
+    event2.expires_at = None;
+    event2.event_type = Some("order.recreated".to_owned());
+    ok(
+        store
+            .create_event(&event2, std::slice::from_ref(&again))
+            .await,
+        "create over expired ids",
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "recreated"),
+        Some(again)
+    );
+    assert_eq!(
+        ok(
+            store.get_event(&tenant, &event2.id).await,
+            "recreated event"
+        ),
+        Some(event2)
+    );
+}
+
+/// 256 KiB payloads (and envelope bodies a little larger) round-trip byte for byte
+/// through every read, claim and record, with several deliveries sharing them.
+pub async fn large_payload<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let eps: Vec<EndpointId> = (0..3).map(|_| ids.endpoint()).collect();
+    let refs: Vec<&EndpointId> = eps.iter().collect();
+    let payload = payload_of_size(MAX_PAYLOAD);
+    assert_eq!(payload.to_string().len(), MAX_PAYLOAD);
+    let f = fixture(&ids, &tenant, &refs, T0, payload);
+    assert!(f.deliveries[0].body.len() > MAX_PAYLOAD);
+    ok(
+        store.create_event(&f.event, &f.deliveries).await,
+        "create large event",
+    );
+    assert_eq!(
+        ok(
+            store.get_event(&tenant, &f.event.id).await,
+            "get large event"
+        ),
+        Some(f.event.clone())
+    );
+    for d in &f.deliveries {
+        assert_eq!(
+            ok(store.get_delivery(&d.id).await, "get large delivery"),
+            Some(d.clone())
+        );
+    }
+    let d = f.deliveries[0].clone();
+    let a1 = ids.attempt();
+    let Claim::Claimed {
+        delivery: claimed, ..
+    } = ok(
+        store
+            .claim_attempt(&d.id, 1, &a1, T0, T0.plus_secs(60))
+            .await,
+        "claim large",
+    )
+    else {
+        panic!("claim refused")
+    };
+    assert_eq!(claimed.body, d.body);
+    let mut after = claimed.clone();
+    after.claim = None;
+    after.status = DeliveryStatus::Succeeded;
+    after.attempt_count = 1;
+    after.version += 1;
+    ok(
+        store
+            .record_attempt(&after, &sample_attempt(&d, &a1, 1, T0), &a1)
+            .await,
+        "record large",
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "after record"),
+        Some(after.clone())
+    );
+
+    // A body replaced by an update (a different envelope) round-trips too.
+    let mut rebody = after.clone();
+    rebody.body = sample_body(&f.event).replace("scheduled", "redelivery");
+    rebody.version += 1;
+    ok(
+        store.update_delivery(&rebody, after.version).await,
+        "update with a new large body",
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "new body"),
+        Some(rebody.clone())
+    );
+
+    let log = ok(
+        store
+            .list_deliveries(&eps[0], None, None, None, None, 100)
+            .await,
+        "large log",
+    );
+    assert_eq!(log.items, vec![rebody]);
+    let log = ok(
+        store
+            .list_deliveries(&eps[1], None, None, None, None, 100)
+            .await,
+        "large log 2",
+    );
+    assert_eq!(log.items, vec![f.deliveries[1].clone()]);
+    let audit = ok(
+        store
+            .list_events(&tenant, Some(&eps[2]), None, None, None, 100)
+            .await,
+        "large audit",
+    );
+    assert_eq!(audit.items, vec![f.event.clone()]);
+    let audit = ok(
+        store
+            .list_events(&tenant, None, None, None, None, 100)
+            .await,
+        "large audit",
+    );
+    assert_eq!(audit.items, vec![f.event]);
+}
+
+// ---------------------------------------------------------------------------------
+// Queue and timer
+// ---------------------------------------------------------------------------------
+
+/// How the queue contract observes a queue: take what is visible, let time pass.
+#[async_trait]
+pub trait QueueProbe: Send + Sync {
+    /// Removes and returns every message visible now.
+    async fn take_visible(&self) -> PortResult<Vec<QueueMessage>>;
+    /// Lets `secs` seconds pass (a manual clock advances; a real queue sleeps).
+    async fn wait(&self, secs: u32);
+}
+
+/// [`QueueProbe`] over a [`MemoryQueue`] and the manual clock it reads.
+pub struct MemoryQueueProbe<'a> {
+    pub queue: &'a MemoryQueue,
+    pub clock: &'a ManualClock,
+}
+
+#[async_trait]
+impl QueueProbe for MemoryQueueProbe<'_> {
+    async fn take_visible(&self) -> PortResult<Vec<QueueMessage>> {
+        Ok(self
+            .queue
+            .drain_visible(self.clock.now())
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect())
+    }
+    async fn wait(&self, secs: u32) {
+        self.clock.advance_secs(i64::from(secs));
+    }
+}
+
+/// Messages arrive intact, not before their delay, and delays over 900 s are refused.
+pub async fn queue_contract<Q: Queue, P: QueueProbe>(queue: &Q, probe: &P) {
+    let ids = Ids::new();
+    let (t, e) = (ids.tenant(), ids.endpoint());
+    let now = T0;
+    let m1 = sample_message(&ids.delivery(), &t, &e, 1, now);
+    let mut m2 = sample_message(&ids.delivery(), &t, &e, 3, now.plus_secs(2));
+    m2.trigger = Trigger::Redelivery;
+    m2.source_attempt_id = Some(ids.attempt());
+    let m3 = sample_message(&ids.delivery(), &t, &e, 2, now);
+
+    ok(queue.send(&m1, 0).await, "send without delay");
+    ok(queue.send(&m3, 0).await, "send another without delay");
+    ok(queue.send(&m2, 3).await, "send with delay");
+    backend(queue.send(&m1, 901).await, "a delay over 900 s");
+
+    let mut got = ok(probe.take_visible().await, "take visible");
+    got.sort_by(|a, b| a.delivery_id.cmp(&b.delivery_id));
+    let mut expect = vec![m1, m3];
+    expect.sort_by(|a, b| a.delivery_id.cmp(&b.delivery_id));
+    assert_eq!(
+        got, expect,
+        "undelayed messages are visible at once, the delayed one is not"
+    );
+    probe.wait(4).await;
+    assert_eq!(
+        ok(probe.take_visible().await, "take after delay"),
+        vec![m2],
+        "the delayed message arrives"
+    );
+    assert_eq!(
+        ok(probe.take_visible().await, "take again"),
+        vec![],
+        "taken messages are gone"
+    );
+}
+
+/// How the timer contract observes schedules (the local runner's view of Scheduler).
+#[async_trait]
+pub trait TimerProbe: Send + Sync {
+    /// Schedules due at `now`, earliest first: (name, at, message).
+    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, Timestamp, QueueMessage)>>;
+    /// Removes a schedule (as firing with ActionAfterCompletion DELETE does).
+    async fn delete(&self, name: &str) -> PortResult<()>;
+}
+
+#[async_trait]
+impl TimerProbe for MemoryTimer {
+    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, Timestamp, QueueMessage)>> {
+        Ok(MemoryTimer::due(self, now)
+            .into_iter()
+            .map(|s| (s.name, s.at, s.message))
+            .collect())
+    }
+    async fn delete(&self, name: &str) -> PortResult<()> {
+        MemoryTimer::delete(self, name);
+        Ok(())
+    }
+}
+
+/// One-shot schedules by name: idempotent, due at their second, reusable once deleted.
+pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
+    let ids = Ids::new();
+    let (t, e) = (ids.tenant(), ids.endpoint());
+    let d1 = ids.delivery();
+    let at1 = T0.plus_secs(3600);
+    let at2 = T0.plus_secs(7200);
+    let m1 = sample_message(&d1, &t, &e, 2, at1.plus_secs(30));
+    let m1b = sample_message(&d1, &t, &e, 2, at2);
+    let m2 = sample_message(&ids.delivery(), &t, &e, 5, at2.plus_secs(30));
+    let (n1, n2) = (m1.step_name(), m2.step_name());
+
+    ok(timer.schedule(&n1, at1, &m1).await, "schedule");
+    ok(
+        timer.schedule(&n1, at2, &m1b).await,
+        "repeat with the same name is a no-op",
+    );
+    ok(timer.schedule(&n2, at2, &m2).await, "schedule another");
+    backend(
+        timer.schedule("not a valid name!", at1, &m1).await,
+        "an invalid schedule name",
+    );
+    backend(
+        timer.schedule(&"x".repeat(65), at1, &m1).await,
+        "a 65-character name",
+    );
+
+    let mine =
+        |v: Vec<(String, Timestamp, QueueMessage)>| -> Vec<(String, Timestamp, QueueMessage)> {
+            v.into_iter()
+                .filter(|(n, _, _)| n == &n1 || n == &n2)
+                .collect()
+        };
+    assert_eq!(
+        mine(ok(probe.due(at1.plus_secs(-1)).await, "due early")),
+        vec![]
+    );
+    assert_eq!(
+        mine(ok(probe.due(at1).await, "due at its second")),
+        vec![(n1.clone(), at1, m1.clone())],
+        "the first schedule stays as it was created"
+    );
+    assert_eq!(
+        mine(ok(probe.due(at2).await, "both due")),
+        vec![(n1.clone(), at1, m1.clone()), (n2.clone(), at2, m2.clone())]
+    );
+    ok(probe.delete(&n1).await, "delete");
+    assert_eq!(
+        mine(ok(probe.due(at2).await, "after delete")),
+        vec![(n2.clone(), at2, m2.clone())]
+    );
+    ok(
+        timer.schedule(&n1, at2, &m1b).await,
+        "a deleted name can be scheduled again",
+    );
+    let mut expect = vec![(n1.clone(), at2, m1b), (n2.clone(), at2, m2)];
+    expect.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        mine(ok(probe.due(at2).await, "rescheduled")),
+        expect,
+        "due schedules come earliest first, then by name"
+    );
+    ok(probe.delete(&n1).await, "delete");
+    ok(probe.delete(&n2).await, "delete");
+    assert_eq!(mine(ok(probe.due(at2).await, "all deleted")), vec![]);
+}
