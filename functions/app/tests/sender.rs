@@ -1,0 +1,530 @@
+//! The sender and ingest use cases over the in-memory fakes with a manual clock:
+//! exact instants, the SQS-vs-Scheduler split, the claim protocol, health effects.
+
+use async_trait::async_trait;
+use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::memory::{FixedSecrets, ManualClock, MemoryQueue, MemoryStore, MemoryTimer};
+use courier_app::message::QueueMessage;
+use courier_app::model::{Delivery, DeliveryStatus, Tenant};
+use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::ports::{
+    AdmissionRefusal, Clock, DeliveryStore, HttpSender, OutboundRequest, Queue, Random, SendResult,
+    UrlAdmission,
+};
+use courier_app::sender::{
+    DropReason, EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome,
+};
+use courier_core::Timestamp;
+use courier_core::ids::{DeliveryId, TenantId};
+use courier_core::outcome::{AttemptOutcome, ResponseSummary, TransportFailure};
+use serde_json::{Value, json};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+const T0: Timestamp = Timestamp(1_800_000_000_000);
+
+/// Always the lowest jitter: `unit()` is 0.
+struct Zero;
+impl Random for Zero {
+    fn next_u64(&self) -> u64 {
+        0
+    }
+}
+
+struct AllowAll;
+#[async_trait]
+impl UrlAdmission for AllowAll {
+    async fn admit(&self, url: &str) -> Result<String, AdmissionRefusal> {
+        Ok(url.to_owned())
+    }
+}
+
+/// Answers from a script; each attempt takes `duration_ms` of manual-clock time.
+struct ScriptedHttp {
+    clock: Arc<ManualClock>,
+    script: Mutex<VecDeque<AttemptOutcome>>,
+    requests: Mutex<Vec<OutboundRequest>>,
+    duration_ms: i64,
+}
+
+#[async_trait]
+impl HttpSender for ScriptedHttp {
+    async fn send(&self, request: OutboundRequest) -> SendResult {
+        self.requests.lock().map(|mut r| r.push(request)).ok();
+        self.clock.advance_millis(self.duration_ms);
+        let outcome = self
+            .script
+            .lock()
+            .ok()
+            .and_then(|mut s| {
+                if s.len() > 1 {
+                    s.pop_front()
+                } else {
+                    s.front().cloned()
+                }
+            })
+            .unwrap_or(AttemptOutcome::Response(ResponseSummary::new(200)));
+        SendResult {
+            outcome,
+            peer: None,
+            duration_ms: self.duration_ms as u64,
+        }
+    }
+}
+
+struct World {
+    clock: Arc<ManualClock>,
+    store: Arc<MemoryStore>,
+    queue: Arc<MemoryQueue>,
+    timer: Arc<MemoryTimer>,
+    http: Arc<ScriptedHttp>,
+    api: Api,
+    sender: Sender,
+}
+
+const KEY: &str = "ck_test_key";
+
+impl World {
+    async fn new(script: Vec<AttemptOutcome>, duration_ms: i64) -> World {
+        let clock = Arc::new(ManualClock::new(T0));
+        let store = Arc::new(MemoryStore::new(clock.clone()));
+        let queue = Arc::new(MemoryQueue::new(clock.clone()));
+        let timer = Arc::new(MemoryTimer::new());
+        let http = Arc::new(ScriptedHttp {
+            clock: clock.clone(),
+            script: Mutex::new(script.into()),
+            requests: Mutex::new(vec![]),
+            duration_ms,
+        });
+        let planner = Planner {
+            queue: queue.clone(),
+            timer: timer.clone(),
+            settings: PlannerSettings::default(),
+        };
+        let random: Arc<dyn Random> = Arc::new(Zero);
+        let api = Api {
+            tenants: store.clone(),
+            endpoints: store.clone(),
+            deliveries: store.clone(),
+            idempotency: store.clone(),
+            planner: planner.clone(),
+            clock: clock.clone(),
+            random: Arc::new(courier_app::memory::SeededRandom::new(1)),
+            secrets: Arc::new(FixedSecrets::new(7)),
+            admission: Arc::new(AllowAll),
+            settings: ApiSettings::default(),
+        };
+        let sender = Sender {
+            deliveries: store.clone(),
+            endpoints: store.clone(),
+            http: http.clone(),
+            clock: clock.clone(),
+            random,
+            planner,
+            faults: Arc::new(NoFaults),
+            settings: SenderSettings {
+                lease_margin_ms: 5_000,
+            },
+        };
+        let tenant = Tenant {
+            id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
+            name: "t".into(),
+        };
+        courier_app::api::register_key(store.as_ref(), KEY, &tenant)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        World {
+            clock,
+            store,
+            queue,
+            timer,
+            http,
+            api,
+            sender,
+        }
+    }
+
+    async fn call(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .api
+            .handle(ApiRequest {
+                method: method.into(),
+                path: path.into(),
+                query: None,
+                headers: vec![("authorization".into(), format!("Bearer {KEY}"))],
+                body: body.to_string().into_bytes(),
+            })
+            .await;
+        (r.status, r.body_json())
+    }
+
+    async fn endpoint(&self, policy: Value) -> String {
+        let (s, b) = self
+            .call(
+                "POST",
+                "/v1/endpoints",
+                json!({"url": "https://receiver.example/hook", "policy": policy}),
+            )
+            .await;
+        assert_eq!(s, 201, "{b}");
+        b["id"].as_str().unwrap_or_default().to_owned()
+    }
+
+    async fn event(&self, ep: &str) -> DeliveryId {
+        let (s, b) = self
+            .call(
+                "POST",
+                "/v1/events",
+                json!({"endpointId": ep, "payload": {"k": 1}}),
+            )
+            .await;
+        assert_eq!(s, 202, "{b}");
+        DeliveryId::parse(b["deliveries"][0]["id"].as_str().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    async fn delivery(&self, id: &DeliveryId) -> Delivery {
+        self.store
+            .get_delivery(id)
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no delivery {id}"))
+    }
+
+    /// Fires due schedules onto the queue, then handles every visible message.
+    async fn step(&self) -> Vec<StepOutcome> {
+        let now = self.clock.now();
+        for s in self.timer.take_due(now) {
+            self.queue
+                .send(&s.message, 0)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let cache = EndpointCache::default();
+        let mut out = vec![];
+        for (m, _) in self.queue.drain_visible(now) {
+            out.push(
+                self.sender
+                    .handle(&m, &cache)
+                    .await
+                    .unwrap_or_else(|e| panic!("step failed: {e}")),
+            );
+        }
+        out
+    }
+
+    /// Steps and jumps the clock to the next due message or schedule until `id`
+    /// settles; returns the instants attempts started at.
+    async fn run(&self, id: &DeliveryId, max_steps: usize) -> Vec<Timestamp> {
+        let mut starts = vec![];
+        for _ in 0..max_steps {
+            for o in self.step().await {
+                if let StepOutcome::Attempted { attempt, .. } = o {
+                    starts.push(attempt.started_at);
+                }
+            }
+            if self.delivery(id).await.status.is_settled() {
+                return starts;
+            }
+            let next_q = self.queue.next_visible_at();
+            let next_t = self.timer.pending().iter().map(|s| s.at).min();
+            match [next_q, next_t].into_iter().flatten().min() {
+                Some(t) if t > self.clock.now() => self.clock.set(t),
+                Some(_) => {}
+                None => panic!("delivery {id} is stuck: nothing queued or scheduled"),
+            }
+        }
+        panic!("delivery {id} did not settle in {max_steps} steps");
+    }
+}
+
+fn status(s: u16) -> AttemptOutcome {
+    AttemptOutcome::Response(ResponseSummary::new(s))
+}
+
+#[tokio::test]
+async fn greatwait_ladder_at_exact_instants_with_lowest_jitter() {
+    let w = World::new(vec![status(503)], 250).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    let starts = w.run(&id, 50).await;
+    // 5 receiver-caused failures stop Greatwait; waits 2, 5, 15, 60 s from each end.
+    let rel: Vec<i64> = starts.iter().map(|t| t.millis_since(T0)).collect();
+    assert_eq!(rel, [0, 2_250, 7_500, 22_750, 83_000]);
+    let d = w.delivery(&id).await;
+    assert_eq!(d.status, DeliveryStatus::Failed);
+    assert_eq!(d.dead_reason.as_deref(), Some("receiver_failures"));
+    assert_eq!(d.attempt_count, 5);
+    // All waits fit SQS delays: nothing went through the Scheduler.
+    assert!(w.timer.created().is_empty());
+    let delays: Vec<u32> = w.queue.sent().iter().map(|(_, d)| *d).collect();
+    assert_eq!(delays, [0, 2, 5, 15, 60]);
+}
+
+#[tokio::test]
+async fn tanitar_long_waits_use_the_scheduler_aimed_early_and_never_start_early() {
+    let w = World::new(
+        vec![status(500), status(500), status(500), status(200)],
+        100,
+    )
+    .await;
+    let ep = w.endpoint(json!("tanitar")).await;
+    let id = w.event(&ep).await;
+    let starts = w.run(&id, 50).await;
+    let rel: Vec<i64> = starts.iter().map(|t| t.millis_since(T0)).collect();
+    // From each attempt's start: 1 min, 5 min, 30 min. An SQS delay is whole seconds,
+    // counted from the end of the 100 ms attempt and rounded up, so those arrive up to
+    // a second late, never early.
+    assert_eq!(rel, [0, 60_100, 360_200, 2_160_200]);
+    let created = w.timer.created();
+    // 1 and 5 min fit an SQS delay (<= 900 s); 30 min goes through Scheduler, aimed
+    // 60 s early, and the sender holds the early message back to its notBefore.
+    assert_eq!(created.len(), 1);
+    assert_eq!(created[0].at.millis_since(T0), 2_160_200 - 60_000);
+    assert_eq!(created[0].message.not_before.millis_since(T0), 2_160_200);
+    assert_eq!(created[0].name, format!("{id}-4-retry"));
+    let delays: Vec<u32> = w.queue.sent().iter().map(|(_, d)| *d).collect();
+    assert_eq!(delays, [0, 60, 300, 0, 60]);
+    let d = w.delivery(&id).await;
+    assert_eq!(d.status, DeliveryStatus::Succeeded);
+    let reqs = w
+        .http
+        .requests
+        .lock()
+        .map(|r| r.clone())
+        .unwrap_or_default();
+    let header = |r: &OutboundRequest, n: &str| {
+        r.headers
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(
+        reqs.iter()
+            .map(|r| header(r, "tanitar-delivery-attempt"))
+            .collect::<Vec<_>>(),
+        ["1", "2", "3", "4"].map(|s| Some(s.to_owned()))
+    );
+}
+
+#[tokio::test]
+async fn an_early_message_is_redelayed_to_its_not_before() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    let (m, _) = w.queue.drain_visible(T0).remove(0);
+    let early = QueueMessage {
+        not_before: T0.plus_millis(2_500),
+        ..m
+    };
+    let out = w
+        .sender
+        .handle(&early, &EndpointCache::default())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out,
+        StepOutcome::Redelayed {
+            until: T0.plus_millis(2_500)
+        }
+    );
+    // Whole seconds, rounded up, so never early.
+    assert_eq!(w.queue.sent().last().map(|(_, d)| *d), Some(3));
+    assert!(
+        w.http
+            .requests
+            .lock()
+            .map(|r| r.is_empty())
+            .unwrap_or(false)
+    );
+    assert_eq!(w.delivery(&id).await.attempt_count, 0);
+}
+
+#[tokio::test]
+async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w
+        .endpoint(json!({"base": "greatwait", "timeoutMs": 1000}))
+        .await;
+    let id = w.event(&ep).await;
+    let (m, _) = w.queue.drain_visible(T0).remove(0);
+    // A sender claims attempt 1 and dies before recording anything.
+    let dead = courier_core::ids::AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let claim = w
+        .store
+        .claim_attempt(&id, 1, &dead, T0, T0.plus_millis(6_000))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(
+        claim,
+        courier_app::ports::Claim::Claimed { lost: None, .. }
+    ));
+    // While its lease lives, the same message is a duplicate in flight.
+    let out = w
+        .sender
+        .handle(&m, &EndpointCache::default())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out,
+        StepOutcome::Dropped {
+            why: DropReason::DuplicateInflight
+        }
+    );
+    // After the lease: the lost attempt is recorded as ambiguous and a retry planned.
+    w.clock.set(T0.plus_millis(6_000));
+    let out = w
+        .sender
+        .handle(&m, &EndpointCache::default())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let StepOutcome::LostRecorded { attempt, delivery } = out else {
+        panic!("expected a lost attempt, got {out:?}")
+    };
+    assert_eq!(attempt.id, dead);
+    assert_eq!(attempt.state, "ambiguous");
+    assert_eq!(attempt.diagnostic, "network_ambiguous");
+    assert_eq!(delivery.status, DeliveryStatus::Ambiguous);
+    // Greatwait: 2 s after the lost attempt's end (its lease end).
+    assert_eq!(delivery.next_attempt_at, Some(T0.plus_millis(8_000)));
+    // A third copy of the attempt-1 message is now stale.
+    let out = w
+        .sender
+        .handle(&m, &EndpointCache::default())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out,
+        StepOutcome::Dropped {
+            why: DropReason::Stale
+        }
+    );
+    let starts = w.run(&id, 10).await;
+    assert_eq!(starts, [T0.plus_millis(8_000)]);
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 1);
+}
+
+#[tokio::test]
+async fn tanitar_disabled_endpoint_kills_pending_delivery_without_sending() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("tanitar")).await;
+    let id = w.event(&ep).await;
+    // Disable behind the API's back (the lifecycle routes are their own issue).
+    let tenant = w.delivery(&id).await.tenant_id;
+    let mut e = courier_app::ports::EndpointStore::get_endpoint(
+        w.store.as_ref(),
+        &tenant,
+        &w.delivery(&id).await.endpoint_id,
+    )
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_else(|| panic!("endpoint"));
+    let v = e.version;
+    e.state = courier_app::model::EndpointState::Disabled;
+    e.version += 1;
+    courier_app::ports::EndpointStore::update_endpoint(w.store.as_ref(), &e, v)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    w.run(&id, 5).await;
+    let d = w.delivery(&id).await;
+    assert_eq!(d.status, DeliveryStatus::Failed);
+    assert_eq!(d.dead_reason.as_deref(), Some("ENDPOINT_DISABLED"));
+    assert!(
+        w.http
+            .requests
+            .lock()
+            .map(|r| r.is_empty())
+            .unwrap_or(false),
+        "nothing may be sent"
+    );
+}
+
+#[tokio::test]
+async fn smartchat_410_disables_the_endpoint_and_fails_the_delivery() {
+    let w = World::new(vec![status(410)], 0).await;
+    let ep = w.endpoint(json!("smartchat")).await;
+    let id = w.event(&ep).await;
+    w.run(&id, 5).await;
+    let d = w.delivery(&id).await;
+    assert_eq!(d.status, DeliveryStatus::Failed);
+    assert_eq!(d.dead_reason.as_deref(), Some("endpoint_disabled"));
+    let (_, view) = w
+        .call("GET", &format!("/v1/endpoints/{ep}"), json!({}))
+        .await;
+    assert_eq!(view["status"], "disabled");
+    // New events are not queued for a disabled SmartChat endpoint.
+    let id2 = w.event(&ep).await;
+    assert_eq!(w.delivery(&id2).await.status, DeliveryStatus::Dropped);
+}
+
+#[tokio::test]
+async fn gavai_breaker_opens_drops_and_resets_itself() {
+    let w = World::new(vec![status(500)], 0).await;
+    let ep = w.endpoint(json!({"base": "gavai", "maxAttempts": 1, "health": {"model": "breaker", "exhaustedInARow": 2, "openSeconds": 5}})).await;
+    for _ in 0..2 {
+        let id = w.event(&ep).await;
+        w.run(&id, 3).await;
+        assert_eq!(
+            w.delivery(&id).await.dead_reason.as_deref(),
+            Some("max_attempts")
+        );
+    }
+    let (_, view) = w
+        .call("GET", &format!("/v1/endpoints/{ep}"), json!({}))
+        .await;
+    assert_eq!(view["breaker"]["state"], "open");
+    assert_eq!(view["breaker"]["openUntil"], json!(T0.plus_secs(5)));
+    let dropped = w.event(&ep).await;
+    assert_eq!(w.delivery(&dropped).await.status, DeliveryStatus::Dropped);
+    assert_eq!(
+        w.delivery(&dropped).await.dead_reason.as_deref(),
+        Some("breaker_open")
+    );
+    w.clock.advance_secs(5);
+    let (_, view) = w
+        .call("GET", &format!("/v1/endpoints/{ep}"), json!({}))
+        .await;
+    assert_eq!(view["breaker"]["state"], "closed");
+    assert_eq!(view["breaker"]["exhaustedInARow"], 0);
+    let sent = w.http.requests.lock().map(|r| r.len()).unwrap_or(0);
+    assert_eq!(sent, 2, "nothing was sent while the breaker was open");
+}
+
+#[tokio::test]
+async fn greatwait_deadline_settles_instead_of_a_late_attempt() {
+    // 1 attempt per minute forever, 15 min horizon: attempts at 0, 1, ... 15 min.
+    let w = World::new(vec![status(503)], 0).await;
+    let ep = w.endpoint(json!({"base": "greatwait", "maxAttempts": 100, "receiverFailureLimit": null, "waitsSeconds": [60], "jitter": {"min": 1, "max": 1}})).await;
+    let id = w.event(&ep).await;
+    let starts = w.run(&id, 100).await;
+    assert_eq!(starts.len(), 16);
+    assert_eq!(starts.last().map(|t| t.millis_since(T0)), Some(900_000));
+    assert_eq!(
+        w.delivery(&id).await.dead_reason.as_deref(),
+        Some("deadline")
+    );
+}
+
+#[tokio::test]
+async fn timeout_outcome_is_ambiguous_and_counts() {
+    let w = World::new(
+        vec![
+            AttemptOutcome::transport(TransportFailure::Timeout),
+            status(200),
+        ],
+        0,
+    )
+    .await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    let starts = w.run(&id, 10).await;
+    assert_eq!(starts.len(), 2);
+    let attempts = w.store.list_attempts(&id).await.unwrap_or_default();
+    assert_eq!(attempts[0].state, "ambiguous");
+    assert_eq!(attempts[0].error_class.as_deref(), Some("timeout"));
+    assert!(attempts[0].counts_toward_receiver_failures);
+    assert_ne!(attempts[0].id, attempts[1].id);
+}
