@@ -6,9 +6,15 @@
 
 use crate::ingest::{self, NewEvent};
 use crate::message::Trigger;
-use crate::model::{Attempt, Delivery, Endpoint, EndpointState, EventRecord, IdempotencyRecord, SecretRecord, SecretState, Tenant};
+use crate::model::{
+    Attempt, Delivery, Endpoint, EndpointState, EventRecord, IdempotencyRecord, SecretRecord,
+    SecretState, Tenant,
+};
 use crate::planner::Planner;
-use crate::ports::{Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, Random, SecretSource, TenantStore, UrlAdmission};
+use crate::ports::{
+    Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, Random, SecretSource,
+    TenantStore, UrlAdmission,
+};
 use crate::sender::PortRng;
 use base64::Engine;
 use courier_core::decide::LatencyClass;
@@ -16,9 +22,9 @@ use courier_core::health::HealthStatus;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use courier_core::signing::SigningSecret;
 use courier_core::{Policy, Timestamp};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 
@@ -45,7 +51,10 @@ pub struct ApiRequest {
 
 impl ApiRequest {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -80,7 +89,12 @@ pub struct ApiError {
 
 impl ApiError {
     pub fn new(status: u16, code: &'static str, detail: impl Into<String>) -> Self {
-        ApiError { status, code, detail: detail.into(), retry_after: None }
+        ApiError {
+            status,
+            code,
+            detail: detail.into(),
+            retry_after: None,
+        }
     }
     pub fn validation(detail: impl Into<String>) -> Self {
         ApiError::new(400, "validation_failed", detail)
@@ -113,19 +127,30 @@ impl ApiError {
             "code": self.code,
             "detail": self.detail,
         });
-        let mut headers = vec![("content-type".to_owned(), "application/problem+json".to_owned())];
+        let mut headers = vec![(
+            "content-type".to_owned(),
+            "application/problem+json".to_owned(),
+        )];
         if let Some(ra) = self.retry_after {
             body["retryAfterSeconds"] = json!(ra);
             headers.push(("retry-after".into(), ra.to_string()));
         }
-        ApiResponse { status: self.status, headers, body: serde_json::to_vec(&body).unwrap_or_default() }
+        ApiResponse {
+            status: self.status,
+            headers,
+            body: serde_json::to_vec(&body).unwrap_or_default(),
+        }
     }
 }
 
 impl From<PortError> for ApiError {
     fn from(e: PortError) -> Self {
         tracing::error!(error = %e, "storage failure behind the API");
-        let mut err = ApiError::new(503, "service_unavailable", "a backing service is unavailable; retry later");
+        let mut err = ApiError::new(
+            503,
+            "service_unavailable",
+            "a backing service is unavailable; retry later",
+        );
         err.retry_after = Some(1);
         err
     }
@@ -162,31 +187,67 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Creates a tenant and its first API key; returns the key (shown once).
-pub async fn create_tenant(tenants: &dyn TenantStore, secrets: &dyn SecretSource, random: &dyn Random, clock: &dyn Clock, name: &str) -> Result<(Tenant, String), PortError> {
+pub async fn create_tenant(
+    tenants: &dyn TenantStore,
+    secrets: &dyn SecretSource,
+    random: &dyn Random,
+    clock: &dyn Clock,
+    name: &str,
+) -> Result<(Tenant, String), PortError> {
     let mut raw = [0u8; 32];
     secrets.fill(&mut raw);
-    let key = format!("ck_{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw));
-    let tenant = Tenant { id: TenantId::generate(clock.now(), &mut PortRng(random)), name: name.to_owned() };
+    let key = format!(
+        "ck_{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw)
+    );
+    let tenant = Tenant {
+        id: TenantId::generate(clock.now(), &mut PortRng(random)),
+        name: name.to_owned(),
+    };
     tenants.put_tenant_key(&hash_key(&key), &tenant).await?;
     Ok((tenant, key))
 }
 
 /// Registers a known key (e.g. a fixed development key) for a tenant.
-pub async fn register_key(tenants: &dyn TenantStore, key: &str, tenant: &Tenant) -> Result<(), PortError> {
+pub async fn register_key(
+    tenants: &dyn TenantStore,
+    key: &str,
+    tenant: &Tenant,
+) -> Result<(), PortError> {
     tenants.put_tenant_key(&hash_key(key), tenant).await
 }
 
 fn parse_body<T: DeserializeOwned>(req: &ApiRequest) -> ApiResult<T> {
     if req.body.len() > MAX_BODY_BYTES {
-        return Err(ApiError::new(413, "payload_too_large", format!("request body is {} bytes; the limit is {MAX_BODY_BYTES}", req.body.len())));
+        return Err(ApiError::new(
+            413,
+            "payload_too_large",
+            format!(
+                "request body is {} bytes; the limit is {MAX_BODY_BYTES}",
+                req.body.len()
+            ),
+        ));
     }
     if let Some(ct) = req.header("content-type") {
-        let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let mime = ct
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         if !(mime == "application/json" || mime.ends_with("+json")) {
-            return Err(ApiError::new(415, "unsupported_media_type", format!("content-type must be application/json, got {mime:?}")));
+            return Err(ApiError::new(
+                415,
+                "unsupported_media_type",
+                format!("content-type must be application/json, got {mime:?}"),
+            ));
         }
     }
-    let body: &[u8] = if req.body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &req.body };
+    let body: &[u8] = if req.body.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        &req.body
+    };
     let mut de = serde_json::Deserializer::from_slice(body);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -197,7 +258,8 @@ fn parse_body<T: DeserializeOwned>(req: &ApiRequest) -> ApiResult<T> {
             ApiError::validation(format!("field `{path}`: {inner}"))
         }
     })?;
-    de.end().map_err(|e| ApiError::validation(format!("request body: {e}")))?;
+    de.end()
+        .map_err(|e| ApiError::validation(format!("request body: {e}")))?;
     Ok(value)
 }
 
@@ -222,7 +284,9 @@ fn percent_decode(s: &str) -> String {
         match bytes[i] {
             b'+' => out.push(b' '),
             b'%' if i + 2 < bytes.len() => {
-                let hexpair = std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                let hexpair = std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
                 match hexpair {
                     Some(b) => {
                         out.push(b);
@@ -249,27 +313,54 @@ struct ListQuery {
 }
 
 fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQuery> {
-    let mut q = ListQuery { since: None, until: None, cursor: None, limit: DEFAULT_PAGE, status: None, endpoint_id: None };
+    let mut q = ListQuery {
+        since: None,
+        until: None,
+        cursor: None,
+        limit: DEFAULT_PAGE,
+        status: None,
+        endpoint_id: None,
+    };
     for (k, v) in query_params(req) {
         if !allowed.contains(&k.as_str()) {
-            return Err(ApiError::validation(format!("unknown query parameter `{k}`; allowed: {}", allowed.join(", "))));
+            return Err(ApiError::validation(format!(
+                "unknown query parameter `{k}`; allowed: {}",
+                allowed.join(", ")
+            )));
         }
-        let time = |v: &str| Timestamp::parse_rfc3339(v).map_err(|e| ApiError::validation(format!("query parameter `{k}`: {e}")));
+        let time = |v: &str| {
+            Timestamp::parse_rfc3339(v)
+                .map_err(|e| ApiError::validation(format!("query parameter `{k}`: {e}")))
+        };
         match k.as_str() {
             "since" => q.since = Some(time(&v)?),
             "until" => q.until = Some(time(&v)?),
             "cursor" if v.len() <= 1024 => q.cursor = Some(v),
             "cursor" => return Err(ApiError::validation("query parameter `cursor` is too long")),
             "limit" => {
-                q.limit = v.parse::<u32>().ok().filter(|n| (1..=MAX_PAGE).contains(n)).ok_or_else(|| ApiError::validation(format!("query parameter `limit` must be 1-{MAX_PAGE}")))?;
+                q.limit = v
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=MAX_PAGE).contains(n))
+                    .ok_or_else(|| {
+                        ApiError::validation(format!(
+                            "query parameter `limit` must be 1-{MAX_PAGE}"
+                        ))
+                    })?;
             }
             "status" => {
                 if crate::model::DeliveryStatus::parse(&v).is_none() {
-                    return Err(ApiError::validation("query parameter `status` must be one of scheduled, pending, retrying, ambiguous, succeeded, failed, dropped"));
+                    return Err(ApiError::validation(
+                        "query parameter `status` must be one of scheduled, pending, retrying, ambiguous, succeeded, failed, dropped",
+                    ));
                 }
                 q.status = Some(v);
             }
-            "endpointId" => q.endpoint_id = Some(EndpointId::parse(&v).map_err(|e| ApiError::validation(format!("query parameter `endpointId`: {e}")))?),
+            "endpointId" => {
+                q.endpoint_id = Some(EndpointId::parse(&v).map_err(|e| {
+                    ApiError::validation(format!("query parameter `endpointId`: {e}"))
+                })?)
+            }
             _ => {}
         }
     }
@@ -281,7 +372,11 @@ fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQuery> {
     Ok(q)
 }
 
-fn id_from_path<T>(raw: &str, parse: impl Fn(&str) -> Result<T, courier_core::ids::IdError>, what: &str) -> ApiResult<T> {
+fn id_from_path<T>(
+    raw: &str,
+    parse: impl Fn(&str) -> Result<T, courier_core::ids::IdError>,
+    what: &str,
+) -> ApiResult<T> {
     // A malformed id cannot name anything: answer 404 like any unknown id.
     parse(raw).map_err(|_| ApiError::not_found(what))
 }
@@ -327,7 +422,11 @@ pub fn endpoint_status(e: &Endpoint, now: Timestamp) -> &'static str {
 }
 
 pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
-    let policy = if e.policy.is_preset() { json!(e.policy.name) } else { serde_json::to_value(&e.policy).unwrap_or(Value::Null) };
+    let policy = if e.policy.is_preset() {
+        json!(e.policy.name)
+    } else {
+        serde_json::to_value(&e.policy).unwrap_or(Value::Null)
+    };
     let mut v = json!({
         "id": e.id,
         "url": e.url,
@@ -408,14 +507,23 @@ impl Api {
     }
 
     async fn authenticate(&self, req: &ApiRequest) -> ApiResult<Tenant> {
-        let unauthorized = || ApiError::new(401, "unauthorized", "send `Authorization: Bearer <api key>`");
+        let unauthorized = || {
+            ApiError::new(
+                401,
+                "unauthorized",
+                "send `Authorization: Bearer <api key>`",
+            )
+        };
         let value = req.header("authorization").ok_or_else(unauthorized)?;
         let (scheme, key) = value.trim().split_once(' ').ok_or_else(unauthorized)?;
         let key = key.trim();
         if !scheme.eq_ignore_ascii_case("bearer") || key.is_empty() || key.len() > 256 {
             return Err(unauthorized());
         }
-        self.tenants.tenant_by_key(&hash_key(key)).await?.ok_or_else(|| ApiError::new(401, "unauthorized", "unknown API key"))
+        self.tenants
+            .tenant_by_key(&hash_key(key))
+            .await?
+            .ok_or_else(|| ApiError::new(401, "unauthorized", "unknown API key"))
     }
 
     async fn route(&self, req: &ApiRequest) -> ApiResult<ApiResponse> {
@@ -425,7 +533,9 @@ impl Api {
         if segs == ["healthz"] {
             return match m.as_str() {
                 "GET" | "HEAD" => {
-                    self.tenants.tenant_by_key(&hash_key("healthz-probe")).await?;
+                    self.tenants
+                        .tenant_by_key(&hash_key("healthz-probe"))
+                        .await?;
                     Ok(ApiResponse::json(200, &json!({"status": "ok"})))
                 }
                 _ => Err(method_not_allowed("GET")),
@@ -442,7 +552,9 @@ impl Api {
                 let e = self.load_endpoint(&tenant, id).await?;
                 Ok(ApiResponse::json(200, &endpoint_view(&e, self.clock.now())))
             }
-            ("GET", ["endpoints", id, "deliveries"]) => self.list_deliveries(&tenant, id, req).await,
+            ("GET", ["endpoints", id, "deliveries"]) => {
+                self.list_deliveries(&tenant, id, req).await
+            }
             ("POST", ["events"]) => self.create_event(&tenant, req).await,
             ("GET", ["events"]) => self.list_events(&tenant, req).await,
             ("GET", ["deliveries", id]) => {
@@ -452,55 +564,95 @@ impl Api {
             ("GET", ["deliveries", id, "attempts"]) => {
                 let d = self.load_delivery(&tenant, id).await?;
                 let now = self.clock.now();
-                let attempts: Vec<Value> = self.deliveries.list_attempts(&d.id).await?.iter().filter(|a| !expired(a.expires_at, now)).map(attempt_view).collect();
+                let attempts: Vec<Value> = self
+                    .deliveries
+                    .list_attempts(&d.id)
+                    .await?
+                    .iter()
+                    .filter(|a| !expired(a.expires_at, now))
+                    .map(attempt_view)
+                    .collect();
                 Ok(ApiResponse::json(200, &json!({"items": attempts})))
             }
             ("GET", ["deliveries", id, "attempts", att]) => {
                 let d = self.load_delivery(&tenant, id).await?;
                 let att = id_from_path(att, AttemptId::parse, "attempt")?;
                 let now = self.clock.now();
-                let a = self.deliveries.list_attempts(&d.id).await?.into_iter().find(|a| a.id == att && !expired(a.expires_at, now)).ok_or_else(|| ApiError::not_found("attempt"))?;
+                let a = self
+                    .deliveries
+                    .list_attempts(&d.id)
+                    .await?
+                    .into_iter()
+                    .find(|a| a.id == att && !expired(a.expires_at, now))
+                    .ok_or_else(|| ApiError::not_found("attempt"))?;
                 Ok(ApiResponse::json(200, &attempt_view(&a)))
             }
             (_, ["endpoints"]) => Err(method_not_allowed("GET, POST")),
             (_, ["events"]) => Err(method_not_allowed("GET, POST")),
-            (_, ["endpoints", _] | ["deliveries", _] | ["deliveries", _, "attempts"] | ["deliveries", _, "attempts", _] | ["endpoints", _, "deliveries"]) => Err(method_not_allowed("GET")),
+            (
+                _,
+                ["endpoints", _]
+                | ["deliveries", _]
+                | ["deliveries", _, "attempts"]
+                | ["deliveries", _, "attempts", _]
+                | ["endpoints", _, "deliveries"],
+            ) => Err(method_not_allowed("GET")),
             _ => Err(ApiError::not_found("route")),
         }
     }
 
     async fn load_endpoint(&self, tenant: &Tenant, raw: &str) -> ApiResult<Endpoint> {
         let id = id_from_path(raw, EndpointId::parse, "endpoint")?;
-        self.endpoints.get_endpoint(&tenant.id, &id).await?.filter(|e| e.tenant_id == tenant.id).ok_or_else(|| ApiError::not_found("endpoint"))
+        self.endpoints
+            .get_endpoint(&tenant.id, &id)
+            .await?
+            .filter(|e| e.tenant_id == tenant.id)
+            .ok_or_else(|| ApiError::not_found("endpoint"))
     }
 
     async fn load_delivery(&self, tenant: &Tenant, raw: &str) -> ApiResult<Delivery> {
         let id = id_from_path(raw, DeliveryId::parse, "delivery")?;
         let now = self.clock.now();
-        self.deliveries.get_delivery(&id).await?.filter(|d| d.tenant_id == tenant.id && !expired(d.expires_at, now)).ok_or_else(|| ApiError::not_found("delivery"))
+        self.deliveries
+            .get_delivery(&id)
+            .await?
+            .filter(|d| d.tenant_id == tenant.id && !expired(d.expires_at, now))
+            .ok_or_else(|| ApiError::not_found("delivery"))
     }
 
     async fn create_endpoint(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
         let body: CreateEndpoint = parse_body(req)?;
         if body.url.len() > MAX_URL_LEN {
-            return Err(ApiError::validation(format!("field `url` is longer than {MAX_URL_LEN} characters")));
+            return Err(ApiError::validation(format!(
+                "field `url` is longer than {MAX_URL_LEN} characters"
+            )));
         }
         let policy = Policy::from_value(&body.policy).map_err(|e| {
-            let field = if e.field == "policy" { "policy".to_owned() } else { format!("policy.{}", e.field) };
+            let field = if e.field == "policy" {
+                "policy".to_owned()
+            } else {
+                format!("policy.{}", e.field)
+            };
             ApiError::validation(format!("field `{field}`: {}", e.message))
         })?;
         if let Some(d) = &body.description {
             if d.chars().count() > MAX_DESCRIPTION {
-                return Err(ApiError::validation(format!("field `description` is longer than {MAX_DESCRIPTION} characters")));
+                return Err(ApiError::validation(format!(
+                    "field `description` is longer than {MAX_DESCRIPTION} characters"
+                )));
             }
         }
         let allowance = body.long_running_allowance_seconds.unwrap_or(0);
         if allowance > MAX_LONG_RUNNING_SECONDS {
-            return Err(ApiError::validation(format!("field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}")));
+            return Err(ApiError::validation(format!(
+                "field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}"
+            )));
         }
         if let Some(t) = body.timeout_ms {
             if !(100..=60_000).contains(&t) {
-                return Err(ApiError::validation("field `timeoutMs` must be between 100 and 60000"));
+                return Err(ApiError::validation(
+                    "field `timeoutMs` must be between 100 and 60000",
+                ));
             }
         }
         let url = self.admission.admit(&body.url).await.map_err(|r| {
@@ -513,9 +665,21 @@ impl Api {
         let now = self.clock.now();
         let mut raw = [0u8; 32];
         self.secrets.fill(&mut raw);
-        let secret = SigningSecret::from_bytes(&raw).map_err(|_| ApiError::new(503, "service_unavailable", "could not create a signing secret"))?;
-        let health = policy.health.smart_rules().map(|_| courier_core::health::SmartHealth::new(now));
-        let breaker = policy.health.breaker_rules().map(|_| courier_core::health::BreakerState::default());
+        let secret = SigningSecret::from_bytes(&raw).map_err(|_| {
+            ApiError::new(
+                503,
+                "service_unavailable",
+                "could not create a signing secret",
+            )
+        })?;
+        let health = policy
+            .health
+            .smart_rules()
+            .map(|_| courier_core::health::SmartHealth::new(now));
+        let breaker = policy
+            .health
+            .breaker_rules()
+            .map(|_| courier_core::health::BreakerState::default());
         let endpoint = Endpoint {
             id: EndpointId::generate(now, &mut PortRng(self.random.as_ref())),
             tenant_id: tenant.id.clone(),
@@ -526,7 +690,12 @@ impl Api {
             timeout_ms: body.timeout_ms,
             description: body.description,
             state: EndpointState::Active,
-            secrets: vec![SecretRecord { secret: secret.to_text(), state: SecretState::Active, created_at: now, expires_at: None }],
+            secrets: vec![SecretRecord {
+                secret: secret.to_text(),
+                state: SecretState::Active,
+                created_at: now,
+                expires_at: None,
+            }],
             breaker,
             health,
             created_at: now,
@@ -541,18 +710,47 @@ impl Api {
 
     async fn list_endpoints(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
         let q = list_query(req, &["cursor", "limit"])?;
-        let page = self.endpoints.list_endpoints(&tenant.id, q.cursor.as_deref(), q.limit).await?;
+        let page = self
+            .endpoints
+            .list_endpoints(&tenant.id, q.cursor.as_deref(), q.limit)
+            .await?;
         let now = self.clock.now();
-        Ok(ApiResponse::json(200, &json!({"items": page.items.iter().map(|e| endpoint_view(e, now)).collect::<Vec<_>>(), "nextCursor": page.next_cursor})))
+        Ok(ApiResponse::json(
+            200,
+            &json!({"items": page.items.iter().map(|e| endpoint_view(e, now)).collect::<Vec<_>>(), "nextCursor": page.next_cursor}),
+        ))
     }
 
-    async fn list_deliveries(&self, tenant: &Tenant, raw: &str, req: &ApiRequest) -> ApiResult<ApiResponse> {
+    async fn list_deliveries(
+        &self,
+        tenant: &Tenant,
+        raw: &str,
+        req: &ApiRequest,
+    ) -> ApiResult<ApiResponse> {
         let e = self.load_endpoint(tenant, raw).await?;
         let q = list_query(req, &["status", "since", "until", "cursor", "limit"])?;
-        let page = self.deliveries.list_deliveries(&e.id, q.status.as_deref(), q.since, q.until, q.cursor.as_deref(), q.limit).await?;
+        let page = self
+            .deliveries
+            .list_deliveries(
+                &e.id,
+                q.status.as_deref(),
+                q.since,
+                q.until,
+                q.cursor.as_deref(),
+                q.limit,
+            )
+            .await?;
         let now = self.clock.now();
-        let items: Vec<Value> = page.items.iter().filter(|d| !expired(d.expires_at, now)).map(delivery_view).collect();
-        Ok(ApiResponse::json(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+        let items: Vec<Value> = page
+            .items
+            .iter()
+            .filter(|d| !expired(d.expires_at, now))
+            .map(delivery_view)
+            .collect();
+        Ok(ApiResponse::json(
+            200,
+            &json!({"items": items, "nextCursor": page.next_cursor}),
+        ))
     }
 
     async fn list_events(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
@@ -560,22 +758,62 @@ impl Api {
         if let Some(ep) = &q.endpoint_id {
             self.load_endpoint(tenant, ep.as_str()).await?;
         }
-        let page = self.deliveries.list_events(&tenant.id, q.endpoint_id.as_ref(), q.since, q.until, q.cursor.as_deref(), q.limit).await?;
+        let page = self
+            .deliveries
+            .list_events(
+                &tenant.id,
+                q.endpoint_id.as_ref(),
+                q.since,
+                q.until,
+                q.cursor.as_deref(),
+                q.limit,
+            )
+            .await?;
         let now = self.clock.now();
-        let items: Vec<Value> = page.items.iter().filter(|e| !expired(e.expires_at, now)).map(event_view).collect();
-        Ok(ApiResponse::json(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+        let items: Vec<Value> = page
+            .items
+            .iter()
+            .filter(|e| !expired(e.expires_at, now))
+            .map(event_view)
+            .collect();
+        Ok(ApiResponse::json(
+            200,
+            &json!({"items": items, "nextCursor": page.next_cursor}),
+        ))
     }
 
     /// Checks an Idempotency-Key: `Ok(Some(response))` replays the first answer.
-    async fn idempotency(&self, tenant: &Tenant, scope: &str, req: &ApiRequest, required: bool) -> ApiResult<Option<(String, String)>> {
+    async fn idempotency(
+        &self,
+        tenant: &Tenant,
+        scope: &str,
+        req: &ApiRequest,
+        required: bool,
+    ) -> ApiResult<Option<(String, String)>> {
         let Some(key) = req.header("idempotency-key") else {
-            return if required { Err(ApiError::new(400, "idempotency_key_required", "this call requires an Idempotency-Key header")) } else { Ok(None) };
+            return if required {
+                Err(ApiError::new(
+                    400,
+                    "idempotency_key_required",
+                    "this call requires an Idempotency-Key header",
+                ))
+            } else {
+                Ok(None)
+            };
         };
         let key = key.trim();
-        if key.is_empty() || key.len() > MAX_IDEMPOTENCY_KEY || !key.bytes().all(|c| c.is_ascii_graphic()) {
-            return Err(ApiError::validation(format!("header `Idempotency-Key` must be 1-{MAX_IDEMPOTENCY_KEY} visible ASCII characters")));
+        if key.is_empty()
+            || key.len() > MAX_IDEMPOTENCY_KEY
+            || !key.bytes().all(|c| c.is_ascii_graphic())
+        {
+            return Err(ApiError::validation(format!(
+                "header `Idempotency-Key` must be 1-{MAX_IDEMPOTENCY_KEY} visible ASCII characters"
+            )));
         }
-        Ok(Some((format!("{}#{scope}#{key}", tenant.id), hex(&Sha256::digest(&req.body)))))
+        Ok(Some((
+            format!("{}#{scope}#{key}", tenant.id),
+            hex(&Sha256::digest(&req.body)),
+        )))
     }
 
     async fn create_event(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
@@ -584,38 +822,73 @@ impl Api {
         let ids: Vec<String> = match (body.endpoint_id, body.endpoint_ids) {
             (Some(one), None) => vec![one],
             (None, Some(many)) if !many.is_empty() && many.len() <= MAX_ENDPOINTS_PER_EVENT => many,
-            (None, Some(_)) => return Err(ApiError::validation(format!("field `endpointIds` must list 1-{MAX_ENDPOINTS_PER_EVENT} endpoints"))),
-            (Some(_), Some(_)) => return Err(ApiError::validation("send either `endpointId` or `endpointIds`, not both")),
-            (None, None) => return Err(ApiError::validation("field `endpointId` (or `endpointIds`) is required")),
+            (None, Some(_)) => {
+                return Err(ApiError::validation(format!(
+                    "field `endpointIds` must list 1-{MAX_ENDPOINTS_PER_EVENT} endpoints"
+                )));
+            }
+            (Some(_), Some(_)) => {
+                return Err(ApiError::validation(
+                    "send either `endpointId` or `endpointIds`, not both",
+                ));
+            }
+            (None, None) => {
+                return Err(ApiError::validation(
+                    "field `endpointId` (or `endpointIds`) is required",
+                ));
+            }
         };
-        let payload = body.payload.ok_or_else(|| ApiError::validation("field `payload` is required"))?;
-        let payload_len = serde_json::to_vec(&payload).map(|v| v.len()).unwrap_or(usize::MAX);
+        let payload = body
+            .payload
+            .ok_or_else(|| ApiError::validation("field `payload` is required"))?;
+        let payload_len = serde_json::to_vec(&payload)
+            .map(|v| v.len())
+            .unwrap_or(usize::MAX);
         if payload_len > MAX_PAYLOAD_BYTES {
-            return Err(ApiError::new(413, "payload_too_large", format!("field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)")));
+            return Err(ApiError::new(
+                413,
+                "payload_too_large",
+                format!(
+                    "field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)"
+                ),
+            ));
         }
         if let Some(t) = &body.event_type {
             if t.is_empty() || t.chars().count() > MAX_EVENT_TYPE {
-                return Err(ApiError::validation(format!("field `type` must be 1-{MAX_EVENT_TYPE} characters")));
+                return Err(ApiError::validation(format!(
+                    "field `type` must be 1-{MAX_EVENT_TYPE} characters"
+                )));
             }
         }
         let now = self.clock.now();
         let planned_at = match &body.planned_at {
             None => None,
             Some(s) => {
-                let t = Timestamp::parse_rfc3339(s).map_err(|e| ApiError::validation(format!("field `plannedAt`: {e}")))?;
+                let t = Timestamp::parse_rfc3339(s)
+                    .map_err(|e| ApiError::validation(format!("field `plannedAt`: {e}")))?;
                 if t > now.plus_secs(365 * 86_400) {
-                    return Err(ApiError::validation("field `plannedAt` must be within a year from now"));
+                    return Err(ApiError::validation(
+                        "field `plannedAt` must be within a year from now",
+                    ));
                 }
                 Some(t)
             }
         };
         let mut endpoints = Vec::with_capacity(ids.len());
         for (i, raw) in ids.iter().enumerate() {
-            let id = EndpointId::parse(raw).map_err(|e| ApiError::validation(format!("field `endpointIds[{i}]`: {e}")))?;
+            let id = EndpointId::parse(raw)
+                .map_err(|e| ApiError::validation(format!("field `endpointIds[{i}]`: {e}")))?;
             if endpoints.iter().any(|e: &Endpoint| e.id == id) {
-                return Err(ApiError::validation(format!("field `endpointIds[{i}]`: {id} is listed twice")));
+                return Err(ApiError::validation(format!(
+                    "field `endpointIds[{i}]`: {id} is listed twice"
+                )));
             }
-            let e = self.endpoints.get_endpoint(&tenant.id, &id).await?.filter(|e| e.tenant_id == tenant.id).ok_or_else(|| ApiError::not_found("endpoint"))?;
+            let e = self
+                .endpoints
+                .get_endpoint(&tenant.id, &id)
+                .await?
+                .filter(|e| e.tenant_id == tenant.id)
+                .ok_or_else(|| ApiError::not_found("endpoint"))?;
             endpoints.push(e);
         }
         let new = NewEvent {
@@ -645,22 +918,57 @@ impl Api {
                 return self.replay_event_answer(tenant, first, &hash, now).await;
             }
         }
-        ingest::store_and_enqueue(self.deliveries.as_ref(), &self.planner, &event, &deliveries, now).await?;
+        ingest::store_and_enqueue(
+            self.deliveries.as_ref(),
+            &self.planner,
+            &event,
+            &deliveries,
+            now,
+        )
+        .await?;
         Ok(ApiResponse::json(202, &answer))
     }
 
     /// A repeated Idempotency-Key: the first answer, after making sure its writes and
     /// enqueues happened (the first request may have died half-way).
-    async fn replay_event_answer(&self, tenant: &Tenant, first: IdempotencyRecord, hash: &str, now: Timestamp) -> ApiResult<ApiResponse> {
+    async fn replay_event_answer(
+        &self,
+        tenant: &Tenant,
+        first: IdempotencyRecord,
+        hash: &str,
+        now: Timestamp,
+    ) -> ApiResult<ApiResponse> {
         if first.request_hash != hash {
-            return Err(ApiError::new(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request body"));
+            return Err(ApiError::new(
+                422,
+                "idempotency_key_reused",
+                "this Idempotency-Key was used with a different request body",
+            ));
         }
         let answer: Value = serde_json::from_str(&first.response_body).unwrap_or(Value::Null);
-        if let Some(event_id) = answer.get("eventId").and_then(Value::as_str).and_then(|s| EventId::parse(s).ok()) {
-            if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
+        if let Some(event_id) = answer
+            .get("eventId")
+            .and_then(Value::as_str)
+            .and_then(|s| EventId::parse(s).ok())
+        {
+            if self
+                .deliveries
+                .get_event(&tenant.id, &event_id)
+                .await?
+                .is_some()
+            {
                 let mut waiting = Vec::new();
-                for d in answer.get("deliveries").and_then(Value::as_array).into_iter().flatten() {
-                    if let Some(id) = d.get("id").and_then(Value::as_str).and_then(|s| DeliveryId::parse(s).ok()) {
+                for d in answer
+                    .get("deliveries")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(id) = d
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .and_then(|s| DeliveryId::parse(s).ok())
+                    {
                         if let Some(d) = self.deliveries.get_delivery(&id).await? {
                             waiting.push(d);
                         }
@@ -670,13 +978,28 @@ impl Api {
             } else {
                 // The first request stored its answer but died before writing: its
                 // writes are lost, so it has to be retried under a new key.
-                return Err(ApiError::new(409, "conflict", "the first request with this Idempotency-Key did not complete; retry with a new key"));
+                return Err(ApiError::new(
+                    409,
+                    "conflict",
+                    "the first request with this Idempotency-Key did not complete; retry with a new key",
+                ));
             }
         }
-        Ok(ApiResponse { status: first.status, headers: vec![("content-type".into(), "application/json".into()), ("idempotent-replayed".into(), "true".into())], body: first.response_body.into_bytes() })
+        Ok(ApiResponse {
+            status: first.status,
+            headers: vec![
+                ("content-type".into(), "application/json".into()),
+                ("idempotent-replayed".into(), "true".into()),
+            ],
+            body: first.response_body.into_bytes(),
+        })
     }
 }
 
 fn method_not_allowed(allow: &str) -> ApiError {
-    ApiError::new(405, "method_not_allowed", format!("allowed methods: {allow}"))
+    ApiError::new(
+        405,
+        "method_not_allowed",
+        format!("allowed methods: {allow}"),
+    )
 }

@@ -52,7 +52,11 @@ pub enum ConfigError {
     #[error("environment variable {0} is required")]
     Missing(&'static str),
     #[error("environment variable {name} has an invalid value {value:?}: {expected}")]
-    Invalid { name: &'static str, value: String, expected: &'static str },
+    Invalid {
+        name: &'static str,
+        value: String,
+        expected: &'static str,
+    },
 }
 
 impl Config {
@@ -61,23 +65,37 @@ impl Config {
     }
 
     pub fn from_map(vars: &HashMap<String, String>) -> Result<Self, ConfigError> {
-        let req = |name: &'static str| vars.get(name).filter(|v| !v.is_empty()).cloned().ok_or(ConfigError::Missing(name));
+        let req = |name: &'static str| {
+            vars.get(name)
+                .filter(|v| !v.is_empty())
+                .cloned()
+                .ok_or(ConfigError::Missing(name))
+        };
         let flag = |name: &'static str| -> Result<bool, ConfigError> {
             match vars.get(name).map(|v| v.trim().to_ascii_lowercase()) {
                 None => Ok(false),
                 Some(v) if v.is_empty() || v == "false" || v == "0" => Ok(false),
                 Some(v) if v == "true" || v == "1" => Ok(true),
-                Some(v) => Err(ConfigError::Invalid { name, value: v, expected: "true or false" }),
+                Some(v) => Err(ConfigError::Invalid {
+                    name,
+                    value: v,
+                    expected: "true or false",
+                }),
             }
         };
         let num = |name: &'static str, default: u32, max: u32| -> Result<u32, ConfigError> {
             match vars.get(name).filter(|v| !v.is_empty()) {
                 None => Ok(default),
-                Some(v) => v.trim().parse::<u32>().ok().filter(|n| *n <= max).ok_or_else(|| ConfigError::Invalid {
-                    name,
-                    value: v.clone(),
-                    expected: "a whole number of seconds within the allowed range",
-                }),
+                Some(v) => v
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| *n <= max)
+                    .ok_or_else(|| ConfigError::Invalid {
+                        name,
+                        value: v.clone(),
+                        expected: "a whole number of seconds within the allowed range",
+                    }),
             }
         };
         Ok(Config {

@@ -8,9 +8,9 @@ use crate::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, EventTarget}
 use crate::planner::Planner;
 use crate::ports::{DeliveryStore, PortError, Random};
 use crate::sender::PortRng;
+use courier_core::Timestamp;
 use courier_core::health::HealthStatus;
 use courier_core::ids::{DeliveryId, EventId};
-use courier_core::Timestamp;
 use serde::Serialize;
 
 /// Why an endpoint is not taking new events, if it is not.
@@ -29,7 +29,13 @@ pub fn refuses_events(endpoint: &Endpoint, now: Timestamp) -> Option<&'static st
 }
 
 /// The envelope bytes every automatic attempt of a delivery sends.
-pub fn envelope(event_id: &EventId, event_type: Option<&str>, planned_at: Timestamp, trigger: Trigger, payload: &serde_json::Value) -> String {
+pub fn envelope(
+    event_id: &EventId,
+    event_type: Option<&str>,
+    planned_at: Timestamp,
+    trigger: Trigger,
+    payload: &serde_json::Value,
+) -> String {
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Envelope<'a> {
@@ -40,7 +46,14 @@ pub fn envelope(event_id: &EventId, event_type: Option<&str>, planned_at: Timest
         trigger: &'a str,
         data: &'a serde_json::Value,
     }
-    serde_json::to_string(&Envelope { id: event_id, event_type, planned_at, trigger: trigger.envelope_name(), data: payload }).unwrap_or_default()
+    serde_json::to_string(&Envelope {
+        id: event_id,
+        event_type,
+        planned_at,
+        trigger: trigger.envelope_name(),
+        data: payload,
+    })
+    .unwrap_or_default()
 }
 
 /// A new event as the API accepted it (validated).
@@ -56,7 +69,11 @@ pub struct NewEvent<'a> {
 }
 
 /// Builds the event record and its deliveries (no I/O), with ids from `rng`.
-pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventRecord, Vec<Delivery>) {
+pub fn build(
+    new: &NewEvent<'_>,
+    now: Timestamp,
+    random: &dyn Random,
+) -> (EventRecord, Vec<Delivery>) {
     let mut rng = PortRng(random);
     let planned_at = new.planned_at.filter(|p| *p > now).unwrap_or(now);
     let first = new.endpoints.first().map(|e| e.tenant_id.clone());
@@ -71,7 +88,11 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             None => DeliveryStatus::Pending,
         };
         let retention = i64::from(ep.policy.retention.settled_days) * 86_400;
-        let webhook_id = new.webhook_ids.as_ref().and_then(|w| w.get(i).cloned()).unwrap_or_else(|| id.to_string());
+        let webhook_id = new
+            .webhook_ids
+            .as_ref()
+            .and_then(|w| w.get(i).cloned())
+            .unwrap_or_else(|| id.to_string());
         deliveries.push(Delivery {
             id: id.clone(),
             tenant_id: ep.tenant_id.clone(),
@@ -84,13 +105,23 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             attempt_count: 0,
             next_attempt: 1,
             receiver_failures: 0,
-            next_attempt_at: if dropped.is_none() { Some(planned_at) } else { None },
+            next_attempt_at: if dropped.is_none() {
+                Some(planned_at)
+            } else {
+                None
+            },
             last_planned: false,
             claim: None,
             created_at: now,
             planned_at,
             settled_at: dropped.map(|_| now),
-            body: envelope(&new.event_id, new.event_type.as_deref(), planned_at, new.trigger, &new.payload),
+            body: envelope(
+                &new.event_id,
+                new.event_type.as_deref(),
+                planned_at,
+                new.trigger,
+                &new.payload,
+            ),
             expires_at: dropped.map(|_| now.millis() / 1000 + retention),
             version: 1,
         });
@@ -105,7 +136,12 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             reason: dropped.map(str::to_owned),
         });
     }
-    let max_retention = new.endpoints.iter().map(|e| e.policy.retention.settled_days).max().unwrap_or(30);
+    let max_retention = new
+        .endpoints
+        .iter()
+        .map(|e| e.policy.retention.settled_days)
+        .max()
+        .unwrap_or(30);
     let event = EventRecord {
         id: new.event_id.clone(),
         tenant_id: first.unwrap_or_else(|| courier_core::ids::TenantId::generate(now, &mut rng)),
@@ -136,9 +172,17 @@ pub fn first_message(d: &Delivery) -> QueueMessage {
 
 /// Queues attempt 1 of every delivery still waiting for it. Safe to repeat: a
 /// duplicate message is dropped by the sender's claim.
-pub async fn enqueue_waiting(planner: &Planner, deliveries: &[Delivery], now: Timestamp) -> Result<(), PortError> {
+pub async fn enqueue_waiting(
+    planner: &Planner,
+    deliveries: &[Delivery],
+    now: Timestamp,
+) -> Result<(), PortError> {
     for d in deliveries {
-        if matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0 {
+        if matches!(
+            d.status,
+            DeliveryStatus::Pending | DeliveryStatus::Scheduled
+        ) && d.attempt_count == 0
+        {
             planner.plan(first_message(d), now).await?;
         }
     }
@@ -146,7 +190,13 @@ pub async fn enqueue_waiting(planner: &Planner, deliveries: &[Delivery], now: Ti
 }
 
 /// Writes the event and its deliveries, then queues them.
-pub async fn store_and_enqueue(store: &dyn DeliveryStore, planner: &Planner, event: &EventRecord, deliveries: &[Delivery], now: Timestamp) -> Result<(), PortError> {
+pub async fn store_and_enqueue(
+    store: &dyn DeliveryStore,
+    planner: &Planner,
+    event: &EventRecord,
+    deliveries: &[Delivery],
+    now: Timestamp,
+) -> Result<(), PortError> {
     store.create_event(event, deliveries).await?;
     enqueue_waiting(planner, deliveries, now).await
 }

@@ -9,7 +9,7 @@ pub mod contract;
 pub mod ingest;
 pub mod memory;
 pub mod message;
-pub mod planner;
 pub mod model;
+pub mod planner;
 pub mod ports;
 pub mod sender;

@@ -1,8 +1,8 @@
 //! The delivery queue message: which attempt of which delivery to make, and not
 //! before when. Versioned so a message from an older sender is still understood.
 
-use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::Timestamp;
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -83,6 +83,11 @@ impl QueueMessage {
 
     /// Idempotency name for the timer and dedup of this step.
     pub fn step_name(&self) -> String {
-        format!("{}-{}-{}", self.delivery_id, self.attempt, self.trigger.as_str())
+        format!(
+            "{}-{}-{}",
+            self.delivery_id,
+            self.attempt,
+            self.trigger.as_str()
+        )
     }
 }

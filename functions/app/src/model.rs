@@ -111,7 +111,10 @@ pub enum DeliveryStatus {
 
 impl DeliveryStatus {
     pub fn is_settled(self) -> bool {
-        matches!(self, DeliveryStatus::Succeeded | DeliveryStatus::Failed | DeliveryStatus::Dropped)
+        matches!(
+            self,
+            DeliveryStatus::Succeeded | DeliveryStatus::Failed | DeliveryStatus::Dropped
+        )
     }
     pub fn as_str(self) -> &'static str {
         match self {

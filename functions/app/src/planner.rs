@@ -16,7 +16,10 @@ pub struct PlannerSettings {
 
 impl Default for PlannerSettings {
     fn default() -> Self {
-        PlannerSettings { sqs_max_delay_seconds: 900, schedule_lead_seconds: 60 }
+        PlannerSettings {
+            sqs_max_delay_seconds: 900,
+            schedule_lead_seconds: 60,
+        }
     }
 }
 
@@ -41,7 +44,9 @@ impl Planner {
         // Round up: SQS delays are whole seconds and a wait is a minimum.
         let wait_s = (wait_ms as u64).div_ceil(1000);
         if wait_s <= u64::from(self.settings.sqs_max_delay_seconds) {
-            Path::Queue { delay_seconds: wait_s as u32 }
+            Path::Queue {
+                delay_seconds: wait_s as u32,
+            }
         } else {
             let lead = i64::from(self.settings.schedule_lead_seconds) * 1000;
             // Never aim the schedule so early that the re-delay would exceed SQS's limit.
@@ -54,7 +59,11 @@ impl Planner {
         let path = self.path(message.not_before, now);
         match path {
             Path::Queue { delay_seconds } => self.queue.send(&message, delay_seconds).await?,
-            Path::Schedule { fire_at } => self.timer.schedule(&schedule_name(&message), fire_at, &message).await?,
+            Path::Schedule { fire_at } => {
+                self.timer
+                    .schedule(&schedule_name(&message), fire_at, &message)
+                    .await?
+            }
         }
         Ok(path)
     }

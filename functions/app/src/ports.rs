@@ -3,11 +3,13 @@
 //! pass the same contract tests.
 
 use crate::message::QueueMessage;
-use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
+use crate::model::{
+    Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
+};
 use async_trait::async_trait;
+use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
-use courier_core::Timestamp;
 use std::net::SocketAddr;
 
 /// An adapter failure. Outcomes of HTTP attempts are never errors; these are
@@ -54,11 +56,20 @@ pub trait TenantStore: Send + Sync {
 pub trait EndpointStore: Send + Sync {
     /// Fails with `Conflict` if the id exists.
     async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()>;
-    async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>>;
+    async fn get_endpoint(
+        &self,
+        tenant: &TenantId,
+        id: &EndpointId,
+    ) -> PortResult<Option<Endpoint>>;
     /// Replaces the endpoint if its stored `version` is `expected_version`
     /// (the new item carries `expected_version + 1`); otherwise `Conflict`.
     async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()>;
-    async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>>;
+    async fn list_endpoints(
+        &self,
+        tenant: &TenantId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Endpoint>>;
 }
 
 /// Result of trying to claim attempt N of a delivery.
@@ -68,7 +79,10 @@ pub enum Claim {
     /// when it was taken over because its lease had ended with no attempt recorded:
     /// that attempt's request may have reached the receiver, and the caller records
     /// it as lost (ambiguous) before going on.
-    Claimed { delivery: Delivery, lost: Option<ClaimRecord> },
+    Claimed {
+        delivery: Delivery,
+        lost: Option<ClaimRecord>,
+    },
     /// Not claimable: settled, attempt N already recorded, or a live claim exists.
     /// The delivery as stored (None if it does not exist).
     Refused(Option<Delivery>),
@@ -78,30 +92,65 @@ pub enum Claim {
 pub trait DeliveryStore: Send + Sync {
     /// Writes the event and all its deliveries atomically.
     async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()>;
-    async fn get_event(&self, tenant: &TenantId, id: &courier_core::ids::EventId) -> PortResult<Option<EventRecord>>;
+    async fn get_event(
+        &self,
+        tenant: &TenantId,
+        id: &courier_core::ids::EventId,
+    ) -> PortResult<Option<EventRecord>>;
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>>;
     /// Claims attempt `number` when the delivery is unsettled, its `next_attempt` is
     /// `number` and no claim is live at `now` (a claim whose lease ended may be taken
     /// over: the caller then records the lost attempt). Sets the claim with `lease_until`.
-    async fn claim_attempt(&self, id: &DeliveryId, number: u32, attempt_id: &AttemptId, now: Timestamp, lease_until: Timestamp) -> PortResult<Claim>;
+    async fn claim_attempt(
+        &self,
+        id: &DeliveryId,
+        number: u32,
+        attempt_id: &AttemptId,
+        now: Timestamp,
+        lease_until: Timestamp,
+    ) -> PortResult<Claim>;
     /// Atomically stores the attempt and the delivery's new state, conditional on the
     /// stored delivery still holding the claim whose `attempt_id` is `claim_id`
     /// (usually `attempt.id`; differs when recording a lost attempt after a takeover).
     /// `Conflict` otherwise.
-    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()>;
+    async fn record_attempt(
+        &self,
+        delivery: &Delivery,
+        attempt: &Attempt,
+        claim_id: &AttemptId,
+    ) -> PortResult<()>;
     /// Replaces the delivery if it still holds `expected_version` (`Conflict` otherwise).
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()>;
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>>;
     /// The endpoint's delivery log, newest first, optionally one status only.
-    async fn list_deliveries(&self, endpoint: &EndpointId, status: Option<&str>, since: Option<Timestamp>, until: Option<Timestamp>, cursor: Option<&str>, limit: u32) -> PortResult<Page<Delivery>>;
+    async fn list_deliveries(
+        &self,
+        endpoint: &EndpointId,
+        status: Option<&str>,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Delivery>>;
     /// Events of a tenant (optionally one endpoint), newest first: the audit log.
-    async fn list_events(&self, tenant: &TenantId, endpoint: Option<&EndpointId>, since: Option<Timestamp>, until: Option<Timestamp>, cursor: Option<&str>, limit: u32) -> PortResult<Page<EventRecord>>;
+    async fn list_events(
+        &self,
+        tenant: &TenantId,
+        endpoint: Option<&EndpointId>,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<EventRecord>>;
 }
 
 #[async_trait]
 pub trait IdempotencyStore: Send + Sync {
     /// Stores the record unless one exists for the same key; returns the existing one.
-    async fn put_idempotency(&self, record: &IdempotencyRecord) -> PortResult<Option<IdempotencyRecord>>;
+    async fn put_idempotency(
+        &self,
+        record: &IdempotencyRecord,
+    ) -> PortResult<Option<IdempotencyRecord>>;
 }
 
 #[async_trait]

@@ -7,7 +7,10 @@
 use crate::message::{QueueMessage, Trigger};
 use crate::model::{Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
 use crate::planner::Planner;
-use crate::ports::{Claim, Clock, DeliveryStore, EndpointStore, HttpSender, OutboundRequest, PortError, Random};
+use crate::ports::{
+    Claim, Clock, DeliveryStore, EndpointStore, HttpSender, OutboundRequest, PortError, Random,
+};
+use courier_core::Timestamp;
 use courier_core::classify::{AttemptState, Classification};
 use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
 use courier_core::health::{BreakerEvent, HealthEvent, HealthStatus};
@@ -15,8 +18,7 @@ use courier_core::ids::{AttemptId, EndpointId};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure};
 use courier_core::policy::HealthModel;
 use courier_core::rng::RandomSource;
-use courier_core::signing::{signature_header, SigningSecret};
-use courier_core::Timestamp;
+use courier_core::signing::{SigningSecret, signature_header};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -50,7 +52,9 @@ pub struct SenderSettings {
 
 impl Default for SenderSettings {
     fn default() -> Self {
-        SenderSettings { lease_margin_ms: 20_000 }
+        SenderSettings {
+            lease_margin_ms: 20_000,
+        }
     }
 }
 
@@ -60,9 +64,15 @@ pub enum StepOutcome {
     /// The message arrived before its notBefore and was put back with a delay.
     Redelayed { until: Timestamp },
     /// An attempt was made (or declined before sending) and recorded.
-    Attempted { attempt: Box<Attempt>, delivery: Box<Delivery> },
+    Attempted {
+        attempt: Box<Attempt>,
+        delivery: Box<Delivery>,
+    },
     /// A previous sender's attempt was found lost and recorded as ambiguous.
-    LostRecorded { attempt: Box<Attempt>, delivery: Box<Delivery> },
+    LostRecorded {
+        attempt: Box<Attempt>,
+        delivery: Box<Delivery>,
+    },
     /// Settled without an attempt (e.g. the deadline passed while the timer was late).
     SettledWithoutAttempt { delivery: Box<Delivery> },
     /// Nothing to do: duplicate, stale or unknown; the message is consumed.
@@ -128,7 +138,11 @@ pub const HEADER_ATTEMPT: &str = "webhook-attempt";
 pub const HEADER_ATTEMPT_ID: &str = "webhook-attempt-id";
 
 impl Sender {
-    async fn endpoint(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<Endpoint, StepError> {
+    async fn endpoint(
+        &self,
+        m: &QueueMessage,
+        cache: &EndpointCache,
+    ) -> Result<Endpoint, StepError> {
         if let Some(e) = cache.get(&m.endpoint_id) {
             return Ok(e);
         }
@@ -143,11 +157,20 @@ impl Sender {
     }
 
     /// Handles one message. `Err` means: leave the message on the queue.
-    pub async fn handle(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
+    pub async fn handle(
+        &self,
+        m: &QueueMessage,
+        cache: &EndpointCache,
+    ) -> Result<StepOutcome, StepError> {
         let now = self.clock.now();
         if m.not_before > now {
-            self.planner.plan(m.clone(), now).await.map_err(StepError::Plan)?;
-            return Ok(StepOutcome::Redelayed { until: m.not_before });
+            self.planner
+                .plan(m.clone(), now)
+                .await
+                .map_err(StepError::Plan)?;
+            return Ok(StepOutcome::Redelayed {
+                until: m.not_before,
+            });
         }
         let endpoint = match self.endpoint(m, cache).await {
             Ok(e) => e,
@@ -158,7 +181,8 @@ impl Sender {
         };
         let mut rng = PortRng(self.random.as_ref());
         let attempt_id = AttemptId::generate(now, &mut rng);
-        let lease_until = now.plus_millis((endpoint.timeout_ms() + self.settings.lease_margin_ms) as i64);
+        let lease_until =
+            now.plus_millis((endpoint.timeout_ms() + self.settings.lease_margin_ms) as i64);
         let claim = self
             .deliveries
             .claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until)
@@ -166,23 +190,48 @@ impl Sender {
             .map_err(StepError::Store)?;
         let (delivery, lost) = match claim {
             Claim::Claimed { delivery, lost } => (delivery, lost),
-            Claim::Refused(None) => return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery }),
-            Claim::Refused(Some(d)) => return Ok(StepOutcome::Dropped { why: refusal_reason(&d, m, now) }),
+            Claim::Refused(None) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::UnknownDelivery,
+                });
+            }
+            Claim::Refused(Some(d)) => {
+                return Ok(StepOutcome::Dropped {
+                    why: refusal_reason(&d, m, now),
+                });
+            }
         };
         if let Some(lost) = lost {
-            return self.record_lost(m, &endpoint, delivery, lost, &attempt_id, now).await;
+            return self
+                .record_lost(m, &endpoint, delivery, lost, &attempt_id, now)
+                .await;
         }
         if delivery.tenant_id != m.tenant_id || delivery.endpoint_id != m.endpoint_id {
             let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
-            return self.finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0).await;
+            return self
+                .finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0)
+                .await;
         }
         let ctx = context(&delivery, &endpoint);
-        if m.trigger != Trigger::Redelivery && m.trigger != Trigger::Test && !endpoint.policy.may_start(&ctx, now) {
-            return self.settle_without_attempt(delivery, &endpoint, &attempt_id, SettleReason::Deadline, now).await;
+        if m.trigger != Trigger::Redelivery
+            && m.trigger != Trigger::Test
+            && !endpoint.policy.may_start(&ctx, now)
+        {
+            return self
+                .settle_without_attempt(
+                    delivery,
+                    &endpoint,
+                    &attempt_id,
+                    SettleReason::Deadline,
+                    now,
+                )
+                .await;
         }
         if let Some(failure) = pre_send_check(&endpoint, &delivery, m.trigger, now) {
             let outcome = AttemptOutcome::pre_send(failure);
-            return self.finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0).await;
+            return self
+                .finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0)
+                .await;
         }
         let request = build_request(&endpoint, &delivery, m, &attempt_id, now);
         let sent = self.http.send(request).await;
@@ -190,29 +239,69 @@ impl Sender {
             return Err(StepError::InjectedCrash);
         }
         let ended = self.clock.now().max(now);
-        self.finish(m, &endpoint, delivery, &attempt_id, now, ended, sent.outcome, sent.duration_ms).await
+        self.finish(
+            m,
+            &endpoint,
+            delivery,
+            &attempt_id,
+            now,
+            ended,
+            sent.outcome,
+            sent.duration_ms,
+        )
+        .await
     }
 
-    async fn identity_conflict(&self, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
+    async fn identity_conflict(
+        &self,
+        m: &QueueMessage,
+        now: Timestamp,
+    ) -> Result<StepOutcome, StepError> {
         // Load the stored delivery's own endpoint so the conflict is recorded under
         // the policy the delivery really has.
-        let Some(d) = self.deliveries.get_delivery(&m.delivery_id).await.map_err(StepError::Store)? else {
-            return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery });
+        let Some(d) = self
+            .deliveries
+            .get_delivery(&m.delivery_id)
+            .await
+            .map_err(StepError::Store)?
+        else {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery,
+            });
         };
-        let real = QueueMessage { tenant_id: d.tenant_id.clone(), endpoint_id: d.endpoint_id.clone(), ..m.clone() };
-        let Some(endpoint) = self.endpoints.get_endpoint(&real.tenant_id, &real.endpoint_id).await.map_err(StepError::Store)? else {
-            return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery });
+        let real = QueueMessage {
+            tenant_id: d.tenant_id.clone(),
+            endpoint_id: d.endpoint_id.clone(),
+            ..m.clone()
+        };
+        let Some(endpoint) = self
+            .endpoints
+            .get_endpoint(&real.tenant_id, &real.endpoint_id)
+            .await
+            .map_err(StepError::Store)?
+        else {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery,
+            });
         };
         let mut rng = PortRng(self.random.as_ref());
         let attempt_id = AttemptId::generate(now, &mut rng);
         let lease_until = now.plus_millis(self.settings.lease_margin_ms as i64);
-        match self.deliveries.claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until).await.map_err(StepError::Store)? {
+        match self
+            .deliveries
+            .claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until)
+            .await
+            .map_err(StepError::Store)?
+        {
             Claim::Claimed { delivery, .. } => {
                 let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
-                self.finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0).await
+                self.finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0)
+                    .await
             }
             Claim::Refused(d) => Ok(StepOutcome::Dropped {
-                why: d.map(|d| refusal_reason(&d, m, now)).unwrap_or(DropReason::UnknownDelivery),
+                why: d
+                    .map(|d| refusal_reason(&d, m, now))
+                    .unwrap_or(DropReason::UnknownDelivery),
             }),
         }
     }
@@ -230,18 +319,55 @@ impl Sender {
         let policy = &endpoint.policy;
         let outcome = AttemptOutcome::Lost;
         let cls = policy.classify(&outcome, false);
-        let receiver_failures = delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
-        let facts = AttemptFacts { number: lost.number, started_at: lost.started_at, ended_at: lost.lease_until, receiver_failures };
-        let decision = decide_for(m.trigger, policy, &ctx, &facts, &outcome, &cls, &mut PortRng(self.random.as_ref()));
-        let attempt = attempt_record(&delivery, &lost.attempt_id, lost.number, m, &cls, &outcome, policy, 0, lost.started_at, &decision);
+        let receiver_failures =
+            delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
+        let facts = AttemptFacts {
+            number: lost.number,
+            started_at: lost.started_at,
+            ended_at: lost.lease_until,
+            receiver_failures,
+        };
+        let decision = decide_for(
+            m.trigger,
+            policy,
+            &ctx,
+            &facts,
+            &outcome,
+            &cls,
+            &mut PortRng(self.random.as_ref()),
+        );
+        let attempt = attempt_record(
+            &delivery,
+            &lost.attempt_id,
+            lost.number,
+            m,
+            &cls,
+            &outcome,
+            policy,
+            0,
+            lost.started_at,
+            &decision,
+        );
         let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, now);
-        match self.deliveries.record_attempt(&updated, &attempt, our_claim).await {
+        match self
+            .deliveries
+            .record_attempt(&updated, &attempt, our_claim)
+            .await
+        {
             Ok(()) => {}
-            Err(PortError::Conflict(_)) => return Ok(StepOutcome::Dropped { why: DropReason::ClaimLost }),
+            Err(PortError::Conflict(_)) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::ClaimLost,
+                });
+            }
             Err(e) => return Err(StepError::Store(e)),
         }
-        self.after_record(m, endpoint, &updated, &cls, &decision, now).await?;
-        Ok(StepOutcome::LostRecorded { attempt: Box::new(attempt), delivery: Box::new(updated) })
+        self.after_record(m, endpoint, &updated, &cls, &decision, now)
+            .await?;
+        Ok(StepOutcome::LostRecorded {
+            attempt: Box::new(attempt),
+            delivery: Box::new(updated),
+        })
     }
 
     async fn settle_without_attempt(
@@ -253,17 +379,33 @@ impl Sender {
         now: Timestamp,
     ) -> Result<StepOutcome, StepError> {
         let mut updated = delivery.clone();
-        settle(&mut updated, endpoint, DeliveryStatus::Failed, Some(reason), now);
+        settle(
+            &mut updated,
+            endpoint,
+            DeliveryStatus::Failed,
+            Some(reason),
+            now,
+        );
         updated.claim = None;
         updated.version += 1;
         // Conditional on our claim, like any outcome: expected version is the claimed one.
-        match self.deliveries.update_delivery(&updated, delivery.version).await {
+        match self
+            .deliveries
+            .update_delivery(&updated, delivery.version)
+            .await
+        {
             Ok(()) => {}
-            Err(PortError::Conflict(_)) => return Ok(StepOutcome::Dropped { why: DropReason::ClaimLost }),
+            Err(PortError::Conflict(_)) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::ClaimLost,
+                });
+            }
             Err(e) => return Err(StepError::Store(e)),
         }
         let _ = our_claim;
-        Ok(StepOutcome::SettledWithoutAttempt { delivery: Box::new(updated) })
+        Ok(StepOutcome::SettledWithoutAttempt {
+            delivery: Box::new(updated),
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -281,18 +423,62 @@ impl Sender {
         let policy = &endpoint.policy;
         let ctx = context(&delivery, endpoint);
         let cls = policy.classify(&outcome, false);
-        let receiver_failures = delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
-        let facts = AttemptFacts { number: m.attempt, started_at: started, ended_at: ended, receiver_failures };
-        let decision = decide_for(m.trigger, policy, &ctx, &facts, &outcome, &cls, &mut PortRng(self.random.as_ref()));
-        let attempt = attempt_record(&delivery, attempt_id, m.attempt, m, &cls, &outcome, policy, duration_ms, started, &decision);
-        let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, ended);
-        match self.deliveries.record_attempt(&updated, &attempt, attempt_id).await {
+        let receiver_failures =
+            delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
+        let facts = AttemptFacts {
+            number: m.attempt,
+            started_at: started,
+            ended_at: ended,
+            receiver_failures,
+        };
+        let decision = decide_for(
+            m.trigger,
+            policy,
+            &ctx,
+            &facts,
+            &outcome,
+            &cls,
+            &mut PortRng(self.random.as_ref()),
+        );
+        let attempt = attempt_record(
+            &delivery,
+            attempt_id,
+            m.attempt,
+            m,
+            &cls,
+            &outcome,
+            policy,
+            duration_ms,
+            started,
+            &decision,
+        );
+        let updated = next_delivery(
+            &delivery,
+            endpoint,
+            &cls,
+            &decision,
+            receiver_failures,
+            ended,
+        );
+        match self
+            .deliveries
+            .record_attempt(&updated, &attempt, attempt_id)
+            .await
+        {
             Ok(()) => {}
-            Err(PortError::Conflict(_)) => return Ok(StepOutcome::Dropped { why: DropReason::ClaimLost }),
+            Err(PortError::Conflict(_)) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::ClaimLost,
+                });
+            }
             Err(e) => return Err(StepError::Store(e)),
         }
-        self.after_record(m, endpoint, &updated, &cls, &decision, ended).await?;
-        Ok(StepOutcome::Attempted { attempt: Box::new(attempt), delivery: Box::new(updated) })
+        self.after_record(m, endpoint, &updated, &cls, &decision, ended)
+            .await?;
+        Ok(StepOutcome::Attempted {
+            attempt: Box::new(attempt),
+            delivery: Box::new(updated),
+        })
     }
 
     /// Health bookkeeping, then the next step. Runs only once the outcome is durable.
@@ -319,27 +505,50 @@ impl Sender {
                 endpoint_id: delivery.endpoint_id.clone(),
                 attempt: *number,
                 not_before: *at,
-                trigger: if m.trigger == Trigger::Replay { Trigger::Replay } else { Trigger::Retry },
+                trigger: if m.trigger == Trigger::Replay {
+                    Trigger::Replay
+                } else {
+                    Trigger::Retry
+                },
                 source_attempt_id: None,
             };
-            self.planner.plan(next, now).await.map_err(StepError::Plan)?;
+            self.planner
+                .plan(next, now)
+                .await
+                .map_err(StepError::Plan)?;
         }
         Ok(())
     }
 
-    async fn update_health(&self, endpoint: &Endpoint, cls: &Classification, decision: &Decision, now: Timestamp) -> Result<(), PortError> {
+    async fn update_health(
+        &self,
+        endpoint: &Endpoint,
+        cls: &Classification,
+        decision: &Decision,
+        now: Timestamp,
+    ) -> Result<(), PortError> {
         let breaker_event = match (endpoint.policy.health, decision) {
             (HealthModel::Breaker { .. }, Decision::Succeeded) => Some(BreakerEvent::Success),
-            (HealthModel::Breaker { .. }, Decision::Failed { reason: SettleReason::MaxAttempts }) => Some(BreakerEvent::DeliveryExhausted),
+            (
+                HealthModel::Breaker { .. },
+                Decision::Failed {
+                    reason: SettleReason::MaxAttempts,
+                },
+            ) => Some(BreakerEvent::DeliveryExhausted),
             _ => None,
         };
         let health_event = match (endpoint.policy.health, cls.state) {
             (HealthModel::Smartchat { .. }, _) if cls.disables_endpoint => Some(HealthEvent::Gone),
-            (HealthModel::Smartchat { .. }, AttemptState::Succeeded) => Some(HealthEvent::AttemptSucceeded),
+            (HealthModel::Smartchat { .. }, AttemptState::Succeeded) => {
+                Some(HealthEvent::AttemptSucceeded)
+            }
             // Declining to send (paused, disabled) is not a failure of the receiver.
-            (HealthModel::Smartchat { .. }, AttemptState::RetryableFailure | AttemptState::TerminalFailure | AttemptState::Ambiguous)
-                if cls.error_class.is_some() || cls.state == AttemptState::Ambiguous =>
-            {
+            (
+                HealthModel::Smartchat { .. },
+                AttemptState::RetryableFailure
+                | AttemptState::TerminalFailure
+                | AttemptState::Ambiguous,
+            ) if cls.error_class.is_some() || cls.state == AttemptState::Ambiguous => {
                 Some(HealthEvent::AttemptFailed)
             }
             _ => None,
@@ -349,14 +558,20 @@ impl Sender {
         }
         // Optimistic concurrency: concurrent senders each re-read and re-apply.
         for _ in 0..8 {
-            let Some(mut e) = self.endpoints.get_endpoint(&endpoint.tenant_id, &endpoint.id).await? else {
+            let Some(mut e) = self
+                .endpoints
+                .get_endpoint(&endpoint.tenant_id, &endpoint.id)
+                .await?
+            else {
                 return Ok(());
             };
             if let (Some(ev), Some(rules)) = (breaker_event, e.policy.health.breaker_rules()) {
                 e.breaker = Some(e.breaker.unwrap_or_default().apply(rules, ev, now));
             }
             if let (Some(ev), Some(rules)) = (health_event, e.policy.health.smart_rules()) {
-                let h = e.health.unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at));
+                let h = e
+                    .health
+                    .unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at));
                 e.health = Some(h.apply(rules, ev, now));
             }
             let expected = e.version;
@@ -368,14 +583,20 @@ impl Sender {
                 Err(err) => return Err(err),
             }
         }
-        Err(PortError::Conflict("endpoint health update kept conflicting".into()))
+        Err(PortError::Conflict(
+            "endpoint health update kept conflicting".into(),
+        ))
     }
 }
 
 fn refusal_reason(d: &Delivery, m: &QueueMessage, now: Timestamp) -> DropReason {
     if d.status.is_settled() {
         DropReason::AlreadySettled
-    } else if d.claim.as_ref().is_some_and(|c| c.number == m.attempt && c.lease_until > now) {
+    } else if d
+        .claim
+        .as_ref()
+        .is_some_and(|c| c.number == m.attempt && c.lease_until > now)
+    {
         DropReason::DuplicateInflight
     } else {
         DropReason::Stale
@@ -409,7 +630,12 @@ fn decide_for(
     }
 }
 
-fn pre_send_check(endpoint: &Endpoint, delivery: &Delivery, trigger: Trigger, now: Timestamp) -> Option<PreSendFailure> {
+fn pre_send_check(
+    endpoint: &Endpoint,
+    delivery: &Delivery,
+    trigger: Trigger,
+    now: Timestamp,
+) -> Option<PreSendFailure> {
     match endpoint.state {
         EndpointState::Disabled => return Some(PreSendFailure::EndpointDisabled),
         EndpointState::Revoked => return Some(PreSendFailure::EndpointRevoked),
@@ -430,7 +656,9 @@ fn pre_send_check(endpoint: &Endpoint, delivery: &Delivery, trigger: Trigger, no
     if endpoint.signing_secrets(now).is_empty() {
         return Some(PreSendFailure::SigningSecretMissing);
     }
-    if delivery.body.is_empty() || serde_json::from_str::<serde::de::IgnoredAny>(&delivery.body).is_err() {
+    if delivery.body.is_empty()
+        || serde_json::from_str::<serde::de::IgnoredAny>(&delivery.body).is_err()
+    {
         return Some(PreSendFailure::PayloadUnavailable);
     }
     None
@@ -455,7 +683,13 @@ fn body_for(delivery: &Delivery, trigger: Trigger) -> Vec<u8> {
     }
 }
 
-pub fn build_request(endpoint: &Endpoint, delivery: &Delivery, m: &QueueMessage, attempt_id: &AttemptId, now: Timestamp) -> OutboundRequest {
+pub fn build_request(
+    endpoint: &Endpoint,
+    delivery: &Delivery,
+    m: &QueueMessage,
+    attempt_id: &AttemptId,
+    now: Timestamp,
+) -> OutboundRequest {
     let body = body_for(delivery, m.trigger);
     let ts = now.millis().div_euclid(1000);
     let secrets: Vec<SigningSecret> = endpoint
@@ -465,10 +699,16 @@ pub fn build_request(endpoint: &Endpoint, delivery: &Delivery, m: &QueueMessage,
         .collect();
     let mut headers = vec![
         ("content-type".to_owned(), "application/json".to_owned()),
-        ("user-agent".to_owned(), concat!("Courier/", env!("CARGO_PKG_VERSION")).to_owned()),
+        (
+            "user-agent".to_owned(),
+            concat!("Courier/", env!("CARGO_PKG_VERSION")).to_owned(),
+        ),
         ("webhook-id".to_owned(), delivery.webhook_id.clone()),
         ("webhook-timestamp".to_owned(), ts.to_string()),
-        ("webhook-signature".to_owned(), signature_header(&secrets, &delivery.webhook_id, ts, &body)),
+        (
+            "webhook-signature".to_owned(),
+            signature_header(&secrets, &delivery.webhook_id, ts, &body),
+        ),
         (HEADER_ATTEMPT.to_owned(), m.attempt.to_string()),
         (HEADER_ATTEMPT_ID.to_owned(), attempt_id.to_string()),
     ];
@@ -514,7 +754,9 @@ fn attempt_record(
         counts_toward_receiver_failures: cls.counts_toward_receiver_failures,
         truncated: snippet.as_ref().is_some_and(|s| s.1),
         failure_snippet: snippet.map(|s| s.0),
-        response_headers: response.map(|r| r.kept_headers().into_iter().collect()).unwrap_or_default(),
+        response_headers: response
+            .map(|r| r.kept_headers().into_iter().collect())
+            .unwrap_or_default(),
         duration_ms,
         started_at,
         next_attempt_at: match decision {
@@ -529,7 +771,13 @@ fn retention_seconds(policy: &courier_core::Policy) -> i64 {
     i64::from(policy.retention.settled_days) * 86_400
 }
 
-fn settle(d: &mut Delivery, endpoint: &Endpoint, status: DeliveryStatus, reason: Option<SettleReason>, now: Timestamp) {
+fn settle(
+    d: &mut Delivery,
+    endpoint: &Endpoint,
+    status: DeliveryStatus,
+    reason: Option<SettleReason>,
+    now: Timestamp,
+) {
     d.status = status;
     d.dead_reason = reason.map(|r| r.label(endpoint.policy.reason_style));
     d.settled_at = Some(now);
@@ -537,20 +785,37 @@ fn settle(d: &mut Delivery, endpoint: &Endpoint, status: DeliveryStatus, reason:
     d.expires_at = Some(now.millis() / 1000 + retention_seconds(&endpoint.policy));
 }
 
-fn next_delivery(delivery: &Delivery, endpoint: &Endpoint, cls: &Classification, decision: &Decision, receiver_failures: u32, now: Timestamp) -> Delivery {
+fn next_delivery(
+    delivery: &Delivery,
+    endpoint: &Endpoint,
+    cls: &Classification,
+    decision: &Decision,
+    receiver_failures: u32,
+    now: Timestamp,
+) -> Delivery {
     let mut d = delivery.clone();
     d.attempt_count += 1;
     d.receiver_failures = receiver_failures;
     d.claim = None;
     d.version += 1;
     match decision {
-        Decision::Succeeded | Decision::AwaitCompletion { .. } => settle(&mut d, endpoint, DeliveryStatus::Succeeded, None, now),
+        Decision::Succeeded | Decision::AwaitCompletion { .. } => {
+            settle(&mut d, endpoint, DeliveryStatus::Succeeded, None, now)
+        }
         Decision::Failed { reason } => {
-            let status = if *reason == SettleReason::BreakerOpen { DeliveryStatus::Dropped } else { DeliveryStatus::Failed };
+            let status = if *reason == SettleReason::BreakerOpen {
+                DeliveryStatus::Dropped
+            } else {
+                DeliveryStatus::Failed
+            };
             settle(&mut d, endpoint, status, Some(*reason), now);
         }
         Decision::Retry { number, at, last } => {
-            d.status = if cls.state == AttemptState::Ambiguous { DeliveryStatus::Ambiguous } else { DeliveryStatus::Retrying };
+            d.status = if cls.state == AttemptState::Ambiguous {
+                DeliveryStatus::Ambiguous
+            } else {
+                DeliveryStatus::Retrying
+            };
             d.next_attempt = *number;
             d.next_attempt_at = Some(*at);
             d.last_planned = *last;
