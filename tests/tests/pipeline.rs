@@ -163,6 +163,7 @@ async fn duplicate_queue_message_sends_nothing_twice() {
         not_before: courier_core::Timestamp(0),
         trigger: Trigger::Initial,
         source_attempt_id: None,
+        attempt_id: None,
     };
     // Twice more: one likely lands while attempt 1 is in flight, one after it.
     h.stack.queue.send(&dup, 0).await.unwrap_or_else(|e| panic!("{e}"));

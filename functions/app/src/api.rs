@@ -182,7 +182,7 @@ pub fn hash_key(key: &str) -> String {
     hex(&Sha256::digest(key.as_bytes()))
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -217,7 +217,7 @@ pub async fn register_key(
     tenants.put_tenant_key(&hash_key(key), tenant).await
 }
 
-fn parse_body<T: DeserializeOwned>(req: &ApiRequest) -> ApiResult<T> {
+pub(crate) fn parse_body<T: DeserializeOwned>(req: &ApiRequest) -> ApiResult<T> {
     if req.body.len() > MAX_BODY_BYTES {
         return Err(ApiError::new(
             413,
@@ -303,7 +303,7 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-struct ListQuery {
+pub(crate) struct ListQuery {
     since: Option<Timestamp>,
     until: Option<Timestamp>,
     cursor: Option<String>,
@@ -312,7 +312,7 @@ struct ListQuery {
     endpoint_id: Option<EndpointId>,
 }
 
-fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQuery> {
+pub(crate) fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQuery> {
     let mut q = ListQuery {
         since: None,
         until: None,
@@ -372,7 +372,7 @@ fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQuery> {
     Ok(q)
 }
 
-fn id_from_path<T>(
+pub(crate) fn id_from_path<T>(
     raw: &str,
     parse: impl Fn(&str) -> Result<T, courier_core::ids::IdError>,
     what: &str,
@@ -493,7 +493,7 @@ pub fn event_view(e: &EventRecord) -> Value {
     })
 }
 
-fn expired(expires_at: Option<i64>, now: Timestamp) -> bool {
+pub(crate) fn expired(expires_at: Option<i64>, now: Timestamp) -> bool {
     expires_at.is_some_and(|t| t * 1000 <= now.millis())
 }
 
@@ -601,7 +601,7 @@ impl Api {
         }
     }
 
-    async fn load_endpoint(&self, tenant: &Tenant, raw: &str) -> ApiResult<Endpoint> {
+    pub(crate) async fn load_endpoint(&self, tenant: &Tenant, raw: &str) -> ApiResult<Endpoint> {
         let id = id_from_path(raw, EndpointId::parse, "endpoint")?;
         self.endpoints
             .get_endpoint(&tenant.id, &id)
@@ -610,7 +610,7 @@ impl Api {
             .ok_or_else(|| ApiError::not_found("endpoint"))
     }
 
-    async fn load_delivery(&self, tenant: &Tenant, raw: &str) -> ApiResult<Delivery> {
+    pub(crate) async fn load_delivery(&self, tenant: &Tenant, raw: &str) -> ApiResult<Delivery> {
         let id = id_from_path(raw, DeliveryId::parse, "delivery")?;
         let now = self.clock.now();
         self.deliveries
@@ -783,7 +783,7 @@ impl Api {
     }
 
     /// Checks an Idempotency-Key: `Ok(Some(response))` replays the first answer.
-    async fn idempotency(
+    pub(crate) async fn idempotency(
         &self,
         tenant: &Tenant,
         scope: &str,
@@ -996,7 +996,7 @@ impl Api {
     }
 }
 
-fn method_not_allowed(allow: &str) -> ApiError {
+pub(crate) fn method_not_allowed(allow: &str) -> ApiError {
     ApiError::new(
         405,
         "method_not_allowed",

@@ -223,6 +223,7 @@ pub fn sample_message(
             Trigger::Retry
         },
         source_attempt_id: None,
+        attempt_id: None,
     }
 }
 

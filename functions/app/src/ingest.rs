@@ -167,6 +167,7 @@ pub fn first_message(d: &Delivery) -> QueueMessage {
         not_before: d.next_attempt_at.unwrap_or(d.planned_at),
         trigger: d.trigger,
         source_attempt_id: None,
+        attempt_id: None,
     }
 }
 

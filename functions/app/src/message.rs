@@ -52,6 +52,9 @@ pub struct QueueMessage {
     pub trigger: Trigger,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_attempt_id: Option<AttemptId>,
+    /// A pre-assigned id for the attempt (redeliveries answer it to the caller).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempt_id: Option<AttemptId>,
 }
 
 #[derive(Debug, thiserror::Error)]

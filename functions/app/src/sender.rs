@@ -180,7 +180,7 @@ impl Sender {
             Err(e) => return Err(e),
         };
         let mut rng = PortRng(self.random.as_ref());
-        let attempt_id = AttemptId::generate(now, &mut rng);
+        let attempt_id = m.attempt_id.clone().unwrap_or_else(|| AttemptId::generate(now, &mut rng));
         let lease_until =
             now.plus_millis((endpoint.timeout_ms() + self.settings.lease_margin_ms) as i64);
         let claim = self
@@ -511,6 +511,7 @@ impl Sender {
                     Trigger::Retry
                 },
                 source_attempt_id: None,
+                attempt_id: None,
             };
             self.planner
                 .plan(next, now)
