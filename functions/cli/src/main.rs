@@ -2,14 +2,19 @@
 //! `courier policy simulate`, which run the policy core locally (no AWS, no network).
 
 use clap::{Parser, Subcommand, ValueEnum};
+use courier_core::Policy;
 use courier_core::decide::LatencyClass;
 use courier_core::rng::SplitMix64;
 use courier_core::simulate::{self, SimOptions};
-use courier_core::Policy;
+use std::io::Write;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "courier", version, about = "Courier webhook delivery engine: command-line client")]
+#[command(
+    name = "courier",
+    version,
+    about = "Courier webhook delivery engine: command-line client"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -82,7 +87,11 @@ fn load_policy(arg: &str) -> Result<Policy, String> {
 
 fn run(cli: Cli) -> Result<String, String> {
     match cli.command {
-        Command::Policy(PolicyCmd::Show { policy, latency_class, json }) => {
+        Command::Policy(PolicyCmd::Show {
+            policy,
+            latency_class,
+            json,
+        }) => {
             let p = load_policy(&policy)?;
             let s = simulate::show(&p, latency_class.into());
             if json {
@@ -91,10 +100,27 @@ fn run(cli: Cli) -> Result<String, String> {
                 Ok(simulate::render_show(&s))
             }
         }
-        Command::Policy(PolicyCmd::Simulate { policy, outcomes, seed, attempt_duration_ms, latency_class, json }) => {
+        Command::Policy(PolicyCmd::Simulate {
+            policy,
+            outcomes,
+            seed,
+            attempt_duration_ms,
+            latency_class,
+            json,
+        }) => {
             let p = load_policy(&policy)?;
             let tokens = simulate::parse_outcomes(&outcomes).map_err(|e| e.to_string())?;
-            let opts = SimOptions { attempt_duration_ms, latency_class: latency_class.into() };
+            if attempt_duration_ms > p.timeout_ms {
+                return Err(format!(
+                    "--attempt-duration-ms {attempt_duration_ms} is longer than policy {}'s timeout ({} ms): \
+                     an attempt that slow is a timeout (use the `timeout` outcome)",
+                    p.name, p.timeout_ms
+                ));
+            }
+            let opts = SimOptions {
+                attempt_duration_ms,
+                latency_class: latency_class.into(),
+            };
             let report = simulate::simulate(&p, &tokens, opts, &mut SplitMix64::new(seed));
             if json {
                 serde_json::to_string(&report).map_err(|e| e.to_string())
@@ -108,11 +134,19 @@ fn run(cli: Cli) -> Result<String, String> {
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(out) => {
-            println!("{}", out.trim_end());
-            ExitCode::SUCCESS
+            // Not println!: a closed pipe (`courier policy show x | head`) is not a panic.
+            let mut stdout = std::io::stdout().lock();
+            match writeln!(stdout, "{}", out.trim_end()).and_then(|()| stdout.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "courier: cannot write the output: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Err(e) => {
-            eprintln!("courier: {e}");
+            let _ = writeln!(std::io::stderr(), "courier: {e}");
             ExitCode::from(2)
         }
     }

@@ -82,6 +82,12 @@ macro_rules! wire_names {
 }
 wire_names!(AttemptState, Diagnostic, Remediation, ErrorClass);
 
+/// A duplicate queue message for a delivery whose attempt is already in flight is not
+/// an attempt: nothing is recorded as a failure, nothing counts toward any limit, and
+/// the message is dropped. This is the label the drop carries in logs and metrics.
+pub const DUPLICATE_INFLIGHT: (Diagnostic, Remediation) =
+    (Diagnostic::DuplicateInflight, Remediation::ReviewBeforeRedelivery);
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Classification {
@@ -96,7 +102,13 @@ pub struct Classification {
     pub disables_endpoint: bool,
 }
 
-fn c(state: AttemptState, diagnostic: Diagnostic, remediation: Remediation, error_class: Option<ErrorClass>, counts: bool) -> Classification {
+fn c(
+    state: AttemptState,
+    diagnostic: Diagnostic,
+    remediation: Remediation,
+    error_class: Option<ErrorClass>,
+    counts: bool,
+) -> Classification {
     Classification {
         state,
         diagnostic,
@@ -119,17 +131,59 @@ impl Policy {
             AttemptOutcome::Response(r) => self.classify_status(r.status, long_running),
             AttemptOutcome::Transport { failure } => {
                 let (state, diag, rem, class) = match failure {
-                    TransportFailure::Timeout => (Ambiguous, D::NetworkAmbiguous, R::ReviewBeforeRedelivery, ErrorClass::Timeout),
-                    TransportFailure::ResetAfterSend => (Ambiguous, D::NetworkAmbiguous, R::ReviewBeforeRedelivery, ErrorClass::Network),
-                    TransportFailure::Refused => (RetryableFailure, D::EndpointUnavailable, R::ReviewEndpoint, ErrorClass::Network),
-                    TransportFailure::Dns => (RetryableFailure, D::EndpointUnavailable, R::ReviewEndpoint, ErrorClass::Dns),
-                    TransportFailure::Tls => (RetryableFailure, D::EndpointUnavailable, R::ReviewEndpoint, ErrorClass::Tls),
-                    TransportFailure::Other => (RetryableFailure, D::EndpointUnavailable, R::ReviewEndpoint, ErrorClass::Unknown),
+                    TransportFailure::Timeout => (
+                        Ambiguous,
+                        D::NetworkAmbiguous,
+                        R::ReviewBeforeRedelivery,
+                        ErrorClass::Timeout,
+                    ),
+                    TransportFailure::ResetAfterSend => (
+                        Ambiguous,
+                        D::NetworkAmbiguous,
+                        R::ReviewBeforeRedelivery,
+                        ErrorClass::Network,
+                    ),
+                    TransportFailure::Refused => (
+                        RetryableFailure,
+                        D::EndpointUnavailable,
+                        R::ReviewEndpoint,
+                        ErrorClass::Network,
+                    ),
+                    TransportFailure::Dns => (
+                        RetryableFailure,
+                        D::EndpointUnavailable,
+                        R::ReviewEndpoint,
+                        ErrorClass::Dns,
+                    ),
+                    TransportFailure::Tls => (
+                        RetryableFailure,
+                        D::EndpointUnavailable,
+                        R::ReviewEndpoint,
+                        ErrorClass::Tls,
+                    ),
+                    TransportFailure::Other => (
+                        RetryableFailure,
+                        D::EndpointUnavailable,
+                        R::ReviewEndpoint,
+                        ErrorClass::Unknown,
+                    ),
                 };
                 c(state, diag, rem, Some(class), true)
             }
-            AttemptOutcome::CompletionTimedOut => c(Ambiguous, D::CompletionTimedOut, R::ReviewBeforeRedelivery, Some(ErrorClass::Timeout), true),
-            AttemptOutcome::Lost => c(Ambiguous, D::NetworkAmbiguous, R::ReviewBeforeRedelivery, Some(ErrorClass::Unknown), true),
+            AttemptOutcome::CompletionTimedOut => c(
+                Ambiguous,
+                D::CompletionTimedOut,
+                R::ReviewBeforeRedelivery,
+                Some(ErrorClass::Timeout),
+                true,
+            ),
+            AttemptOutcome::Lost => c(
+                Ambiguous,
+                D::NetworkAmbiguous,
+                R::ReviewBeforeRedelivery,
+                Some(ErrorClass::Unknown),
+                true,
+            ),
             AttemptOutcome::PreSend { failure } => self.classify_pre_send(*failure),
         }
     }
@@ -142,7 +196,13 @@ impl Policy {
         match status {
             202 if long_running => c(AwaitingCompletion, D::AcceptedLongRunning, R::None, None, false),
             200..=299 => c(Succeeded, D::Delivered, R::None, None, false),
-            300..=399 => c(RetryableFailure, D::HttpRetryable, R::ReviewRetryPolicy, Some(ErrorClass::Redirect), true),
+            300..=399 => c(
+                RetryableFailure,
+                D::HttpRetryable,
+                R::ReviewRetryPolicy,
+                Some(ErrorClass::Redirect),
+                true,
+            ),
             410 if self.on_410 == GoneHandling::DeliveryGone => Classification {
                 settles: Some(SettleReason::EndpointGone),
                 ..c(TerminalFailure, D::EndpointGone, R::InspectReceiver, st, true)
@@ -162,7 +222,13 @@ impl Policy {
                 _ => c(RetryableFailure, D::HttpRefused, R::InspectReceiver, st, true),
             },
             // 1xx as a final answer, or a status outside the HTTP range.
-            _ => c(RetryableFailure, D::HttpRetryable, R::ReviewRetryPolicy, Some(ErrorClass::Unknown), true),
+            _ => c(
+                RetryableFailure,
+                D::HttpRetryable,
+                R::ReviewRetryPolicy,
+                Some(ErrorClass::Unknown),
+                true,
+            ),
         }
     }
 
@@ -175,16 +241,38 @@ impl Policy {
             ..c(TerminalFailure, diag, rem, None, false)
         };
         match failure {
-            PreSendFailure::PayloadUnavailable => terminal(D::PayloadUnavailable, R::ReplacePayload, SettleReason::PayloadUnavailable),
-            PreSendFailure::IdentityConflict => terminal(D::IdentityConflict, R::ContactSupport, SettleReason::IdentityConflict),
+            PreSendFailure::PayloadUnavailable => terminal(
+                D::PayloadUnavailable,
+                R::ReplacePayload,
+                SettleReason::PayloadUnavailable,
+            ),
+            PreSendFailure::IdentityConflict => {
+                terminal(D::IdentityConflict, R::ContactSupport, SettleReason::IdentityConflict)
+            }
             PreSendFailure::BreakerOpen => terminal(D::BreakerOpen, R::ReviewEndpoint, SettleReason::BreakerOpen),
             other => {
                 let (diag, reason, retry_diag) = match other {
-                    PreSendFailure::EndpointDisabled => (D::EndpointDisabled, SettleReason::EndpointDisabled, D::EndpointUnavailable),
-                    PreSendFailure::EndpointRevoked => (D::EndpointRevoked, SettleReason::EndpointRevoked, D::EndpointUnavailable),
-                    PreSendFailure::EndpointPaused => (D::EndpointPaused, SettleReason::EndpointPaused, D::EndpointUnavailable),
-                    PreSendFailure::EndpointUnsafe => (D::EndpointUnsafe, SettleReason::EndpointUnsafe, D::EndpointUnsafe),
-                    _ => (D::SigningSecretMissing, SettleReason::SigningSecretMissing, D::EndpointUnavailable),
+                    PreSendFailure::EndpointDisabled => (
+                        D::EndpointDisabled,
+                        SettleReason::EndpointDisabled,
+                        D::EndpointUnavailable,
+                    ),
+                    PreSendFailure::EndpointRevoked => (
+                        D::EndpointRevoked,
+                        SettleReason::EndpointRevoked,
+                        D::EndpointUnavailable,
+                    ),
+                    PreSendFailure::EndpointPaused => {
+                        (D::EndpointPaused, SettleReason::EndpointPaused, D::EndpointUnavailable)
+                    }
+                    PreSendFailure::EndpointUnsafe => {
+                        (D::EndpointUnsafe, SettleReason::EndpointUnsafe, D::EndpointUnsafe)
+                    }
+                    _ => (
+                        D::SigningSecretMissing,
+                        SettleReason::SigningSecretMissing,
+                        D::EndpointUnavailable,
+                    ),
                 };
                 match self.unusable_endpoint {
                     UnusableEndpoint::Retry => c(RetryableFailure, retry_diag, R::ReviewEndpoint, None, false),
@@ -220,27 +308,52 @@ impl Policy {
     }
 }
 
-/// Cuts a body prefix to the limit, never splitting a character.
+/// Cuts a body prefix to the limit, never splitting a character. `more_unread` says
+/// the receiver sent more than `body`; a read that stopped inside a multi-byte
+/// character leaves a partial sequence at the end, which is dropped rather than shown
+/// as U+FFFD. Other invalid UTF-8 is replaced by U+FFFD, and the byte limit applies to
+/// the text kept, so a snippet never exceeds it.
 pub fn cut_snippet(limit: SnippetLimit, body: &[u8], more_unread: bool) -> (String, bool) {
+    let body = if more_unread {
+        &body[..body.len() - partial_tail(body)]
+    } else {
+        body
+    };
+    let text = String::from_utf8_lossy(body);
     match limit {
-        SnippetLimit::MaxChars(n) => {
-            let text = String::from_utf8_lossy(body);
-            let mut chars = text.char_indices();
-            match chars.nth(n) {
-                Some((idx, _)) => (text[..idx].to_owned(), true),
-                None => (text.into_owned(), more_unread),
-            }
-        }
+        SnippetLimit::MaxChars(n) => match text.char_indices().nth(n) {
+            Some((idx, _)) => (text[..idx].to_owned(), true),
+            None => (text.into_owned(), more_unread),
+        },
         SnippetLimit::MaxBytes(n) => {
-            if body.len() <= n {
-                return (String::from_utf8_lossy(body).into_owned(), more_unread);
+            if text.len() <= n {
+                return (text.into_owned(), more_unread);
             }
             let mut end = n;
-            // Back off to a UTF-8 boundary (continuation bytes are 0b10xxxxxx).
-            while end > 0 && (body[end] & 0xC0) == 0x80 {
+            while !text.is_char_boundary(end) {
                 end -= 1;
             }
-            (String::from_utf8_lossy(&body[..end]).into_owned(), true)
+            (text[..end].to_owned(), true)
         }
     }
+}
+
+/// How many bytes at the end of `body` begin a multi-byte character without
+/// completing it (0 to 3).
+fn partial_tail(body: &[u8]) -> usize {
+    let n = body.len();
+    for back in 1..=n.min(3) {
+        let b = body[n - back];
+        if b & 0xC0 == 0x80 {
+            continue; // a continuation byte: the lead is further back
+        }
+        let needs = match b {
+            0xF0..=0xFF => 4,
+            0xE0..=0xEF => 3,
+            0xC0..=0xDF => 2,
+            _ => 1,
+        };
+        return if needs > back { back } else { 0 };
+    }
+    0
 }

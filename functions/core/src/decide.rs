@@ -91,12 +91,20 @@ pub struct AttemptFacts {
 #[serde(rename_all = "camelCase", tag = "decision")]
 pub enum Decision {
     Succeeded,
-    Failed { reason: SettleReason },
+    Failed {
+        reason: SettleReason,
+    },
     /// Attempt `number` at `at`. `last` is true when the deadline clamp made it the
     /// final attempt whatever remains of the ladder.
-    Retry { number: u32, at: Timestamp, last: bool },
+    Retry {
+        number: u32,
+        at: Timestamp,
+        last: bool,
+    },
     /// A 202 for long-running work: wait for the receiver's report until `until`.
-    AwaitCompletion { until: Timestamp },
+    AwaitCompletion {
+        until: Timestamp,
+    },
 }
 
 impl Policy {
@@ -104,12 +112,20 @@ impl Policy {
     pub fn attempt_deadline(&self, ctx: &DeliveryContext) -> Option<Timestamp> {
         match self.deadline {
             Deadline::None => None,
-            Deadline::Horizon { realtime_seconds, bulk_seconds, add_long_running_allowance } => {
+            Deadline::Horizon {
+                realtime_seconds,
+                bulk_seconds,
+                add_long_running_allowance,
+            } => {
                 let base = match ctx.latency_class {
                     LatencyClass::Realtime => realtime_seconds,
                     LatencyClass::Bulk => bulk_seconds,
                 };
-                let extra = if add_long_running_allowance { ctx.long_running_allowance_seconds } else { 0 };
+                let extra = if add_long_running_allowance {
+                    ctx.long_running_allowance_seconds
+                } else {
+                    0
+                };
                 Some(ctx.planned_at.plus_secs((base + extra) as i64))
             }
             Deadline::ClampLast { after_seconds } => Some(ctx.planned_at.plus_secs(after_seconds as i64)),
@@ -117,7 +133,9 @@ impl Policy {
     }
 
     /// May an attempt due now still start? (A late timer must not start an attempt
-    /// past the deadline; with a clamp the attempt at the deadline itself is allowed.)
+    /// past a horizon. A clamped attempt is scheduled exactly at its limit, and a wait
+    /// is a minimum, so a clamped attempt whose timer fires a little late still
+    /// starts; `decide` then makes it the last.)
     pub fn may_start(&self, ctx: &DeliveryContext, now: Timestamp) -> bool {
         match (self.deadline, self.attempt_deadline(ctx)) {
             (Deadline::Horizon { .. }, Some(limit)) => now <= limit,
@@ -127,7 +145,26 @@ impl Policy {
 
     /// The wait the policy asks for after this attempt, in milliseconds, Retry-After
     /// included: `max(normal, min(retry_after, cap))` on the statuses that honour it.
-    pub fn next_wait_ms(&self, next_number: u32, outcome: &AttemptOutcome, now: Timestamp, rng: &mut dyn RandomSource) -> u64 {
+    pub fn next_wait_ms(
+        &self,
+        next_number: u32,
+        outcome: &AttemptOutcome,
+        now: Timestamp,
+        rng: &mut dyn RandomSource,
+    ) -> u64 {
+        let (normal, honoured) = self.wait_parts_ms(next_number, outcome, now, rng);
+        normal.max(honoured)
+    }
+
+    /// The jittered ladder wait and the honoured (capped) Retry-After, 0 when there is
+    /// none, both in milliseconds. Exactly one random draw.
+    fn wait_parts_ms(
+        &self,
+        next_number: u32,
+        outcome: &AttemptOutcome,
+        now: Timestamp,
+        rng: &mut dyn RandomSource,
+    ) -> (u64, u64) {
         let normal = self.jittered_wait_ms(next_number, rng.unit());
         let honoured = match (&self.retry_after, outcome.response()) {
             (Some(rule), Some(resp)) if rule.statuses.iter().any(|p| p.matches(resp.status)) => resp
@@ -136,7 +173,7 @@ impl Policy {
                 .map(|ra| ra.min(rule.cap_seconds).saturating_mul(1000)),
             _ => None,
         };
-        normal.max(honoured.unwrap_or(0))
+        (normal, honoured.unwrap_or(0))
     }
 
     /// Decides what follows an attempt. Checks run in a fixed order: success,
@@ -163,18 +200,28 @@ impl Policy {
         if let Some(reason) = classification.settles {
             return Decision::Failed { reason };
         }
+        // When the last attempt is also the 5th receiver-caused failure (Greatwait),
+        // both limits hold; the attempt limit is named, as the more familiar one.
         if facts.number >= self.max_attempts {
-            return Decision::Failed { reason: SettleReason::MaxAttempts };
+            return Decision::Failed {
+                reason: SettleReason::MaxAttempts,
+            };
         }
-        if let Some(limit) = self.receiver_failure_limit {
-            if facts.receiver_failures >= limit {
-                return Decision::Failed { reason: SettleReason::ReceiverFailures };
-            }
+        if self
+            .receiver_failure_limit
+            .is_some_and(|limit| facts.receiver_failures >= limit)
+        {
+            return Decision::Failed {
+                reason: SettleReason::ReceiverFailures,
+            };
         }
         let deadline = self.attempt_deadline(ctx);
         if let (Deadline::ClampLast { .. }, Some(limit)) = (self.deadline, deadline) {
+            // An attempt at (or, from a late timer, after) the clamp instant was the last.
             if facts.started_at >= limit {
-                return Decision::Failed { reason: SettleReason::Deadline };
+                return Decision::Failed {
+                    reason: SettleReason::Deadline,
+                };
             }
         }
         let next = facts.number + 1;
@@ -182,14 +229,35 @@ impl Policy {
             WaitFrom::AttemptEnd => facts.ended_at,
             WaitFrom::AttemptStart => facts.started_at,
         };
-        let wait = self.next_wait_ms(next, outcome, facts.ended_at, rng);
-        let mut at = from.plus_millis(wait.min(i64::MAX as u64) as i64);
-        // An attempt never starts before the previous one ended.
-        at = at.max(facts.ended_at);
+        let (normal, honoured) = self.wait_parts_ms(next, outcome, facts.ended_at, rng);
+        let ms = |w: u64| w.min(i64::MAX as u64) as i64;
+        // The ladder wait counts from the policy's reference point; a Retry-After counts
+        // from the answer that carried it (the attempt's end), so it is never shortened
+        // by a policy that measures from the start of the attempt. An attempt never
+        // starts before the previous one ended.
+        let at = from
+            .plus_millis(ms(normal))
+            .max(facts.ended_at.plus_millis(ms(honoured)))
+            .max(facts.ended_at);
         match (self.deadline, deadline) {
-            (Deadline::Horizon { .. }, Some(limit)) if at > limit => Decision::Failed { reason: SettleReason::Deadline },
-            (Deadline::ClampLast { .. }, Some(limit)) if at >= limit => Decision::Retry { number: next, at: limit.max(facts.ended_at), last: true },
-            _ => Decision::Retry { number: next, at, last: false },
+            (Deadline::Horizon { .. }, Some(limit)) if at > limit => Decision::Failed {
+                reason: SettleReason::Deadline,
+            },
+            // The attempt is moved forward to the clamp instant; when the previous
+            // attempt only ended after that instant there is no room for it.
+            (Deadline::ClampLast { .. }, Some(limit)) if at >= limit && facts.ended_at > limit => Decision::Failed {
+                reason: SettleReason::Deadline,
+            },
+            (Deadline::ClampLast { .. }, Some(limit)) if at >= limit => Decision::Retry {
+                number: next,
+                at: limit,
+                last: true,
+            },
+            _ => Decision::Retry {
+                number: next,
+                at,
+                last: false,
+            },
         }
     }
 }

@@ -35,7 +35,10 @@ impl BreakerState {
     /// the count starts again from zero.
     pub fn at(self, now: Timestamp) -> BreakerState {
         match self.open_until {
-            Some(until) if now >= until => BreakerState { open_until: None, exhausted_in_a_row: 0 },
+            Some(until) if now >= until => BreakerState {
+                open_until: None,
+                exhausted_in_a_row: 0,
+            },
             _ => self,
         }
     }
@@ -47,16 +50,25 @@ impl BreakerState {
     pub fn apply(self, rules: BreakerRules, event: BreakerEvent, now: Timestamp) -> BreakerState {
         let s = self.at(now);
         match event {
-            BreakerEvent::Success => BreakerState { open_until: None, exhausted_in_a_row: 0 },
+            BreakerEvent::Success => BreakerState {
+                open_until: None,
+                exhausted_in_a_row: 0,
+            },
             // While open nothing is sent, so an exhaustion reported now belongs to
             // attempts made before the breaker opened: it cannot extend the hour.
             BreakerEvent::DeliveryExhausted if s.open_until.is_some() => s,
             BreakerEvent::DeliveryExhausted => {
                 let n = s.exhausted_in_a_row + 1;
                 if n >= rules.exhausted_in_a_row {
-                    BreakerState { open_until: Some(now.plus_secs(rules.open_seconds as i64)), exhausted_in_a_row: n }
+                    BreakerState {
+                        open_until: Some(now.plus_secs(rules.open_seconds as i64)),
+                        exhausted_in_a_row: n,
+                    }
                 } else {
-                    BreakerState { open_until: None, exhausted_in_a_row: n }
+                    BreakerState {
+                        open_until: None,
+                        exhausted_in_a_row: n,
+                    }
                 }
             }
         }
@@ -75,15 +87,29 @@ pub struct SmartRules {
 impl HealthModel {
     pub fn breaker_rules(&self) -> Option<BreakerRules> {
         match *self {
-            HealthModel::Breaker { exhausted_in_a_row, open_seconds } => Some(BreakerRules { exhausted_in_a_row, open_seconds }),
+            HealthModel::Breaker {
+                exhausted_in_a_row,
+                open_seconds,
+            } => Some(BreakerRules {
+                exhausted_in_a_row,
+                open_seconds,
+            }),
             _ => None,
         }
     }
     pub fn smart_rules(&self) -> Option<SmartRules> {
         match *self {
-            HealthModel::Smartchat { degrade_after_failures, pause_after_failures, pause_after_seconds, disable_after_seconds } => {
-                Some(SmartRules { degrade_after_failures, pause_after_failures, pause_after_seconds, disable_after_seconds })
-            }
+            HealthModel::Smartchat {
+                degrade_after_failures,
+                pause_after_failures,
+                pause_after_seconds,
+                disable_after_seconds,
+            } => Some(SmartRules {
+                degrade_after_failures,
+                pause_after_failures,
+                pause_after_seconds,
+                disable_after_seconds,
+            }),
             _ => None,
         }
     }
@@ -104,7 +130,10 @@ pub struct SmartHealth {
     pub status: HealthStatus,
     pub failures_in_a_row: u32,
     /// "Without a success" is measured from here: the last success, or the
-    /// endpoint's creation or last enable if later.
+    /// endpoint's creation or last enable if later. Both the 3 days (pause) and the
+    /// 7 days (disable) count from this instant, not from when the state began: a
+    /// paused endpoint is disabled 7 days after its last success, as SmartChat's
+    /// "7 days without a success" reads.
     pub quiet_since: Timestamp,
     /// When the current status began.
     pub since: Timestamp,
@@ -123,7 +152,12 @@ pub enum HealthEvent {
 
 impl SmartHealth {
     pub fn new(now: Timestamp) -> Self {
-        SmartHealth { status: HealthStatus::Active, failures_in_a_row: 0, quiet_since: now, since: now }
+        SmartHealth {
+            status: HealthStatus::Active,
+            failures_in_a_row: 0,
+            quiet_since: now,
+            since: now,
+        }
     }
 
     /// Applies the time-based changes due by `now`, each stamped with the exact
@@ -148,7 +182,10 @@ impl SmartHealth {
     }
 
     pub fn receives_events(self, rules: SmartRules, now: Timestamp) -> bool {
-        matches!(self.at(rules, now).status, HealthStatus::Active | HealthStatus::Degraded)
+        matches!(
+            self.at(rules, now).status,
+            HealthStatus::Active | HealthStatus::Degraded
+        )
     }
 
     pub fn apply(self, rules: SmartRules, event: HealthEvent, now: Timestamp) -> SmartHealth {

@@ -111,7 +111,7 @@ mod tests {
         assert!(DeliveryId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").is_err());
         assert!(DeliveryId::parse("dlv_short").is_err());
         assert!(DeliveryId::parse("dlv_01JAAAAAAAAAAAAAAAAAAAAAAU").is_err());
-        let err = EndpointId::parse("nope").unwrap_err();
+        let err = EndpointId::parse("nope").expect_err("no prefix");
         assert_eq!(err.kind, "endpoint");
     }
 }

@@ -23,4 +23,4 @@ pub use decide::{Decision, DeliveryContext, LatencyClass, SettleReason};
 pub use outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};
 pub use policy::{Policy, PolicyError};
 pub use rng::{RandomSource, SplitMix64};
-pub use time::{Timestamp, TimeParseError};
+pub use time::{TimeParseError, Timestamp};

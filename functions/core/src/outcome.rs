@@ -99,8 +99,12 @@ pub enum PreSendFailure {
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum AttemptOutcome {
     Response(ResponseSummary),
-    Transport { failure: TransportFailure },
-    PreSend { failure: PreSendFailure },
+    Transport {
+        failure: TransportFailure,
+    },
+    PreSend {
+        failure: PreSendFailure,
+    },
     /// A long-running attempt (202) whose completion was never reported in time.
     CompletionTimedOut,
     /// A claimed attempt whose sender vanished (lease expired, no outcome recorded):

@@ -18,7 +18,11 @@ pub fn parse_retry_after(value: &str, now: Timestamp) -> Option<u64> {
     let secs = when.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs() as i64;
     let delta_ms = (secs * 1000).saturating_sub(now.millis());
     // Round up: a Retry-After is a minimum.
-    Some(if delta_ms <= 0 { 0 } else { (delta_ms as u64).div_ceil(1000) })
+    Some(if delta_ms <= 0 {
+        0
+    } else {
+        (delta_ms as u64).div_ceil(1000)
+    })
 }
 
 #[cfg(test)]

@@ -61,22 +61,32 @@ impl SigningSecret {
     }
 
     pub fn sign(&self, msg_id: &str, timestamp_secs: i64, body: &[u8]) -> String {
-        format!("v1,{}", STANDARD.encode(self.mac(msg_id, timestamp_secs, body).finalize().into_bytes()))
+        format!(
+            "v1,{}",
+            STANDARD.encode(self.mac(msg_id, timestamp_secs, body).finalize().into_bytes())
+        )
     }
 }
 
 /// The `webhook-signature` header value for all given secrets.
 pub fn signature_header(secrets: &[SigningSecret], msg_id: &str, timestamp_secs: i64, body: &[u8]) -> String {
-    secrets.iter().map(|s| s.sign(msg_id, timestamp_secs, body)).collect::<Vec<_>>().join(" ")
+    secrets
+        .iter()
+        .map(|s| s.sign(msg_id, timestamp_secs, body))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// True when any `v1,` signature in the header verifies under `secret`
 /// (constant-time comparison through the MAC itself).
 pub fn verify(secret: &SigningSecret, msg_id: &str, timestamp_secs: i64, body: &[u8], header: &str) -> bool {
-    header.split_whitespace().filter_map(|s| s.strip_prefix("v1,")).any(|sig| match STANDARD.decode(sig) {
-        Ok(bytes) => secret.mac(msg_id, timestamp_secs, body).verify_slice(&bytes).is_ok(),
-        Err(_) => false,
-    })
+    header
+        .split_whitespace()
+        .filter_map(|s| s.strip_prefix("v1,"))
+        .any(|sig| match STANDARD.decode(sig) {
+            Ok(bytes) => secret.mac(msg_id, timestamp_secs, body).verify_slice(&bytes).is_ok(),
+            Err(_) => false,
+        })
 }
 
 #[cfg(test)]
@@ -90,7 +100,13 @@ mod tests {
         let body = br#"{"test": 2432232314}"#;
         let sig = secret.sign("msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330, body);
         assert_eq!(sig, "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
-        assert!(verify(&secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1_614_265_330, body, &format!("v1,bad {sig}")));
+        assert!(verify(
+            &secret,
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1_614_265_330,
+            body,
+            &format!("v1,bad {sig}")
+        ));
         assert!(!verify(&secret, "msg_other", 1_614_265_330, body, &sig));
     }
 

@@ -31,7 +31,11 @@ pub fn parse_outcomes(list: &str) -> Result<Vec<OutcomeToken>, TokenError> {
     let mut out = Vec::new();
     for (i, raw) in list.split(',').enumerate() {
         let tok = raw.trim();
-        let fail = |message: &str| TokenError { position: i + 1, token: tok.to_owned(), message: message.to_owned() };
+        let fail = |message: &str| TokenError {
+            position: i + 1,
+            token: tok.to_owned(),
+            message: message.to_owned(),
+        };
         let parsed = match tok.to_ascii_lowercase().as_str() {
             "" => return Err(fail("empty outcome")),
             "timeout" => OutcomeToken::Transport(TransportFailure::Timeout),
@@ -44,14 +48,15 @@ pub fn parse_outcomes(list: &str) -> Result<Vec<OutcomeToken>, TokenError> {
                     Some((s, r)) => (s, Some(r)),
                     None => (other, None),
                 };
-                let status: u16 = status
-                    .parse()
-                    .ok()
-                    .filter(|s| (100..=599).contains(s))
-                    .ok_or_else(|| fail("expected a status 100-599, STATUS:RETRY_AFTER_SECONDS, timeout, reset, refused, dns or tls"))?;
+                let status: u16 = status.parse().ok().filter(|s| (100..=599).contains(s)).ok_or_else(|| {
+                    fail("expected a status 100-599, STATUS:RETRY_AFTER_SECONDS, timeout, reset, refused, dns or tls")
+                })?;
                 let retry_after = match ra {
                     None => None,
-                    Some(r) => Some(r.parse::<u64>().map_err(|_| fail("Retry-After must be whole seconds"))?),
+                    Some(r) => Some(
+                        r.parse::<u64>()
+                            .map_err(|_| fail("Retry-After must be whole seconds"))?,
+                    ),
                 };
                 OutcomeToken::Status { status, retry_after }
             }
@@ -77,10 +82,16 @@ impl OutcomeToken {
 
     fn label(&self) -> String {
         match self {
-            OutcomeToken::Status { status, retry_after: Some(ra) } => format!("{status} (Retry-After {ra})"),
+            OutcomeToken::Status {
+                status,
+                retry_after: Some(ra),
+            } => format!("{status} (Retry-After {ra})"),
             OutcomeToken::Status { status, .. } => status.to_string(),
             OutcomeToken::Transport(TransportFailure::ResetAfterSend) => "reset".into(),
-            OutcomeToken::Transport(f) => serde_json::to_value(f).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+            OutcomeToken::Transport(f) => serde_json::to_value(f)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
         }
     }
 }
@@ -131,12 +142,19 @@ fn secs(from: Timestamp, to: Timestamp) -> f64 {
 /// long-running allowance.
 pub fn simulate(policy: &Policy, tokens: &[OutcomeToken], opts: SimOptions, rng: &mut dyn RandomSource) -> SimReport {
     let t0 = Timestamp(0);
-    let ctx = DeliveryContext { planned_at: t0, latency_class: opts.latency_class, long_running_allowance_seconds: 0 };
+    let ctx = DeliveryContext {
+        planned_at: t0,
+        latency_class: opts.latency_class,
+        long_running_allowance_seconds: 0,
+    };
     let mut attempts = Vec::new();
     let mut started = t0;
     let mut number = 1u32;
     let mut receiver_failures = 0u32;
-    let fallback = OutcomeToken::Status { status: 200, retry_after: None };
+    let fallback = OutcomeToken::Status {
+        status: 200,
+        retry_after: None,
+    };
     loop {
         let token = tokens.get(number as usize - 1).or(tokens.last()).unwrap_or(&fallback);
         let outcome = token.to_outcome();
@@ -144,7 +162,7 @@ pub fn simulate(policy: &Policy, tokens: &[OutcomeToken], opts: SimOptions, rng:
             OutcomeToken::Transport(TransportFailure::Timeout) => opts.attempt_duration_ms.max(policy.timeout_ms),
             _ => opts.attempt_duration_ms,
         };
-        let ended = started.plus_millis(duration as i64);
+        let ended = started.plus_millis(i64::try_from(duration).unwrap_or(i64::MAX));
         let cls: Classification = policy.classify(&outcome, false);
         if cls.counts_toward_receiver_failures {
             receiver_failures += 1;
@@ -159,10 +177,23 @@ pub fn simulate(policy: &Policy, tokens: &[OutcomeToken], opts: SimOptions, rng:
             error_class: cls.error_class.map(|c| c.as_str()),
             counts_toward_receiver_failures: cls.counts_toward_receiver_failures,
         });
-        let facts = AttemptFacts { number, started_at: started, ended_at: ended, receiver_failures };
+        let facts = AttemptFacts {
+            number,
+            started_at: started,
+            ended_at: ended,
+            receiver_failures,
+        };
         let final_ = match policy.decide(&ctx, &facts, &outcome, &cls, rng) {
-            Decision::Succeeded | Decision::AwaitCompletion { .. } => SimFinal { status: "succeeded".into(), reason: None, at_seconds: secs(t0, ended) },
-            Decision::Failed { reason } => SimFinal { status: "failed".into(), reason: Some(reason.label(policy.reason_style)), at_seconds: secs(t0, ended) },
+            Decision::Succeeded | Decision::AwaitCompletion { .. } => SimFinal {
+                status: "succeeded".into(),
+                reason: None,
+                at_seconds: secs(t0, ended),
+            },
+            Decision::Failed { reason } => SimFinal {
+                status: "failed".into(),
+                reason: Some(reason.label(policy.reason_style)),
+                at_seconds: secs(t0, ended),
+            },
             Decision::Retry { number: next, at, .. } => {
                 number = next;
                 started = at;
@@ -170,13 +201,18 @@ pub fn simulate(policy: &Policy, tokens: &[OutcomeToken], opts: SimOptions, rng:
             }
         };
         debug_assert!(cls.state != AttemptState::AwaitingCompletion);
-        return SimReport { policy: policy.name.clone(), attempts, final_ };
+        return SimReport {
+            policy: policy.name.clone(),
+            attempts,
+            final_,
+        };
     }
 }
 
 fn human(ms: u64) -> String {
     let s = ms as f64 / 1000.0;
-    if ms % 1000 != 0 && ms < 60_000 {
+    let fractional = ms / 1000 * 1000 != ms;
+    if ms < 60_000 && fractional {
         return format!("{s:.3}s");
     }
     let total = ms / 1000;
@@ -192,8 +228,15 @@ fn human(ms: u64) -> String {
 
 /// The plain-text timeline of a simulation.
 pub fn render_simulation(report: &SimReport, seed: u64) -> String {
-    let mut out = format!("policy {}  (seed {seed}; times in seconds after the planned instant)\n", report.policy);
-    let _ = writeln!(out, "{:>3}  {:>12}  {:<20} {:<18} {:<22} {:<24} {:<8} counts", "#", "at", "outcome", "state", "diagnostic", "remediation", "class");
+    let mut out = format!(
+        "policy {}  (seed {seed}; times in seconds after the planned instant)\n",
+        report.policy
+    );
+    let _ = writeln!(
+        out,
+        "{:>3}  {:>12}  {:<20} {:<18} {:<22} {:<24} {:<8} counts",
+        "#", "at", "outcome", "state", "diagnostic", "remediation", "class"
+    );
     for a in &report.attempts {
         let _ = writeln!(
             out,
@@ -209,7 +252,13 @@ pub fn render_simulation(report: &SimReport, seed: u64) -> String {
         );
     }
     let f = &report.final_;
-    let _ = writeln!(out, "final: {} at {:.3}s{}", f.status, f.at_seconds, f.reason.as_ref().map(|r| format!(" (reason {r})")).unwrap_or_default());
+    let _ = writeln!(
+        out,
+        "final: {} at {:.3}s{}",
+        f.status,
+        f.at_seconds,
+        f.reason.as_ref().map(|r| format!(" (reason {r})")).unwrap_or_default()
+    );
     out
 }
 
@@ -239,9 +288,21 @@ pub struct LadderRung {
 }
 
 pub fn show(policy: &Policy, latency_class: LatencyClass) -> PolicyShow {
-    let ctx = DeliveryContext { planned_at: Timestamp(0), latency_class, long_running_allowance_seconds: 0 };
+    let ctx = DeliveryContext {
+        planned_at: Timestamp(0),
+        latency_class,
+        long_running_allowance_seconds: 0,
+    };
     let limit = policy.attempt_deadline(&ctx).map(|t| t.millis() as u64);
-    let mut ladder = vec![LadderRung { attempt: 1, base_wait_seconds: 0.0, min_wait_seconds: 0.0, max_wait_seconds: 0.0, earliest_at_seconds: 0.0, latest_at_seconds: 0.0, may_be_cut_by_deadline: false }];
+    let mut ladder = vec![LadderRung {
+        attempt: 1,
+        base_wait_seconds: 0.0,
+        min_wait_seconds: 0.0,
+        max_wait_seconds: 0.0,
+        earliest_at_seconds: 0.0,
+        latest_at_seconds: 0.0,
+        may_be_cut_by_deadline: false,
+    }];
     let (mut lo, mut hi) = (0u64, 0u64);
     for n in 2..=policy.max_attempts {
         let (wmin, wmax) = policy.wait_bounds_ms(n);
@@ -256,7 +317,11 @@ pub fn show(policy: &Policy, latency_class: LatencyClass) -> PolicyShow {
                     e = e.min(limit);
                     l = l.min(limit);
                 }
-                _ => cut = hi > limit,
+                _ => {
+                    // A retry that would start past the horizon never starts.
+                    cut = hi > limit;
+                    l = l.min(limit);
+                }
             }
             if matches!(policy.deadline, Deadline::Horizon { .. }) && lo > limit {
                 break;
@@ -275,7 +340,10 @@ pub fn show(policy: &Policy, latency_class: LatencyClass) -> PolicyShow {
             break;
         }
     }
-    let last = ladder.last().map(|r| (r.earliest_at_seconds, r.latest_at_seconds)).unwrap_or((0.0, 0.0));
+    let last = ladder
+        .last()
+        .map(|r| (r.earliest_at_seconds, r.latest_at_seconds))
+        .unwrap_or((0.0, 0.0));
     let window_hi = match (policy.deadline, limit) {
         (Deadline::Horizon { .. }, Some(limit)) => last.1.min(limit as f64 / 1000.0),
         _ => last.1,
@@ -295,22 +363,45 @@ pub fn show(policy: &Policy, latency_class: LatencyClass) -> PolicyShow {
         )),
     }
     if let Some(l) = policy.receiver_failure_limit {
-        deadlines.push(format!("stops after {l} receiver-caused failures (429 and pre-send failures do not count)"));
+        deadlines.push(format!(
+            "stops after {l} receiver-caused failures (429 and pre-send failures do not count)"
+        ));
     }
-    PolicyShow { policy: policy.clone(), ladder, recovery_window_seconds: (last.0, window_hi), deadlines }
+    PolicyShow {
+        policy: policy.clone(),
+        ladder,
+        recovery_window_seconds: (last.0, window_hi),
+        deadlines,
+    }
 }
 
 pub fn render_show(s: &PolicyShow) -> String {
     let p = &s.policy;
     let mut out = format!("policy {}\n", p.name);
     let _ = writeln!(out, "  max attempts       {}", p.max_attempts);
-    let _ = writeln!(out, "  waits measured from {}", match p.wait_from { WaitFrom::AttemptEnd => "the end of the failed attempt", WaitFrom::AttemptStart => "the start of the previous attempt" });
+    let _ = writeln!(
+        out,
+        "  waits measured from {}",
+        match p.wait_from {
+            WaitFrom::AttemptEnd => "the end of the failed attempt",
+            WaitFrom::AttemptStart => "the start of the previous attempt",
+        }
+    );
     let _ = writeln!(out, "  jitter             x[{}, {}]", p.jitter.min, p.jitter.max);
-    let _ = writeln!(out, "  timeout            {} ms; redirects never followed", p.timeout_ms);
+    let _ = writeln!(
+        out,
+        "  timeout            {} ms; redirects never followed",
+        p.timeout_ms
+    );
     match &p.retry_after {
         Some(ra) => {
             let st: Vec<String> = ra.statuses.iter().cloned().map(String::from).collect();
-            let _ = writeln!(out, "  Retry-After        on {} : wait = max(normal, min(Retry-After, {}))", st.join(", "), human(ra.cap_seconds * 1000));
+            let _ = writeln!(
+                out,
+                "  Retry-After        on {} : wait = max(normal, min(Retry-After, {}))",
+                st.join(", "),
+                human(ra.cap_seconds * 1000)
+            );
         }
         None => {
             let _ = writeln!(out, "  Retry-After        ignored");
@@ -318,8 +409,19 @@ pub fn render_show(s: &PolicyShow) -> String {
     }
     let health = match p.health {
         HealthModel::None => "none".to_owned(),
-        HealthModel::Breaker { exhausted_in_a_row, open_seconds } => format!("circuit breaker: opens for {} after {exhausted_in_a_row} exhausted deliveries in a row", human(open_seconds * 1000)),
-        HealthModel::Smartchat { degrade_after_failures, pause_after_failures, pause_after_seconds, disable_after_seconds } => format!(
+        HealthModel::Breaker {
+            exhausted_in_a_row,
+            open_seconds,
+        } => format!(
+            "circuit breaker: opens for {} after {exhausted_in_a_row} exhausted deliveries in a row",
+            human(open_seconds * 1000)
+        ),
+        HealthModel::Smartchat {
+            degrade_after_failures,
+            pause_after_failures,
+            pause_after_seconds,
+            disable_after_seconds,
+        } => format!(
             "degraded after {degrade_after_failures} failures in a row; paused after {} without success and {pause_after_failures} failures; disabled after {} without success",
             human(pause_after_seconds * 1000),
             human(disable_after_seconds * 1000)
@@ -329,7 +431,11 @@ pub fn render_show(s: &PolicyShow) -> String {
     if let Some(h) = &p.attempt_header {
         let _ = writeln!(out, "  attempt header     {h}");
     }
-    let _ = writeln!(out, "\n  {:>7}  {:>10}  {:>10}  {:>10}  {:>12}  {:>12}", "attempt", "wait", "min wait", "max wait", "earliest at", "latest at");
+    let _ = writeln!(
+        out,
+        "\n  {:>7}  {:>10}  {:>10}  {:>10}  {:>12}  {:>12}",
+        "attempt", "wait", "min wait", "max wait", "earliest at", "latest at"
+    );
     for r in &s.ladder {
         let _ = writeln!(
             out,
@@ -340,11 +446,20 @@ pub fn render_show(s: &PolicyShow) -> String {
             human((r.max_wait_seconds * 1000.0) as u64),
             human((r.earliest_at_seconds * 1000.0) as u64),
             human((r.latest_at_seconds * 1000.0) as u64),
-            if r.may_be_cut_by_deadline { "  (deadline may cut/clamp)" } else { "" }
+            if r.may_be_cut_by_deadline {
+                "  (deadline may cut/clamp)"
+            } else {
+                ""
+            }
         );
     }
     let (a, b) = s.recovery_window_seconds;
-    let _ = writeln!(out, "\n  recovery window    {} to {} (first attempt to last possible attempt, instant attempts)", human((a * 1000.0) as u64), human((b * 1000.0) as u64));
+    let _ = writeln!(
+        out,
+        "\n  recovery window    {} to {} (first attempt to last possible attempt, instant attempts)",
+        human((a * 1000.0) as u64),
+        human((b * 1000.0) as u64)
+    );
     for d in &s.deadlines {
         let _ = writeln!(out, "  limit              {d}");
     }

@@ -99,8 +99,7 @@ fn parse(s: &str) -> Option<Timestamp> {
     if b[13] != b':' || b[16] != b':' {
         return None;
     }
-    if !(1..=12).contains(&mo) || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60
-    {
+    if !(1..=12).contains(&mo) || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 60 {
         return None;
     }
     let mut i = 19;
@@ -192,7 +191,14 @@ mod tests {
             Ok(1_796_020_081_000)
         );
         assert_eq!(Timestamp::parse_rfc3339("1970-01-01T00:00:00Z"), Ok(Timestamp(0)));
-        for bad in ["", "yesterday", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00", "2026-01-01T00:00:00+2"] {
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01T00:00:00Z",
+            "2026-02-30T00:00:00Z",
+            "2026-01-01T00:00:00",
+            "2026-01-01T00:00:00+2",
+        ] {
             assert!(Timestamp::parse_rfc3339(bad).is_err(), "{bad}");
         }
     }
