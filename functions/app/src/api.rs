@@ -587,6 +587,20 @@ impl Api {
                     .ok_or_else(|| ApiError::not_found("attempt"))?;
                 Ok(ApiResponse::json(200, &attempt_view(&a)))
             }
+            ("POST", ["endpoints", id, "disable"]) => self.disable_endpoint(&tenant, id).await,
+            ("POST", ["endpoints", id, "enable"]) => self.enable_endpoint(&tenant, id, req).await,
+            ("POST", ["endpoints", id, "revoke"]) => self.revoke_endpoint(&tenant, id).await,
+            ("POST", ["endpoints", id, "secrets", "rotate"]) => self.rotate_secret(&tenant, id, req).await,
+            ("POST", ["endpoints", id, "test"]) => self.test_endpoint(&tenant, id).await,
+            ("POST", ["endpoints", id, "replay"]) => self.replay(&tenant, id, req).await,
+            ("POST", ["endpoints", id, "replay-dead"]) => self.replay_dead(&tenant, id).await,
+            ("POST", ["deliveries", id, "redeliver"]) => self.redeliver(&tenant, id, req).await,
+            (
+                _,
+                ["endpoints", _, "disable" | "enable" | "revoke" | "test" | "replay" | "replay-dead"]
+                | ["endpoints", _, "secrets", "rotate"]
+                | ["deliveries", _, "redeliver"],
+            ) => Err(method_not_allowed("POST")),
             (_, ["endpoints"]) => Err(method_not_allowed("GET, POST")),
             (_, ["events"]) => Err(method_not_allowed("GET, POST")),
             (

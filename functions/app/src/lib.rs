@@ -7,6 +7,7 @@ pub mod api;
 pub mod config;
 pub mod contract;
 pub mod ingest;
+pub mod lifecycle;
 pub mod memory;
 pub mod message;
 pub mod model;

@@ -460,6 +460,15 @@ impl DeliveryStore for MemoryStore {
         Ok(())
     }
 
+    async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
+        let (mut st, now) = self.begin()?;
+        if live_delivery(&st, &delivery.id, now).is_some() {
+            return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
+        }
+        st.deliveries.insert(delivery.id.clone(), delivery.clone());
+        Ok(())
+    }
+
     async fn get_event(&self, tenant: &TenantId, id: &EventId) -> PortResult<Option<EventRecord>> {
         let (st, now) = self.begin()?;
         Ok(st

@@ -92,6 +92,8 @@ pub enum Claim {
 pub trait DeliveryStore: Send + Sync {
     /// Writes the event and all its deliveries atomically.
     async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()>;
+    /// Adds a delivery to an existing event (replays). `Conflict` if the id exists.
+    async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()>;
     async fn get_event(
         &self,
         tenant: &TenantId,
