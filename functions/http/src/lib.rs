@@ -1,1 +1,22 @@
-//! placeholder
+//! The outbound HTTP attempt (reqwest): one POST per attempt through a pooled
+//! client, no redirects, bounded body, per-request timeout, and an SSRF-safe
+//! resolver that pins the connection to checked addresses. Also the endpoint URL
+//! admission rules the API shares with the sender.
+//!
+//! Depends on `courier-core` for outcomes and `courier-app` for the
+//! [`courier_app::ports::HttpSender`] port; knows nothing of AWS or of policies
+//! (outcomes are data; classifying them is core's job).
+
+mod address;
+mod admission;
+mod failure;
+mod resolver;
+mod sender;
+
+pub use address::{Refusal, address_refusal};
+pub use admission::{
+    AdmissionError, AdmissionPolicy, DNS_LOOKUP_TIMEOUT, HttpAdmission, MAX_URL_LEN, admit_url, check_url,
+    resolve_checked,
+};
+pub use resolver::CheckedResolver;
+pub use sender::{ReqwestSender, SenderBuildError, SenderOptions};

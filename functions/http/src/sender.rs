@@ -1,0 +1,312 @@
+//! The outbound webhook attempt: one POST through a shared reqwest client, turned
+//! into an [`AttemptOutcome`]. Never follows redirects, never uses a proxy, connects
+//! only to addresses that pass the SSRF check, bounds the whole attempt by the
+//! request's timeout and reads at most `read_limit` body bytes.
+
+use crate::admission::{AdmissionPolicy, check_url};
+use crate::failure::outcome_of;
+use crate::resolver::CheckedResolver;
+use async_trait::async_trait;
+use courier_app::ports::{HttpSender, OutboundRequest, SendResult};
+use courier_core::outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+/// How the shared client is built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SenderOptions {
+    /// Which targets the deployment allows (the same policy as URL admission).
+    pub admission: AdmissionPolicy,
+    /// Bound on establishing a connection (TCP + TLS). reqwest only supports this
+    /// per client; each request's own `timeout_ms` bounds the whole attempt,
+    /// connecting included. A connect timeout is reported as `Transport { Other }`
+    /// (nothing was sent), a request timeout as `Transport { Timeout }`.
+    pub connect_timeout: Duration,
+    /// Idle pooled connections are dropped after this long. Shorter than most
+    /// servers' keep-alive so a reused connection is rarely one the receiver is
+    /// closing at that moment (which would turn into an ambiguous failure).
+    pub pool_idle_timeout: Duration,
+    pub user_agent: String,
+}
+
+impl SenderOptions {
+    pub fn new(admission: AdmissionPolicy) -> Self {
+        SenderOptions {
+            admission,
+            connect_timeout: Duration::from_secs(5),
+            pool_idle_timeout: Duration::from_secs(30),
+            user_agent: concat!("Courier-Webhooks/", env!("CARGO_PKG_VERSION")).to_owned(),
+        }
+    }
+}
+
+impl Default for SenderOptions {
+    fn default() -> Self {
+        SenderOptions::new(AdmissionPolicy::STRICT)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SenderBuildError {
+    #[error("could not build the HTTP client")]
+    Client(#[source] reqwest::Error),
+    #[error("invalid user agent {0:?}")]
+    UserAgent(String),
+}
+
+/// Request headers the client computes itself: a caller's value would either be
+/// ignored or make the request malformed (framing), or name another virtual host.
+const CLIENT_OWNED_HEADERS: [&str; 5] = ["host", "content-length", "transfer-encoding", "connection", "upgrade"];
+
+/// Consecutive empty body chunks tolerated before giving up on a body (HTTP/2 may
+/// send empty DATA frames; a peer sending only those must not spin the loop).
+const MAX_EMPTY_CHUNKS: u32 = 64;
+
+/// [`HttpSender`] over one reqwest client, built once so connections are pooled
+/// across attempts to the same receiver.
+#[derive(Debug, Clone)]
+pub struct ReqwestSender {
+    /// `None` only when [`ReqwestSender::new`] could not build the client: every
+    /// attempt then fails as `Transport { Other }` (nothing is sent) rather than
+    /// the process panicking. [`ReqwestSender::try_new`] reports it instead.
+    client: Option<reqwest::Client>,
+    admission: AdmissionPolicy,
+}
+
+impl ReqwestSender {
+    /// The sender with default options. The scheme rule (https only, or http too)
+    /// is left to endpoint admission: here `http` and `https` are both sent to,
+    /// while every address is checked with `allow_private`.
+    pub fn new(allow_private: bool) -> Self {
+        let options = SenderOptions::new(AdmissionPolicy {
+            allow_http: true,
+            allow_private,
+        });
+        let admission = options.admission;
+        match ReqwestSender::try_new(options) {
+            Ok(sender) => sender,
+            Err(err) => {
+                tracing::error!(error = ?err, "could not build the HTTP client; every attempt will fail");
+                ReqwestSender {
+                    client: None,
+                    admission,
+                }
+            }
+        }
+    }
+
+    /// The sender with explicit options, failing when the client cannot be built
+    /// (TLS backend initialisation): preferable at startup.
+    pub fn try_new(options: SenderOptions) -> Result<Self, SenderBuildError> {
+        let user_agent = HeaderValue::from_str(&options.user_agent)
+            .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?;
+        let client = reqwest::Client::builder()
+            // A 3xx is the receiver's answer; following it could reach an unchecked
+            // target (and the policies say redirects are never followed).
+            .redirect(reqwest::redirect::Policy::none())
+            // A proxy would make the connection on our behalf, to addresses this
+            // process never checked.
+            .no_proxy()
+            .dns_resolver(CheckedResolver::new(options.admission.allow_private))
+            .https_only(!options.admission.allow_http)
+            // Exactly one attempt per message: retries are Courier's decision.
+            .retry(reqwest::retry::never())
+            .connect_timeout(options.connect_timeout)
+            .pool_idle_timeout(options.pool_idle_timeout)
+            .user_agent(user_agent)
+            .build()
+            .map_err(SenderBuildError::Client)?;
+        Ok(ReqwestSender {
+            client: Some(client),
+            admission: options.admission,
+        })
+    }
+
+    /// Makes the attempt; see [`HttpSender::send`].
+    pub async fn attempt(&self, request: OutboundRequest) -> SendResult {
+        let started = Instant::now();
+        let (outcome, peer) = self.attempt_inner(request, started).await;
+        let duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        SendResult {
+            outcome,
+            peer,
+            duration_ms,
+        }
+    }
+
+    async fn attempt_inner(&self, request: OutboundRequest, started: Instant) -> (AttemptOutcome, Option<SocketAddr>) {
+        // The URL is re-admitted at every attempt: the deployment's rules may have
+        // tightened since the endpoint was stored, and IP-literal hosts never reach
+        // the resolver, so this is where they are checked.
+        let url = match check_url(&request.url, self.admission) {
+            Ok(url) => url,
+            Err(reason) => {
+                tracing::info!(error = %reason, "endpoint URL no longer passes admission; not sending");
+                return (AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe), None);
+            }
+        };
+        let https = url.scheme() == "https";
+        let headers = match request_headers(&request.headers) {
+            Ok(headers) => headers,
+            Err(name) => {
+                // Headers are built by Courier, so this is a bug upstream, not the
+                // receiver's fault; nothing was sent.
+                tracing::error!(header = %name, "invalid outbound header; not sending");
+                return (AttemptOutcome::transport(TransportFailure::Other), None);
+            }
+        };
+        let Some(client) = &self.client else {
+            return (AttemptOutcome::transport(TransportFailure::Other), None);
+        };
+        let timeout = Duration::from_millis(request.timeout_ms.max(1));
+        let deadline = tokio::time::Instant::from_std(started) + timeout;
+        let pending = client
+            .post(url)
+            .headers(headers)
+            .body(request.body)
+            .timeout(timeout)
+            .send();
+        // reqwest enforces the same timeout; the outer deadline also covers the
+        // body read below, whatever reqwest does.
+        let response = match tokio::time::timeout_at(deadline, pending).await {
+            Err(_elapsed) => return (AttemptOutcome::transport(TransportFailure::Timeout), None),
+            Ok(Err(err)) => {
+                let outcome = outcome_of(&err, https);
+                tracing::debug!(error = ?err, ?outcome, "attempt failed");
+                return (outcome, None);
+            }
+            Ok(Ok(response)) => response,
+        };
+        let peer = response.remote_addr();
+        let mut summary = ResponseSummary::new(response.status().as_u16());
+        // http's HeaderName is already lower-case.
+        summary.headers = response
+            .headers()
+            .iter()
+            .map(|(name, value)| {
+                (
+                    name.as_str().to_owned(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let (body, truncated) = read_capped(response, request.read_limit, deadline).await;
+        summary.body = body;
+        summary.body_truncated = truncated;
+        (AttemptOutcome::Response(summary), peer)
+    }
+}
+
+#[async_trait]
+impl HttpSender for ReqwestSender {
+    async fn send(&self, request: OutboundRequest) -> SendResult {
+        self.attempt(request).await
+    }
+}
+
+/// The outbound headers, or the name of the first one that is not valid HTTP.
+fn request_headers(pairs: &[(String, String)]) -> Result<HeaderMap, String> {
+    let mut headers = HeaderMap::with_capacity(pairs.len());
+    for (name, value) in pairs {
+        let header_name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| name.clone())?;
+        if CLIENT_OWNED_HEADERS.contains(&header_name.as_str()) {
+            continue;
+        }
+        let header_value = HeaderValue::from_str(value).map_err(|_| name.clone())?;
+        headers.append(header_name, header_value);
+    }
+    Ok(headers)
+}
+
+/// Reads at most `limit` body bytes, chunk by chunk, and whether the body went on
+/// beyond them. Stops as soon as `limit` is reached: dropping the response then
+/// closes the connection instead of draining it, so a receiver streaming gigabytes
+/// costs one chunk of memory. Once the status arrived the receiver has answered, so
+/// a body cut short by the deadline or a dropped connection keeps the answer, with
+/// what was read and `truncated` set (the rest is unknown).
+async fn read_capped(mut response: reqwest::Response, limit: usize, deadline: tokio::time::Instant) -> (Vec<u8>, bool) {
+    let declared = response.content_length();
+    let capacity = declared.map_or(limit, |n| usize::try_from(n).unwrap_or(usize::MAX).min(limit));
+    let mut body = Vec::with_capacity(capacity.min(64 * 1024));
+    let mut empty_chunks = 0;
+    loop {
+        if body.len() >= limit {
+            let more = match declared {
+                Some(length) => length > body.len() as u64,
+                // Chunked: only the next chunk can tell whether there is more.
+                None => !matches!(tokio::time::timeout_at(deadline, response.chunk()).await, Ok(Ok(None))),
+            };
+            return (body, more);
+        }
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
+            Ok(Ok(Some(chunk))) => {
+                if chunk.is_empty() {
+                    empty_chunks += 1;
+                    if empty_chunks > MAX_EMPTY_CHUNKS {
+                        return (body, true);
+                    }
+                    continue;
+                }
+                empty_chunks = 0;
+                let room = limit - body.len();
+                if chunk.len() > room {
+                    body.extend_from_slice(&chunk[..room]);
+                    return (body, true);
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(Ok(None)) => return (body, false),
+            Ok(Err(err)) => {
+                tracing::debug!(error = ?err, "response body ended early");
+                return (body, true);
+            }
+            Err(_elapsed) => return (body, true),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_headers_skip_client_owned_and_reject_invalid() {
+        let pairs = vec![
+            ("content-type".to_owned(), "application/json".to_owned()),
+            ("Webhook-Id".to_owned(), "dlv_1".to_owned()),
+            ("Host".to_owned(), "evil.example".to_owned()),
+            ("content-length".to_owned(), "999".to_owned()),
+        ];
+        let headers = request_headers(&pairs).unwrap_or_default();
+        assert_eq!(headers.len(), 2);
+        assert_eq!(
+            headers.get("webhook-id").map(HeaderValue::as_bytes),
+            Some(&b"dlv_1"[..])
+        );
+        assert!(headers.get("host").is_none());
+
+        assert_eq!(
+            request_headers(&[("bad name".to_owned(), "x".to_owned())]),
+            Err("bad name".to_owned())
+        );
+        assert_eq!(
+            request_headers(&[("x-ok".to_owned(), "line\nbreak".to_owned())]),
+            Err("x-ok".to_owned())
+        );
+    }
+
+    #[test]
+    fn builds_with_default_options() {
+        assert!(ReqwestSender::try_new(SenderOptions::default()).is_ok());
+        assert!(ReqwestSender::new(false).client.is_some());
+        let bad = SenderOptions {
+            user_agent: "bad\nagent".to_owned(),
+            ..SenderOptions::default()
+        };
+        assert!(matches!(
+            ReqwestSender::try_new(bad),
+            Err(SenderBuildError::UserAgent(_))
+        ));
+    }
+}
