@@ -248,18 +248,20 @@ pub(crate) fn parse_body<T: DeserializeOwned>(req: &ApiRequest) -> ApiResult<T> 
     } else {
         &req.body
     };
-    let mut de = serde_json::Deserializer::from_slice(body);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let json: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::validation(format!("request body is not valid JSON: {e}")))?;
+    if !json.is_object() {
+        return Err(ApiError::validation("request body must be a JSON object"));
+    }
+    let value = serde_path_to_error::deserialize(json).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        if path == "." || path.is_empty() {
+        if path == "." || path == "?" || path.is_empty() {
             ApiError::validation(format!("request body: {inner}"))
         } else {
             ApiError::validation(format!("field `{path}`: {inner}"))
         }
     })?;
-    de.end()
-        .map_err(|e| ApiError::validation(format!("request body: {e}")))?;
     Ok(value)
 }
 

@@ -1,0 +1,241 @@
+//! Shared world for the app tests: memory fakes, a manual clock, a scripted HTTP
+//! sender and the API, wired like the Lambdas wire the AWS adapters.
+#![allow(dead_code)]
+
+use async_trait::async_trait;
+use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::memory::{FixedSecrets, ManualClock, MemoryQueue, MemoryStore, MemoryTimer};
+use courier_app::model::{Delivery, Tenant};
+use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::ports::{
+    AdmissionRefusal, Clock, DeliveryStore, HttpSender, OutboundRequest, Queue, Random, SendResult, UrlAdmission,
+};
+use courier_app::sender::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
+use courier_core::ids::{DeliveryId, TenantId};
+use courier_core::outcome::{AttemptOutcome, ResponseSummary};
+use courier_core::Timestamp;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+pub const T0: Timestamp = Timestamp(1_800_000_000_000);
+
+/// Always the lowest jitter: `unit()` is 0.
+pub struct Zero;
+impl Random for Zero {
+    fn next_u64(&self) -> u64 {
+        0
+    }
+}
+
+pub struct AllowAll;
+#[async_trait]
+impl UrlAdmission for AllowAll {
+    async fn admit(&self, url: &str) -> Result<String, AdmissionRefusal> {
+        Ok(url.to_owned())
+    }
+}
+
+/// Answers from a script; each attempt takes `duration_ms` of manual-clock time.
+pub struct ScriptedHttp {
+    pub clock: Arc<ManualClock>,
+    pub script: Mutex<VecDeque<AttemptOutcome>>,
+    pub requests: Mutex<Vec<OutboundRequest>>,
+    pub duration_ms: i64,
+}
+
+#[async_trait]
+impl HttpSender for ScriptedHttp {
+    async fn send(&self, request: OutboundRequest) -> SendResult {
+        self.requests.lock().map(|mut r| r.push(request)).ok();
+        self.clock.advance_millis(self.duration_ms);
+        let outcome = self
+            .script
+            .lock()
+            .ok()
+            .and_then(|mut s| {
+                if s.len() > 1 {
+                    s.pop_front()
+                } else {
+                    s.front().cloned()
+                }
+            })
+            .unwrap_or(AttemptOutcome::Response(ResponseSummary::new(200)));
+        SendResult {
+            outcome,
+            peer: None,
+            duration_ms: self.duration_ms as u64,
+        }
+    }
+}
+
+pub struct World {
+    pub clock: Arc<ManualClock>,
+    pub store: Arc<MemoryStore>,
+    pub queue: Arc<MemoryQueue>,
+    pub timer: Arc<MemoryTimer>,
+    pub http: Arc<ScriptedHttp>,
+    pub api: Api,
+    pub sender: Sender,
+}
+
+pub const KEY: &str = "ck_test_key";
+
+impl World {
+    pub async fn new(script: Vec<AttemptOutcome>, duration_ms: i64) -> World {
+        let clock = Arc::new(ManualClock::new(T0));
+        let store = Arc::new(MemoryStore::new(clock.clone()));
+        let queue = Arc::new(MemoryQueue::new(clock.clone()));
+        let timer = Arc::new(MemoryTimer::new());
+        let http = Arc::new(ScriptedHttp {
+            clock: clock.clone(),
+            script: Mutex::new(script.into()),
+            requests: Mutex::new(vec![]),
+            duration_ms,
+        });
+        let planner = Planner {
+            queue: queue.clone(),
+            timer: timer.clone(),
+            settings: PlannerSettings::default(),
+        };
+        let random: Arc<dyn Random> = Arc::new(Zero);
+        let api = Api {
+            tenants: store.clone(),
+            endpoints: store.clone(),
+            deliveries: store.clone(),
+            idempotency: store.clone(),
+            planner: planner.clone(),
+            clock: clock.clone(),
+            random: Arc::new(courier_app::memory::SeededRandom::new(1)),
+            secrets: Arc::new(FixedSecrets::new(7)),
+            admission: Arc::new(AllowAll),
+            settings: ApiSettings::default(),
+        };
+        let sender = Sender {
+            deliveries: store.clone(),
+            endpoints: store.clone(),
+            http: http.clone(),
+            clock: clock.clone(),
+            random,
+            planner,
+            faults: Arc::new(NoFaults),
+            settings: SenderSettings {
+                lease_margin_ms: 5_000,
+            },
+        };
+        let tenant = Tenant {
+            id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
+            name: "t".into(),
+        };
+        courier_app::api::register_key(store.as_ref(), KEY, &tenant)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        World {
+            clock,
+            store,
+            queue,
+            timer,
+            http,
+            api,
+            sender,
+        }
+    }
+
+    pub async fn call(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .api
+            .handle(ApiRequest {
+                method: method.into(),
+                path: path.into(),
+                query: None,
+                headers: vec![("authorization".into(), format!("Bearer {KEY}"))],
+                body: body.to_string().into_bytes(),
+            })
+            .await;
+        (r.status, r.body_json())
+    }
+
+    pub async fn endpoint(&self, policy: Value) -> String {
+        let (s, b) = self
+            .call(
+                "POST",
+                "/v1/endpoints",
+                json!({"url": "https://receiver.example/hook", "policy": policy}),
+            )
+            .await;
+        assert_eq!(s, 201, "{b}");
+        b["id"].as_str().unwrap_or_default().to_owned()
+    }
+
+    pub async fn event(&self, ep: &str) -> DeliveryId {
+        let (s, b) = self
+            .call(
+                "POST",
+                "/v1/events",
+                json!({"endpointId": ep, "payload": {"k": 1}}),
+            )
+            .await;
+        assert_eq!(s, 202, "{b}");
+        DeliveryId::parse(b["deliveries"][0]["id"].as_str().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    pub async fn delivery(&self, id: &DeliveryId) -> Delivery {
+        self.store
+            .get_delivery(id)
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("no delivery {id}"))
+    }
+
+    /// Fires due schedules onto the queue, then handles every visible message.
+    pub async fn step(&self) -> Vec<StepOutcome> {
+        let now = self.clock.now();
+        for s in self.timer.take_due(now) {
+            self.queue
+                .send(&s.message, 0)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let cache = EndpointCache::default();
+        let mut out = vec![];
+        for (m, _) in self.queue.drain_visible(now) {
+            out.push(
+                self.sender
+                    .handle(&m, &cache)
+                    .await
+                    .unwrap_or_else(|e| panic!("step failed: {e}")),
+            );
+        }
+        out
+    }
+
+    /// Steps and jumps the clock to the next due message or schedule until `id`
+    /// settles; returns the instants attempts started at.
+    pub async fn run(&self, id: &DeliveryId, max_steps: usize) -> Vec<Timestamp> {
+        let mut starts = vec![];
+        for _ in 0..max_steps {
+            for o in self.step().await {
+                if let StepOutcome::Attempted { attempt, .. } = o {
+                    starts.push(attempt.started_at);
+                }
+            }
+            if self.delivery(id).await.status.is_settled() {
+                return starts;
+            }
+            let next_q = self.queue.next_visible_at();
+            let next_t = self.timer.pending().iter().map(|s| s.at).min();
+            match [next_q, next_t].into_iter().flatten().min() {
+                Some(t) if t > self.clock.now() => self.clock.set(t),
+                Some(_) => {}
+                None => panic!("delivery {id} is stuck: nothing queued or scheduled"),
+            }
+        }
+        panic!("delivery {id} did not settle in {max_steps} steps");
+    }
+}
+
+pub fn status(s: u16) -> AttemptOutcome {
+    AttemptOutcome::Response(ResponseSummary::new(s))
+}
