@@ -33,7 +33,8 @@ async fn main() -> Result<(), Error> {
             allow_http: config.allow_http_targets,
             allow_private: config.allow_private_targets,
         })),
-        settings: ApiSettings { allow_http_targets: config.allow_http_targets, allow_private_targets: config.allow_private_targets },
+        settings: ApiSettings { allow_http_targets: config.allow_http_targets, allow_private_targets: config.allow_private_targets, ..ApiSettings::default() },
+        limiter: Default::default(),
     });
     lambda_http::run(service_fn(move |req: Request| {
         let api = api.clone();

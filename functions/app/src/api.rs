@@ -158,10 +158,51 @@ impl From<PortError> for ApiError {
 
 type ApiResult<T> = Result<T, ApiError>;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ApiSettings {
     pub allow_http_targets: bool,
     pub allow_private_targets: bool,
+    /// Requests per second each API key may make on average (0: unlimited).
+    pub rate_per_second: u32,
+    /// How many requests a key may make in a burst.
+    pub rate_burst: u32,
+}
+
+impl Default for ApiSettings {
+    fn default() -> Self {
+        ApiSettings { allow_http_targets: false, allow_private_targets: false, rate_per_second: 50, rate_burst: 100 }
+    }
+}
+
+/// Token buckets per API key. Per process: in Lambda each warm instance limits on
+/// its own, which bounds abuse without a storage write per request.
+#[derive(Default)]
+pub struct RateLimiter {
+    buckets: std::sync::Mutex<std::collections::HashMap<String, (f64, Timestamp)>>,
+}
+
+impl RateLimiter {
+    /// `Ok` to go ahead, or `Err(seconds)` to wait before the next token.
+    pub fn take(&self, key: &str, rate: u32, burst: u32, now: Timestamp) -> Result<(), u64> {
+        if rate == 0 {
+            return Ok(());
+        }
+        let Ok(mut map) = self.buckets.lock() else { return Ok(()) };
+        if map.len() > 10_000 {
+            // Forget idle keys rather than grow without bound.
+            map.retain(|_, (tokens, at)| now.millis_since(*at) < 60_000 || *tokens < f64::from(burst));
+        }
+        let (tokens, at) = map.entry(key.to_owned()).or_insert((f64::from(burst), now));
+        let elapsed = now.millis_since(*at).max(0) as f64 / 1000.0;
+        *tokens = (*tokens + elapsed * f64::from(rate)).min(f64::from(burst.max(1)));
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(((1.0 - *tokens) / f64::from(rate)).ceil().max(1.0) as u64)
+        }
+    }
 }
 
 pub struct Api {
@@ -175,6 +216,7 @@ pub struct Api {
     pub secrets: Arc<dyn SecretSource>,
     pub admission: Arc<dyn UrlAdmission>,
     pub settings: ApiSettings,
+    pub limiter: RateLimiter,
 }
 
 /// sha256 hex of an API key: keys are stored only hashed.
@@ -547,6 +589,12 @@ impl Api {
             return Err(ApiError::not_found("route"));
         }
         let tenant = self.authenticate(req).await?;
+        let key = req.header("authorization").unwrap_or_default();
+        if let Err(wait) = self.limiter.take(&hash_key(key), self.settings.rate_per_second, self.settings.rate_burst, self.clock.now()) {
+            let mut e = ApiError::new(429, "rate_limited", format!("more than {} requests per second for this API key; retry after {wait} s", self.settings.rate_per_second));
+            e.retry_after = Some(wait);
+            return Err(e);
+        }
         match (m.as_str(), &segs[1..]) {
             ("POST", ["endpoints"]) => self.create_endpoint(&tenant, req).await,
             ("GET", ["endpoints"]) => self.list_endpoints(&tenant, req).await,

@@ -329,3 +329,25 @@ async fn disable_revoke_and_lists() {
     assert_eq!(s, 200);
     assert_eq!(b["items"][0]["deliveries"][0]["deliveryId"], json!(id));
 }
+
+#[tokio::test]
+async fn each_key_is_rate_limited_with_retry_after() {
+    let w = World::new(vec![], 0).await;
+    with_other_tenant(&w).await;
+    // Default: bursts of 100, refilled at 50 per second.
+    for _ in 0..100 {
+        let (s, _) = as_key(&w, KEY, "GET", "/v1/endpoints", json!({}), None).await;
+        assert_eq!(s, 200);
+    }
+    let auth = format!("Bearer {KEY}");
+    let (s, b, h) = raw(&w, "GET", "/v1/endpoints", None, &[("authorization", auth.as_str())], b"").await;
+    assert_problem(s, &b, 429, "rate_limited");
+    assert_eq!(b["retryAfterSeconds"], 1);
+    assert!(h.iter().any(|(k, v)| k == "retry-after" && v == "1"));
+    // Another key is not affected; the first recovers as time passes.
+    let (s, _) = as_key(&w, OTHER_KEY, "GET", "/v1/endpoints", json!({}), None).await;
+    assert_eq!(s, 200);
+    w.clock.advance_millis(20);
+    let (s, _) = as_key(&w, KEY, "GET", "/v1/endpoints", json!({}), None).await;
+    assert_eq!(s, 200);
+}

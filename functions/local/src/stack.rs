@@ -112,7 +112,8 @@ impl Stack {
             random: random.clone(),
             secrets: secrets.clone(),
             admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy { allow_http: true, allow_private })),
-            settings: ApiSettings { allow_http_targets: true, allow_private_targets: allow_private },
+            settings: ApiSettings { allow_http_targets: true, allow_private_targets: allow_private, ..ApiSettings::default() },
+            limiter: Default::default(),
         });
         let sender = Arc::new(Sender {
             deliveries: store.clone(),

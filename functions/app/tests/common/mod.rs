@@ -110,6 +110,7 @@ impl World {
             secrets: Arc::new(FixedSecrets::new(7)),
             admission: Arc::new(AllowAll),
             settings: ApiSettings::default(),
+            limiter: Default::default(),
         };
         let sender = Sender {
             deliveries: store.clone(),
