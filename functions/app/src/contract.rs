@@ -13,12 +13,11 @@
 use crate::memory::{ManualClock, MemoryQueue, MemoryTimer};
 use crate::message::{QueueMessage, Trigger};
 use crate::model::{
-    Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord,
-    EventTarget, IdempotencyRecord, Page, SecretRecord, SecretState, Tenant,
+    Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, EventTarget,
+    IdempotencyRecord, Page, SecretRecord, SecretState, Tenant,
 };
 use crate::ports::{
-    Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, Queue,
-    TenantStore, Timer,
+    Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, Queue, TenantStore, Timer,
 };
 use async_trait::async_trait;
 use courier_core::decide::LatencyClass;
@@ -107,12 +106,7 @@ pub fn sample_endpoint(tenant: &TenantId, id: &EndpointId, now: Timestamp) -> En
     }
 }
 
-pub fn sample_event(
-    tenant: &TenantId,
-    id: &EventId,
-    created_at: Timestamp,
-    payload: serde_json::Value,
-) -> EventRecord {
+pub fn sample_event(tenant: &TenantId, id: &EventId, created_at: Timestamp, payload: serde_json::Value) -> EventRecord {
     EventRecord {
         id: id.clone(),
         tenant_id: tenant.clone(),
@@ -147,6 +141,7 @@ pub fn sample_delivery(
         next_attempt_at: Some(created_at),
         last_planned: false,
         claim: None,
+        awaiting: None,
         created_at,
         planned_at: created_at,
         settled_at: None,
@@ -156,12 +151,7 @@ pub fn sample_delivery(
     }
 }
 
-pub fn sample_attempt(
-    delivery: &Delivery,
-    id: &AttemptId,
-    number: u32,
-    started_at: Timestamp,
-) -> Attempt {
+pub fn sample_attempt(delivery: &Delivery, id: &AttemptId, number: u32, started_at: Timestamp) -> Attempt {
     let mut headers = BTreeMap::new();
     headers.insert("content-type".to_owned(), "text/plain".to_owned());
     Attempt {
@@ -169,11 +159,7 @@ pub fn sample_attempt(
         delivery_id: delivery.id.clone(),
         tenant_id: delivery.tenant_id.clone(),
         number,
-        trigger: if number == 1 {
-            Trigger::Initial
-        } else {
-            Trigger::Retry
-        },
+        trigger: if number == 1 { Trigger::Initial } else { Trigger::Retry },
         source_attempt_id: None,
         state: "failed".to_owned(),
         response_status: Some(503),
@@ -217,13 +203,10 @@ pub fn sample_message(
         endpoint_id: endpoint.clone(),
         attempt,
         not_before,
-        trigger: if attempt == 1 {
-            Trigger::Initial
-        } else {
-            Trigger::Retry
-        },
+        trigger: if attempt == 1 { Trigger::Initial } else { Trigger::Retry },
         source_attempt_id: None,
         attempt_id: None,
+        completion_check: false,
     }
 }
 
@@ -300,6 +283,7 @@ where
     endpoints(store, clock).await;
     endpoint_pages(store, clock).await;
     events_and_deliveries(store, clock).await;
+    added_deliveries(store, clock).await;
     claims(store, clock).await;
     record_attempt(store, clock).await;
     delivery_versions(store, clock).await;
@@ -324,10 +308,7 @@ pub async fn tenants<S: TenantStore>(store: &S) {
     let key = format!("hash-{}", t1.id);
     assert_eq!(ok(store.tenant_by_key(&key).await, "unknown key"), None);
     ok(store.put_tenant_key(&key, &t1).await, "put key");
-    assert_eq!(
-        ok(store.tenant_by_key(&key).await, "known key"),
-        Some(t1.clone())
-    );
+    assert_eq!(ok(store.tenant_by_key(&key).await, "known key"), Some(t1.clone()));
     ok(store.put_tenant_key(&key, &t2).await, "re-put key");
     assert_eq!(ok(store.tenant_by_key(&key).await, "re-put key"), Some(t2));
 }
@@ -339,27 +320,15 @@ pub async fn endpoints<S: EndpointStore>(store: &S, clock: &ManualClock) {
     let (tenant, other) = (ids.tenant(), ids.tenant());
     let e1 = sample_endpoint(&tenant, &ids.endpoint(), T0);
     ok(store.create_endpoint(&e1).await, "create endpoint");
-    conflict(
-        store.create_endpoint(&e1).await,
-        "creating the same endpoint id again",
-    );
+    conflict(store.create_endpoint(&e1).await, "creating the same endpoint id again");
+    assert_eq!(ok(store.get_endpoint(&tenant, &e1.id).await, "get"), Some(e1.clone()));
     assert_eq!(
-        ok(store.get_endpoint(&tenant, &e1.id).await, "get"),
-        Some(e1.clone())
-    );
-    assert_eq!(
-        ok(
-            store.get_endpoint(&other, &e1.id).await,
-            "get from another tenant"
-        ),
+        ok(store.get_endpoint(&other, &e1.id).await, "get from another tenant"),
         None,
         "an endpoint must be invisible to other tenants"
     );
     assert_eq!(
-        ok(
-            store.get_endpoint(&tenant, &ids.endpoint()).await,
-            "get unknown"
-        ),
+        ok(store.get_endpoint(&tenant, &ids.endpoint()).await, "get unknown"),
         None
     );
 
@@ -368,30 +337,18 @@ pub async fn endpoints<S: EndpointStore>(store: &S, clock: &ManualClock) {
     e2.state = EndpointState::Disabled;
     e2.updated_at = T0.plus_secs(5);
     e2.version = 1;
-    ok(
-        store.update_endpoint(&e2, 0).await,
-        "update at the stored version",
-    );
+    ok(store.update_endpoint(&e2, 0).await, "update at the stored version");
     assert_eq!(
-        ok(
-            store.get_endpoint(&tenant, &e1.id).await,
-            "get after update"
-        ),
+        ok(store.get_endpoint(&tenant, &e1.id).await, "get after update"),
         Some(e2.clone())
     );
 
     let mut stale = e1.clone();
     stale.url = "https://stale.example.com/".to_owned();
     stale.version = 1;
-    conflict(
-        store.update_endpoint(&stale, 0).await,
-        "update with a stale version",
-    );
+    conflict(store.update_endpoint(&stale, 0).await, "update with a stale version");
     assert_eq!(
-        ok(
-            store.get_endpoint(&tenant, &e1.id).await,
-            "get after stale update"
-        ),
+        ok(store.get_endpoint(&tenant, &e1.id).await, "get after stale update"),
         Some(e2.clone())
     );
 
@@ -411,15 +368,9 @@ pub async fn endpoints<S: EndpointStore>(store: &S, clock: &ManualClock) {
     );
 
     let ghost = sample_endpoint(&tenant, &ids.endpoint(), T0);
-    conflict(
-        store.update_endpoint(&ghost, 0).await,
-        "update of a missing endpoint",
-    );
+    conflict(store.update_endpoint(&ghost, 0).await, "update of a missing endpoint");
     assert_eq!(
-        ok(
-            store.get_endpoint(&tenant, &ghost.id).await,
-            "update created nothing"
-        ),
+        ok(store.get_endpoint(&tenant, &ghost.id).await, "update created nothing"),
         None
     );
 }
@@ -429,9 +380,7 @@ pub async fn endpoint_pages<S: EndpointStore>(store: &S, clock: &ManualClock) {
     clock.set(T0);
     let ids = Ids::new();
     let (tenant, other) = (ids.tenant(), ids.tenant());
-    let mut mine: Vec<Endpoint> = (0..5)
-        .map(|_| sample_endpoint(&tenant, &ids.endpoint(), T0))
-        .collect();
+    let mut mine: Vec<Endpoint> = (0..5).map(|_| sample_endpoint(&tenant, &ids.endpoint(), T0)).collect();
     for e in &mine {
         ok(store.create_endpoint(e).await, "create endpoint");
     }
@@ -443,10 +392,7 @@ pub async fn endpoint_pages<S: EndpointStore>(store: &S, clock: &ManualClock) {
     );
     mine.sort_by(|a, b| a.id.cmp(&b.id));
 
-    let empty = ok(
-        store.list_endpoints(&ids.tenant(), None, 10).await,
-        "list empty tenant",
-    );
+    let empty = ok(store.list_endpoints(&ids.tenant(), None, 10).await, "list empty tenant");
     assert_eq!(
         empty,
         Page {
@@ -458,10 +404,7 @@ pub async fn endpoint_pages<S: EndpointStore>(store: &S, clock: &ManualClock) {
     let full = ok(store.list_endpoints(&tenant, None, 100).await, "list all");
     assert_eq!(full.items, mine);
     assert_eq!(full.next_cursor, None, "no cursor when nothing remains");
-    let exact = ok(
-        store.list_endpoints(&tenant, None, 5).await,
-        "list exactly all",
-    );
+    let exact = ok(store.list_endpoints(&tenant, None, 5).await, "list exactly all");
     assert_eq!(exact.items, mine);
     assert_eq!(
         exact.next_cursor, None,
@@ -477,10 +420,7 @@ pub async fn endpoint_pages<S: EndpointStore>(store: &S, clock: &ManualClock) {
     assert_eq!(sizes, vec![2, 2, 1]);
     assert_eq!(pages.concat(), mine);
 
-    let one = ok(
-        store.list_endpoints(&tenant, None, 0).await,
-        "limit 0 is clamped to 1",
-    );
+    let one = ok(store.list_endpoints(&tenant, None, 0).await, "limit 0 is clamped to 1");
     assert_eq!(one.items, mine[..1].to_vec());
     assert!(one.next_cursor.is_some());
     let big = ok(
@@ -533,10 +473,7 @@ pub async fn events_and_deliveries<S: DeliveryStore>(store: &S, clock: &ManualCl
         T0,
         serde_json::json!({"order": 17, "items": ["a", "b"]}),
     );
-    ok(
-        store.create_event(&f.event, &f.deliveries).await,
-        "create event",
-    );
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
     assert_eq!(
         ok(store.get_event(&tenant, &f.event.id).await, "get event"),
         Some(f.event.clone())
@@ -549,30 +486,18 @@ pub async fn events_and_deliveries<S: DeliveryStore>(store: &S, clock: &ManualCl
         None
     );
     assert_eq!(
-        ok(
-            store.get_event(&tenant, &ids.event()).await,
-            "get unknown event"
-        ),
+        ok(store.get_event(&tenant, &ids.event()).await, "get unknown event"),
         None
     );
     for d in &f.deliveries {
-        assert_eq!(
-            ok(store.get_delivery(&d.id).await, "get delivery"),
-            Some(d.clone())
-        );
+        assert_eq!(ok(store.get_delivery(&d.id).await, "get delivery"), Some(d.clone()));
     }
     assert_eq!(
-        ok(
-            store.get_delivery(&ids.delivery()).await,
-            "get unknown delivery"
-        ),
+        ok(store.get_delivery(&ids.delivery()).await, "get unknown delivery"),
         None
     );
     assert_eq!(
-        ok(
-            store.list_attempts(&f.deliveries[0].id).await,
-            "no attempts yet"
-        ),
+        ok(store.list_attempts(&f.deliveries[0].id).await, "no attempts yet"),
         vec![]
     );
 
@@ -595,10 +520,7 @@ pub async fn events_and_deliveries<S: DeliveryStore>(store: &S, clock: &ManualCl
         "creating an event over an existing delivery id",
     );
     assert_eq!(
-        ok(
-            store.get_event(&tenant, &g.event.id).await,
-            "atomicity: event"
-        ),
+        ok(store.get_event(&tenant, &g.event.id).await, "atomicity: event"),
         None
     );
     assert_eq!(
@@ -617,13 +539,7 @@ pub async fn events_and_deliveries<S: DeliveryStore>(store: &S, clock: &ManualCl
     );
 
     // Duplicate delivery ids inside one event are refused too.
-    let mut h = fixture(
-        &ids,
-        &tenant,
-        &[&ep1, &ep2],
-        T0.plus_secs(2),
-        serde_json::json!(null),
-    );
+    let mut h = fixture(&ids, &tenant, &[&ep1, &ep2], T0.plus_secs(2), serde_json::json!(null));
     h.deliveries[1].id = h.deliveries[0].id.clone();
     let refused = store.create_event(&h.event, &h.deliveries).await;
     assert!(
@@ -631,10 +547,7 @@ pub async fn events_and_deliveries<S: DeliveryStore>(store: &S, clock: &ManualCl
         "duplicate delivery ids in one event must be refused, got {refused:?}"
     );
     assert_eq!(
-        ok(
-            store.get_event(&tenant, &h.event.id).await,
-            "atomicity: duplicate ids"
-        ),
+        ok(store.get_event(&tenant, &h.event.id).await, "atomicity: duplicate ids"),
         None
     );
 
@@ -651,11 +564,55 @@ pub async fn events_and_deliveries<S: DeliveryStore>(store: &S, clock: &ManualCl
         "event without deliveries",
     );
     assert_eq!(
-        ok(
-            store.get_event(&tenant, &lone.event.id).await,
-            "get lone event"
-        ),
+        ok(store.get_event(&tenant, &lone.event.id).await, "get lone event"),
         Some(lone.event)
+    );
+}
+
+/// Deliveries added to an existing event later (replays): conflicts, reads, logs.
+pub async fn added_deliveries<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"k": 9}));
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
+    let mut replay = sample_delivery(&f.event, &ep, &ids.delivery(), T0.plus_secs(60), sample_body(&f.event));
+    replay.trigger = Trigger::Replay;
+    replay.webhook_id = f.deliveries[0].id.to_string();
+    ok(store.create_delivery(&replay).await, "add a delivery");
+    assert_eq!(
+        ok(store.get_delivery(&replay.id).await, "get added"),
+        Some(replay.clone())
+    );
+    conflict(store.create_delivery(&replay).await, "adding the same delivery again");
+    conflict(
+        store.create_delivery(&f.deliveries[0]).await,
+        "adding over an event's delivery",
+    );
+    assert_eq!(
+        ok(store.get_delivery(&f.deliveries[0].id).await, "original unchanged"),
+        Some(f.deliveries[0].clone())
+    );
+    let log = ok(store.list_deliveries(&ep, None, None, None, None, 100).await, "log");
+    assert_eq!(log.items, vec![replay.clone(), f.deliveries[0].clone()]);
+    let audit = ok(
+        store.list_events(&tenant, Some(&ep), None, None, None, 100).await,
+        "audit",
+    );
+    assert_eq!(
+        audit.items,
+        vec![f.event.clone()],
+        "a replay does not repeat the event in the audit log"
+    );
+    let a = ids.attempt();
+    let claimed = ok(
+        store.claim_attempt(&replay.id, 1, &a, T0, T0.plus_secs(60)).await,
+        "claim added",
+    );
+    assert!(
+        matches!(claimed, Claim::Claimed { .. }),
+        "an added delivery is claimable, got {claimed:?}"
     );
 }
 
@@ -666,25 +623,16 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let tenant = ids.tenant();
     let ep = ids.endpoint();
     let f = fixture(&ids, &tenant, &[&ep, &ep], T0, serde_json::json!({"k": 1}));
-    ok(
-        store.create_event(&f.event, &f.deliveries).await,
-        "create event",
-    );
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
     let d = f.deliveries[0].clone();
     let now = T0.plus_secs(1);
     let lease = now.plus_secs(60);
 
     let wrong = ok(
-        store
-            .claim_attempt(&d.id, 2, &ids.attempt(), now, lease)
-            .await,
+        store.claim_attempt(&d.id, 2, &ids.attempt(), now, lease).await,
         "claim wrong number",
     );
-    assert_eq!(
-        wrong,
-        Claim::Refused(Some(d.clone())),
-        "attempt 2 is not next"
-    );
+    assert_eq!(wrong, Claim::Refused(Some(d.clone())), "attempt 2 is not next");
     let missing = ok(
         store
             .claim_attempt(&ids.delivery(), 1, &ids.attempt(), now, lease)
@@ -694,10 +642,7 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     assert_eq!(missing, Claim::Refused(None));
 
     let a1 = ids.attempt();
-    let got = ok(
-        store.claim_attempt(&d.id, 1, &a1, now, lease).await,
-        "first claim",
-    );
+    let got = ok(store.claim_attempt(&d.id, 1, &a1, now, lease).await, "first claim");
     let mut claimed = d.clone();
     claimed.claim = Some(ClaimRecord {
         number: 1,
@@ -720,13 +665,7 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
 
     let dup = ok(
         store
-            .claim_attempt(
-                &d.id,
-                1,
-                &ids.attempt(),
-                now.plus_secs(5),
-                lease.plus_secs(5),
-            )
+            .claim_attempt(&d.id, 1, &ids.attempt(), now.plus_secs(5), lease.plus_secs(5))
             .await,
         "dup",
     );
@@ -737,13 +676,7 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     );
     let early = ok(
         store
-            .claim_attempt(
-                &d.id,
-                1,
-                &ids.attempt(),
-                lease.plus_millis(-1),
-                lease.plus_secs(60),
-            )
+            .claim_attempt(&d.id, 1, &ids.attempt(), lease.plus_millis(-1), lease.plus_secs(60))
             .await,
         "early",
     );
@@ -756,10 +689,7 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     // At lease_until the claim may be taken over; the old one is reported lost.
     let a2 = ids.attempt();
     let lease2 = lease.plus_secs(60);
-    let took = ok(
-        store.claim_attempt(&d.id, 1, &a2, lease, lease2).await,
-        "takeover",
-    );
+    let took = ok(store.claim_attempt(&d.id, 1, &a2, lease, lease2).await, "takeover");
     let mut taken = claimed.clone();
     taken.claim = Some(ClaimRecord {
         number: 1,
@@ -776,10 +706,7 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         },
         "an expired lease is taken over"
     );
-    assert_eq!(
-        ok(store.get_delivery(&d.id).await, "get after takeover"),
-        Some(taken)
-    );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "get after takeover"), Some(taken));
 
     // Settled deliveries are never claimable, whatever their next_attempt says.
     let s = f.deliveries[1].clone();
@@ -793,14 +720,9 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         settled.status = status;
         settled.settled_at = Some(now);
         settled.version = current.version + 1;
-        ok(
-            store.update_delivery(&settled, current.version).await,
-            "settle",
-        );
+        ok(store.update_delivery(&settled, current.version).await, "settle");
         let r = ok(
-            store
-                .claim_attempt(&s.id, 1, &ids.attempt(), now, lease)
-                .await,
+            store.claim_attempt(&s.id, 1, &ids.attempt(), now, lease).await,
             "claim settled",
         );
         assert_eq!(
@@ -822,14 +744,9 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         open.settled_at = None;
         open.claim = None;
         open.version = current.version + 1;
-        ok(
-            store.update_delivery(&open, current.version).await,
-            "reopen",
-        );
+        ok(store.update_delivery(&open, current.version).await, "reopen");
         let r = ok(
-            store
-                .claim_attempt(&s.id, 1, &ids.attempt(), now, lease)
-                .await,
+            store.claim_attempt(&s.id, 1, &ids.attempt(), now, lease).await,
             "claim open",
         );
         assert!(
@@ -847,32 +764,22 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let tenant = ids.tenant();
     let ep = ids.endpoint();
     let f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"k": 2}));
-    ok(
-        store.create_event(&f.event, &f.deliveries).await,
-        "create event",
-    );
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
     let d = f.deliveries[0].clone();
     let now = T0.plus_secs(1);
 
     // Nothing is claimed yet.
     let a0 = ids.attempt();
     conflict(
-        store
-            .record_attempt(&d, &sample_attempt(&d, &a0, 1, now), &a0)
-            .await,
+        store.record_attempt(&d, &sample_attempt(&d, &a0, 1, now), &a0).await,
         "record without any claim",
     );
 
     let a1 = ids.attempt();
-    let Claim::Claimed {
-        delivery: claimed, ..
-    } = ok(
-        store
-            .claim_attempt(&d.id, 1, &a1, now, now.plus_secs(60))
-            .await,
+    let Claim::Claimed { delivery: claimed, .. } = ok(
+        store.claim_attempt(&d.id, 1, &a1, now, now.plus_secs(60)).await,
         "claim",
-    )
-    else {
+    ) else {
         panic!("claim 1 refused")
     };
     let other = ids.attempt();
@@ -882,14 +789,8 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
             .await,
         "record under another attempt's id",
     );
-    assert_eq!(
-        ok(store.list_attempts(&d.id).await, "nothing recorded"),
-        vec![]
-    );
-    assert_eq!(
-        ok(store.get_delivery(&d.id).await, "unchanged"),
-        Some(claimed.clone())
-    );
+    assert_eq!(ok(store.list_attempts(&d.id).await, "nothing recorded"), vec![]);
+    assert_eq!(ok(store.get_delivery(&d.id).await, "unchanged"), Some(claimed.clone()));
 
     let att1 = sample_attempt(&d, &a1, 1, now);
     let mut after1 = claimed.clone();
@@ -908,10 +809,7 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         ok(store.get_delivery(&d.id).await, "after record"),
         Some(after1.clone())
     );
-    assert_eq!(
-        ok(store.list_attempts(&d.id).await, "one attempt"),
-        vec![att1.clone()]
-    );
+    assert_eq!(ok(store.list_attempts(&d.id).await, "one attempt"), vec![att1.clone()]);
     conflict(
         store.record_attempt(&after1, &att1, &a1).await,
         "recording twice (claim released)",
@@ -926,33 +824,23 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let t2 = now.plus_secs(30);
     let a2 = ids.attempt();
     let Claim::Claimed { .. } = ok(
-        store
-            .claim_attempt(&d.id, 2, &a2, t2, t2.plus_secs(60))
-            .await,
+        store.claim_attempt(&d.id, 2, &a2, t2, t2.plus_secs(60)).await,
         "claim 2",
     ) else {
         panic!("claim 2 refused")
     };
     let t3 = t2.plus_secs(60);
     let a3 = ids.attempt();
-    let Claim::Claimed {
-        delivery: taken,
-        lost,
-    } = ok(
-        store
-            .claim_attempt(&d.id, 2, &a3, t3, t3.plus_secs(60))
-            .await,
+    let Claim::Claimed { delivery: taken, lost } = ok(
+        store.claim_attempt(&d.id, 2, &a3, t3, t3.plus_secs(60)).await,
         "takeover",
-    )
-    else {
+    ) else {
         panic!("takeover refused")
     };
     let lost = lost.expect("the expired claim is reported lost");
     assert_eq!(lost.attempt_id, a2);
     conflict(
-        store
-            .record_attempt(&taken, &sample_attempt(&d, &a2, 2, t2), &a2)
-            .await,
+        store.record_attempt(&taken, &sample_attempt(&d, &a2, 2, t2), &a2).await,
         "record under a taken-over claim",
     );
     let mut lost_att = sample_attempt(&d, &a2, 2, t2);
@@ -978,10 +866,7 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     done.settled_at = Some(t3);
     done.next_attempt_at = None;
     done.version = still_claimed.version + 1;
-    ok(
-        store.record_attempt(&done, &att3, &a3).await,
-        "record the new attempt",
-    );
+    ok(store.record_attempt(&done, &att3, &a3).await, "record the new attempt");
     assert_eq!(ok(store.get_delivery(&d.id).await, "settled"), Some(done));
     assert_eq!(
         ok(store.list_attempts(&d.id).await, "attempts oldest first"),
@@ -997,10 +882,7 @@ pub async fn delivery_versions<S: DeliveryStore>(store: &S, clock: &ManualClock)
     let tenant = ids.tenant();
     let ep = ids.endpoint();
     let f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"k": 3}));
-    ok(
-        store.create_event(&f.event, &f.deliveries).await,
-        "create event",
-    );
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
     let d = f.deliveries[0].clone();
 
     let mut v1 = d.clone();
@@ -1010,10 +892,7 @@ pub async fn delivery_versions<S: DeliveryStore>(store: &S, clock: &ManualClock)
     v1.dead_reason = Some("max_attempts".to_owned());
     v1.version = 1;
     ok(store.update_delivery(&v1, 0).await, "update at version 0");
-    assert_eq!(
-        ok(store.get_delivery(&d.id).await, "after update"),
-        Some(v1.clone())
-    );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "after update"), Some(v1.clone()));
     let mut stale = d.clone();
     stale.version = 1;
     conflict(store.update_delivery(&stale, 0).await, "stale update");
@@ -1022,17 +901,8 @@ pub async fn delivery_versions<S: DeliveryStore>(store: &S, clock: &ManualClock)
         Some(v1.clone())
     );
     let ghost = sample_delivery(&f.event, &ep, &ids.delivery(), T0, "{}".to_owned());
-    conflict(
-        store.update_delivery(&ghost, 0).await,
-        "update of a missing delivery",
-    );
-    assert_eq!(
-        ok(
-            store.get_delivery(&ghost.id).await,
-            "update created nothing"
-        ),
-        None
-    );
+    conflict(store.update_delivery(&ghost, 0).await, "update of a missing delivery");
+    assert_eq!(ok(store.get_delivery(&ghost.id).await, "update created nothing"), None);
 }
 
 /// Idempotency keys: the first writer wins until its record expires.
@@ -1062,24 +932,15 @@ pub async fn idempotency<S: IdempotencyStore>(store: &S, clock: &ManualClock) {
     );
     let mut elsewhere = first.clone();
     elsewhere.key = format!("{key}-2");
-    assert_eq!(
-        ok(store.put_idempotency(&elsewhere).await, "other key"),
-        None
-    );
+    assert_eq!(ok(store.put_idempotency(&elsewhere).await, "other key"), None);
 
     // Once expired, the key is free again.
     clock.set(T0.plus_secs(3600));
     let mut later = second.clone();
     later.created_at = T0.plus_secs(3600);
     later.expires_at = T0.plus_secs(7200).millis() / 1000;
-    assert_eq!(
-        ok(store.put_idempotency(&later).await, "put after expiry"),
-        None
-    );
-    assert_eq!(
-        ok(store.put_idempotency(&first).await, "put after re-put"),
-        Some(later)
-    );
+    assert_eq!(ok(store.put_idempotency(&later).await, "put after expiry"), None);
+    assert_eq!(ok(store.put_idempotency(&first).await, "put after re-put"), Some(later));
 }
 
 /// The endpoint's delivery log: newest first, status filter, [since, until), pages.
@@ -1101,26 +962,15 @@ pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     for (i, status) in statuses.iter().enumerate() {
         // Two deliveries share each second: ties are ordered by id, newest first.
         let at = T0.plus_secs(10 * (i as i64 / 2));
-        let mut f = fixture(
-            &ids,
-            &tenant,
-            &[&ep, &other],
-            at,
-            serde_json::json!({"i": i}),
-        );
+        let mut f = fixture(&ids, &tenant, &[&ep, &other], at, serde_json::json!({"i": i}));
         f.deliveries[0].status = *status;
-        ok(
-            store.create_event(&f.event, &f.deliveries).await,
-            "create event",
-        );
+        ok(store.create_event(&f.event, &f.deliveries).await, "create event");
         mine.push(f.deliveries[0].clone());
     }
     mine.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
 
     let all = ok(
-        store
-            .list_deliveries(&ep, None, None, None, None, 100)
-            .await,
+        store.list_deliveries(&ep, None, None, None, None, 100).await,
         "list all",
     );
     assert_eq!(all.items, mine, "newest first, ties by id descending");
@@ -1128,17 +978,10 @@ pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
 
     let pages = all_pages(3, |c, l| {
         let ep = ep.clone();
-        async move {
-            store
-                .list_deliveries(&ep, None, None, None, c.as_deref(), l)
-                .await
-        }
+        async move { store.list_deliveries(&ep, None, None, None, c.as_deref(), l).await }
     })
     .await;
-    assert_eq!(
-        pages.iter().map(Vec::len).collect::<Vec<_>>(),
-        vec![3, 3, 1]
-    );
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), vec![3, 3, 1]);
     assert_eq!(pages.concat(), mine);
 
     let failed: Vec<Delivery> = mine
@@ -1148,9 +991,7 @@ pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         .collect();
     assert_eq!(failed.len(), 3);
     let got = ok(
-        store
-            .list_deliveries(&ep, Some("failed"), None, None, None, 100)
-            .await,
+        store.list_deliveries(&ep, Some("failed"), None, None, None, 100).await,
         "status filter",
     );
     assert_eq!(got.items, failed);
@@ -1166,9 +1007,7 @@ pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), vec![2, 1]);
     assert_eq!(pages.concat(), failed);
     let none = ok(
-        store
-            .list_deliveries(&ep, Some("bogus"), None, None, None, 100)
-            .await,
+        store.list_deliveries(&ep, Some("bogus"), None, None, None, 100).await,
         "unknown status",
     );
     assert_eq!(
@@ -1210,16 +1049,10 @@ pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
             .await,
         "status and since",
     );
-    let expect: Vec<Delivery> = failed
-        .iter()
-        .filter(|d| d.created_at >= since)
-        .cloned()
-        .collect();
+    let expect: Vec<Delivery> = failed.iter().filter(|d| d.created_at >= since).cloned().collect();
     assert_eq!(got.items, expect);
     let got = ok(
-        store
-            .list_deliveries(&ep, None, None, Some(T0), None, 100)
-            .await,
+        store.list_deliveries(&ep, None, None, Some(T0), None, 100).await,
         "until excludes its instant",
     );
     assert_eq!(got.items, vec![]);
@@ -1228,14 +1061,9 @@ pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let mut moved = mine[0].clone();
     moved.status = DeliveryStatus::Failed;
     moved.version += 1;
-    ok(
-        store.update_delivery(&moved, mine[0].version).await,
-        "update status",
-    );
+    ok(store.update_delivery(&moved, mine[0].version).await, "update status");
     let got = ok(
-        store
-            .list_deliveries(&ep, Some("failed"), None, None, None, 100)
-            .await,
+        store.list_deliveries(&ep, Some("failed"), None, None, None, 100).await,
         "after status change",
     );
     let mut expect = vec![moved.clone()];
@@ -1269,10 +1097,7 @@ pub async fn audit_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
             _ => vec![&ep1, &ep2],
         };
         let f = fixture(&ids, &tenant, &targets, at, serde_json::json!({"i": i}));
-        ok(
-            store.create_event(&f.event, &f.deliveries).await,
-            "create event",
-        );
+        ok(store.create_event(&f.event, &f.deliveries).await, "create event");
         if targets.contains(&&ep1) {
             with_ep1.push(f.event.clone());
         }
@@ -1280,51 +1105,35 @@ pub async fn audit_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     }
     let foreign = fixture(&ids, &other_tenant, &[&ep1], T0, serde_json::json!({}));
     ok(
-        store
-            .create_event(&foreign.event, &foreign.deliveries)
-            .await,
+        store.create_event(&foreign.event, &foreign.deliveries).await,
         "create foreign event",
     );
-    let newest_first = |v: &mut Vec<EventRecord>| {
-        v.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)))
-    };
+    let newest_first = |v: &mut Vec<EventRecord>| v.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
     newest_first(&mut events);
     newest_first(&mut with_ep1);
 
     let all = ok(
-        store
-            .list_events(&tenant, None, None, None, None, 100)
-            .await,
+        store.list_events(&tenant, None, None, None, None, 100).await,
         "list all",
     );
     assert_eq!(all.items, events);
     assert_eq!(all.next_cursor, None);
     let pages = all_pages(4, |c, l| {
         let t = tenant.clone();
-        async move {
-            store
-                .list_events(&t, None, None, None, c.as_deref(), l)
-                .await
-        }
+        async move { store.list_events(&t, None, None, None, c.as_deref(), l).await }
     })
     .await;
     assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), vec![4, 2]);
     assert_eq!(pages.concat(), events);
 
     let got = ok(
-        store
-            .list_events(&tenant, Some(&ep1), None, None, None, 100)
-            .await,
+        store.list_events(&tenant, Some(&ep1), None, None, None, 100).await,
         "one endpoint",
     );
     assert_eq!(got.items, with_ep1);
     let pages = all_pages(1, |c, l| {
         let (t, e) = (tenant.clone(), ep1.clone());
-        async move {
-            store
-                .list_events(&t, Some(&e), None, None, c.as_deref(), l)
-                .await
-        }
+        async move { store.list_events(&t, Some(&e), None, None, c.as_deref(), l).await }
     })
     .await;
     assert_eq!(pages.len(), with_ep1.len());
@@ -1397,14 +1206,8 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
     let d = f.deliveries[0].clone();
 
     let a1 = ids.attempt();
-    let Claim::Claimed {
-        delivery: claimed, ..
-    } = ok(
-        store
-            .claim_attempt(&d.id, 1, &a1, T0, T0.plus_secs(60))
-            .await,
-        "claim",
-    )
+    let Claim::Claimed { delivery: claimed, .. } =
+        ok(store.claim_attempt(&d.id, 1, &a1, T0, T0.plus_secs(60)).await, "claim")
     else {
         panic!("claim refused")
     };
@@ -1428,22 +1231,11 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
     );
 
     clock.set(Timestamp::from_secs(ttl));
-    assert_eq!(
-        ok(store.get_delivery(&d.id).await, "expired delivery"),
-        None
-    );
-    assert_eq!(
-        ok(store.get_event(&tenant, &f.event.id).await, "expired event"),
-        None
-    );
-    assert_eq!(
-        ok(store.list_attempts(&d.id).await, "expired attempts"),
-        vec![]
-    );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "expired delivery"), None);
+    assert_eq!(ok(store.get_event(&tenant, &f.event.id).await, "expired event"), None);
+    assert_eq!(ok(store.list_attempts(&d.id).await, "expired attempts"), vec![]);
     let log = ok(
-        store
-            .list_deliveries(&ep, None, None, None, None, 100)
-            .await,
+        store.list_deliveries(&ep, None, None, None, None, 100).await,
         "expired log",
     );
     assert_eq!(
@@ -1454,9 +1246,7 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
         }
     );
     let audit = ok(
-        store
-            .list_events(&tenant, None, None, None, None, 100)
-            .await,
+        store.list_events(&tenant, None, None, None, None, 100).await,
         "expired audit",
     );
     assert_eq!(
@@ -1467,9 +1257,7 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
         }
     );
     let audit = ok(
-        store
-            .list_events(&tenant, Some(&ep), None, None, None, 100)
-            .await,
+        store.list_events(&tenant, Some(&ep), None, None, None, 100).await,
         "expired audit by endpoint",
     );
     assert_eq!(
@@ -1489,10 +1277,7 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
     assert_eq!(r, Claim::Refused(None));
     let mut bumped = after.clone();
     bumped.version += 1;
-    conflict(
-        store.update_delivery(&bumped, after.version).await,
-        "update expired",
-    );
+    conflict(store.update_delivery(&bumped, after.version).await, "update expired");
 
     // An expired id is free: creating over it succeeds and shows the new record.
     let mut again = f.deliveries[0].clone();
@@ -1502,20 +1287,12 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
     event2.expires_at = None;
     event2.event_type = Some("order.recreated".to_owned());
     ok(
-        store
-            .create_event(&event2, std::slice::from_ref(&again))
-            .await,
+        store.create_event(&event2, std::slice::from_ref(&again)).await,
         "create over expired ids",
     );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "recreated"), Some(again));
     assert_eq!(
-        ok(store.get_delivery(&d.id).await, "recreated"),
-        Some(again)
-    );
-    assert_eq!(
-        ok(
-            store.get_event(&tenant, &event2.id).await,
-            "recreated event"
-        ),
+        ok(store.get_event(&tenant, &event2.id).await, "recreated event"),
         Some(event2)
     );
 }
@@ -1532,15 +1309,9 @@ pub async fn large_payload<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     assert_eq!(payload.to_string().len(), MAX_PAYLOAD);
     let f = fixture(&ids, &tenant, &refs, T0, payload);
     assert!(f.deliveries[0].body.len() > MAX_PAYLOAD);
-    ok(
-        store.create_event(&f.event, &f.deliveries).await,
-        "create large event",
-    );
+    ok(store.create_event(&f.event, &f.deliveries).await, "create large event");
     assert_eq!(
-        ok(
-            store.get_event(&tenant, &f.event.id).await,
-            "get large event"
-        ),
+        ok(store.get_event(&tenant, &f.event.id).await, "get large event"),
         Some(f.event.clone())
     );
     for d in &f.deliveries {
@@ -1551,15 +1322,10 @@ pub async fn large_payload<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     }
     let d = f.deliveries[0].clone();
     let a1 = ids.attempt();
-    let Claim::Claimed {
-        delivery: claimed, ..
-    } = ok(
-        store
-            .claim_attempt(&d.id, 1, &a1, T0, T0.plus_secs(60))
-            .await,
+    let Claim::Claimed { delivery: claimed, .. } = ok(
+        store.claim_attempt(&d.id, 1, &a1, T0, T0.plus_secs(60)).await,
         "claim large",
-    )
-    else {
+    ) else {
         panic!("claim refused")
     };
     assert_eq!(claimed.body, d.body);
@@ -1569,15 +1335,10 @@ pub async fn large_payload<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     after.attempt_count = 1;
     after.version += 1;
     ok(
-        store
-            .record_attempt(&after, &sample_attempt(&d, &a1, 1, T0), &a1)
-            .await,
+        store.record_attempt(&after, &sample_attempt(&d, &a1, 1, T0), &a1).await,
         "record large",
     );
-    assert_eq!(
-        ok(store.get_delivery(&d.id).await, "after record"),
-        Some(after.clone())
-    );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "after record"), Some(after.clone()));
 
     // A body replaced by an update (a different envelope) round-trips too.
     let mut rebody = after.clone();
@@ -1587,36 +1348,25 @@ pub async fn large_payload<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         store.update_delivery(&rebody, after.version).await,
         "update with a new large body",
     );
-    assert_eq!(
-        ok(store.get_delivery(&d.id).await, "new body"),
-        Some(rebody.clone())
-    );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "new body"), Some(rebody.clone()));
 
     let log = ok(
-        store
-            .list_deliveries(&eps[0], None, None, None, None, 100)
-            .await,
+        store.list_deliveries(&eps[0], None, None, None, None, 100).await,
         "large log",
     );
     assert_eq!(log.items, vec![rebody]);
     let log = ok(
-        store
-            .list_deliveries(&eps[1], None, None, None, None, 100)
-            .await,
+        store.list_deliveries(&eps[1], None, None, None, None, 100).await,
         "large log 2",
     );
     assert_eq!(log.items, vec![f.deliveries[1].clone()]);
     let audit = ok(
-        store
-            .list_events(&tenant, Some(&eps[2]), None, None, None, 100)
-            .await,
+        store.list_events(&tenant, Some(&eps[2]), None, None, None, 100).await,
         "large audit",
     );
     assert_eq!(audit.items, vec![f.event.clone()]);
     let audit = ok(
-        store
-            .list_events(&tenant, None, None, None, None, 100)
-            .await,
+        store.list_events(&tenant, None, None, None, None, 100).await,
         "large audit",
     );
     assert_eq!(audit.items, vec![f.event]);
@@ -1738,21 +1488,12 @@ pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
         timer.schedule("not a valid name!", at1, &m1).await,
         "an invalid schedule name",
     );
-    backend(
-        timer.schedule(&"x".repeat(65), at1, &m1).await,
-        "a 65-character name",
-    );
+    backend(timer.schedule(&"x".repeat(65), at1, &m1).await, "a 65-character name");
 
-    let mine =
-        |v: Vec<(String, Timestamp, QueueMessage)>| -> Vec<(String, Timestamp, QueueMessage)> {
-            v.into_iter()
-                .filter(|(n, _, _)| n == &n1 || n == &n2)
-                .collect()
-        };
-    assert_eq!(
-        mine(ok(probe.due(at1.plus_secs(-1)).await, "due early")),
-        vec![]
-    );
+    let mine = |v: Vec<(String, Timestamp, QueueMessage)>| -> Vec<(String, Timestamp, QueueMessage)> {
+        v.into_iter().filter(|(n, _, _)| n == &n1 || n == &n2).collect()
+    };
+    assert_eq!(mine(ok(probe.due(at1.plus_secs(-1)).await, "due early")), vec![]);
     assert_eq!(
         mine(ok(probe.due(at1).await, "due at its second")),
         vec![(n1.clone(), at1, m1.clone())],

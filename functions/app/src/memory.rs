@@ -9,12 +9,10 @@
 //! ([`crate::contract`]). This module must not depend on any AWS crate.
 
 use crate::message::QueueMessage;
-use crate::model::{
-    Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
-};
+use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use crate::ports::{
-    Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, Queue,
-    Random, SecretSource, TenantStore, Timer,
+    Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, Queue, Random, SecretSource,
+    TenantStore, Timer,
 };
 use async_trait::async_trait;
 use courier_core::Timestamp;
@@ -120,11 +118,7 @@ fn paginate<T: Clone>(
     });
     let page: Vec<(String, T)> = rest.by_ref().take(limit).collect();
     let more = rest.next().is_some();
-    let next_cursor = if more {
-        page.last().map(|(k, _)| hex(k))
-    } else {
-        None
-    };
+    let next_cursor = if more { page.last().map(|(k, _)| hex(k)) } else { None };
     Ok(Page {
         items: page.into_iter().map(|(_, t)| t).collect(),
         next_cursor,
@@ -370,20 +364,13 @@ impl EndpointStore for MemoryStore {
         let (mut st, _) = self.begin()?;
         let key = (endpoint.tenant_id.clone(), endpoint.id.clone());
         if st.endpoints.contains_key(&key) {
-            return Err(PortError::Conflict(format!(
-                "endpoint {} already exists",
-                endpoint.id
-            )));
+            return Err(PortError::Conflict(format!("endpoint {} already exists", endpoint.id)));
         }
         st.endpoints.insert(key, endpoint.clone());
         Ok(())
     }
 
-    async fn get_endpoint(
-        &self,
-        tenant: &TenantId,
-        id: &EndpointId,
-    ) -> PortResult<Option<Endpoint>> {
+    async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
         let (st, _) = self.begin()?;
         Ok(st.endpoints.get(&(tenant.clone(), id.clone())).cloned())
     }
@@ -400,19 +387,11 @@ impl EndpointStore for MemoryStore {
                 "endpoint {} is at version {}, not {expected_version}",
                 endpoint.id, stored.version
             ))),
-            None => Err(PortError::Conflict(format!(
-                "endpoint {} does not exist",
-                endpoint.id
-            ))),
+            None => Err(PortError::Conflict(format!("endpoint {} does not exist", endpoint.id))),
         }
     }
 
-    async fn list_endpoints(
-        &self,
-        tenant: &TenantId,
-        cursor: Option<&str>,
-        limit: u32,
-    ) -> PortResult<Page<Endpoint>> {
+    async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
         let (st, _) = self.begin()?;
         let items = st
             .endpoints
@@ -428,24 +407,12 @@ impl EndpointStore for MemoryStore {
 impl DeliveryStore for MemoryStore {
     async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()> {
         let (mut st, now) = self.begin()?;
-        if st
-            .events
-            .get(&event.id)
-            .is_some_and(|e| is_live(e.expires_at, now))
-        {
-            return Err(PortError::Conflict(format!(
-                "event {} already exists",
-                event.id
-            )));
+        if st.events.get(&event.id).is_some_and(|e| is_live(e.expires_at, now)) {
+            return Err(PortError::Conflict(format!("event {} already exists", event.id)));
         }
         for (i, d) in deliveries.iter().enumerate() {
-            if live_delivery(&st, &d.id, now).is_some()
-                || deliveries[..i].iter().any(|o| o.id == d.id)
-            {
-                return Err(PortError::Conflict(format!(
-                    "delivery {} already exists",
-                    d.id
-                )));
+            if live_delivery(&st, &d.id, now).is_some() || deliveries[..i].iter().any(|o| o.id == d.id) {
+                return Err(PortError::Conflict(format!("delivery {} already exists", d.id)));
             }
         }
         let mut endpoints: Vec<EndpointId> = Vec::new();
@@ -506,12 +473,7 @@ impl DeliveryStore for MemoryStore {
         })
     }
 
-    async fn record_attempt(
-        &self,
-        delivery: &Delivery,
-        attempt: &Attempt,
-        claim_id: &AttemptId,
-    ) -> PortResult<()> {
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
         let (mut st, now) = self.begin()?;
         let holds = live_delivery(&st, &delivery.id, now)
             .and_then(|d| d.claim.as_ref())
@@ -524,11 +486,7 @@ impl DeliveryStore for MemoryStore {
         }
         st.deliveries.insert(delivery.id.clone(), delivery.clone());
         st.attempts.insert(
-            (
-                attempt.delivery_id.clone(),
-                attempt.number,
-                attempt.id.clone(),
-            ),
+            (attempt.delivery_id.clone(), attempt.number, attempt.id.clone()),
             attempt.clone(),
         );
         Ok(())
@@ -545,10 +503,7 @@ impl DeliveryStore for MemoryStore {
                 "delivery {} is at version {}, not {expected_version}",
                 delivery.id, stored.version
             ))),
-            None => Err(PortError::Conflict(format!(
-                "delivery {} does not exist",
-                delivery.id
-            ))),
+            None => Err(PortError::Conflict(format!("delivery {} does not exist", delivery.id))),
         }
     }
 
@@ -604,11 +559,7 @@ impl DeliveryStore for MemoryStore {
                 &e.tenant_id == tenant
                     && is_live(e.expires_at, now)
                     && in_window(e.created_at, since, until)
-                    && endpoint.is_none_or(|ep| {
-                        st.event_endpoints
-                            .get(&e.id)
-                            .is_some_and(|eps| eps.contains(ep))
-                    })
+                    && endpoint.is_none_or(|ep| st.event_endpoints.get(&e.id).is_some_and(|eps| eps.contains(ep)))
             })
             .map(|e| (time_key(e.created_at, e.id.as_str()), e.clone()))
             .collect();
@@ -619,10 +570,7 @@ impl DeliveryStore for MemoryStore {
 
 #[async_trait]
 impl IdempotencyStore for MemoryStore {
-    async fn put_idempotency(
-        &self,
-        record: &IdempotencyRecord,
-    ) -> PortResult<Option<IdempotencyRecord>> {
+    async fn put_idempotency(&self, record: &IdempotencyRecord) -> PortResult<Option<IdempotencyRecord>> {
         let (mut st, now) = self.begin()?;
         if let Some(existing) = st
             .idempotency
@@ -686,10 +634,9 @@ impl MemoryQueue {
     /// Like [`Self::drain_visible`], with send and visibility times.
     pub fn drain_visible_full(&self, now: Timestamp) -> Vec<QueuedMessage> {
         let mut st = lock(&self.state);
-        let (mut due, keep): (Vec<QueuedMessage>, Vec<QueuedMessage>) =
-            std::mem::take(&mut st.waiting)
-                .into_iter()
-                .partition(|q| q.visible_at <= now);
+        let (mut due, keep): (Vec<QueuedMessage>, Vec<QueuedMessage>) = std::mem::take(&mut st.waiting)
+            .into_iter()
+            .partition(|q| q.visible_at <= now);
         st.waiting = keep;
         due.sort_by_key(|q| q.visible_at);
         due
@@ -846,9 +793,7 @@ impl Timer for MemoryTimer {
             return Err(PortError::Unavailable(Box::new(InjectedFailure)));
         }
         if !valid_schedule_name(name) {
-            return Err(PortError::Backend(Box::new(BadScheduleName(
-                name.to_owned(),
-            ))));
+            return Err(PortError::Backend(Box::new(BadScheduleName(name.to_owned()))));
         }
         if st.schedules.contains_key(name) {
             return Ok(());

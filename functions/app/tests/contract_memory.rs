@@ -22,6 +22,7 @@ macro_rules! store_section {
 store_section!(endpoints);
 store_section!(endpoint_pages);
 store_section!(events_and_deliveries);
+store_section!(added_deliveries);
 store_section!(claims);
 store_section!(record_attempt);
 store_section!(delivery_versions);

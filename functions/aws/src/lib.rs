@@ -1,1 +1,32 @@
-//! placeholder
+//! AWS adapters for Courier's ports: DynamoDB ([`dynamo::DynamoStore`]), SQS
+//! ([`sqs::SqsQueue`]) and EventBridge Scheduler ([`scheduler::SchedulerTimer`]),
+//! the idempotent resource bootstrap used by the local runner and the tests
+//! ([`bootstrap`]), and the moto emulator harness for tests ([`testing`]).
+//!
+//! Every SDK failure becomes a typed `PortError` that keeps the SDK error as its
+//! source ([`error`]); nothing here decides by an error's text. Use cases never see
+//! this crate: they take the port traits from `courier-app`.
+
+pub mod bootstrap;
+pub mod dynamo;
+pub mod error;
+pub mod scheduler;
+pub mod sqs;
+pub mod testing;
+
+pub use dynamo::DynamoStore;
+pub use scheduler::SchedulerTimer;
+pub use sqs::SqsQueue;
+
+/// The SDK configuration from the environment (credentials chain, region), with
+/// `AWS_ENDPOINT_URL` (when set and non-empty) as the endpoint of every service, so
+/// the same binaries run against AWS, moto or LocalStack.
+pub async fn aws_config_from_env() -> aws_config::SdkConfig {
+    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
+    if let Ok(url) = std::env::var("AWS_ENDPOINT_URL")
+        && !url.trim().is_empty()
+    {
+        loader = loader.endpoint_url(url.trim());
+    }
+    loader.load().await
+}

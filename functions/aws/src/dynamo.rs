@@ -1,0 +1,1169 @@
+//! `DynamoStore`: every store port over one DynamoDB table (single-table design).
+//! The item layout and each access pattern are documented in `docs/data-model.md`;
+//! the constants below are that document's names. Each record is stored as its JSON
+//! in `data`, beside the key and condition attributes the expressions need.
+//!
+//! Rules mirror `courier_app::memory::MemoryStore` exactly (both pass
+//! `courier_app::contract`): conditional writes for creates, versions, claims and
+//! outcomes; `TransactWriteItems` where two items change together; TTL-expired items
+//! (`expiresAt <= now`) read as absent, since DynamoDB deletes them only lazily.
+
+use crate::error::{corrupt, from_build, from_sdk, from_transaction};
+use async_trait::async_trait;
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::operation::put_item::PutItemError;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes, Put, TransactWriteItem, Update};
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
+use aws_smithy_runtime_api::client::result::SdkError;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use courier_app::memory::{MAX_PAGE, apply_claim, claim_allowed, is_live};
+use courier_app::model::{Attempt, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
+use courier_app::ports::{
+    Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
+};
+use courier_core::Timestamp;
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+type Item = HashMap<String, AttributeValue>;
+
+pub const PK: &str = "PK";
+pub const SK: &str = "SK";
+/// The endpoint's delivery log by creation time.
+pub const GSI_LOG: &str = "GSI1";
+/// The endpoint's delivery log by status, then creation time.
+pub const GSI_STATUS: &str = "GSI2";
+/// The audit log: events by tenant, and by tenant + endpoint.
+pub const GSI_AUDIT: &str = "GSI3";
+pub const GSI1PK: &str = "GSI1PK";
+pub const GSI1SK: &str = "GSI1SK";
+pub const GSI2PK: &str = "GSI2PK";
+pub const GSI2SK: &str = "GSI2SK";
+pub const GSI3PK: &str = "GSI3PK";
+pub const GSI3SK: &str = "GSI3SK";
+/// The TTL attribute (epoch seconds), enabled on the table.
+pub const TTL_ATTR: &str = "expiresAt";
+/// Attributes the audit index projects besides the keys.
+pub const AUDIT_PROJECTION: &[&str] = &["eventId"];
+
+const DATA: &str = "data";
+const BODY: &str = "body";
+const BODY_REF: &str = "bodyRef";
+const VERSION: &str = "version";
+const STATUS: &str = "status";
+const NEXT_ATTEMPT: &str = "nextAttempt";
+const CLAIM_ID: &str = "claimId";
+const CLAIM_LEASE: &str = "claimLease";
+const EVENT_ID: &str = "eventId";
+const TENANT_ID: &str = "tenantId";
+
+/// Bodies up to this size live inline in the delivery item; larger ones in one
+/// content-addressed body item shared by every delivery carrying the same bytes. A
+/// 256 KiB envelope per delivery would otherwise cap an event at ~14 deliveries
+/// (TransactWriteItems carries at most 4 MB) and make every claim rewrite 256 KiB.
+pub const INLINE_BODY_MAX: usize = 8 * 1024;
+/// `TransactWriteItems` takes at most 100 actions: the event plus 99 deliveries.
+pub const MAX_DELIVERIES_PER_EVENT: usize = 99;
+/// Read-check-write rounds a claim tries before reporting the race as `Conflict`.
+const CLAIM_ROUNDS: usize = 5;
+
+/// An event with more deliveries than one transaction can write.
+#[derive(Debug, thiserror::Error)]
+#[error("an event can be written with at most {MAX_DELIVERIES_PER_EVENT} deliveries, got {0}")]
+pub struct TooManyDeliveries(pub usize);
+
+/// DynamoDB store for tenants, endpoints, events, deliveries, attempts and
+/// idempotency records. `clock` decides TTL expiry on reads.
+#[derive(Clone)]
+pub struct DynamoStore {
+    client: Client,
+    table: String,
+    clock: Arc<dyn Clock>,
+}
+
+fn s(v: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(v.into())
+}
+
+fn n(v: impl ToString) -> AttributeValue {
+    AttributeValue::N(v.to_string())
+}
+
+fn key(pk: String, sk: &str) -> Item {
+    HashMap::from([(PK.to_owned(), s(pk)), (SK.to_owned(), s(sk))])
+}
+
+fn names(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+    pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+}
+
+fn to_json<T: Serialize>(v: &T) -> PortResult<String> {
+    serde_json::to_string(v).map_err(|e| PortError::Backend(Box::new(e)))
+}
+
+fn from_json<T: DeserializeOwned>(item: &Item, what: &str) -> PortResult<T> {
+    let text = get_s(item, DATA).ok_or_else(|| corrupt(format!("{what}: no `{DATA}` attribute")))?;
+    serde_json::from_str(text).map_err(|e| corrupt(format!("{what}: {e}")))
+}
+
+fn get_s<'a>(item: &'a Item, name: &str) -> Option<&'a str> {
+    item.get(name).and_then(|v| v.as_s().ok()).map(String::as_str)
+}
+
+fn get_n(item: &Item, name: &str) -> Option<i64> {
+    item.get(name).and_then(|v| v.as_n().ok()).and_then(|v| v.parse().ok())
+}
+
+fn sort_key(t: Timestamp, id: &str) -> String {
+    format!("{:015}#{id}", t.millis().max(0))
+}
+
+fn time_bound(t: Timestamp) -> String {
+    format!("{:015}", t.millis().max(0))
+}
+
+fn now_secs(now: Timestamp) -> i64 {
+    now.millis().div_euclid(1000)
+}
+
+fn body_hash(body: &str) -> String {
+    Sha256::digest(body.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `(condition, values)`: the item is absent or expired at `now`.
+fn absent_or_expired(now: Timestamp) -> (&'static str, Item) {
+    (
+        "attribute_not_exists(PK) OR expiresAt <= :now",
+        HashMap::from([(":now".to_owned(), n(now_secs(now)))]),
+    )
+}
+
+pub fn tenant_key_pk(key_hash: &str) -> String {
+    format!("KEY#{key_hash}")
+}
+pub fn tenant_pk(tenant: &TenantId) -> String {
+    format!("TEN#{tenant}")
+}
+pub fn endpoint_sk(id: &EndpointId) -> String {
+    format!("EP#{id}")
+}
+pub fn event_pk(id: &EventId) -> String {
+    format!("EVT#{id}")
+}
+pub fn delivery_pk(id: &DeliveryId) -> String {
+    format!("DLV#{id}")
+}
+pub fn attempt_sk(number: u32, id: &AttemptId) -> String {
+    format!("ATT#{number:010}#{id}")
+}
+pub fn body_pk(hash: &str) -> String {
+    format!("BODY#{hash}")
+}
+pub fn idempotency_pk(key: &str) -> String {
+    format!("IDEM#{key}")
+}
+pub fn log_pk(endpoint: &EndpointId) -> String {
+    format!("EP#{endpoint}")
+}
+pub fn status_pk(endpoint: &EndpointId, status: &str) -> String {
+    format!("EP#{endpoint}#{status}")
+}
+pub fn audit_pk(tenant: &TenantId, endpoint: Option<&EndpointId>) -> String {
+    match endpoint {
+        None => format!("TEN#{tenant}"),
+        Some(ep) => format!("TEN#{tenant}#EP#{ep}"),
+    }
+}
+const TENANT_KEY_SK: &str = "KEY";
+const EVENT_SK: &str = "EVT";
+const DELIVERY_SK: &str = "DLV";
+const BODY_SK: &str = "BODY";
+const IDEMPOTENCY_SK: &str = "IDEM";
+
+/// How a delivery's body is stored.
+enum BodyPlace {
+    Inline(String),
+    /// In the body item with this hash.
+    Shared(String),
+}
+
+fn body_place(body: &str) -> BodyPlace {
+    if body.len() <= INLINE_BODY_MAX {
+        BodyPlace::Inline(body.to_owned())
+    } else {
+        BodyPlace::Shared(body_hash(body))
+    }
+}
+
+/// The delivery's JSON without its body (which is stored beside it or shared).
+fn delivery_data(d: &Delivery) -> PortResult<String> {
+    let mut lean = d.clone();
+    lean.body = String::new();
+    to_json(&lean)
+}
+
+/// One query over the table or an index, newest or oldest first.
+struct QuerySpec {
+    index: Option<&'static str>,
+    /// Partition attribute and value.
+    pk: (&'static str, String),
+    /// Sort attribute, and the key condition on it (`None`: the whole partition).
+    sk_attr: &'static str,
+    sk_cond: Option<(String, Item)>,
+    forward: bool,
+    /// Drop expired items server-side (the index carries `expiresAt`).
+    ttl_filter: bool,
+    consistent: bool,
+}
+
+impl QuerySpec {
+    /// The attributes that make up an `ExclusiveStartKey` for this query.
+    fn key_attrs(&self) -> Vec<&'static str> {
+        let mut v = vec![PK, SK];
+        if self.index.is_some() {
+            v.push(self.pk.0);
+            v.push(self.sk_attr);
+        }
+        v
+    }
+}
+
+/// Window key condition on a time-ordered sort key: `[since, until)`.
+fn window_condition(attr: &str, since: Option<Timestamp>, until: Option<Timestamp>) -> Option<(String, Item)> {
+    match (since, until) {
+        (None, None) => None,
+        (Some(a), None) => Some((
+            format!("{attr} >= :lo"),
+            HashMap::from([(":lo".to_owned(), s(time_bound(a)))]),
+        )),
+        (None, Some(b)) => Some((
+            format!("{attr} < :hi"),
+            HashMap::from([(":hi".to_owned(), s(time_bound(b)))]),
+        )),
+        // Sort keys are `<ms>#<id>`, so BETWEEN "<since>" AND "<until>" keeps
+        // since <= ms < until.
+        (Some(a), Some(b)) => Some((
+            format!("{attr} BETWEEN :lo AND :hi"),
+            HashMap::from([
+                (":lo".to_owned(), s(time_bound(a))),
+                (":hi".to_owned(), s(time_bound(b))),
+            ]),
+        )),
+    }
+}
+
+fn empty_window(since: Option<Timestamp>, until: Option<Timestamp>) -> bool {
+    matches!((since, until), (Some(a), Some(b)) if a.millis().max(0) >= b.millis().max(0))
+}
+
+fn bad_cursor() -> PortError {
+    corrupt("cursor is not one this list returned")
+}
+
+fn encode_cursor(item: &Item, attrs: &[&str]) -> PortResult<String> {
+    let mut m = BTreeMap::new();
+    for a in attrs {
+        let v = get_s(item, a).ok_or_else(|| corrupt(format!("listed item lacks key attribute {a}")))?;
+        m.insert((*a).to_owned(), v.to_owned());
+    }
+    Ok(URL_SAFE_NO_PAD.encode(to_json(&m)?))
+}
+
+fn decode_cursor(cursor: &str, spec: &QuerySpec) -> PortResult<Item> {
+    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad_cursor())?;
+    let m: BTreeMap<String, String> = serde_json::from_slice(&bytes).map_err(|_| bad_cursor())?;
+    let attrs = spec.key_attrs();
+    if m.len() != attrs.len() || !attrs.iter().all(|a| m.contains_key(*a)) {
+        return Err(bad_cursor());
+    }
+    // A cursor only continues the list it came from (and never another tenant's).
+    if m.get(spec.pk.0) != Some(&spec.pk.1) {
+        return Err(bad_cursor());
+    }
+    Ok(m.into_iter().map(|(k, v)| (k, s(v))).collect())
+}
+
+impl DynamoStore {
+    pub fn new(client: Client, table: impl Into<String>, clock: Arc<dyn Clock>) -> Self {
+        DynamoStore {
+            client,
+            table: table.into(),
+            clock,
+        }
+    }
+
+    /// Builds the client from an SDK config.
+    pub fn from_config(config: &aws_config::SdkConfig, table: impl Into<String>, clock: Arc<dyn Clock>) -> Self {
+        Self::new(Client::new(config), table, clock)
+    }
+
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// A cheap read that proves the table is reachable (for `/healthz`).
+    pub async fn ping(&self) -> PortResult<()> {
+        self.client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key("HEALTH#ping".to_owned(), "HEALTH")))
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
+    fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    async fn get(&self, pk: String, sk: &str) -> PortResult<Option<Item>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key(pk, sk)))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(out.item)
+    }
+
+    /// A live item: present and not expired at the clock's now.
+    async fn get_live(&self, pk: String, sk: &str) -> PortResult<Option<Item>> {
+        let now = self.now();
+        Ok(self.get(pk, sk).await?.filter(|i| is_live(get_n(i, TTL_ATTR), now)))
+    }
+
+    /// Writes the shared body item unless one that lives at least as long exists.
+    /// Content-addressed, so a lost race leaves the same bytes.
+    async fn ensure_body(&self, hash: &str, body: &str, expires_at: Option<i64>) -> PortResult<()> {
+        let mut item = key(body_pk(hash), BODY_SK);
+        item.insert(BODY.to_owned(), s(body));
+        let mut values = HashMap::new();
+        let condition = match expires_at {
+            Some(e) => {
+                item.insert(TTL_ATTR.to_owned(), n(e));
+                values.insert(":exp".to_owned(), n(e));
+                "attribute_not_exists(PK) OR expiresAt < :exp"
+            }
+            None => "attribute_not_exists(PK) OR attribute_exists(expiresAt)",
+        };
+        let r = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression(condition)
+            .set_expression_attribute_values((!values.is_empty()).then_some(values))
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(e)
+                if matches!(
+                    e.as_service_error(),
+                    Some(PutItemError::ConditionalCheckFailedException(_))
+                ) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+
+    async fn ensure_bodies<'a>(&self, deliveries: impl IntoIterator<Item = &'a Delivery>) -> PortResult<()> {
+        // One body item per distinct large body, living as long as its longest user.
+        let mut wanted: BTreeMap<String, (&str, Option<Option<i64>>)> = BTreeMap::new();
+        for d in deliveries {
+            if let BodyPlace::Shared(hash) = body_place(&d.body) {
+                let entry = wanted.entry(hash).or_insert((d.body.as_str(), None));
+                entry.1 = Some(match (entry.1, d.expires_at) {
+                    (None, e) => e,
+                    (Some(None), _) | (_, None) => None,
+                    (Some(Some(a)), Some(b)) => Some(a.max(b)),
+                });
+            }
+        }
+        for (hash, (body, expires)) in wanted {
+            self.ensure_body(&hash, body, expires.flatten()).await?;
+        }
+        Ok(())
+    }
+
+    async fn bodies(&self, hashes: &[String]) -> PortResult<HashMap<String, String>> {
+        let keys: Vec<Item> = hashes
+            .iter()
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .map(|h| key(body_pk(h), BODY_SK))
+            .collect();
+        let items = self.batch_get(keys, true).await?;
+        let mut out = HashMap::new();
+        for item in items {
+            let (Some(pk), Some(body)) = (get_s(&item, PK), get_s(&item, BODY)) else {
+                continue;
+            };
+            if let Some(hash) = pk.strip_prefix("BODY#") {
+                out.insert(hash.to_owned(), body.to_owned());
+            }
+        }
+        Ok(out)
+    }
+
+    /// Decodes delivery items (from the table or the log indexes), fetching shared
+    /// bodies in one batch.
+    async fn deliveries_from(&self, items: &[Item]) -> PortResult<Vec<Delivery>> {
+        let refs: Vec<String> = items
+            .iter()
+            .filter_map(|i| get_s(i, BODY_REF).map(str::to_owned))
+            .collect();
+        let shared = if refs.is_empty() {
+            HashMap::new()
+        } else {
+            self.bodies(&refs).await?
+        };
+        items
+            .iter()
+            .map(|item| {
+                let mut d: Delivery = from_json(item, "delivery")?;
+                d.body = match (get_s(item, BODY), get_s(item, BODY_REF)) {
+                    (Some(b), _) => b.to_owned(),
+                    (None, Some(h)) => shared
+                        .get(h)
+                        .cloned()
+                        .ok_or_else(|| corrupt(format!("delivery {}: body item {h} is missing", d.id)))?,
+                    (None, None) => return Err(corrupt(format!("delivery {}: no body", d.id))),
+                };
+                Ok(d)
+            })
+            .collect()
+    }
+
+    async fn load_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
+        match self.get_live(delivery_pk(id), DELIVERY_SK).await? {
+            None => Ok(None),
+            Some(item) => Ok(self.deliveries_from(std::slice::from_ref(&item)).await?.pop()),
+        }
+    }
+
+    /// BatchGetItem over any number of distinct keys, retrying unprocessed ones.
+    async fn batch_get(&self, keys: Vec<Item>, consistent: bool) -> PortResult<Vec<Item>> {
+        let mut out = Vec::new();
+        for chunk in keys.chunks(100) {
+            let mut pending: Vec<Item> = chunk.to_vec();
+            let mut round = 0u32;
+            while !pending.is_empty() {
+                let ka = KeysAndAttributes::builder()
+                    .set_keys(Some(pending))
+                    .consistent_read(consistent)
+                    .build()
+                    .map_err(from_build)?;
+                let resp = self
+                    .client
+                    .batch_get_item()
+                    .request_items(&self.table, ka)
+                    .send()
+                    .await
+                    .map_err(from_sdk)?;
+                if let Some(mut r) = resp.responses {
+                    out.extend(r.remove(&self.table).unwrap_or_default());
+                }
+                pending = resp
+                    .unprocessed_keys
+                    .and_then(|mut u| u.remove(&self.table))
+                    .map(|ka| ka.keys)
+                    .unwrap_or_default();
+                if !pending.is_empty() {
+                    round += 1;
+                    // Unprocessed keys mean throttling or the 16 MB response cap:
+                    // back off a little, as AWS recommends, then ask again.
+                    tokio::time::sleep(std::time::Duration::from_millis(u64::from(20 * round.min(10)))).await;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs a query until `limit + 1` items survive `resolve` (or the partition
+    /// ends), so the page knows exactly whether more remain.
+    async fn page<T, F, Fut>(
+        &self,
+        spec: QuerySpec,
+        cursor: Option<&str>,
+        limit: u32,
+        mut resolve: F,
+    ) -> PortResult<Page<T>>
+    where
+        F: FnMut(Vec<Item>) -> Fut,
+        Fut: std::future::Future<Output = PortResult<Vec<(Item, T)>>>,
+    {
+        let limit = limit.clamp(1, MAX_PAGE) as usize;
+        let want = limit + 1;
+        let mut start = match cursor {
+            Some(c) => Some(decode_cursor(c, &spec)?),
+            None => None,
+        };
+        let now = self.now();
+        let mut kept: Vec<(Item, T)> = Vec::new();
+        loop {
+            let mut values: Item = HashMap::from([(":pk".to_owned(), s(spec.pk.1.clone()))]);
+            let mut cond = format!("{} = :pk", spec.pk.0);
+            if let Some((c, v)) = &spec.sk_cond {
+                cond = format!("{cond} AND {c}");
+                values.extend(v.clone());
+            }
+            let mut q = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .set_index_name(spec.index.map(str::to_owned))
+                .key_condition_expression(cond)
+                .scan_index_forward(spec.forward)
+                .consistent_read(spec.consistent)
+                .set_exclusive_start_key(start.take())
+                .limit(i32::try_from(want - kept.len()).unwrap_or(i32::MAX));
+            if spec.ttl_filter {
+                q = q.filter_expression("attribute_not_exists(expiresAt) OR expiresAt > :now");
+                values.insert(":now".to_owned(), n(now_secs(now)));
+            }
+            let resp = q
+                .set_expression_attribute_values(Some(values))
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            let items = resp.items.unwrap_or_default();
+            if !items.is_empty() {
+                kept.extend(resolve(items).await?);
+            }
+            match resp.last_evaluated_key {
+                Some(k) if kept.len() < want => start = Some(k),
+                _ => break,
+            }
+        }
+        let more = kept.len() > limit;
+        kept.truncate(limit);
+        let next_cursor = match (more, kept.last()) {
+            (true, Some((item, _))) => Some(encode_cursor(item, &spec.key_attrs())?),
+            _ => None,
+        };
+        Ok(Page {
+            items: kept.into_iter().map(|(_, t)| t).collect(),
+            next_cursor,
+        })
+    }
+
+    /// The full delivery item, as created (with the audit-index entry when asked).
+    fn delivery_item(&self, d: &Delivery, audit: Option<&EventRecord>) -> PortResult<Item> {
+        let mut item = key(delivery_pk(&d.id), DELIVERY_SK);
+        let (set, _) = delivery_attributes(d)?;
+        item.extend(set);
+        if let Some(event) = audit {
+            item.insert(GSI3PK.to_owned(), s(audit_pk(&d.tenant_id, Some(&d.endpoint_id))));
+            item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
+            item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
+        }
+        Ok(item)
+    }
+
+    /// An UpdateItem that replaces the delivery's record and derived attributes,
+    /// leaving its audit-index entry as created.
+    fn delivery_update(
+        &self,
+        d: &Delivery,
+        condition: &str,
+        mut cond_values: Item,
+        cond_names: &[(&str, &str)],
+    ) -> PortResult<Update> {
+        let (set, remove) = delivery_attributes(d)?;
+        let mut names: HashMap<String, String> = names(cond_names);
+        let mut sets = Vec::new();
+        for (i, (attr, value)) in set.into_iter().enumerate() {
+            names.insert(format!("#a{i}"), attr);
+            cond_values.insert(format!(":a{i}"), value);
+            sets.push(format!("#a{i} = :a{i}"));
+        }
+        let mut expr = format!("SET {}", sets.join(", "));
+        if !remove.is_empty() {
+            let mut rem = Vec::new();
+            for (i, attr) in remove.into_iter().enumerate() {
+                names.insert(format!("#r{i}"), attr.to_owned());
+                rem.push(format!("#r{i}"));
+            }
+            expr = format!("{expr} REMOVE {}", rem.join(", "));
+        }
+        Update::builder()
+            .table_name(&self.table)
+            .set_key(Some(key(delivery_pk(&d.id), DELIVERY_SK)))
+            .update_expression(expr)
+            .condition_expression(condition)
+            .set_expression_attribute_names(Some(names))
+            .set_expression_attribute_values(Some(cond_values))
+            .build()
+            .map_err(from_build)
+    }
+
+    async fn run_update(&self, u: Update) -> Result<(), SdkError<UpdateItemError, HttpResponse>> {
+        self.client
+            .update_item()
+            .table_name(u.table_name)
+            .set_key(Some(u.key))
+            .update_expression(u.update_expression)
+            .set_condition_expression(u.condition_expression)
+            .set_expression_attribute_names(u.expression_attribute_names)
+            .set_expression_attribute_values(u.expression_attribute_values)
+            .send()
+            .await
+            .map(|_| ())
+    }
+}
+
+/// The delivery's stored attributes (`SET`) and the optional ones it lacks (`REMOVE`).
+/// Attributes to `SET` (name, value) and to `REMOVE`.
+type AttributeChanges = (Vec<(String, AttributeValue)>, Vec<&'static str>);
+
+fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
+    let created = sort_key(d.created_at, d.id.as_str());
+    let mut set = vec![
+        (DATA.to_owned(), s(delivery_data(d)?)),
+        (VERSION.to_owned(), n(d.version)),
+        (STATUS.to_owned(), s(d.status.as_str())),
+        (NEXT_ATTEMPT.to_owned(), n(d.next_attempt)),
+        (TENANT_ID.to_owned(), s(d.tenant_id.as_str())),
+        (GSI1PK.to_owned(), s(log_pk(&d.endpoint_id))),
+        (GSI1SK.to_owned(), s(created.clone())),
+        (GSI2PK.to_owned(), s(status_pk(&d.endpoint_id, d.status.as_str()))),
+        (GSI2SK.to_owned(), s(created)),
+    ];
+    let mut remove = Vec::new();
+    match body_place(&d.body) {
+        BodyPlace::Inline(b) => {
+            set.push((BODY.to_owned(), s(b)));
+            remove.push(BODY_REF);
+        }
+        BodyPlace::Shared(h) => {
+            set.push((BODY_REF.to_owned(), s(h)));
+            remove.push(BODY);
+        }
+    }
+    match &d.claim {
+        Some(c) => {
+            set.push((CLAIM_ID.to_owned(), s(c.attempt_id.as_str())));
+            set.push((CLAIM_LEASE.to_owned(), n(c.lease_until.millis())));
+        }
+        None => remove.extend([CLAIM_ID, CLAIM_LEASE]),
+    }
+    match d.expires_at {
+        Some(e) => set.push((TTL_ATTR.to_owned(), n(e))),
+        None => remove.push(TTL_ATTR),
+    }
+    Ok((set, remove))
+}
+
+fn is_update_conflict(e: &SdkError<UpdateItemError, HttpResponse>) -> bool {
+    matches!(
+        e.as_service_error(),
+        Some(UpdateItemError::ConditionalCheckFailedException(_))
+    )
+}
+
+fn is_put_conflict(e: &SdkError<PutItemError, HttpResponse>) -> bool {
+    matches!(
+        e.as_service_error(),
+        Some(PutItemError::ConditionalCheckFailedException(_))
+    )
+}
+
+#[async_trait]
+impl TenantStore for DynamoStore {
+    async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()> {
+        let mut item = key(tenant_key_pk(key_hash), TENANT_KEY_SK);
+        item.insert(DATA.to_owned(), s(to_json(tenant)?));
+        item.insert(TENANT_ID.to_owned(), s(tenant.id.as_str()));
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
+    async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
+        match self.get(tenant_key_pk(key_hash), TENANT_KEY_SK).await? {
+            None => Ok(None),
+            Some(item) => Ok(Some(from_json(&item, "tenant")?)),
+        }
+    }
+}
+
+#[async_trait]
+impl EndpointStore for DynamoStore {
+    async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()> {
+        let mut item = key(tenant_pk(&endpoint.tenant_id), &endpoint_sk(&endpoint.id));
+        item.insert(DATA.to_owned(), s(to_json(endpoint)?));
+        item.insert(VERSION.to_owned(), n(endpoint.version));
+        let r = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression("attribute_not_exists(PK)")
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(e) if is_put_conflict(&e) => {
+                Err(PortError::Conflict(format!("endpoint {} already exists", endpoint.id)))
+            }
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+
+    async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
+        match self.get(tenant_pk(tenant), &endpoint_sk(id)).await? {
+            None => Ok(None),
+            Some(item) => Ok(Some(from_json(&item, "endpoint")?)),
+        }
+    }
+
+    async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()> {
+        let mut item = key(tenant_pk(&endpoint.tenant_id), &endpoint_sk(&endpoint.id));
+        item.insert(DATA.to_owned(), s(to_json(endpoint)?));
+        item.insert(VERSION.to_owned(), n(endpoint.version));
+        let r = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression("attribute_exists(PK) AND #v = :expected")
+            .expression_attribute_names("#v", VERSION)
+            .expression_attribute_values(":expected", n(expected_version))
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(e) if is_put_conflict(&e) => Err(PortError::Conflict(format!(
+                "endpoint {} is missing or not at version {expected_version}",
+                endpoint.id
+            ))),
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+
+    async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
+        let spec = QuerySpec {
+            index: None,
+            pk: (PK, tenant_pk(tenant)),
+            sk_attr: SK,
+            sk_cond: Some((
+                "begins_with(SK, :ep)".to_owned(),
+                HashMap::from([(":ep".to_owned(), s("EP#"))]),
+            )),
+            forward: true,
+            ttl_filter: false,
+            consistent: true,
+        };
+        self.page(spec, cursor, limit, |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let e: Endpoint = from_json(&i, "endpoint")?;
+                    Ok((i, e))
+                })
+                .collect()
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl DeliveryStore for DynamoStore {
+    async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()> {
+        if deliveries.len() > MAX_DELIVERIES_PER_EVENT {
+            return Err(PortError::Backend(Box::new(TooManyDeliveries(deliveries.len()))));
+        }
+        let mut seen = HashSet::new();
+        for d in deliveries {
+            if !seen.insert(&d.id) {
+                return Err(PortError::Conflict(format!(
+                    "delivery {} appears twice in one event",
+                    d.id
+                )));
+            }
+        }
+        // Shared bodies first: harmless if the transaction then fails (they expire
+        // with their TTL), and it keeps the transaction far below 4 MB.
+        self.ensure_bodies(deliveries).await?;
+
+        let now = self.now();
+        let (cond, values) = absent_or_expired(now);
+        let put = |item: Item| -> PortResult<TransactWriteItem> {
+            Ok(TransactWriteItem::builder()
+                .put(
+                    Put::builder()
+                        .table_name(&self.table)
+                        .set_item(Some(item))
+                        .condition_expression(cond)
+                        .set_expression_attribute_values(Some(values.clone()))
+                        .build()
+                        .map_err(from_build)?,
+                )
+                .build())
+        };
+        let mut event_item = key(event_pk(&event.id), EVENT_SK);
+        event_item.insert(DATA.to_owned(), s(to_json(event)?));
+        event_item.insert(TENANT_ID.to_owned(), s(event.tenant_id.as_str()));
+        event_item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
+        event_item.insert(GSI3PK.to_owned(), s(audit_pk(&event.tenant_id, None)));
+        event_item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
+        if let Some(e) = event.expires_at {
+            event_item.insert(TTL_ATTR.to_owned(), n(e));
+        }
+        let mut actions = vec![put(event_item)?];
+        let mut audited = HashSet::new();
+        for d in deliveries {
+            // One audit entry per (event, endpoint): the first delivery carries it.
+            let audit = audited.insert(&d.endpoint_id).then_some(event);
+            actions.push(put(self.delivery_item(d, audit)?)?);
+        }
+        self.client
+            .transact_write_items()
+            .set_transact_items(Some(actions))
+            .send()
+            .await
+            .map_err(|e| {
+                from_transaction(e, || {
+                    format!("event {} or one of its deliveries already exists", event.id)
+                })
+            })?;
+        Ok(())
+    }
+
+    async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
+        self.ensure_bodies(std::iter::once(delivery)).await?;
+        let (cond, values) = absent_or_expired(self.now());
+        let r = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(self.delivery_item(delivery, None)?))
+            .condition_expression(cond)
+            .set_expression_attribute_values(Some(values))
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(e) if is_put_conflict(&e) => {
+                Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)))
+            }
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+
+    async fn get_event(&self, tenant: &TenantId, id: &EventId) -> PortResult<Option<EventRecord>> {
+        match self.get_live(event_pk(id), EVENT_SK).await? {
+            None => Ok(None),
+            Some(item) => {
+                let e: EventRecord = from_json(&item, "event")?;
+                Ok((&e.tenant_id == tenant).then_some(e))
+            }
+        }
+    }
+
+    async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
+        self.load_delivery(id).await
+    }
+
+    async fn claim_attempt(
+        &self,
+        id: &DeliveryId,
+        number: u32,
+        attempt_id: &AttemptId,
+        now: Timestamp,
+        lease_until: Timestamp,
+    ) -> PortResult<Claim> {
+        // Read, decide with the shared rule, then write conditionally on the version
+        // read and the rule itself; a lost race re-reads and decides again.
+        for _ in 0..CLAIM_ROUNDS {
+            let Some(current) = self.load_delivery(id).await? else {
+                return Ok(Claim::Refused(None));
+            };
+            if !claim_allowed(&current, number, now) {
+                return Ok(Claim::Refused(Some(current)));
+            }
+            let claimed = apply_claim(&current, number, attempt_id, now, lease_until);
+            let mut values: Item = HashMap::from([
+                (":version".to_owned(), n(current.version)),
+                (":number".to_owned(), n(number)),
+                (":succeeded".to_owned(), s("succeeded")),
+                (":failed".to_owned(), s("failed")),
+                (":dropped".to_owned(), s("dropped")),
+                (":nowms".to_owned(), n(now.millis())),
+            ]);
+            values.insert(":now".to_owned(), n(now_secs(self.now())));
+            let condition = "attribute_exists(PK) AND #version = :version AND #nextAttempt = :number \
+                AND NOT (#status IN (:succeeded, :failed, :dropped)) \
+                AND (attribute_not_exists(#claimLease) OR #claimLease <= :nowms) \
+                AND (attribute_not_exists(expiresAt) OR expiresAt > :now)";
+            let update = self.delivery_update(
+                &claimed,
+                condition,
+                values,
+                &[
+                    ("#version", VERSION),
+                    ("#nextAttempt", NEXT_ATTEMPT),
+                    ("#status", STATUS),
+                    ("#claimLease", CLAIM_LEASE),
+                ],
+            )?;
+            match self.run_update(update).await {
+                Ok(()) => {
+                    return Ok(Claim::Claimed {
+                        delivery: claimed,
+                        lost: current.claim,
+                    });
+                }
+                Err(e) if is_update_conflict(&e) => continue,
+                Err(e) => return Err(from_sdk(e)),
+            }
+        }
+        Err(PortError::Conflict(format!(
+            "claim of {id} attempt {number} kept losing races"
+        )))
+    }
+
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
+        self.ensure_bodies(std::iter::once(delivery)).await?;
+        let mut attempt_item = key(
+            delivery_pk(&attempt.delivery_id),
+            &attempt_sk(attempt.number, &attempt.id),
+        );
+        attempt_item.insert(DATA.to_owned(), s(to_json(attempt)?));
+        if let Some(e) = attempt.expires_at {
+            attempt_item.insert(TTL_ATTR.to_owned(), n(e));
+        }
+        let values: Item = HashMap::from([
+            (":claim".to_owned(), s(claim_id.as_str())),
+            (":now".to_owned(), n(now_secs(self.now()))),
+        ]);
+        let update = self.delivery_update(
+            delivery,
+            "#claimId = :claim AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
+            values,
+            &[("#claimId", CLAIM_ID)],
+        )?;
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(attempt_item))
+            .build()
+            .map_err(from_build)?;
+        self.client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().update(update).build())
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .send()
+            .await
+            .map_err(|e| {
+                from_transaction(e, || {
+                    format!("delivery {} does not hold the claim for {claim_id}", delivery.id)
+                })
+            })?;
+        Ok(())
+    }
+
+    async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
+        self.ensure_bodies(std::iter::once(delivery)).await?;
+        let values: Item = HashMap::from([
+            (":expected".to_owned(), n(expected_version)),
+            (":now".to_owned(), n(now_secs(self.now()))),
+        ]);
+        let update = self.delivery_update(
+            delivery,
+            "attribute_exists(PK) AND #version = :expected AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
+            values,
+            &[("#version", VERSION)],
+        )?;
+        match self.run_update(update).await {
+            Ok(()) => Ok(()),
+            Err(e) if is_update_conflict(&e) => Err(PortError::Conflict(format!(
+                "delivery {} is missing or not at version {expected_version}",
+                delivery.id
+            ))),
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+
+    async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>> {
+        let now = self.now();
+        let mut out = Vec::new();
+        let mut start = None;
+        loop {
+            let resp = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :att)")
+                .expression_attribute_values(":pk", s(delivery_pk(delivery)))
+                .expression_attribute_values(":att", s("ATT#"))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            for item in resp.items.unwrap_or_default() {
+                if is_live(get_n(&item, TTL_ATTR), now) {
+                    out.push(from_json(&item, "attempt")?);
+                }
+            }
+            start = resp.last_evaluated_key;
+            if start.is_none() {
+                return Ok(out);
+            }
+        }
+    }
+
+    async fn list_deliveries(
+        &self,
+        endpoint: &EndpointId,
+        status: Option<&str>,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Delivery>> {
+        let (index, pk, sk) = match status {
+            None => (GSI_LOG, (GSI1PK, log_pk(endpoint)), GSI1SK),
+            Some(st) => (GSI_STATUS, (GSI2PK, status_pk(endpoint, st)), GSI2SK),
+        };
+        if empty_window(since, until) {
+            return Ok(Page {
+                items: vec![],
+                next_cursor: None,
+            });
+        }
+        let spec = QuerySpec {
+            index: Some(index),
+            pk,
+            sk_attr: sk,
+            sk_cond: window_condition(sk, since, until),
+            forward: false,
+            ttl_filter: true,
+            consistent: false,
+        };
+        self.page(spec, cursor, limit, |items| async move {
+            let ds = self.deliveries_from(&items).await?;
+            Ok(items.into_iter().zip(ds).collect())
+        })
+        .await
+    }
+
+    async fn list_events(
+        &self,
+        tenant: &TenantId,
+        endpoint: Option<&EndpointId>,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<EventRecord>> {
+        if empty_window(since, until) {
+            return Ok(Page {
+                items: vec![],
+                next_cursor: None,
+            });
+        }
+        let spec = QuerySpec {
+            index: Some(GSI_AUDIT),
+            pk: (GSI3PK, audit_pk(tenant, endpoint)),
+            sk_attr: GSI3SK,
+            sk_cond: window_condition(GSI3SK, since, until),
+            forward: false,
+            ttl_filter: false,
+            consistent: false,
+        };
+        let now = self.now();
+        self.page(spec, cursor, limit, |entries| async move {
+            // The index holds keys and `eventId`; the events (payloads up to 256 KiB)
+            // are read from the table, and expiry is judged on the event itself.
+            let ids: Vec<String> = entries
+                .iter()
+                .filter_map(|i| get_s(i, EVENT_ID).map(str::to_owned))
+                .collect();
+            let unique: HashSet<&String> = ids.iter().collect();
+            let keys: Vec<Item> = unique
+                .into_iter()
+                .map(|id| key(format!("EVT#{id}"), EVENT_SK))
+                .collect();
+            let mut events: HashMap<String, EventRecord> = HashMap::new();
+            for item in self.batch_get(keys, false).await? {
+                if !is_live(get_n(&item, TTL_ATTR), now) {
+                    continue;
+                }
+                let e: EventRecord = from_json(&item, "event")?;
+                if &e.tenant_id == tenant {
+                    events.insert(e.id.to_string(), e);
+                }
+            }
+            Ok(entries
+                .into_iter()
+                .filter_map(|i| {
+                    let e = get_s(&i, EVENT_ID).and_then(|id| events.get(id)).cloned()?;
+                    Some((i, e))
+                })
+                .collect())
+        })
+        .await
+    }
+}
+
+#[async_trait]
+impl IdempotencyStore for DynamoStore {
+    async fn put_idempotency(&self, record: &IdempotencyRecord) -> PortResult<Option<IdempotencyRecord>> {
+        let mut item = key(idempotency_pk(&record.key), IDEMPOTENCY_SK);
+        item.insert(DATA.to_owned(), s(to_json(record)?));
+        item.insert(TTL_ATTR.to_owned(), n(record.expires_at));
+        for _ in 0..3 {
+            let (cond, values) = absent_or_expired(self.now());
+            let r = self
+                .client
+                .put_item()
+                .table_name(&self.table)
+                .set_item(Some(item.clone()))
+                .condition_expression(cond)
+                .set_expression_attribute_values(Some(values))
+                .send()
+                .await;
+            match r {
+                Ok(_) => return Ok(None),
+                Err(e) if is_put_conflict(&e) => {
+                    // First writer wins: answer with its record. (If it expired in
+                    // between, try to become the first writer again.)
+                    if let Some(existing) = self.get_live(idempotency_pk(&record.key), IDEMPOTENCY_SK).await? {
+                        return Ok(Some(from_json(&existing, "idempotency record")?));
+                    }
+                }
+                Err(e) => return Err(from_sdk(e)),
+            }
+        }
+        Err(PortError::Conflict(format!(
+            "idempotency key {} kept changing",
+            record.key
+        )))
+    }
+}

@@ -1,0 +1,227 @@
+//! `SchedulerTimer`: the timer port over EventBridge Scheduler one-shot schedules
+//! (`at(...)` in UTC, no flexible window, deleted after they fire) that put the
+//! queue message on the delivery queue. Plus `list_due`/`delete`, with which the
+//! local runner stands in for Scheduler where the emulator never fires schedules.
+
+use crate::error::from_sdk;
+use async_trait::async_trait;
+use aws_sdk_scheduler::Client;
+use aws_sdk_scheduler::operation::create_schedule::CreateScheduleError;
+use aws_sdk_scheduler::operation::delete_schedule::DeleteScheduleError;
+use aws_sdk_scheduler::operation::get_schedule::GetScheduleError;
+use aws_sdk_scheduler::types::{ActionAfterCompletion, FlexibleTimeWindow, FlexibleTimeWindowMode, Target};
+use courier_app::memory::{BadScheduleName, valid_schedule_name};
+use courier_app::message::QueueMessage;
+use courier_app::ports::{PortError, PortResult, Timer};
+use courier_core::Timestamp;
+
+/// One schedule as the local runner sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DueSchedule {
+    pub name: String,
+    /// The `at()` instant (second precision).
+    pub at: Timestamp,
+    /// The target's ARN (the delivery queue).
+    pub target_arn: String,
+    /// The target input: the queue message JSON.
+    pub input: String,
+}
+
+impl DueSchedule {
+    pub fn message(&self) -> PortResult<QueueMessage> {
+        QueueMessage::parse(&self.input).map_err(|e| PortError::Corrupt(format!("schedule {}: {e}", self.name)))
+    }
+}
+
+#[derive(Clone)]
+pub struct SchedulerTimer {
+    client: Client,
+    group: String,
+    queue_arn: String,
+    role_arn: String,
+}
+
+/// `yyyy-mm-ddThh:mm:ss` in UTC, the form `at()` takes (seconds, truncated).
+pub fn at_expression(at: Timestamp) -> String {
+    let rfc = at.to_rfc3339();
+    format!("at({})", &rfc[..19.min(rfc.len())])
+}
+
+/// Parses `at(yyyy-mm-ddThh:mm:ss)` (UTC) back into an instant.
+pub fn parse_at_expression(expr: &str) -> Option<Timestamp> {
+    let inner = expr.trim().strip_prefix("at(")?.strip_suffix(')')?;
+    Timestamp::parse_rfc3339(&format!("{inner}Z")).ok()
+}
+
+impl SchedulerTimer {
+    /// `group`: the schedule group; `queue_arn`: the delivery queue; `role_arn`: the
+    /// role Scheduler assumes to call `sqs:SendMessage` on it.
+    pub fn new(
+        client: Client,
+        group: impl Into<String>,
+        queue_arn: impl Into<String>,
+        role_arn: impl Into<String>,
+    ) -> Self {
+        SchedulerTimer {
+            client,
+            group: group.into(),
+            queue_arn: queue_arn.into(),
+            role_arn: role_arn.into(),
+        }
+    }
+
+    pub fn from_config(
+        config: &aws_config::SdkConfig,
+        group: impl Into<String>,
+        queue_arn: impl Into<String>,
+        role_arn: impl Into<String>,
+    ) -> Self {
+        Self::new(Client::new(config), group, queue_arn, role_arn)
+    }
+
+    pub fn group(&self) -> &str {
+        &self.group
+    }
+
+    /// Every schedule of the group whose `at()` is at or before `now`, earliest
+    /// first (then by name). Schedules that are not one-shot `at()` are skipped.
+    pub async fn list_due(&self, now: Timestamp) -> PortResult<Vec<DueSchedule>> {
+        let mut names = Vec::new();
+        let mut token = None;
+        loop {
+            let resp = self
+                .client
+                .list_schedules()
+                .group_name(&self.group)
+                .set_next_token(token)
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            names.extend(resp.schedules.into_iter().filter_map(|s| s.name));
+            token = resp.next_token;
+            if token.is_none() {
+                break;
+            }
+        }
+        let mut due = Vec::new();
+        for name in names {
+            let resp = match self
+                .client
+                .get_schedule()
+                .group_name(&self.group)
+                .name(&name)
+                .send()
+                .await
+            {
+                Ok(r) => r,
+                // Deleted between the list and the get: fired by someone else.
+                Err(e)
+                    if matches!(
+                        e.as_service_error(),
+                        Some(GetScheduleError::ResourceNotFoundException(_))
+                    ) =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(from_sdk(e)),
+            };
+            let Some(at) = resp.schedule_expression().and_then(parse_at_expression) else {
+                continue;
+            };
+            if at > now {
+                continue;
+            }
+            let (target_arn, input) = resp
+                .target()
+                .map(|t| (t.arn().to_owned(), t.input().unwrap_or_default().to_owned()))
+                .unwrap_or_default();
+            due.push(DueSchedule {
+                name,
+                at,
+                target_arn,
+                input,
+            });
+        }
+        due.sort_by(|a, b| (a.at, &a.name).cmp(&(b.at, &b.name)));
+        Ok(due)
+    }
+
+    /// Deletes a schedule; deleting one that is already gone succeeds.
+    pub async fn delete(&self, name: &str) -> PortResult<()> {
+        match self
+            .client
+            .delete_schedule()
+            .group_name(&self.group)
+            .name(name)
+            .send()
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(e)
+                if matches!(
+                    e.as_service_error(),
+                    Some(DeleteScheduleError::ResourceNotFoundException(_))
+                ) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+}
+
+#[async_trait]
+impl Timer for SchedulerTimer {
+    async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()> {
+        // Scheduler's own name rule, checked here so the fake and every backend agree.
+        if !valid_schedule_name(name) {
+            return Err(PortError::Backend(Box::new(BadScheduleName(name.to_owned()))));
+        }
+        let target = Target::builder()
+            .arn(&self.queue_arn)
+            .role_arn(&self.role_arn)
+            .input(message.to_json())
+            .build()
+            .map_err(|e| PortError::Backend(Box::new(e)))?;
+        let window = FlexibleTimeWindow::builder()
+            .mode(FlexibleTimeWindowMode::Off)
+            .build()
+            .map_err(|e| PortError::Backend(Box::new(e)))?;
+        let r = self
+            .client
+            .create_schedule()
+            .name(name)
+            .group_name(&self.group)
+            .schedule_expression(at_expression(at))
+            .schedule_expression_timezone("UTC")
+            .flexible_time_window(window)
+            .action_after_completion(ActionAfterCompletion::Delete)
+            .target(target)
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            // The name is derived from delivery + attempt: it exists, so this step was
+            // already scheduled (a redone step after an at-least-once redelivery).
+            Err(e) if matches!(e.as_service_error(), Some(CreateScheduleError::ConflictException(_))) => Ok(()),
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_expressions_round_trip_at_second_precision() {
+        let t = Timestamp::parse_rfc3339("2026-12-01T08:09:10.999Z").expect("valid");
+        assert_eq!(at_expression(t), "at(2026-12-01T08:09:10)");
+        assert_eq!(
+            parse_at_expression("at(2026-12-01T08:09:10)"),
+            Some(Timestamp(t.millis() - 999))
+        );
+        assert_eq!(parse_at_expression("rate(5 minutes)"), None);
+        assert_eq!(parse_at_expression("at(garbage)"), None);
+    }
+}

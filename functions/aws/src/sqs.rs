@@ -1,0 +1,153 @@
+//! `SqsQueue`: the delivery queue port over SQS (`SendMessage` with `DelaySeconds`),
+//! plus the receive/delete/visibility calls the local runner uses to stand in for
+//! Lambda's event source mapping.
+
+use crate::error::from_sdk;
+use async_trait::async_trait;
+use aws_sdk_sqs::Client;
+use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName};
+use courier_app::memory::{DelayOutOfRange, MAX_DELAY_SECONDS};
+use courier_app::message::QueueMessage;
+use courier_app::ports::{PortError, PortResult, Queue};
+use std::collections::BTreeMap;
+
+/// One message as `ReceiveMessage` returned it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceivedMessage {
+    pub message_id: String,
+    pub receipt_handle: String,
+    pub body: String,
+    pub md5_of_body: String,
+    /// System attributes (`ApproximateReceiveCount`, `SentTimestamp`, `SenderId`,
+    /// `ApproximateFirstReceiveTimestamp`, ...), as the Lambda SQS event carries them.
+    pub attributes: BTreeMap<String, String>,
+}
+
+#[derive(Clone)]
+pub struct SqsQueue {
+    client: Client,
+    queue_url: String,
+}
+
+impl SqsQueue {
+    pub fn new(client: Client, queue_url: impl Into<String>) -> Self {
+        SqsQueue {
+            client,
+            queue_url: queue_url.into(),
+        }
+    }
+
+    pub fn from_config(config: &aws_config::SdkConfig, queue_url: impl Into<String>) -> Self {
+        Self::new(Client::new(config), queue_url)
+    }
+
+    pub fn queue_url(&self) -> &str {
+        &self.queue_url
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// Receives up to `max` (1..=10) messages, long-polling up to `wait_seconds`
+    /// (0..=20); `visibility_seconds` overrides the queue's visibility timeout.
+    pub async fn receive(
+        &self,
+        max: i32,
+        wait_seconds: i32,
+        visibility_seconds: Option<i32>,
+    ) -> PortResult<Vec<ReceivedMessage>> {
+        let resp = self
+            .client
+            .receive_message()
+            .queue_url(&self.queue_url)
+            .max_number_of_messages(max.clamp(1, 10))
+            .wait_time_seconds(wait_seconds.clamp(0, 20))
+            .set_visibility_timeout(visibility_seconds)
+            .message_system_attribute_names(MessageSystemAttributeName::All)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(resp
+            .messages
+            .unwrap_or_default()
+            .into_iter()
+            .map(|m| ReceivedMessage {
+                message_id: m.message_id.unwrap_or_default(),
+                receipt_handle: m.receipt_handle.unwrap_or_default(),
+                body: m.body.unwrap_or_default(),
+                md5_of_body: m.md5_of_body.unwrap_or_default(),
+                attributes: m
+                    .attributes
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(k, v)| (k.as_str().to_owned(), v))
+                    .collect(),
+            })
+            .collect())
+    }
+
+    /// Deletes a received message (the batch item succeeded).
+    pub async fn delete(&self, receipt_handle: &str) -> PortResult<()> {
+        self.client
+            .delete_message()
+            .queue_url(&self.queue_url)
+            .receipt_handle(receipt_handle)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
+    /// Makes a received message visible again after `seconds` (0: now).
+    pub async fn change_visibility(&self, receipt_handle: &str, seconds: i32) -> PortResult<()> {
+        self.client
+            .change_message_visibility()
+            .queue_url(&self.queue_url)
+            .receipt_handle(receipt_handle)
+            .visibility_timeout(seconds)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
+    /// The queue's ARN (for the Lambda event's `eventSourceARN`).
+    pub async fn arn(&self) -> PortResult<String> {
+        let resp = self
+            .client
+            .get_queue_attributes()
+            .queue_url(&self.queue_url)
+            .attribute_names(QueueAttributeName::QueueArn)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        resp.attributes
+            .and_then(|mut a| a.remove(&QueueAttributeName::QueueArn))
+            .ok_or_else(|| PortError::Corrupt(format!("queue {} has no QueueArn attribute", self.queue_url)))
+    }
+
+    /// A cheap call that proves the queue is reachable (for `/healthz`).
+    pub async fn ping(&self) -> PortResult<()> {
+        self.arn().await.map(|_| ())
+    }
+}
+
+#[async_trait]
+impl Queue for SqsQueue {
+    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+        // SQS refuses longer delays; say so before the call, exactly as the fake does.
+        if delay_seconds > MAX_DELAY_SECONDS {
+            return Err(PortError::Backend(Box::new(DelayOutOfRange(delay_seconds))));
+        }
+        self.client
+            .send_message()
+            .queue_url(&self.queue_url)
+            .message_body(message.to_json())
+            .delay_seconds(delay_seconds as i32)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+}

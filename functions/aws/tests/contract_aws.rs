@@ -1,0 +1,268 @@
+//! The port contract suite run against the AWS adapters on a private moto server
+//! (one per test). Needs `make venv` first; fails (does not skip) without it.
+
+use courier_app::contract::{self, QueueProbe, T0, TimerProbe};
+use courier_app::memory::ManualClock;
+use courier_app::message::QueueMessage;
+use courier_app::ports::{PortError, PortResult};
+use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};
+use courier_aws::testing::{Emulator, SCHEDULER_ROLE_ARN};
+use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
+use courier_core::Timestamp;
+use std::sync::Arc;
+
+async fn setup() -> (Emulator, aws_config::SdkConfig, Resources) {
+    let emu = Emulator::start();
+    let config = emu.sdk_config().await;
+    let resources = ensure_resources(&config, &ResourceNames::with_prefix("courier-test"))
+        .await
+        .expect("bootstrap");
+    (emu, config, resources)
+}
+
+#[tokio::test]
+async fn store_contract() {
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::from_config(&config, &res.table, clock.clone());
+    contract::store_contract(&store, &clock).await;
+}
+
+#[tokio::test]
+async fn bootstrap_is_idempotent_and_wires_the_dlq() {
+    let (_emu, config, first) = setup().await;
+    let again = ensure_resources(&config, &ResourceNames::with_prefix("courier-test"))
+        .await
+        .expect("second bootstrap");
+    assert_eq!(first, again);
+    let sqs = aws_sdk_sqs::Client::new(&config);
+    let attrs = sqs
+        .get_queue_attributes()
+        .queue_url(&first.queue_url)
+        .attribute_names(aws_sdk_sqs::types::QueueAttributeName::All)
+        .send()
+        .await
+        .expect("queue attributes")
+        .attributes
+        .unwrap_or_default();
+    let redrive: serde_json::Value = serde_json::from_str(
+        attrs
+            .get(&aws_sdk_sqs::types::QueueAttributeName::RedrivePolicy)
+            .expect("redrive policy"),
+    )
+    .expect("redrive JSON");
+    assert_eq!(redrive["deadLetterTargetArn"], first.dlq_arn.as_str());
+    assert_eq!(redrive["maxReceiveCount"].to_string().trim_matches('"'), "5");
+    let ddb = aws_sdk_dynamodb::Client::new(&config);
+    let ttl = ddb
+        .describe_time_to_live()
+        .table_name(&first.table)
+        .send()
+        .await
+        .expect("ttl")
+        .time_to_live_description
+        .expect("ttl description");
+    assert_eq!(ttl.attribute_name(), Some("expiresAt"));
+    let store = DynamoStore::from_config(&config, &first.table, Arc::new(ManualClock::new(T0)));
+    store.ping().await.expect("ping table");
+    SqsQueue::from_config(&config, &first.queue_url)
+        .ping()
+        .await
+        .expect("ping queue");
+}
+
+struct SqsProbe<'a>(&'a SqsQueue);
+
+#[async_trait::async_trait]
+impl QueueProbe for SqsProbe<'_> {
+    async fn take_visible(&self) -> PortResult<Vec<QueueMessage>> {
+        let mut out = Vec::new();
+        loop {
+            let batch = self.0.receive(10, 1, Some(60)).await?;
+            if batch.is_empty() {
+                return Ok(out);
+            }
+            for m in batch {
+                self.0.delete(&m.receipt_handle).await?;
+                out.push(QueueMessage::parse(&m.body).map_err(|e| PortError::Corrupt(e.to_string()))?);
+            }
+        }
+    }
+    async fn wait(&self, secs: u32) {
+        tokio::time::sleep(std::time::Duration::from_secs(u64::from(secs))).await;
+    }
+}
+
+#[tokio::test]
+async fn queue_contract() {
+    let (_emu, config, res) = setup().await;
+    let queue = SqsQueue::from_config(&config, &res.queue_url);
+    contract::queue_contract(&queue, &SqsProbe(&queue)).await;
+    // Received messages carry what the Lambda SQS event shape needs.
+    let msg = contract::sample_message(
+        &courier_core::ids::DeliveryId::parse("dlv_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("id"),
+        &courier_core::ids::TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("id"),
+        &courier_core::ids::EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("id"),
+        1,
+        T0,
+    );
+    courier_app::ports::Queue::send(&queue, &msg, 0).await.expect("send");
+    let got = queue.receive(10, 1, Some(30)).await.expect("receive");
+    assert_eq!(got.len(), 1);
+    assert_eq!(QueueMessage::parse(&got[0].body).expect("parse"), msg);
+    assert!(!got[0].message_id.is_empty() && !got[0].receipt_handle.is_empty() && !got[0].md5_of_body.is_empty());
+    assert_eq!(
+        got[0].attributes.get("ApproximateReceiveCount").map(String::as_str),
+        Some("1")
+    );
+    assert!(got[0].attributes.contains_key("SentTimestamp"));
+    queue
+        .change_visibility(&got[0].receipt_handle, 0)
+        .await
+        .expect("visibility");
+    let again = queue.receive(10, 1, Some(30)).await.expect("receive again");
+    assert_eq!(again.len(), 1);
+    assert_eq!(
+        again[0].attributes.get("ApproximateReceiveCount").map(String::as_str),
+        Some("2")
+    );
+    queue.delete(&again[0].receipt_handle).await.expect("delete");
+    assert_eq!(queue.arn().await.expect("arn"), res.queue_arn);
+}
+
+struct SchedulerProbe<'a>(&'a SchedulerTimer);
+
+#[async_trait::async_trait]
+impl TimerProbe for SchedulerProbe<'_> {
+    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, Timestamp, QueueMessage)>> {
+        self.0
+            .list_due(now)
+            .await?
+            .into_iter()
+            .map(|d| Ok((d.name.clone(), d.at, d.message()?)))
+            .collect()
+    }
+    async fn delete(&self, name: &str) -> PortResult<()> {
+        self.0.delete(name).await
+    }
+}
+
+#[tokio::test]
+async fn timer_contract() {
+    let (_emu, config, res) = setup().await;
+    let timer = SchedulerTimer::from_config(&config, &res.schedule_group, &res.queue_arn, SCHEDULER_ROLE_ARN);
+    contract::timer_contract(&timer, &SchedulerProbe(&timer)).await;
+    // The target is the delivery queue.
+    let ids = contract::Ids::new();
+    let msg = contract::sample_message(&ids.delivery(), &ids.tenant(), &ids.endpoint(), 2, T0);
+    courier_app::ports::Timer::schedule(&timer, &msg.step_name(), T0, &msg)
+        .await
+        .expect("schedule");
+    let due = timer.list_due(T0).await.expect("due");
+    assert_eq!(due.len(), 1);
+    assert_eq!(due[0].target_arn, res.queue_arn);
+    assert_eq!(due[0].message().expect("message"), msg);
+    timer.delete(&due[0].name).await.expect("delete");
+    timer.delete(&due[0].name).await.expect("deleting twice is fine");
+}
+
+#[test]
+fn a_missing_moto_binary_names_make_venv() {
+    // Checked through the error type, not the environment (tests run in parallel).
+    let err = courier_aws::testing::EmulatorError::NotInstalled("/nowhere/moto_server".into());
+    assert!(err.to_string().contains("make venv"));
+}
+
+/// Adapter-specific layout rules the contract cannot see: large bodies are stored
+/// once per event in a shared body item, the audit index has one entry per
+/// (event, endpoint), cursors cannot cross partitions, and oversized events are
+/// refused before DynamoDB's transaction limit.
+#[tokio::test]
+async fn dynamo_layout() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use courier_app::ports::{DeliveryStore, EndpointStore};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::from_config(&config, &res.table, clock.clone());
+    let ids = contract::Ids::new();
+    let tenant = ids.tenant();
+    let (ep1, ep2) = (ids.endpoint(), ids.endpoint());
+    let mut event = contract::sample_event(
+        &tenant,
+        &ids.event(),
+        T0,
+        contract::payload_of_size(contract::MAX_PAYLOAD),
+    );
+    let body = contract::sample_body(&event);
+    let deliveries: Vec<_> = [&ep1, &ep1, &ep2]
+        .iter()
+        .map(|ep| contract::sample_delivery(&event, ep, &ids.delivery(), T0, body.clone()))
+        .collect();
+    event.targets.clear();
+    store.create_event(&event, &deliveries).await.expect("create");
+
+    let items = aws_sdk_dynamodb::Client::new(&config)
+        .scan()
+        .table_name(&res.table)
+        .send()
+        .await
+        .expect("scan")
+        .items
+        .unwrap_or_default();
+    let pk = |i: &std::collections::HashMap<String, AttributeValue>| i["PK"].as_s().cloned().unwrap_or_default();
+    let bodies: Vec<_> = items.iter().filter(|i| pk(i).starts_with("BODY#")).collect();
+    assert_eq!(bodies.len(), 1, "one shared body item for the event's deliveries");
+    assert_eq!(bodies[0]["body"].as_s().expect("body"), &body);
+    let dlv: Vec<_> = items.iter().filter(|i| pk(i).starts_with("DLV#")).collect();
+    assert_eq!(dlv.len(), 3);
+    for d in &dlv {
+        assert!(
+            d.contains_key("bodyRef") && !d.contains_key("body"),
+            "large bodies are not inline"
+        );
+        let size: usize = d["data"].as_s().map(String::len).unwrap_or(0);
+        assert!(size < 4096, "the delivery item stays small ({size} bytes)");
+    }
+    let audit = dlv.iter().filter(|d| d.contains_key("GSI3PK")).count();
+    assert_eq!(audit, 2, "one audit entry per (event, endpoint)");
+
+    // A cursor from one endpoint's log does not open another's.
+    let more: Vec<_> = (0..2)
+        .map(|_| contract::sample_delivery(&event, &ep1, &ids.delivery(), T0.plus_secs(1), "{}".to_owned()))
+        .collect();
+    for d in &more {
+        store.create_delivery(d).await.expect("create delivery");
+    }
+    let page = store
+        .list_deliveries(&ep1, None, None, None, None, 1)
+        .await
+        .expect("page");
+    let cursor = page.next_cursor.expect("more pages");
+    match store.list_deliveries(&ep2, None, None, None, Some(&cursor), 1).await {
+        Err(PortError::Corrupt(_)) => {}
+        other => panic!("a foreign cursor must be refused, got {other:?}"),
+    }
+    match store.list_endpoints(&tenant, Some("not-a-cursor"), 10).await {
+        Err(PortError::Corrupt(_)) => {}
+        other => panic!("a garbage cursor must be refused, got {other:?}"),
+    }
+    match store.create_delivery(&more[0]).await {
+        Err(PortError::Conflict(_)) => {}
+        other => panic!("creating an existing delivery must conflict, got {other:?}"),
+    }
+
+    // More deliveries than one transaction can hold: refused up front, nothing written.
+    let big = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({}));
+    let many: Vec<_> = (0..100)
+        .map(|_| contract::sample_delivery(&big, &ep2, &ids.delivery(), T0, "{}".to_owned()))
+        .collect();
+    match store.create_event(&big, &many).await {
+        Err(PortError::Backend(_)) => {}
+        other => panic!("100 deliveries must be refused, got {other:?}"),
+    }
+    let ok99 = &many[..99];
+    store
+        .create_event(&big, ok99)
+        .await
+        .expect("99 deliveries fit one transaction");
+}
