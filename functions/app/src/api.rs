@@ -588,6 +588,13 @@ impl Api {
         if segs.first() != Some(&"v1") {
             return Err(ApiError::not_found("route"));
         }
+        // Authorised by the completion token sent with the attempt, not an API key.
+        if let ["attempts", att, "complete"] = &segs[1..] {
+            return match m.as_str() {
+                "POST" => self.complete_attempt(att, req).await,
+                _ => Err(method_not_allowed("POST")),
+            };
+        }
         let tenant = self.authenticate(req).await?;
         let key = req.header("authorization").unwrap_or_default();
         if let Err(wait) = self.limiter.take(&hash_key(key), self.settings.rate_per_second, self.settings.rate_burst, self.clock.now()) {

@@ -112,6 +112,7 @@ pub fn build(
             },
             last_planned: false,
             claim: None,
+            awaiting: None,
             created_at: now,
             planned_at,
             settled_at: dropped.map(|_| now),
@@ -168,6 +169,7 @@ pub fn first_message(d: &Delivery) -> QueueMessage {
         trigger: d.trigger,
         source_attempt_id: None,
         attempt_id: None,
+        completion_check: false,
     }
 }
 

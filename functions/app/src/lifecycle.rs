@@ -381,11 +381,99 @@ impl Api {
             trigger: Trigger::Redelivery,
             source_attempt_id: source,
             attempt_id: Some(attempt_id),
+            completion_check: false,
         };
         self.planner.plan(message, now).await?;
         let mut out = answer;
         out["delivery"] = delivery_view(&updated);
         Ok(ApiResponse::json(202, &out))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CompleteBody {
+    outcome: CompletionOutcome,
+    detail: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum CompletionOutcome {
+    Succeeded,
+    Failed,
+}
+
+pub const MAX_COMPLETION_DETAIL: usize = 4096;
+
+impl Api {
+    /// `POST /v1/attempts/{id}/complete`: a receiver reports long-running work it
+    /// accepted with 202. The token it was sent names the delivery and proves it.
+    pub(crate) async fn complete_attempt(&self, raw_attempt: &str, req: &ApiRequest) -> ApiResult<ApiResponse> {
+        let unauthorized = || ApiError::new(401, "unauthorized", "send the `webhook-completion-token` header received with the attempt");
+        let token = req.header("webhook-completion-token").map(str::trim).filter(|t| !t.is_empty() && t.len() <= 256).ok_or_else(unauthorized)?;
+        let attempt_id = AttemptId::parse(raw_attempt).map_err(|_| ApiError::not_found("attempt"))?;
+        let body: CompleteBody = parse_body(req)?;
+        if body.detail.as_ref().is_some_and(|d| d.chars().count() > MAX_COMPLETION_DETAIL) {
+            return Err(ApiError::validation(format!("field `detail` is longer than {MAX_COMPLETION_DETAIL} characters")));
+        }
+        let delivery_id = token.split_once('.').and_then(|(d, _)| courier_core::ids::DeliveryId::parse(d).ok()).ok_or_else(unauthorized)?;
+        let delivery = self.deliveries.get_delivery(&delivery_id).await?.ok_or_else(unauthorized)?;
+        let Some(aw) = delivery.awaiting.clone() else {
+            return Err(ApiError::new(409, "conflict", "this attempt is not waiting for a completion report (already reported or timed out)"));
+        };
+        if aw.attempt_id != attempt_id {
+            return Err(ApiError::not_found("attempt"));
+        }
+        if crate::api::hash_key(token) != aw.token_hash {
+            return Err(unauthorized());
+        }
+        let endpoint = self
+            .endpoints
+            .get_endpoint(&delivery.tenant_id, &delivery.endpoint_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("endpoint"))?;
+        let now = self.clock.now();
+        let message = QueueMessage {
+            v: 1,
+            delivery_id: delivery.id.clone(),
+            tenant_id: delivery.tenant_id.clone(),
+            endpoint_id: delivery.endpoint_id.clone(),
+            attempt: aw.number,
+            not_before: now,
+            trigger: aw.trigger,
+            source_attempt_id: None,
+            attempt_id: Some(aw.attempt_id.clone()),
+            completion_check: false,
+        };
+        let outcome = courier_core::outcome::AttemptOutcome::CompletionReported {
+            succeeded: body.outcome == CompletionOutcome::Succeeded,
+            detail: body.detail,
+        };
+        let done = crate::sender::AttemptDone {
+            attempt_id: aw.attempt_id.clone(),
+            started: aw.started_at,
+            ended: now.max(aw.started_at),
+            outcome,
+            duration_ms: aw.duration_ms,
+            completion_token: None,
+        };
+        let recorder = crate::sender::Recorder {
+            deliveries: self.deliveries.as_ref(),
+            endpoints: self.endpoints.as_ref(),
+            planner: &self.planner,
+            random: self.random.as_ref(),
+            lease_margin_ms: 0,
+        };
+        match recorder.finish(&message, &endpoint, delivery, done).await {
+            Ok(crate::sender::StepOutcome::Attempted { attempt, delivery }) => Ok(ApiResponse::json(
+                200,
+                &json!({"attempt": crate::api::attempt_view(&attempt), "delivery": delivery_view(&delivery)}),
+            )),
+            Ok(_) => Err(ApiError::new(409, "conflict", "the attempt was settled by another path (e.g. it timed out) while reporting")),
+            Err(crate::sender::StepError::Store(e) | crate::sender::StepError::Plan(e)) => Err(e.into()),
+            Err(e) => Err(ApiError::new(503, "service_unavailable", e.to_string())),
+        }
     }
 }
 

@@ -55,6 +55,9 @@ pub struct QueueMessage {
     /// A pre-assigned id for the attempt (redeliveries answer it to the caller).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempt_id: Option<AttemptId>,
+    /// A timer checking that long-running attempt `attempt` was reported in time.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub completion_check: bool,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -172,6 +172,9 @@ pub struct Delivery {
     pub planned_at: Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settled_at: Option<Timestamp>,
+    /// Set while a long-running attempt (answered 202) waits for the receiver's report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub awaiting: Option<AwaitingCompletion>,
     /// The exact envelope bytes sent on every automatic attempt (UTF-8 JSON).
     pub body: String,
     /// When the item may be deleted (DynamoDB TTL, epoch seconds); reads treat an
@@ -179,6 +182,20 @@ pub struct Delivery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
     pub version: u64,
+}
+
+/// A 202 for long-running work, waiting for `POST /v1/attempts/{id}/complete`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AwaitingCompletion {
+    pub attempt_id: AttemptId,
+    pub number: u32,
+    pub trigger: Trigger,
+    pub started_at: Timestamp,
+    pub until: Timestamp,
+    pub duration_ms: u64,
+    /// sha256 hex of the completion token sent to the receiver.
+    pub token_hash: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

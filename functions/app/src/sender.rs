@@ -5,7 +5,7 @@
 //! and the next step is enqueued only after the outcome is durable.
 
 use crate::message::{QueueMessage, Trigger};
-use crate::model::{Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
+use crate::model::{Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
 use crate::planner::Planner;
 use crate::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, HttpSender, OutboundRequest, PortError, Random,
@@ -73,6 +73,8 @@ pub enum StepOutcome {
         attempt: Box<Attempt>,
         delivery: Box<Delivery>,
     },
+    /// A 202 for long-running work: the attempt waits for the receiver's report.
+    AwaitingCompletion { delivery: Box<Delivery> },
     /// Settled without an attempt (e.g. the deadline passed while the timer was late).
     SettledWithoutAttempt { delivery: Box<Delivery> },
     /// Nothing to do: duplicate, stale or unknown; the message is consumed.
@@ -123,6 +125,7 @@ impl EndpointCache {
 }
 
 pub struct Sender {
+    pub secrets: Arc<dyn crate::ports::SecretSource>,
     pub deliveries: Arc<dyn DeliveryStore>,
     pub endpoints: Arc<dyn EndpointStore>,
     pub http: Arc<dyn HttpSender>,
@@ -133,9 +136,29 @@ pub struct Sender {
     pub settings: SenderSettings,
 }
 
+/// What an attempt (or a decision not to send) produced, ready to record.
+pub struct AttemptDone {
+    pub attempt_id: AttemptId,
+    pub started: Timestamp,
+    pub ended: Timestamp,
+    pub outcome: AttemptOutcome,
+    pub duration_ms: u64,
+    /// Set when the request carried a completion token (long-running endpoints).
+    pub completion_token: Option<String>,
+}
+
+impl AttemptDone {
+    /// Declined before sending: no time passes, nothing was sent.
+    pub fn declined(attempt_id: &AttemptId, now: Timestamp, outcome: AttemptOutcome) -> Self {
+        AttemptDone { attempt_id: attempt_id.clone(), started: now, ended: now, outcome, duration_ms: 0, completion_token: None }
+    }
+}
+
 /// Headers every attempt carries, beside the signature.
 pub const HEADER_ATTEMPT: &str = "webhook-attempt";
 pub const HEADER_ATTEMPT_ID: &str = "webhook-attempt-id";
+/// Sent to long-running endpoints; the receiver presents it to report completion.
+pub const HEADER_COMPLETION_TOKEN: &str = "webhook-completion-token";
 
 impl Sender {
     async fn endpoint(
@@ -172,6 +195,9 @@ impl Sender {
                 until: m.not_before,
             });
         }
+        if m.completion_check {
+            return self.check_completion(m, now).await;
+        }
         let endpoint = match self.endpoint(m, cache).await {
             Ok(e) => e,
             // The message names an endpoint that is not this tenant's: it cannot be
@@ -202,14 +228,14 @@ impl Sender {
             }
         };
         if let Some(lost) = lost {
-            return self
+            return self.recorder()
                 .record_lost(m, &endpoint, delivery, lost, &attempt_id, now)
                 .await;
         }
         if delivery.tenant_id != m.tenant_id || delivery.endpoint_id != m.endpoint_id {
             let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
-            return self
-                .finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0)
+            return self.recorder()
+                .finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
         let ctx = context(&delivery, &endpoint);
@@ -217,7 +243,7 @@ impl Sender {
             && m.trigger != Trigger::Test
             && !endpoint.policy.may_start(&ctx, now)
         {
-            return self
+            return self.recorder()
                 .settle_without_attempt(
                     delivery,
                     &endpoint,
@@ -229,27 +255,69 @@ impl Sender {
         }
         if let Some(failure) = pre_send_check(&endpoint, &delivery, m.trigger, now) {
             let outcome = AttemptOutcome::pre_send(failure);
-            return self
-                .finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0)
+            return self.recorder()
+                .finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
-        let request = build_request(&endpoint, &delivery, m, &attempt_id, now);
+        let completion_token = self.completion_token(&endpoint, &delivery, m);
+        let mut request = build_request(&endpoint, &delivery, m, &attempt_id, now);
+        if let Some(token) = &completion_token {
+            request.headers.push((HEADER_COMPLETION_TOKEN.to_owned(), token.clone()));
+        }
         let sent = self.http.send(request).await;
         if self.faults.crash_after_send(m) {
             return Err(StepError::InjectedCrash);
         }
         let ended = self.clock.now().max(now);
-        self.finish(
-            m,
-            &endpoint,
-            delivery,
-            &attempt_id,
-            now,
+        let done = AttemptDone {
+            attempt_id: attempt_id.clone(),
+            started: now,
             ended,
-            sent.outcome,
-            sent.duration_ms,
-        )
-        .await
+            outcome: sent.outcome,
+            duration_ms: sent.duration_ms,
+            completion_token,
+        };
+        self.recorder().finish(m, &endpoint, delivery, done).await
+    }
+
+    /// A fresh, unguessable token for a long-running attempt; its first part names
+    /// the delivery so the completion call can find it without an index.
+    fn completion_token(&self, endpoint: &Endpoint, delivery: &Delivery, m: &QueueMessage) -> Option<String> {
+        if endpoint.long_running_allowance_seconds == 0 || m.trigger == Trigger::Test {
+            return None;
+        }
+        let mut raw = [0u8; 24];
+        self.secrets.fill(&mut raw);
+        Some(format!("{}.{}", delivery.id, raw.iter().map(|b| format!("{b:02x}")).collect::<String>()))
+    }
+
+    /// A timer for long-running attempt N fired: if no report came, attempt N is
+    /// recorded as `completion_timed_out` (ambiguous) and the policy decides.
+    async fn check_completion(&self, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
+        let Some(delivery) = self.deliveries.get_delivery(&m.delivery_id).await.map_err(StepError::Store)? else {
+            return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery });
+        };
+        let Some(aw) = delivery.awaiting.clone().filter(|a| a.number == m.attempt) else {
+            return Ok(StepOutcome::Dropped { why: DropReason::Stale });
+        };
+        let Some(endpoint) = self
+            .endpoints
+            .get_endpoint(&delivery.tenant_id, &delivery.endpoint_id)
+            .await
+            .map_err(StepError::Store)?
+        else {
+            return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery });
+        };
+        let done = AttemptDone {
+            attempt_id: aw.attempt_id.clone(),
+            started: aw.started_at,
+            ended: now,
+            outcome: AttemptOutcome::CompletionTimedOut,
+            duration_ms: aw.duration_ms,
+            completion_token: None,
+        };
+        let msg = QueueMessage { trigger: aw.trigger, ..m.clone() };
+        self.recorder().finish(&msg, &endpoint, delivery, done).await
     }
 
     async fn identity_conflict(
@@ -295,7 +363,7 @@ impl Sender {
         {
             Claim::Claimed { delivery, .. } => {
                 let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
-                self.finish(m, &endpoint, delivery, &attempt_id, now, now, outcome, 0)
+                self.recorder().finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                     .await
             }
             Claim::Refused(d) => Ok(StepOutcome::Dropped {
@@ -306,7 +374,30 @@ impl Sender {
         }
     }
 
-    async fn record_lost(
+    /// The recording half of the step, shared with the API's completion call.
+    pub fn recorder(&self) -> Recorder<'_> {
+        Recorder {
+            deliveries: self.deliveries.as_ref(),
+            endpoints: self.endpoints.as_ref(),
+            planner: &self.planner,
+            random: self.random.as_ref(),
+            lease_margin_ms: self.settings.lease_margin_ms,
+        }
+    }
+}
+
+/// Records an attempt's outcome, updates endpoint health, and plans the next step:
+/// everything after the HTTP request. The sender and the completion API both use it.
+pub struct Recorder<'a> {
+    pub deliveries: &'a dyn DeliveryStore,
+    pub endpoints: &'a dyn EndpointStore,
+    pub planner: &'a Planner,
+    pub random: &'a dyn Random,
+    pub lease_margin_ms: u64,
+}
+
+impl Recorder<'_> {
+    pub async fn record_lost(
         &self,
         m: &QueueMessage,
         endpoint: &Endpoint,
@@ -334,7 +425,7 @@ impl Sender {
             &facts,
             &outcome,
             &cls,
-            &mut PortRng(self.random.as_ref()),
+            &mut PortRng(self.random),
         );
         let attempt = attempt_record(
             &delivery,
@@ -370,7 +461,7 @@ impl Sender {
         })
     }
 
-    async fn settle_without_attempt(
+    pub async fn settle_without_attempt(
         &self,
         delivery: Delivery,
         endpoint: &Endpoint,
@@ -409,20 +500,18 @@ impl Sender {
     }
 
     #[allow(clippy::too_many_arguments)]
-    async fn finish(
+    pub async fn finish(
         &self,
         m: &QueueMessage,
         endpoint: &Endpoint,
         delivery: Delivery,
-        attempt_id: &AttemptId,
-        started: Timestamp,
-        ended: Timestamp,
-        outcome: AttemptOutcome,
-        duration_ms: u64,
+        done: AttemptDone,
     ) -> Result<StepOutcome, StepError> {
+        let AttemptDone { attempt_id, started, ended, outcome, duration_ms, completion_token } = done;
+        let attempt_id = &attempt_id;
         let policy = &endpoint.policy;
         let ctx = context(&delivery, endpoint);
-        let cls = policy.classify(&outcome, false);
+        let cls = policy.classify(&outcome, completion_token.is_some());
         let receiver_failures =
             delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
         let facts = AttemptFacts {
@@ -438,8 +527,11 @@ impl Sender {
             &facts,
             &outcome,
             &cls,
-            &mut PortRng(self.random.as_ref()),
+            &mut PortRng(self.random),
         );
+        if let (Decision::AwaitCompletion { until }, Some(token)) = (decision, &completion_token) {
+            return self.await_completion(m, endpoint, delivery, attempt_id, started, duration_ms, until, token).await;
+        }
         let attempt = attempt_record(
             &delivery,
             attempt_id,
@@ -481,6 +573,56 @@ impl Sender {
         })
     }
 
+    /// A 202 for long-running work: nothing is recorded yet. The claim's lease is
+    /// stretched past the allowance (so duplicates stay out), the token's hash is kept,
+    /// and a timer is set to give up at the end of the allowance.
+    #[allow(clippy::too_many_arguments)]
+    async fn await_completion(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        delivery: Delivery,
+        attempt_id: &AttemptId,
+        started: Timestamp,
+        duration_ms: u64,
+        until: Timestamp,
+        token: &str,
+    ) -> Result<StepOutcome, StepError> {
+        let mut updated = delivery.clone();
+        updated.awaiting = Some(AwaitingCompletion {
+            attempt_id: attempt_id.clone(),
+            number: m.attempt,
+            trigger: m.trigger,
+            started_at: started,
+            until,
+            duration_ms,
+            token_hash: crate::api::hash_key(token),
+        });
+        if let Some(c) = updated.claim.as_mut() {
+            c.lease_until = until.plus_millis(self.lease_margin_ms as i64);
+        }
+        updated.version += 1;
+        match self.deliveries.update_delivery(&updated, delivery.version).await {
+            Ok(()) => {}
+            Err(PortError::Conflict(_)) => return Ok(StepOutcome::Dropped { why: DropReason::ClaimLost }),
+            Err(e) => return Err(StepError::Store(e)),
+        }
+        let check = QueueMessage {
+            v: 1,
+            delivery_id: delivery.id.clone(),
+            tenant_id: delivery.tenant_id.clone(),
+            endpoint_id: endpoint.id.clone(),
+            attempt: m.attempt,
+            not_before: until,
+            trigger: m.trigger,
+            source_attempt_id: None,
+            attempt_id: Some(attempt_id.clone()),
+            completion_check: true,
+        };
+        self.planner.plan(check, started).await.map_err(StepError::Plan)?;
+        Ok(StepOutcome::AwaitingCompletion { delivery: Box::new(updated) })
+    }
+
     /// Health bookkeeping, then the next step. Runs only once the outcome is durable.
     async fn after_record(
         &self,
@@ -512,6 +654,7 @@ impl Sender {
                 },
                 source_attempt_id: None,
                 attempt_id: None,
+                completion_check: false,
             };
             self.planner
                 .plan(next, now)
@@ -739,7 +882,12 @@ fn attempt_record(
     decision: &Decision,
 ) -> Attempt {
     let response = outcome.response();
-    let snippet = response.and_then(|r| policy.failure_snippet(r));
+    let snippet = match outcome {
+        AttemptOutcome::CompletionReported { succeeded: false, detail: Some(d) } => {
+            Some(courier_core::classify::cut_snippet(policy.snippet, d.as_bytes(), false))
+        }
+        _ => response.and_then(|r| policy.failure_snippet(r)),
+    };
     Attempt {
         id: id.clone(),
         delivery_id: delivery.id.clone(),
@@ -798,6 +946,7 @@ fn next_delivery(
     d.attempt_count += 1;
     d.receiver_failures = receiver_failures;
     d.claim = None;
+    d.awaiting = None;
     d.version += 1;
     match decision {
         Decision::Succeeded | Decision::AwaitCompletion { .. } => {

@@ -296,3 +296,71 @@ async fn timeout_outcome_is_ambiguous_and_counts() {
     assert!(attempts[0].counts_toward_receiver_failures);
     assert_ne!(attempts[0].id, attempts[1].id);
 }
+
+fn header(r: &OutboundRequest, name: &str) -> Option<String> {
+    r.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+}
+
+#[tokio::test]
+async fn long_running_202_waits_for_the_receivers_report() {
+    let w = World::new(vec![status(202)], 40).await;
+    let (s, b) = w.call("POST", "/v1/endpoints", json!({"url": "https://r.example/h", "policy": "greatwait", "longRunningAllowanceSeconds": 60})).await;
+    assert_eq!(s, 201, "{b}");
+    let ep = b["id"].as_str().unwrap_or_default().to_owned();
+    let id = w.event(&ep).await;
+    let out = w.step().await;
+    assert!(matches!(out[0], StepOutcome::AwaitingCompletion { .. }), "{out:?}");
+    assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Pending);
+    let req = w.http.requests.lock().map(|r| r[0].clone()).unwrap_or_else(|e| panic!("{e}"));
+    let token = header(&req, "webhook-completion-token").unwrap_or_default();
+    let att = header(&req, "webhook-attempt-id").unwrap_or_default();
+    assert!(token.starts_with(&format!("{id}.")));
+    let path = format!("/v1/attempts/{att}/complete");
+    let call = |tok: &str, body: serde_json::Value| {
+        let req = courier_app::api::ApiRequest {
+            method: "POST".into(),
+            path: path.clone(),
+            query: None,
+            headers: vec![("webhook-completion-token".into(), tok.to_owned())],
+            body: body.to_string().into_bytes(),
+        };
+        w.api.handle(req)
+    };
+    let r = call(&format!("{id}.00"), json!({"outcome": "succeeded"})).await;
+    assert_eq!(r.status, 401, "a wrong token is refused");
+    let r = call(&token, json!({"outcome": "maybe"})).await;
+    assert_eq!(r.status, 400);
+    w.clock.advance_secs(30);
+    let r = call(&token, json!({"outcome": "succeeded"})).await;
+    assert_eq!(r.status, 200, "{:?}", r.body_json());
+    let d = w.delivery(&id).await;
+    assert_eq!(d.status, DeliveryStatus::Succeeded);
+    let a = w.store.list_attempts(&id).await.unwrap_or_default();
+    assert_eq!(a.len(), 1);
+    assert_eq!(a[0].id.as_str(), att);
+    assert_eq!(a[0].state, "succeeded");
+    let r = call(&token, json!({"outcome": "succeeded"})).await;
+    assert_eq!(r.status, 409, "a second report is refused");
+    // The timer that would have given up finds nothing to do.
+    w.clock.advance_secs(31);
+    assert!(matches!(w.step().await.as_slice(), [StepOutcome::Dropped { .. }]));
+}
+
+#[tokio::test]
+async fn long_running_without_a_report_is_ambiguous_completion_timed_out_then_retried() {
+    let w = World::new(vec![status(202), status(200)], 0).await;
+    let (_, b) = w.call("POST", "/v1/endpoints", json!({"url": "https://r.example/h", "policy": "greatwait", "longRunningAllowanceSeconds": 60})).await;
+    let ep = b["id"].as_str().unwrap_or_default().to_owned();
+    let id = w.event(&ep).await;
+    w.step().await;
+    // Attempt 1 is recorded when the allowance ends (it started at T0); attempt 2
+    // follows Greatwait's 2 s wait after that and answers 200 outright.
+    let starts = w.run(&id, 10).await;
+    assert_eq!(starts, [T0, T0.plus_secs(62)]);
+    let a = w.store.list_attempts(&id).await.unwrap_or_default();
+    assert_eq!(a.len(), 2);
+    assert_eq!(a[0].state, "ambiguous");
+    assert_eq!(a[0].diagnostic, "completion_timed_out");
+    assert_eq!(a[0].remediation, "review_before_redelivery");
+    assert_eq!(a[1].state, "succeeded");
+}

@@ -30,6 +30,8 @@ pub enum Diagnostic {
     NetworkAmbiguous,
     CompletionTimedOut,
     AcceptedLongRunning,
+    /// The receiver reported that long-running work it accepted failed.
+    CompletionFailed,
     EndpointUnavailable,
     EndpointUnsafe,
     EndpointGone,
@@ -175,6 +177,16 @@ impl Policy {
                 D::CompletionTimedOut,
                 R::ReviewBeforeRedelivery,
                 Some(ErrorClass::Timeout),
+                true,
+            ),
+            AttemptOutcome::CompletionReported { succeeded: true, .. } => {
+                c(Succeeded, D::Delivered, R::None, None, false)
+            }
+            AttemptOutcome::CompletionReported { succeeded: false, .. } => c(
+                RetryableFailure,
+                D::CompletionFailed,
+                R::InspectReceiver,
+                Some(ErrorClass::Unknown),
                 true,
             ),
             AttemptOutcome::Lost => c(

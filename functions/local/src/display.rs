@@ -51,6 +51,12 @@ impl StepSink for Console {
                 )
             }
             Ok(StepOutcome::SettledWithoutAttempt { delivery }) => format!("{}  settled without an attempt: {:?}", delivery.id, delivery.dead_reason),
+            Ok(StepOutcome::AwaitingCompletion { delivery }) => format!(
+                "{}  attempt {} answered 202: waiting for the receiver's completion report until {}",
+                delivery.id,
+                delivery.awaiting.as_ref().map(|a| a.number).unwrap_or_default(),
+                delivery.awaiting.as_ref().map(|a| clock_time(a.until)).unwrap_or_default()
+            ),
             Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Dropped { .. }) => return,
         };
         let mut out = std::io::stdout().lock();

@@ -116,6 +116,7 @@ impl Stack {
             limiter: Default::default(),
         });
         let sender = Arc::new(Sender {
+            secrets: secrets.clone(),
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(allow_private)),

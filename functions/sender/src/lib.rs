@@ -72,6 +72,7 @@ fn log_outcome(m: &QueueMessage, outcome: &StepOutcome) {
             next_attempt_at = ?delivery.next_attempt_at.map(|t| t.to_rfc3339()),
             "attempt recorded"
         ),
+        StepOutcome::AwaitingCompletion { delivery } => tracing::info!(delivery_id = %delivery.id, "202 accepted; awaiting completion report"),
         StepOutcome::Redelayed { until } => tracing::debug!(delivery_id = %m.delivery_id, until = %until, "early message re-delayed"),
         StepOutcome::SettledWithoutAttempt { delivery } => tracing::info!(delivery_id = %delivery.id, reason = ?delivery.dead_reason, "settled without an attempt"),
         StepOutcome::Dropped { why } => tracing::info!(delivery_id = %m.delivery_id, attempt = m.attempt, why = ?why, "message dropped"),

@@ -19,6 +19,7 @@ async fn main() -> Result<(), Error> {
     let queue = Arc::new(SqsQueue::new(&sdk, config.queue_url.clone()));
     let timer = Arc::new(SchedulerTimer::new(&sdk, config.schedule_group.clone(), config.queue_arn.clone(), config.scheduler_role_arn.clone()));
     let sender = Arc::new(Sender {
+        secrets: Arc::new(courier_app::memory::OsSecrets),
         deliveries: store.clone(),
         endpoints: store,
         http: Arc::new(courier_http::ReqwestSender::new(config.allow_private_targets)),

@@ -113,6 +113,7 @@ impl World {
             limiter: Default::default(),
         };
         let sender = Sender {
+            secrets: Arc::new(FixedSecrets::new(9)),
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: http.clone(),
