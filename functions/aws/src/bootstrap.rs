@@ -32,19 +32,24 @@ pub struct ResourceNames {
     pub queue: String,
     pub dlq: String,
     pub schedule_group: String,
+    /// The role schedules name for delivering to the queue. Not created here (the
+    /// emulator does not check IAM); template.yaml creates the real one.
+    pub scheduler_role_arn: String,
     /// Must exceed the sender's run time (AWS: 6x the Lambda timeout).
     pub visibility_timeout_seconds: u32,
 }
 
 impl ResourceNames {
     /// `<prefix>-table`, `<prefix>-deliveries`, `<prefix>-deliveries-dlq`,
-    /// `<prefix>-schedules`, visibility 180 s.
+    /// `<prefix>-schedules`, role `arn:aws:iam::123456789012:role/<prefix>-scheduler`
+    /// (moto's account), visibility 180 s.
     pub fn with_prefix(prefix: &str) -> Self {
         ResourceNames {
             table: format!("{prefix}-table"),
             queue: format!("{prefix}-deliveries"),
             dlq: format!("{prefix}-deliveries-dlq"),
             schedule_group: format!("{prefix}-schedules"),
+            scheduler_role_arn: format!("arn:aws:iam::123456789012:role/{prefix}-scheduler"),
             visibility_timeout_seconds: 180,
         }
     }
@@ -59,6 +64,7 @@ pub struct Resources {
     pub dlq_url: String,
     pub dlq_arn: String,
     pub schedule_group: String,
+    pub scheduler_role_arn: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -102,6 +108,7 @@ pub async fn ensure_resources(config: &SdkConfig, names: &ResourceNames) -> Resu
         dlq_url,
         dlq_arn,
         schedule_group: names.schedule_group.clone(),
+        scheduler_role_arn: names.scheduler_role_arn.clone(),
     })
 }
 

@@ -18,7 +18,7 @@ use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use courier_app::memory::{MAX_PAGE, apply_claim, claim_allowed, is_live};
+use courier_app::memory::{MAX_PAGE, SystemClock, apply_claim, claim_allowed, is_live};
 use courier_app::model::{Attempt, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
@@ -293,7 +293,12 @@ fn decode_cursor(cursor: &str, spec: &QuerySpec) -> PortResult<Item> {
 }
 
 impl DynamoStore {
-    pub fn new(client: Client, table: impl Into<String>, clock: Arc<dyn Clock>) -> Self {
+    /// The store over `table`, judging TTL expiry by the system clock.
+    pub fn new(config: &aws_config::SdkConfig, table: impl Into<String>) -> Self {
+        Self::with_client(Client::new(config), table, Arc::new(SystemClock))
+    }
+
+    pub fn with_client(client: Client, table: impl Into<String>, clock: Arc<dyn Clock>) -> Self {
         DynamoStore {
             client,
             table: table.into(),
@@ -301,9 +306,10 @@ impl DynamoStore {
         }
     }
 
-    /// Builds the client from an SDK config.
-    pub fn from_config(config: &aws_config::SdkConfig, table: impl Into<String>, clock: Arc<dyn Clock>) -> Self {
-        Self::new(Client::new(config), table, clock)
+    /// Judges TTL expiry by `clock` instead (tests use a manual clock).
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
     }
 
     pub fn table(&self) -> &str {

@@ -15,24 +15,6 @@ use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Timer};
 use courier_core::Timestamp;
 
-/// One schedule as the local runner sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DueSchedule {
-    pub name: String,
-    /// The `at()` instant (second precision).
-    pub at: Timestamp,
-    /// The target's ARN (the delivery queue).
-    pub target_arn: String,
-    /// The target input: the queue message JSON.
-    pub input: String,
-}
-
-impl DueSchedule {
-    pub fn message(&self) -> PortResult<QueueMessage> {
-        QueueMessage::parse(&self.input).map_err(|e| PortError::Corrupt(format!("schedule {}: {e}", self.name)))
-    }
-}
-
 #[derive(Clone)]
 pub struct SchedulerTimer {
     client: Client,
@@ -57,6 +39,15 @@ impl SchedulerTimer {
     /// `group`: the schedule group; `queue_arn`: the delivery queue; `role_arn`: the
     /// role Scheduler assumes to call `sqs:SendMessage` on it.
     pub fn new(
+        config: &aws_config::SdkConfig,
+        group: impl Into<String>,
+        queue_arn: impl Into<String>,
+        role_arn: impl Into<String>,
+    ) -> Self {
+        Self::with_client(Client::new(config), group, queue_arn, role_arn)
+    }
+
+    pub fn with_client(
         client: Client,
         group: impl Into<String>,
         queue_arn: impl Into<String>,
@@ -70,22 +61,19 @@ impl SchedulerTimer {
         }
     }
 
-    pub fn from_config(
-        config: &aws_config::SdkConfig,
-        group: impl Into<String>,
-        queue_arn: impl Into<String>,
-        role_arn: impl Into<String>,
-    ) -> Self {
-        Self::new(Client::new(config), group, queue_arn, role_arn)
+    pub fn client(&self) -> &Client {
+        &self.client
     }
 
     pub fn group(&self) -> &str {
         &self.group
     }
 
-    /// Every schedule of the group whose `at()` is at or before `now`, earliest
-    /// first (then by name). Schedules that are not one-shot `at()` are skipped.
-    pub async fn list_due(&self, now: Timestamp) -> PortResult<Vec<DueSchedule>> {
+    /// Every schedule of the group whose `at()` is at or before `now`, as
+    /// (name, message), earliest first (then by name): what the local runner fires.
+    /// Schedules that are not one-shot `at()`, or whose input is not a queue message
+    /// (not Courier's), are left alone.
+    pub async fn list_due(&self, now: Timestamp) -> PortResult<Vec<(String, QueueMessage)>> {
         let mut names = Vec::new();
         let mut token = None;
         loop {
@@ -131,19 +119,16 @@ impl SchedulerTimer {
             if at > now {
                 continue;
             }
-            let (target_arn, input) = resp
-                .target()
-                .map(|t| (t.arn().to_owned(), t.input().unwrap_or_default().to_owned()))
-                .unwrap_or_default();
-            due.push(DueSchedule {
-                name,
-                at,
-                target_arn,
-                input,
-            });
+            let input = resp.target().and_then(|t| t.input()).unwrap_or_default();
+            match QueueMessage::parse(input) {
+                Ok(message) => due.push((at, name, message)),
+                Err(e) => {
+                    tracing::warn!(schedule = %name, error = %e, "due schedule without a queue message; left alone")
+                }
+            }
         }
-        due.sort_by(|a, b| (a.at, &a.name).cmp(&(b.at, &b.name)));
-        Ok(due)
+        due.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        Ok(due.into_iter().map(|(_, name, message)| (name, message)).collect())
     }
 
     /// Deletes a schedule; deleting one that is already gone succeeds.

@@ -30,15 +30,15 @@ pub struct SqsQueue {
 }
 
 impl SqsQueue {
-    pub fn new(client: Client, queue_url: impl Into<String>) -> Self {
+    pub fn new(config: &aws_config::SdkConfig, queue_url: impl Into<String>) -> Self {
+        Self::with_client(Client::new(config), queue_url)
+    }
+
+    pub fn with_client(client: Client, queue_url: impl Into<String>) -> Self {
         SqsQueue {
             client,
             queue_url: queue_url.into(),
         }
-    }
-
-    pub fn from_config(config: &aws_config::SdkConfig, queue_url: impl Into<String>) -> Self {
-        Self::new(Client::new(config), queue_url)
     }
 
     pub fn queue_url(&self) -> &str {
@@ -50,12 +50,12 @@ impl SqsQueue {
     }
 
     /// Receives up to `max` (1..=10) messages, long-polling up to `wait_seconds`
-    /// (0..=20); `visibility_seconds` overrides the queue's visibility timeout.
+    /// (0..=20), hiding them from other receivers for `visibility_seconds`.
     pub async fn receive(
         &self,
         max: i32,
         wait_seconds: i32,
-        visibility_seconds: Option<i32>,
+        visibility_seconds: i32,
     ) -> PortResult<Vec<ReceivedMessage>> {
         let resp = self
             .client
@@ -63,7 +63,7 @@ impl SqsQueue {
             .queue_url(&self.queue_url)
             .max_number_of_messages(max.clamp(1, 10))
             .wait_time_seconds(wait_seconds.clamp(0, 20))
-            .set_visibility_timeout(visibility_seconds)
+            .visibility_timeout(visibility_seconds.max(0))
             .message_system_attribute_names(MessageSystemAttributeName::All)
             .send()
             .await

@@ -7,8 +7,7 @@
 //! path in `COURIER_MOTO_BIN`. A missing binary is an error naming `make venv`:
 //! tests that need the emulator fail loudly rather than skip.
 
-use std::io::{Read, Write};
-use std::net::{Ipv4Addr, SocketAddrV4, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddrV4, TcpListener};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -20,10 +19,8 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 pub const REGION: &str = "us-east-1";
 /// moto's default account id (ARNs it hands out carry it).
 pub const ACCOUNT_ID: &str = "123456789012";
-/// A role ARN for Scheduler targets (moto does not check IAM).
-pub const SCHEDULER_ROLE_ARN: &str = "arn:aws:iam::123456789012:role/courier-scheduler";
 
-#[derive(Debug, thiserror::Error)]
+#[derive(thiserror::Error)]
 pub enum EmulatorError {
     #[error("the moto server is not installed at {0}: run `make venv` in the workspace root (or set COURIER_MOTO_BIN)")]
     NotInstalled(PathBuf),
@@ -37,6 +34,13 @@ pub enum EmulatorError {
     Port(#[source] std::io::Error),
     #[error("the moto server on port {port} did not answer within {timeout:?} (log: {log})")]
     NotReady { port: u16, timeout: Duration, log: String },
+}
+
+// `.expect()` prints Debug: make it the sentence that says what to do.
+impl std::fmt::Debug for EmulatorError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 /// A running moto server; dropping it kills the process.
@@ -66,30 +70,28 @@ fn free_port() -> Result<u16, EmulatorError> {
 }
 
 /// One HTTP request to moto's own API: any `HTTP/1.x 200` means it serves.
-fn answers(port: u16) -> bool {
-    let addr = SocketAddrV4::new(Ipv4Addr::LOCALHOST, port);
-    let Ok(mut s) = TcpStream::connect_timeout(&addr.into(), Duration::from_millis(200)) else {
-        return false;
+async fn answers(port: u16) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let probe = async {
+        let mut s = tokio::net::TcpStream::connect(SocketAddrV4::new(Ipv4Addr::LOCALHOST, port))
+            .await
+            .ok()?;
+        let req = format!("GET /moto-api/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+        s.write_all(req.as_bytes()).await.ok()?;
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head).await.ok()?;
+        Some(head.starts_with(b"HTTP/1.") && &head[9..12] == b"200")
     };
-    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-    let req = format!("GET /moto-api/ HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
-    if s.write_all(req.as_bytes()).is_err() {
-        return false;
-    }
-    let mut head = [0u8; 12];
-    s.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/1.") && &head[9..12] == b"200"
+    matches!(
+        tokio::time::timeout(Duration::from_secs(2), probe).await,
+        Ok(Some(true))
+    )
 }
 
 impl Emulator {
-    /// Starts a server, or panics with the reason (e.g. "run `make venv`").
-    pub fn start() -> Emulator {
-        match Self::try_start() {
-            Ok(e) => e,
-            Err(e) => panic!("AWS emulator: {e}"),
-        }
-    }
-
-    pub fn try_start() -> Result<Emulator, EmulatorError> {
+    /// Starts a private moto server and waits (bounded) until it answers. Fails with
+    /// [`EmulatorError::NotInstalled`] ("run `make venv`") when the venv is missing.
+    pub async fn start() -> Result<Emulator, EmulatorError> {
         let bin = moto_bin();
         if !bin.is_file() {
             return Err(EmulatorError::NotInstalled(bin));
@@ -99,24 +101,19 @@ impl Emulator {
         for _ in 0..3 {
             let port = free_port()?;
             let log = std::env::temp_dir().join(format!("courier-moto-{port}.log"));
-            let log_file = std::fs::File::create(&log).map_err(|source| EmulatorError::Spawn {
+            let spawn_err = |source| EmulatorError::Spawn {
                 bin: bin.clone(),
                 source,
-            })?;
-            let err_file = log_file.try_clone().map_err(|source| EmulatorError::Spawn {
-                bin: bin.clone(),
-                source,
-            })?;
+            };
+            let log_file = std::fs::File::create(&log).map_err(spawn_err)?;
+            let err_file = log_file.try_clone().map_err(spawn_err)?;
             let child = Command::new(&bin)
                 .args(["-H", "127.0.0.1", "-p", &port.to_string()])
                 .stdin(Stdio::null())
                 .stdout(log_file)
                 .stderr(err_file)
                 .spawn()
-                .map_err(|source| EmulatorError::Spawn {
-                    bin: bin.clone(),
-                    source,
-                })?;
+                .map_err(spawn_err)?;
             let mut emu = Emulator {
                 child,
                 port,
@@ -126,7 +123,7 @@ impl Emulator {
             };
             let deadline = Instant::now() + START_TIMEOUT;
             loop {
-                if answers(port) {
+                if answers(port).await {
                     return Ok(emu);
                 }
                 let exited = matches!(emu.child.try_wait(), Ok(Some(_)));
@@ -139,7 +136,7 @@ impl Emulator {
                     });
                     break;
                 }
-                std::thread::sleep(Duration::from_millis(100));
+                tokio::time::sleep(Duration::from_millis(100)).await;
             }
             drop(emu);
         }

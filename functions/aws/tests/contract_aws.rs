@@ -6,13 +6,13 @@ use courier_app::memory::ManualClock;
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult};
 use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};
-use courier_aws::testing::{Emulator, SCHEDULER_ROLE_ARN};
+use courier_aws::testing::Emulator;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use courier_core::Timestamp;
 use std::sync::Arc;
 
 async fn setup() -> (Emulator, aws_config::SdkConfig, Resources) {
-    let emu = Emulator::start();
+    let emu = Emulator::start().await.expect("AWS emulator");
     let config = emu.sdk_config().await;
     let resources = ensure_resources(&config, &ResourceNames::with_prefix("courier-test"))
         .await
@@ -24,7 +24,7 @@ async fn setup() -> (Emulator, aws_config::SdkConfig, Resources) {
 async fn store_contract() {
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
-    let store = DynamoStore::from_config(&config, &res.table, clock.clone());
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
     contract::store_contract(&store, &clock).await;
 }
 
@@ -63,9 +63,9 @@ async fn bootstrap_is_idempotent_and_wires_the_dlq() {
         .time_to_live_description
         .expect("ttl description");
     assert_eq!(ttl.attribute_name(), Some("expiresAt"));
-    let store = DynamoStore::from_config(&config, &first.table, Arc::new(ManualClock::new(T0)));
+    let store = DynamoStore::new(&config, &first.table);
     store.ping().await.expect("ping table");
-    SqsQueue::from_config(&config, &first.queue_url)
+    SqsQueue::new(&config, &first.queue_url)
         .ping()
         .await
         .expect("ping queue");
@@ -78,7 +78,7 @@ impl QueueProbe for SqsProbe<'_> {
     async fn take_visible(&self) -> PortResult<Vec<QueueMessage>> {
         let mut out = Vec::new();
         loop {
-            let batch = self.0.receive(10, 1, Some(60)).await?;
+            let batch = self.0.receive(10, 1, 60).await?;
             if batch.is_empty() {
                 return Ok(out);
             }
@@ -96,7 +96,7 @@ impl QueueProbe for SqsProbe<'_> {
 #[tokio::test]
 async fn queue_contract() {
     let (_emu, config, res) = setup().await;
-    let queue = SqsQueue::from_config(&config, &res.queue_url);
+    let queue = SqsQueue::new(&config, &res.queue_url);
     contract::queue_contract(&queue, &SqsProbe(&queue)).await;
     // Received messages carry what the Lambda SQS event shape needs.
     let msg = contract::sample_message(
@@ -107,7 +107,7 @@ async fn queue_contract() {
         T0,
     );
     courier_app::ports::Queue::send(&queue, &msg, 0).await.expect("send");
-    let got = queue.receive(10, 1, Some(30)).await.expect("receive");
+    let got = queue.receive(10, 1, 30).await.expect("receive");
     assert_eq!(got.len(), 1);
     assert_eq!(QueueMessage::parse(&got[0].body).expect("parse"), msg);
     assert!(!got[0].message_id.is_empty() && !got[0].receipt_handle.is_empty() && !got[0].md5_of_body.is_empty());
@@ -120,7 +120,7 @@ async fn queue_contract() {
         .change_visibility(&got[0].receipt_handle, 0)
         .await
         .expect("visibility");
-    let again = queue.receive(10, 1, Some(30)).await.expect("receive again");
+    let again = queue.receive(10, 1, 30).await.expect("receive again");
     assert_eq!(again.len(), 1);
     assert_eq!(
         again[0].attributes.get("ApproximateReceiveCount").map(String::as_str),
@@ -134,13 +134,8 @@ struct SchedulerProbe<'a>(&'a SchedulerTimer);
 
 #[async_trait::async_trait]
 impl TimerProbe for SchedulerProbe<'_> {
-    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, Timestamp, QueueMessage)>> {
-        self.0
-            .list_due(now)
-            .await?
-            .into_iter()
-            .map(|d| Ok((d.name.clone(), d.at, d.message()?)))
-            .collect()
+    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, QueueMessage)>> {
+        self.0.list_due(now).await
     }
     async fn delete(&self, name: &str) -> PortResult<()> {
         self.0.delete(name).await
@@ -150,20 +145,49 @@ impl TimerProbe for SchedulerProbe<'_> {
 #[tokio::test]
 async fn timer_contract() {
     let (_emu, config, res) = setup().await;
-    let timer = SchedulerTimer::from_config(&config, &res.schedule_group, &res.queue_arn, SCHEDULER_ROLE_ARN);
+    let timer = SchedulerTimer::new(&config, &res.schedule_group, &res.queue_arn, &res.scheduler_role_arn);
     contract::timer_contract(&timer, &SchedulerProbe(&timer)).await;
-    // The target is the delivery queue.
+
+    // The schedule as Scheduler stores it: one-shot at() in UTC, no window, deleted
+    // after completion, aimed at the delivery queue with the message as input.
     let ids = contract::Ids::new();
     let msg = contract::sample_message(&ids.delivery(), &ids.tenant(), &ids.endpoint(), 2, T0);
-    courier_app::ports::Timer::schedule(&timer, &msg.step_name(), T0, &msg)
+    let at = Timestamp::parse_rfc3339("2026-12-01T08:09:10.750Z").expect("time");
+    courier_app::ports::Timer::schedule(&timer, &msg.step_name(), at, &msg)
         .await
         .expect("schedule");
-    let due = timer.list_due(T0).await.expect("due");
-    assert_eq!(due.len(), 1);
-    assert_eq!(due[0].target_arn, res.queue_arn);
-    assert_eq!(due[0].message().expect("message"), msg);
-    timer.delete(&due[0].name).await.expect("delete");
-    timer.delete(&due[0].name).await.expect("deleting twice is fine");
+    let got = timer
+        .client()
+        .get_schedule()
+        .group_name(&res.schedule_group)
+        .name(msg.step_name())
+        .send()
+        .await
+        .expect("get schedule");
+    assert_eq!(got.schedule_expression(), Some("at(2026-12-01T08:09:10)"));
+    assert_eq!(got.schedule_expression_timezone(), Some("UTC"));
+    assert_eq!(
+        got.flexible_time_window().map(|w| w.mode().clone()),
+        Some(aws_sdk_scheduler::types::FlexibleTimeWindowMode::Off)
+    );
+    assert_eq!(
+        got.action_after_completion(),
+        Some(&aws_sdk_scheduler::types::ActionAfterCompletion::Delete)
+    );
+    let target = got.target().expect("target");
+    assert_eq!(target.arn(), res.queue_arn);
+    assert_eq!(target.role_arn(), res.scheduler_role_arn);
+    assert_eq!(
+        QueueMessage::parse(target.input().unwrap_or_default()).expect("input"),
+        msg
+    );
+    let due = timer.list_due(at).await.expect("due");
+    assert_eq!(
+        due,
+        vec![(msg.step_name(), msg.clone())],
+        "due from its (truncated) second"
+    );
+    timer.delete(&msg.step_name()).await.expect("delete");
 }
 
 #[test]
@@ -171,6 +195,10 @@ fn a_missing_moto_binary_names_make_venv() {
     // Checked through the error type, not the environment (tests run in parallel).
     let err = courier_aws::testing::EmulatorError::NotInstalled("/nowhere/moto_server".into());
     assert!(err.to_string().contains("make venv"));
+    assert!(
+        format!("{err:?}").contains("make venv"),
+        "`.expect()` shows the guidance too"
+    );
 }
 
 /// Adapter-specific layout rules the contract cannot see: large bodies are stored
@@ -183,7 +211,7 @@ async fn dynamo_layout() {
     use courier_app::ports::{DeliveryStore, EndpointStore};
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
-    let store = DynamoStore::from_config(&config, &res.table, clock.clone());
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
     let ids = contract::Ids::new();
     let tenant = ids.tenant();
     let (ep1, ep2) = (ids.endpoint(), ids.endpoint());
