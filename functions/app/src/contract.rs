@@ -674,6 +674,15 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         Claim::Refused(Some(claimed.clone())),
         "a live claim refuses a duplicate"
     );
+    let again = ok(store.claim_attempt(&d.id, 1, &a1, now, lease).await, "repeat");
+    assert_eq!(
+        again,
+        Claim::Claimed {
+            delivery: claimed.clone(),
+            lost: None
+        },
+        "repeating a claim with the same attempt id (a retried call) answers Claimed, unchanged"
+    );
     let early = ok(
         store
             .claim_attempt(&d.id, 1, &ids.attempt(), lease.plus_millis(-1), lease.plus_secs(60))
@@ -810,10 +819,25 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         Some(after1.clone())
     );
     assert_eq!(ok(store.list_attempts(&d.id).await, "one attempt"), vec![att1.clone()]);
-    conflict(
+    // Repeating exactly the same record (a retried call) succeeds without change;
+    // anything else under the released claim is refused.
+    ok(
         store.record_attempt(&after1, &att1, &a1).await,
-        "recording twice (claim released)",
+        "repeating the same record",
     );
+    let mut other_outcome = after1.clone();
+    other_outcome.status = DeliveryStatus::Succeeded;
+    conflict(
+        store.record_attempt(&other_outcome, &att1, &a1).await,
+        "another outcome under a released claim",
+    );
+    let mut other_attempt = att1.clone();
+    other_attempt.response_status = Some(200);
+    conflict(
+        store.record_attempt(&after1, &other_attempt, &a1).await,
+        "another attempt record under a released claim",
+    );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "unchanged"), Some(after1.clone()));
     assert_eq!(
         ok(store.list_attempts(&d.id).await, "still one attempt"),
         vec![att1.clone()]
@@ -893,6 +917,10 @@ pub async fn delivery_versions<S: DeliveryStore>(store: &S, clock: &ManualClock)
     v1.version = 1;
     ok(store.update_delivery(&v1, 0).await, "update at version 0");
     assert_eq!(ok(store.get_delivery(&d.id).await, "after update"), Some(v1.clone()));
+    ok(
+        store.update_delivery(&v1, 0).await,
+        "repeating the same update (a retried call)",
+    );
     let mut stale = d.clone();
     stale.version = 1;
     conflict(store.update_delivery(&stale, 0).await, "stale update");

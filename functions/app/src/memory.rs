@@ -45,6 +45,17 @@ pub fn claim_allowed(delivery: &Delivery, number: u32, now: Timestamp) -> bool {
         && delivery.claim.as_ref().is_none_or(|c| c.lease_until <= now)
 }
 
+/// Whether `delivery` already holds the claim of `attempt_id` on attempt `number`:
+/// a repeated claim call (an SDK retry whose first try did commit) is answered
+/// `Claimed` again rather than refused as a duplicate of itself. Attempt ids are
+/// fresh for every message handled, so no other caller can present the same one.
+pub fn claim_held_by(delivery: &Delivery, number: u32, attempt_id: &AttemptId) -> bool {
+    delivery
+        .claim
+        .as_ref()
+        .is_some_and(|c| c.number == number && &c.attempt_id == attempt_id)
+}
+
 /// The delivery as stored after a successful claim: the new claim set, version bumped.
 /// (The previous claim, if any, is the lost one reported in `Claim::Claimed`.)
 pub fn apply_claim(
@@ -462,6 +473,12 @@ impl DeliveryStore for MemoryStore {
         let Some(current) = live_delivery(&st, id, clock_now).cloned() else {
             return Ok(Claim::Refused(None));
         };
+        if claim_held_by(&current, number, attempt_id) && !current.status.is_settled() {
+            return Ok(Claim::Claimed {
+                delivery: current,
+                lost: None,
+            });
+        }
         if !claim_allowed(&current, number, now) {
             return Ok(Claim::Refused(Some(current)));
         }
@@ -478,6 +495,17 @@ impl DeliveryStore for MemoryStore {
         let holds = live_delivery(&st, &delivery.id, now)
             .and_then(|d| d.claim.as_ref())
             .is_some_and(|c| &c.attempt_id == claim_id);
+        let repeat = || {
+            live_delivery(&st, &delivery.id, now) == Some(delivery)
+                && st
+                    .attempts
+                    .get(&(attempt.delivery_id.clone(), attempt.number, attempt.id.clone()))
+                    == Some(attempt)
+        };
+        if !holds && repeat() {
+            // Exactly this outcome is recorded already: a repeated call.
+            return Ok(());
+        }
         if !holds {
             return Err(PortError::Conflict(format!(
                 "delivery {} does not hold the claim for {claim_id}",
@@ -495,6 +523,8 @@ impl DeliveryStore for MemoryStore {
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
         let (mut st, now) = self.begin()?;
         match live_delivery(&st, &delivery.id, now) {
+            // Exactly this state is stored already: a repeated call (see `claim_held_by`).
+            Some(stored) if stored == delivery => Ok(()),
             Some(stored) if stored.version == expected_version => {
                 st.deliveries.insert(delivery.id.clone(), delivery.clone());
                 Ok(())

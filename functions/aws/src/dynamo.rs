@@ -18,7 +18,7 @@ use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use courier_app::memory::{MAX_PAGE, SystemClock, apply_claim, claim_allowed, is_live};
+use courier_app::memory::{MAX_PAGE, SystemClock, apply_claim, claim_allowed, claim_held_by, is_live};
 use courier_app::model::{Attempt, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
@@ -906,14 +906,23 @@ impl DeliveryStore for DynamoStore {
     ) -> PortResult<Claim> {
         // Read, decide with the shared rule, then write conditionally on the version
         // read and the rule itself; a lost race re-reads and decides again.
+        let mut lost_seen = None;
         for _ in 0..CLAIM_ROUNDS {
             let Some(current) = self.load_delivery(id).await? else {
                 return Ok(Claim::Refused(None));
             };
+            // Our own write already landed (the SDK retried a committed update).
+            if claim_held_by(&current, number, attempt_id) && !current.status.is_settled() {
+                return Ok(Claim::Claimed {
+                    delivery: current,
+                    lost: lost_seen,
+                });
+            }
             if !claim_allowed(&current, number, now) {
                 return Ok(Claim::Refused(Some(current)));
             }
             let claimed = apply_claim(&current, number, attempt_id, now, lease_until);
+            lost_seen = current.claim.clone();
             let mut values: Item = HashMap::from([
                 (":version".to_owned(), n(current.version)),
                 (":number".to_owned(), n(number)),
@@ -979,7 +988,8 @@ impl DeliveryStore for DynamoStore {
             .set_item(Some(attempt_item))
             .build()
             .map_err(from_build)?;
-        self.client
+        let r = self
+            .client
             .transact_write_items()
             .transact_items(TransactWriteItem::builder().update(update).build())
             .transact_items(TransactWriteItem::builder().put(put).build())
@@ -989,8 +999,30 @@ impl DeliveryStore for DynamoStore {
                 from_transaction(e, || {
                     format!("delivery {} does not hold the claim for {claim_id}", delivery.id)
                 })
-            })?;
-        Ok(())
+            });
+        match r {
+            Ok(_) => Ok(()),
+            // An SDK retry of a transaction that did commit finds the claim gone:
+            // if exactly this outcome is stored, the call succeeded.
+            Err(PortError::Conflict(why)) => {
+                let stored_attempt = self
+                    .get(
+                        delivery_pk(&attempt.delivery_id),
+                        &attempt_sk(attempt.number, &attempt.id),
+                    )
+                    .await?
+                    .map(|i| from_json::<Attempt>(&i, "attempt"))
+                    .transpose()?;
+                if stored_attempt.as_ref() == Some(attempt)
+                    && self.load_delivery(&delivery.id).await?.as_ref() == Some(delivery)
+                {
+                    Ok(())
+                } else {
+                    Err(PortError::Conflict(why))
+                }
+            }
+            Err(e) => Err(e),
+        }
     }
 
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
@@ -1007,6 +1039,10 @@ impl DeliveryStore for DynamoStore {
         )?;
         match self.run_update(update).await {
             Ok(()) => Ok(()),
+            // Exactly this state is stored already (an SDK retry of a committed update).
+            Err(e) if is_update_conflict(&e) && self.load_delivery(&delivery.id).await?.as_ref() == Some(delivery) => {
+                Ok(())
+            }
             Err(e) if is_update_conflict(&e) => Err(PortError::Conflict(format!(
                 "delivery {} is missing or not at version {expected_version}",
                 delivery.id
