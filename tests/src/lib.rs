@@ -2,7 +2,7 @@
 //! pump) per test, driven over real HTTP, with scripted receivers on 127.0.0.1:0.
 
 use courier_local::stack::{Stack, StackOptions};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -15,18 +15,30 @@ pub struct Harness {
 
 /// Options most end-to-end tests want: an API on a free port, quiet output.
 pub fn test_options(name: &str) -> StackOptions {
-    StackOptions { api_addr: SocketAddr::from(([127, 0, 0, 1], 0)), prefix: format!("e2e-{name}"), ..StackOptions::default() }
+    StackOptions {
+        api_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        prefix: format!("e2e-{name}"),
+        ..StackOptions::default()
+    }
 }
 
 impl Harness {
     pub async fn start(opts: StackOptions) -> Harness {
-        let stack = Stack::start(opts).await.unwrap_or_else(|e| panic!("local stack failed to start: {e}"));
-        Harness { stack, http: reqwest::Client::new() }
+        let stack = Stack::start(opts)
+            .await
+            .unwrap_or_else(|e| panic!("local stack failed to start: {e}"));
+        Harness {
+            stack,
+            http: reqwest::Client::new(),
+        }
     }
 
     pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
         let url = format!("{}{path}", self.stack.api_url);
-        let mut req = self.http.request(method.parse().unwrap_or(reqwest::Method::GET), url).bearer_auth(&self.stack.api_key);
+        let mut req = self
+            .http
+            .request(method.parse().unwrap_or(reqwest::Method::GET), url)
+            .bearer_auth(&self.stack.api_key);
         if let Some(b) = body {
             req = req.json(&b);
         }
@@ -38,14 +50,25 @@ impl Harness {
 
     /// Creates an endpoint; returns (id, signing secret).
     pub async fn endpoint(&self, url: &str, policy: Value) -> (String, String) {
-        let (status, body) = self.call("POST", "/v1/endpoints", Some(json!({"url": url, "policy": policy}))).await;
+        let (status, body) = self
+            .call("POST", "/v1/endpoints", Some(json!({"url": url, "policy": policy})))
+            .await;
         assert_eq!(status, 201, "create endpoint: {body}");
-        (body["id"].as_str().unwrap_or_default().to_owned(), body["secret"].as_str().unwrap_or_default().to_owned())
+        (
+            body["id"].as_str().unwrap_or_default().to_owned(),
+            body["secret"].as_str().unwrap_or_default().to_owned(),
+        )
     }
 
     /// Sends an event to one endpoint; returns the delivery id.
     pub async fn event(&self, endpoint: &str, payload: Value) -> String {
-        let (status, body) = self.call("POST", "/v1/events", Some(json!({"endpointId": endpoint, "type": "test.event", "payload": payload}))).await;
+        let (status, body) = self
+            .call(
+                "POST",
+                "/v1/events",
+                Some(json!({"endpointId": endpoint, "type": "test.event", "payload": payload})),
+            )
+            .await;
         assert_eq!(status, 202, "send event: {body}");
         body["deliveries"][0]["id"].as_str().unwrap_or_default().to_owned()
     }
@@ -84,5 +107,7 @@ impl Harness {
 
 /// Milliseconds since the epoch of an RFC 3339 time in a JSON value.
 pub fn ms(v: &Value) -> i64 {
-    courier_core::Timestamp::parse_rfc3339(v.as_str().unwrap_or_default()).map(|t| t.millis()).unwrap_or_else(|e| panic!("{e}"))
+    courier_core::Timestamp::parse_rfc3339(v.as_str().unwrap_or_default())
+        .map(|t| t.millis())
+        .unwrap_or_else(|e| panic!("{e}"))
 }

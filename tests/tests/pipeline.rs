@@ -6,11 +6,11 @@ use courier_app::planner::PlannerSettings;
 use courier_app::ports::Queue;
 use courier_app::sender::{Faults, SenderSettings};
 use courier_core::ids::{DeliveryId, EndpointId};
-use courier_core::signing::{verify, SigningSecret};
-use courier_e2e::{ms, test_options, Harness, Reply, ScriptedReceiver};
+use courier_core::signing::{SigningSecret, verify};
+use courier_e2e::{Harness, Reply, ScriptedReceiver, ms, test_options};
 use courier_local::display::StepSink;
 use courier_sender::RecordResult;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -18,7 +18,9 @@ use std::time::Duration;
 const SETTLE: Duration = Duration::from_secs(60);
 
 async fn receiver(script: Vec<Reply>) -> ScriptedReceiver {
-    ScriptedReceiver::start(script).await.unwrap_or_else(|e| panic!("receiver: {e}"))
+    ScriptedReceiver::start(script)
+        .await
+        .unwrap_or_else(|e| panic!("receiver: {e}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -44,8 +46,20 @@ async fn first_attempt_succeeds_with_a_verifiable_signature() {
     assert_eq!(attempts[0]["responseStatus"], 204);
     let ts: i64 = r.header("webhook-timestamp").and_then(|t| t.parse().ok()).unwrap_or(-1);
     let secret = SigningSecret::parse(&secret).unwrap_or_else(|e| panic!("{e}"));
-    assert!(verify(&secret, &id, ts, &r.body, r.header("webhook-signature").unwrap_or("")), "signature must verify");
-    assert!(!verify(&secret, &id, ts + 1, &r.body, r.header("webhook-signature").unwrap_or("")), "a changed timestamp must not verify");
+    assert!(
+        verify(&secret, &id, ts, &r.body, r.header("webhook-signature").unwrap_or("")),
+        "signature must verify"
+    );
+    assert!(
+        !verify(
+            &secret,
+            &id,
+            ts + 1,
+            &r.body,
+            r.header("webhook-signature").unwrap_or("")
+        ),
+        "a changed timestamp must not verify"
+    );
     let envelope: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
     assert_eq!(envelope["data"], json!({"order": 42, "note": "héllo"}));
     assert_eq!(envelope["trigger"], "scheduled");
@@ -72,10 +86,24 @@ async fn greatwait_retries_at_its_waits_never_early() {
         let planned = ms(&a[i]["nextAttemptAt"]);
         let wait = planned - end;
         // The sender takes its own timestamps around the request: allow 50 ms of skew.
-        assert!(wait >= lo - 50 && wait <= hi + 50, "wait before attempt {} was {wait} ms", i + 2);
+        assert!(
+            wait >= lo - 50 && wait <= hi + 50,
+            "wait before attempt {} was {wait} ms",
+            i + 2
+        );
         let started = ms(&a[i + 1]["startedAt"]);
-        assert!(started >= planned, "attempt {} started {} ms early", i + 2, planned - started);
-        assert!(started - planned < 5_000, "attempt {} started {} ms late", i + 2, started - planned);
+        assert!(
+            started >= planned,
+            "attempt {} started {} ms early",
+            i + 2,
+            planned - started
+        );
+        assert!(
+            started - planned < 5_000,
+            "attempt {} started {} ms late",
+            i + 2,
+            started - planned
+        );
     }
     assert_eq!(rx.received().len(), 3);
     h.stop().await;
@@ -85,7 +113,14 @@ async fn greatwait_retries_at_its_waits_never_early() {
 async fn rate_limited_answer_waits_for_retry_after() {
     let h = Harness::start(test_options("gw-429")).await;
     let rx = receiver(vec![
-        Reply::Full { status: 429, headers: vec![("retry-after".into(), "5".into()), ("x-request-id".into(), "req-1".into())], body: "{\"error\":\"slow down\"}".into() },
+        Reply::Full {
+            status: 429,
+            headers: vec![
+                ("retry-after".into(), "5".into()),
+                ("x-request-id".into(), "req-1".into()),
+            ],
+            body: "{\"error\":\"slow down\"}".into(),
+        },
         Reply::Status(200),
     ])
     .await;
@@ -111,7 +146,9 @@ async fn rate_limited_answer_waits_for_retry_after() {
 async fn tanitar_410_kills_the_delivery_without_another_attempt() {
     let h = Harness::start(test_options("tan-410")).await;
     let rx = receiver(vec![Reply::Status(410)]).await;
-    let (ep, _) = h.endpoint(&rx.url(), json!({"base": "tanitar", "waitsSeconds": [1]})).await;
+    let (ep, _) = h
+        .endpoint(&rx.url(), json!({"base": "tanitar", "waitsSeconds": [1]}))
+        .await;
     let id = h.event(&ep, json!({})).await;
     let d = h.settled(&id, SETTLE).await;
     assert_eq!(d["status"], "failed");
@@ -130,7 +167,9 @@ async fn tanitar_410_kills_the_delivery_without_another_attempt() {
 async fn timeout_is_ambiguous_then_retried_with_same_webhook_id() {
     let h = Harness::start(test_options("timeout")).await;
     let rx = receiver(vec![Reply::Hang(Duration::from_secs(3)), Reply::Status(200)]).await;
-    let (ep, _) = h.endpoint(&rx.url(), json!({"base": "greatwait", "timeoutMs": 500})).await;
+    let (ep, _) = h
+        .endpoint(&rx.url(), json!({"base": "greatwait", "timeoutMs": 500}))
+        .await;
     let id = h.event(&ep, json!({})).await;
     let d = h.settled(&id, SETTLE).await;
     assert_eq!(d["status"], "succeeded");
@@ -194,7 +233,9 @@ async fn crash_after_send_is_recorded_ambiguous_and_retried() {
     opts.visibility_timeout_seconds = 2;
     let h = Harness::start(opts).await;
     let rx = receiver(vec![Reply::Status(200)]).await;
-    let (ep, _) = h.endpoint(&rx.url(), json!({"base": "greatwait", "timeoutMs": 1000})).await;
+    let (ep, _) = h
+        .endpoint(&rx.url(), json!({"base": "greatwait", "timeoutMs": 1000}))
+        .await;
     let id = h.event(&ep, json!({})).await;
     let d = h.settled(&id, SETTLE).await;
     assert_eq!(d["status"], "succeeded");
@@ -207,7 +248,11 @@ async fn crash_after_send_is_recorded_ambiguous_and_retried() {
     assert_eq!(a[1]["state"], "succeeded");
     let got = rx.received();
     assert_eq!(got.len(), 2);
-    assert_eq!(got[0].header("webhook-attempt-id"), a[0]["id"].as_str(), "the lost attempt keeps the id the receiver saw");
+    assert_eq!(
+        got[0].header("webhook-attempt-id"),
+        a[0]["id"].as_str(),
+        "the lost attempt keeps the id the receiver saw"
+    );
     assert_eq!(got[0].header("webhook-id"), got[1].header("webhook-id"));
     h.stop().await;
 }
@@ -228,11 +273,16 @@ async fn long_wait_goes_through_a_schedule_and_fires_on_time() {
     let sink = Arc::new(FiredSchedules::default());
     let mut opts = test_options("sched");
     // Any wait over 1 s takes the Scheduler path, aimed 1 s early.
-    opts.planner = PlannerSettings { sqs_max_delay_seconds: 1, schedule_lead_seconds: 1 };
+    opts.planner = PlannerSettings {
+        sqs_max_delay_seconds: 1,
+        schedule_lead_seconds: 1,
+    };
     opts.sink = sink.clone();
     let h = Harness::start(opts).await;
     let rx = receiver(vec![Reply::Status(500), Reply::Status(200)]).await;
-    let (ep, _) = h.endpoint(&rx.url(), json!({"base": "tanitar", "waitsSeconds": [3]})).await;
+    let (ep, _) = h
+        .endpoint(&rx.url(), json!({"base": "tanitar", "waitsSeconds": [3]}))
+        .await;
     let id = h.event(&ep, json!({})).await;
     let d = h.settled(&id, SETTLE).await;
     assert_eq!(d["status"], "succeeded");
@@ -243,7 +293,11 @@ async fn long_wait_goes_through_a_schedule_and_fires_on_time() {
     assert_eq!(planned - ms(&a[0]["startedAt"]), 3_000);
     let started = ms(&a[1]["startedAt"]);
     assert!(started >= planned, "attempt 2 started {} ms early", planned - started);
-    assert!(started - planned < 3_000, "attempt 2 started {} ms late", started - planned);
+    assert!(
+        started - planned < 3_000,
+        "attempt 2 started {} ms late",
+        started - planned
+    );
     let fired = sink.0.lock().map(|v| v.clone()).unwrap_or_default();
     assert_eq!(fired, vec![format!("{id}-2-retry")]);
     h.stop().await;

@@ -5,17 +5,27 @@ use courier_app::api::{Api, ApiRequest, ApiSettings};
 use courier_app::config::Config;
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
-use lambda_http::{service_fn, Body, Error, Request, Response};
+use lambda_http::{Body, Error, Request, Response, service_fn};
 use std::sync::Arc;
 
 #[tokio::main]
 async fn main() -> Result<(), Error> {
-    tracing_subscriber::fmt().json().with_current_span(false).with_target(false).without_time().init();
+    tracing_subscriber::fmt()
+        .json()
+        .with_current_span(false)
+        .with_target(false)
+        .without_time()
+        .init();
     let config = Config::from_env()?;
     let sdk = courier_aws::aws_config_from_env().await;
     let store = Arc::new(DynamoStore::new(&sdk, config.table.clone()));
     let queue = Arc::new(SqsQueue::new(&sdk, config.queue_url.clone()));
-    let timer = Arc::new(SchedulerTimer::new(&sdk, config.schedule_group.clone(), config.queue_arn.clone(), config.scheduler_role_arn.clone()));
+    let timer = Arc::new(SchedulerTimer::new(
+        &sdk,
+        config.schedule_group.clone(),
+        config.queue_arn.clone(),
+        config.scheduler_role_arn.clone(),
+    ));
     let api = Arc::new(Api {
         tenants: store.clone(),
         endpoints: store.clone(),
@@ -24,7 +34,10 @@ async fn main() -> Result<(), Error> {
         planner: Planner {
             queue,
             timer,
-            settings: PlannerSettings { sqs_max_delay_seconds: config.sqs_max_delay_seconds, schedule_lead_seconds: config.schedule_lead_seconds },
+            settings: PlannerSettings {
+                sqs_max_delay_seconds: config.sqs_max_delay_seconds,
+                schedule_lead_seconds: config.schedule_lead_seconds,
+            },
         },
         clock: Arc::new(courier_app::memory::SystemClock),
         random: Arc::new(courier_app::memory::OsSeededRandom::new()),
@@ -33,7 +46,11 @@ async fn main() -> Result<(), Error> {
             allow_http: config.allow_http_targets,
             allow_private: config.allow_private_targets,
         })),
-        settings: ApiSettings { allow_http_targets: config.allow_http_targets, allow_private_targets: config.allow_private_targets, ..ApiSettings::default() },
+        settings: ApiSettings {
+            allow_http_targets: config.allow_http_targets,
+            allow_private_targets: config.allow_private_targets,
+            ..ApiSettings::default()
+        },
         limiter: Default::default(),
     });
     lambda_http::run(service_fn(move |req: Request| {
@@ -49,14 +66,27 @@ async fn handle(api: &Api, req: Request) -> Response<Body> {
         method: parts.method.to_string(),
         path: parts.uri.path().to_owned(),
         query: parts.uri.query().map(str::to_owned),
-        headers: parts.headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
         body: body.to_vec(),
     };
     let r = api.handle(request).await;
     let mut resp = Response::new(Body::from(r.body));
-    *resp.status_mut() = lambda_http::http::StatusCode::from_u16(r.status).unwrap_or(lambda_http::http::StatusCode::INTERNAL_SERVER_ERROR);
+    *resp.status_mut() = lambda_http::http::StatusCode::from_u16(r.status)
+        .unwrap_or(lambda_http::http::StatusCode::INTERNAL_SERVER_ERROR);
     for (k, v) in r.headers {
-        if let (Ok(k), Ok(v)) = (lambda_http::http::HeaderName::try_from(k), lambda_http::http::HeaderValue::try_from(v)) {
+        if let (Ok(k), Ok(v)) = (
+            lambda_http::http::HeaderName::try_from(k),
+            lambda_http::http::HeaderValue::try_from(v),
+        ) {
             resp.headers_mut().insert(k, v);
         }
     }

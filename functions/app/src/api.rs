@@ -7,13 +7,11 @@
 use crate::ingest::{self, NewEvent};
 use crate::message::Trigger;
 use crate::model::{
-    Attempt, Delivery, Endpoint, EndpointState, EventRecord, IdempotencyRecord, SecretRecord,
-    SecretState, Tenant,
+    Attempt, Delivery, Endpoint, EndpointState, EventRecord, IdempotencyRecord, SecretRecord, SecretState, Tenant,
 };
 use crate::planner::Planner;
 use crate::ports::{
-    Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, Random, SecretSource,
-    TenantStore, UrlAdmission,
+    Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, Random, SecretSource, TenantStore, UrlAdmission,
 };
 use crate::sender::PortRng;
 use base64::Engine;
@@ -127,10 +125,7 @@ impl ApiError {
             "code": self.code,
             "detail": self.detail,
         });
-        let mut headers = vec![(
-            "content-type".to_owned(),
-            "application/problem+json".to_owned(),
-        )];
+        let mut headers = vec![("content-type".to_owned(), "application/problem+json".to_owned())];
         if let Some(ra) = self.retry_after {
             body["retryAfterSeconds"] = json!(ra);
             headers.push(("retry-after".into(), ra.to_string()));
@@ -170,7 +165,12 @@ pub struct ApiSettings {
 
 impl Default for ApiSettings {
     fn default() -> Self {
-        ApiSettings { allow_http_targets: false, allow_private_targets: false, rate_per_second: 50, rate_burst: 100 }
+        ApiSettings {
+            allow_http_targets: false,
+            allow_private_targets: false,
+            rate_per_second: 50,
+            rate_burst: 100,
+        }
     }
 }
 
@@ -187,7 +187,9 @@ impl RateLimiter {
         if rate == 0 {
             return Ok(());
         }
-        let Ok(mut map) = self.buckets.lock() else { return Ok(()) };
+        let Ok(mut map) = self.buckets.lock() else {
+            return Ok(());
+        };
         if map.len() > 10_000 {
             // Forget idle keys rather than grow without bound.
             map.retain(|_, (tokens, at)| now.millis_since(*at) < 60_000 || *tokens < f64::from(burst));
@@ -238,10 +240,7 @@ pub async fn create_tenant(
 ) -> Result<(Tenant, String), PortError> {
     let mut raw = [0u8; 32];
     secrets.fill(&mut raw);
-    let key = format!(
-        "ck_{}",
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw)
-    );
+    let key = format!("ck_{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(raw));
     let tenant = Tenant {
         id: TenantId::generate(clock.now(), &mut PortRng(random)),
         name: name.to_owned(),
@@ -251,11 +250,7 @@ pub async fn create_tenant(
 }
 
 /// Registers a known key (e.g. a fixed development key) for a tenant.
-pub async fn register_key(
-    tenants: &dyn TenantStore,
-    key: &str,
-    tenant: &Tenant,
-) -> Result<(), PortError> {
+pub async fn register_key(tenants: &dyn TenantStore, key: &str, tenant: &Tenant) -> Result<(), PortError> {
     tenants.put_tenant_key(&hash_key(key), tenant).await
 }
 
@@ -271,12 +266,7 @@ pub(crate) fn parse_body<T: DeserializeOwned>(req: &ApiRequest) -> ApiResult<T> 
         ));
     }
     if let Some(ct) = req.header("content-type") {
-        let mime = ct
-            .split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase();
+        let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
         if !(mime == "application/json" || mime.ends_with("+json")) {
             return Err(ApiError::new(
                 415,
@@ -373,8 +363,7 @@ pub(crate) fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQu
             )));
         }
         let time = |v: &str| {
-            Timestamp::parse_rfc3339(v)
-                .map_err(|e| ApiError::validation(format!("query parameter `{k}`: {e}")))
+            Timestamp::parse_rfc3339(v).map_err(|e| ApiError::validation(format!("query parameter `{k}`: {e}")))
         };
         match k.as_str() {
             "since" => q.since = Some(time(&v)?),
@@ -386,11 +375,7 @@ pub(crate) fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQu
                     .parse::<u32>()
                     .ok()
                     .filter(|n| (1..=MAX_PAGE).contains(n))
-                    .ok_or_else(|| {
-                        ApiError::validation(format!(
-                            "query parameter `limit` must be 1-{MAX_PAGE}"
-                        ))
-                    })?;
+                    .ok_or_else(|| ApiError::validation(format!("query parameter `limit` must be 1-{MAX_PAGE}")))?;
             }
             "status" => {
                 if crate::model::DeliveryStatus::parse(&v).is_none() {
@@ -401,17 +386,18 @@ pub(crate) fn list_query(req: &ApiRequest, allowed: &[&str]) -> ApiResult<ListQu
                 q.status = Some(v);
             }
             "endpointId" => {
-                q.endpoint_id = Some(EndpointId::parse(&v).map_err(|e| {
-                    ApiError::validation(format!("query parameter `endpointId`: {e}"))
-                })?)
+                q.endpoint_id = Some(
+                    EndpointId::parse(&v)
+                        .map_err(|e| ApiError::validation(format!("query parameter `endpointId`: {e}")))?,
+                )
             }
             _ => {}
         }
     }
-    if let (Some(s), Some(u)) = (q.since, q.until) {
-        if s > u {
-            return Err(ApiError::validation("`since` must not be after `until`"));
-        }
+    if let (Some(s), Some(u)) = (q.since, q.until)
+        && s > u
+    {
+        return Err(ApiError::validation("`since` must not be after `until`"));
     }
     Ok(q)
 }
@@ -551,13 +537,7 @@ impl Api {
     }
 
     async fn authenticate(&self, req: &ApiRequest) -> ApiResult<Tenant> {
-        let unauthorized = || {
-            ApiError::new(
-                401,
-                "unauthorized",
-                "send `Authorization: Bearer <api key>`",
-            )
-        };
+        let unauthorized = || ApiError::new(401, "unauthorized", "send `Authorization: Bearer <api key>`");
         let value = req.header("authorization").ok_or_else(unauthorized)?;
         let (scheme, key) = value.trim().split_once(' ').ok_or_else(unauthorized)?;
         let key = key.trim();
@@ -577,9 +557,7 @@ impl Api {
         if segs == ["healthz"] {
             return match m.as_str() {
                 "GET" | "HEAD" => {
-                    self.tenants
-                        .tenant_by_key(&hash_key("healthz-probe"))
-                        .await?;
+                    self.tenants.tenant_by_key(&hash_key("healthz-probe")).await?;
                     Ok(ApiResponse::json(200, &json!({"status": "ok"})))
                 }
                 _ => Err(method_not_allowed("GET")),
@@ -597,8 +575,20 @@ impl Api {
         }
         let tenant = self.authenticate(req).await?;
         let key = req.header("authorization").unwrap_or_default();
-        if let Err(wait) = self.limiter.take(&hash_key(key), self.settings.rate_per_second, self.settings.rate_burst, self.clock.now()) {
-            let mut e = ApiError::new(429, "rate_limited", format!("more than {} requests per second for this API key; retry after {wait} s", self.settings.rate_per_second));
+        if let Err(wait) = self.limiter.take(
+            &hash_key(key),
+            self.settings.rate_per_second,
+            self.settings.rate_burst,
+            self.clock.now(),
+        ) {
+            let mut e = ApiError::new(
+                429,
+                "rate_limited",
+                format!(
+                    "more than {} requests per second for this API key; retry after {wait} s",
+                    self.settings.rate_per_second
+                ),
+            );
             e.retry_after = Some(wait);
             return Err(e);
         }
@@ -609,9 +599,7 @@ impl Api {
                 let e = self.load_endpoint(&tenant, id).await?;
                 Ok(ApiResponse::json(200, &endpoint_view(&e, self.clock.now())))
             }
-            ("GET", ["endpoints", id, "deliveries"]) => {
-                self.list_deliveries(&tenant, id, req).await
-            }
+            ("GET", ["endpoints", id, "deliveries"]) => self.list_deliveries(&tenant, id, req).await,
             ("POST", ["events"]) => self.create_event(&tenant, req).await,
             ("GET", ["events"]) => self.list_events(&tenant, req).await,
             ("GET", ["deliveries", id]) => {
@@ -654,7 +642,11 @@ impl Api {
             ("POST", ["deliveries", id, "redeliver"]) => self.redeliver(&tenant, id, req).await,
             (
                 _,
-                ["endpoints", _, "disable" | "enable" | "revoke" | "test" | "replay" | "replay-dead"]
+                [
+                    "endpoints",
+                    _,
+                    "disable" | "enable" | "revoke" | "test" | "replay" | "replay-dead",
+                ]
                 | ["endpoints", _, "secrets", "rotate"]
                 | ["deliveries", _, "redeliver"],
             ) => Err(method_not_allowed("POST")),
@@ -706,12 +698,12 @@ impl Api {
             };
             ApiError::validation(format!("field `{field}`: {}", e.message))
         })?;
-        if let Some(d) = &body.description {
-            if d.chars().count() > MAX_DESCRIPTION {
-                return Err(ApiError::validation(format!(
-                    "field `description` is longer than {MAX_DESCRIPTION} characters"
-                )));
-            }
+        if let Some(d) = &body.description
+            && d.chars().count() > MAX_DESCRIPTION
+        {
+            return Err(ApiError::validation(format!(
+                "field `description` is longer than {MAX_DESCRIPTION} characters"
+            )));
         }
         let allowance = body.long_running_allowance_seconds.unwrap_or(0);
         if allowance > MAX_LONG_RUNNING_SECONDS {
@@ -719,12 +711,10 @@ impl Api {
                 "field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}"
             )));
         }
-        if let Some(t) = body.timeout_ms {
-            if !(100..=60_000).contains(&t) {
-                return Err(ApiError::validation(
-                    "field `timeoutMs` must be between 100 and 60000",
-                ));
-            }
+        if let Some(t) = body.timeout_ms
+            && !(100..=60_000).contains(&t)
+        {
+            return Err(ApiError::validation("field `timeoutMs` must be between 100 and 60000"));
         }
         let url = self.admission.admit(&body.url).await.map_err(|r| {
             if r.unsafe_address {
@@ -736,13 +726,8 @@ impl Api {
         let now = self.clock.now();
         let mut raw = [0u8; 32];
         self.secrets.fill(&mut raw);
-        let secret = SigningSecret::from_bytes(&raw).map_err(|_| {
-            ApiError::new(
-                503,
-                "service_unavailable",
-                "could not create a signing secret",
-            )
-        })?;
+        let secret = SigningSecret::from_bytes(&raw)
+            .map_err(|_| ApiError::new(503, "service_unavailable", "could not create a signing secret"))?;
         let health = policy
             .health
             .smart_rules()
@@ -792,12 +777,7 @@ impl Api {
         ))
     }
 
-    async fn list_deliveries(
-        &self,
-        tenant: &Tenant,
-        raw: &str,
-        req: &ApiRequest,
-    ) -> ApiResult<ApiResponse> {
+    async fn list_deliveries(&self, tenant: &Tenant, raw: &str, req: &ApiRequest) -> ApiResult<ApiResponse> {
         let e = self.load_endpoint(tenant, raw).await?;
         let q = list_query(req, &["status", "since", "until", "cursor", "limit"])?;
         let page = self
@@ -873,10 +853,7 @@ impl Api {
             };
         };
         let key = key.trim();
-        if key.is_empty()
-            || key.len() > MAX_IDEMPOTENCY_KEY
-            || !key.bytes().all(|c| c.is_ascii_graphic())
-        {
+        if key.is_empty() || key.len() > MAX_IDEMPOTENCY_KEY || !key.bytes().all(|c| c.is_ascii_graphic()) {
             return Err(ApiError::validation(format!(
                 "header `Idempotency-Key` must be 1-{MAX_IDEMPOTENCY_KEY} visible ASCII characters"
             )));
@@ -912,43 +889,37 @@ impl Api {
         let payload = body
             .payload
             .ok_or_else(|| ApiError::validation("field `payload` is required"))?;
-        let payload_len = serde_json::to_vec(&payload)
-            .map(|v| v.len())
-            .unwrap_or(usize::MAX);
+        let payload_len = serde_json::to_vec(&payload).map(|v| v.len()).unwrap_or(usize::MAX);
         if payload_len > MAX_PAYLOAD_BYTES {
             return Err(ApiError::new(
                 413,
                 "payload_too_large",
-                format!(
-                    "field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)"
-                ),
+                format!("field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)"),
             ));
         }
-        if let Some(t) = &body.event_type {
-            if t.is_empty() || t.chars().count() > MAX_EVENT_TYPE {
-                return Err(ApiError::validation(format!(
-                    "field `type` must be 1-{MAX_EVENT_TYPE} characters"
-                )));
-            }
+        if let Some(t) = &body.event_type
+            && (t.is_empty() || t.chars().count() > MAX_EVENT_TYPE)
+        {
+            return Err(ApiError::validation(format!(
+                "field `type` must be 1-{MAX_EVENT_TYPE} characters"
+            )));
         }
         let now = self.clock.now();
         let planned_at = match &body.planned_at {
             None => None,
             Some(s) => {
-                let t = Timestamp::parse_rfc3339(s)
-                    .map_err(|e| ApiError::validation(format!("field `plannedAt`: {e}")))?;
+                let t =
+                    Timestamp::parse_rfc3339(s).map_err(|e| ApiError::validation(format!("field `plannedAt`: {e}")))?;
                 if t > now.plus_secs(365 * 86_400) {
-                    return Err(ApiError::validation(
-                        "field `plannedAt` must be within a year from now",
-                    ));
+                    return Err(ApiError::validation("field `plannedAt` must be within a year from now"));
                 }
                 Some(t)
             }
         };
         let mut endpoints = Vec::with_capacity(ids.len());
         for (i, raw) in ids.iter().enumerate() {
-            let id = EndpointId::parse(raw)
-                .map_err(|e| ApiError::validation(format!("field `endpointIds[{i}]`: {e}")))?;
+            let id =
+                EndpointId::parse(raw).map_err(|e| ApiError::validation(format!("field `endpointIds[{i}]`: {e}")))?;
             if endpoints.iter().any(|e: &Endpoint| e.id == id) {
                 return Err(ApiError::validation(format!(
                     "field `endpointIds[{i}]`: {id} is listed twice"
@@ -989,14 +960,7 @@ impl Api {
                 return self.replay_event_answer(tenant, first, &hash, now).await;
             }
         }
-        ingest::store_and_enqueue(
-            self.deliveries.as_ref(),
-            &self.planner,
-            &event,
-            &deliveries,
-            now,
-        )
-        .await?;
+        ingest::store_and_enqueue(self.deliveries.as_ref(), &self.planner, &event, &deliveries, now).await?;
         Ok(ApiResponse::json(202, &answer))
     }
 
@@ -1022,27 +986,16 @@ impl Api {
             .and_then(Value::as_str)
             .and_then(|s| EventId::parse(s).ok())
         {
-            if self
-                .deliveries
-                .get_event(&tenant.id, &event_id)
-                .await?
-                .is_some()
-            {
+            if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
                 let mut waiting = Vec::new();
-                for d in answer
-                    .get("deliveries")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
+                for d in answer.get("deliveries").and_then(Value::as_array).into_iter().flatten() {
                     if let Some(id) = d
                         .get("id")
                         .and_then(Value::as_str)
                         .and_then(|s| DeliveryId::parse(s).ok())
+                        && let Some(d) = self.deliveries.get_delivery(&id).await?
                     {
-                        if let Some(d) = self.deliveries.get_delivery(&id).await? {
-                            waiting.push(d);
-                        }
+                        waiting.push(d);
                     }
                 }
                 ingest::enqueue_waiting(&self.planner, &waiting, now).await?;
@@ -1068,9 +1021,5 @@ impl Api {
 }
 
 pub(crate) fn method_not_allowed(allow: &str) -> ApiError {
-    ApiError::new(
-        405,
-        "method_not_allowed",
-        format!("allowed methods: {allow}"),
-    )
+    ApiError::new(405, "method_not_allowed", format!("allowed methods: {allow}"))
 }

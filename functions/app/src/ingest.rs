@@ -69,11 +69,7 @@ pub struct NewEvent<'a> {
 }
 
 /// Builds the event record and its deliveries (no I/O), with ids from `rng`.
-pub fn build(
-    new: &NewEvent<'_>,
-    now: Timestamp,
-    random: &dyn Random,
-) -> (EventRecord, Vec<Delivery>) {
+pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventRecord, Vec<Delivery>) {
     let mut rng = PortRng(random);
     let planned_at = new.planned_at.filter(|p| *p > now).unwrap_or(now);
     let first = new.endpoints.first().map(|e| e.tenant_id.clone());
@@ -105,11 +101,7 @@ pub fn build(
             attempt_count: 0,
             next_attempt: 1,
             receiver_failures: 0,
-            next_attempt_at: if dropped.is_none() {
-                Some(planned_at)
-            } else {
-                None
-            },
+            next_attempt_at: if dropped.is_none() { Some(planned_at) } else { None },
             last_planned: false,
             claim: None,
             awaiting: None,
@@ -175,17 +167,9 @@ pub fn first_message(d: &Delivery) -> QueueMessage {
 
 /// Queues attempt 1 of every delivery still waiting for it. Safe to repeat: a
 /// duplicate message is dropped by the sender's claim.
-pub async fn enqueue_waiting(
-    planner: &Planner,
-    deliveries: &[Delivery],
-    now: Timestamp,
-) -> Result<(), PortError> {
+pub async fn enqueue_waiting(planner: &Planner, deliveries: &[Delivery], now: Timestamp) -> Result<(), PortError> {
     for d in deliveries {
-        if matches!(
-            d.status,
-            DeliveryStatus::Pending | DeliveryStatus::Scheduled
-        ) && d.attempt_count == 0
-        {
+        if matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0 {
             planner.plan(first_message(d), now).await?;
         }
     }

@@ -2,18 +2,21 @@
 //! secret rotation, test events, replay of a time range or of every failed delivery,
 //! and redelivery of one delivery. Routed from [`crate::api`].
 
-use crate::api::{delivery_view, endpoint_view, hex, parse_body, Api, ApiError, ApiRequest, ApiResponse};
+use crate::api::{Api, ApiError, ApiRequest, ApiResponse, delivery_view, endpoint_view, hex, parse_body};
 use crate::ingest::{self, NewEvent};
 use crate::message::{QueueMessage, Trigger};
-use crate::model::{Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, IdempotencyRecord, SecretRecord, SecretState, Tenant};
+use crate::model::{
+    Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, IdempotencyRecord, SecretRecord, SecretState,
+    Tenant,
+};
 use crate::ports::PortError;
 use crate::sender::PortRng;
+use courier_core::Timestamp;
 use courier_core::health::{HealthEvent, SmartHealth};
 use courier_core::ids::{AttemptId, EventId};
 use courier_core::signing::SigningSecret;
-use courier_core::Timestamp;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 /// How far back a replay may reach, and how many events it may re-send.
@@ -75,7 +78,11 @@ impl Api {
                 Err(err) => return Err(err.into()),
             }
         }
-        Err(ApiError::new(409, "conflict", "the endpoint kept changing underneath this call; retry"))
+        Err(ApiError::new(
+            409,
+            "conflict",
+            "the endpoint kept changing underneath this call; retry",
+        ))
     }
 
     pub(crate) async fn disable_endpoint(&self, tenant: &Tenant, id: &str) -> ApiResult<ApiResponse> {
@@ -133,7 +140,9 @@ impl Api {
         let body: RotateBody = parse_body(req)?;
         let grace = body.grace_seconds.unwrap_or(DEFAULT_GRACE_SECONDS);
         if grace > MAX_GRACE_SECONDS {
-            return Err(ApiError::validation(format!("field `graceSeconds` must be at most {MAX_GRACE_SECONDS}")));
+            return Err(ApiError::validation(format!(
+                "field `graceSeconds` must be at most {MAX_GRACE_SECONDS}"
+            )));
         }
         let mut raw = [0u8; 32];
         self.secrets.fill(&mut raw);
@@ -143,15 +152,25 @@ impl Api {
         let e = self
             .modify_endpoint(tenant, id, |e, now| {
                 if e.state == EndpointState::Revoked {
-                    return Err(ApiError::new(409, "conflict", "a revoked endpoint has no secrets to rotate"));
+                    return Err(ApiError::new(
+                        409,
+                        "conflict",
+                        "a revoked endpoint has no secrets to rotate",
+                    ));
                 }
                 // Expired retiring secrets are dropped; the current active one retires.
-                e.secrets.retain(|s| s.state == SecretState::Active || s.expires_at.is_some_and(|x| now < x));
+                e.secrets
+                    .retain(|s| s.state == SecretState::Active || s.expires_at.is_some_and(|x| now < x));
                 for s in e.secrets.iter_mut().filter(|s| s.state == SecretState::Active) {
                     s.state = SecretState::Retiring;
                     s.expires_at = Some(now.plus_secs(grace as i64));
                 }
-                e.secrets.push(SecretRecord { secret: text.clone(), state: SecretState::Active, created_at: now, expires_at: None });
+                e.secrets.push(SecretRecord {
+                    secret: text.clone(),
+                    state: SecretState::Active,
+                    created_at: now,
+                    expires_at: None,
+                });
                 Ok(())
             })
             .await?;
@@ -165,7 +184,11 @@ impl Api {
         let now = self.clock.now();
         if e.breaker.is_some_and(|b| b.is_open(now)) {
             let until = e.breaker.and_then(|b| b.at(now).open_until);
-            let mut err = ApiError::new(409, "breaker_open", "the endpoint's circuit breaker is open; test events are refused until it resets");
+            let mut err = ApiError::new(
+                409,
+                "breaker_open",
+                "the endpoint's circuit breaker is open; test events are refused until it resets",
+            );
             err.retry_after = until.map(|u| (u.millis_since(now).max(0) as u64).div_ceil(1000));
             return Err(err);
         }
@@ -194,18 +217,25 @@ impl Api {
             t.reason = None;
         }
         ingest::store_and_enqueue(self.deliveries.as_ref(), &self.planner, &event, &deliveries, now).await?;
-        Ok(ApiResponse::json(202, &json!({"eventId": event.id, "deliveryId": deliveries[0].id})))
+        Ok(ApiResponse::json(
+            202,
+            &json!({"eventId": event.id, "deliveryId": deliveries[0].id}),
+        ))
     }
 
     /// Checks a replay range: since within the last 7 days, until after since.
     fn replay_window(&self, since: Timestamp, until: Option<Timestamp>) -> ApiResult<(Timestamp, Timestamp)> {
         let now = self.clock.now();
         if since < now.plus_secs(-REPLAY_MAX_DAYS * 86_400) {
-            return Err(ApiError::validation(format!("`since` may reach at most {REPLAY_MAX_DAYS} days back")));
+            return Err(ApiError::validation(format!(
+                "`since` may reach at most {REPLAY_MAX_DAYS} days back"
+            )));
         }
         let until = until.unwrap_or(now).min(now);
         if since > until {
-            return Err(ApiError::validation("`since` must be before `until` (and not in the future)"));
+            return Err(ApiError::validation(
+                "`since` must be before `until` (and not in the future)",
+            ));
         }
         Ok((since, until))
     }
@@ -217,9 +247,20 @@ impl Api {
         loop {
             let page = self
                 .deliveries
-                .list_events(&e.tenant_id, Some(&e.id), Some(since), Some(until), cursor.as_deref(), 100)
+                .list_events(
+                    &e.tenant_id,
+                    Some(&e.id),
+                    Some(since),
+                    Some(until),
+                    cursor.as_deref(),
+                    100,
+                )
                 .await?;
-            out.extend(page.items.into_iter().filter(|ev| ev.targets.iter().any(|t| t.endpoint_id == e.id)));
+            out.extend(
+                page.items
+                    .into_iter()
+                    .filter(|ev| ev.targets.iter().any(|t| t.endpoint_id == e.id)),
+            );
             if out.len() > REPLAY_MAX_EVENTS {
                 return Err(ApiError::validation(format!(
                     "the range holds more than {REPLAY_MAX_EVENTS} events; replay a shorter range"
@@ -239,7 +280,11 @@ impl Api {
     async fn replay_events(&self, e: &Endpoint, events: &[EventRecord], now: Timestamp) -> ApiResult<Vec<Delivery>> {
         let mut created = Vec::new();
         for ev in events {
-            let original = ev.targets.iter().find(|t| t.endpoint_id == e.id).map(|t| t.delivery_id.to_string());
+            let original = ev
+                .targets
+                .iter()
+                .find(|t| t.endpoint_id == e.id)
+                .map(|t| t.delivery_id.to_string());
             let new = NewEvent {
                 event_id: ev.id.clone(),
                 event_type: ev.event_type.clone(),
@@ -273,7 +318,13 @@ impl Api {
         let (key, hash) = self
             .idempotency(tenant, &format!("replay#{}", e.id), req, true)
             .await?
-            .ok_or_else(|| ApiError::new(400, "idempotency_key_required", "this call requires an Idempotency-Key header"))?;
+            .ok_or_else(|| {
+                ApiError::new(
+                    400,
+                    "idempotency_key_required",
+                    "this call requires an Idempotency-Key header",
+                )
+            })?;
         let now = self.clock.now();
         let events = self.events_in(&e, since, until).await?;
         let answer = json!({"endpointId": e.id, "since": since, "until": until, "replayed": events.len()});
@@ -290,10 +341,15 @@ impl Api {
         let mut failed = Vec::new();
         let mut cursor: Option<String> = None;
         loop {
-            let page = self.deliveries.list_deliveries(&e.id, Some("failed"), None, None, cursor.as_deref(), 100).await?;
+            let page = self
+                .deliveries
+                .list_deliveries(&e.id, Some("failed"), None, None, cursor.as_deref(), 100)
+                .await?;
             failed.extend(page.items.into_iter().filter(|d| d.trigger != Trigger::Test));
             if failed.len() > REPLAY_MAX_EVENTS {
-                return Err(ApiError::validation(format!("more than {REPLAY_MAX_EVENTS} failed deliveries; replay a time range instead")));
+                return Err(ApiError::validation(format!(
+                    "more than {REPLAY_MAX_EVENTS} failed deliveries; replay a time range instead"
+                )));
             }
             match page.next_cursor {
                 Some(c) => cursor = Some(c),
@@ -312,11 +368,20 @@ impl Api {
             }
         }
         let created = self.replay_events(&e, &events, now).await?;
-        Ok(ApiResponse::json(202, &json!({"endpointId": e.id, "replayed": created.len()})))
+        Ok(ApiResponse::json(
+            202,
+            &json!({"endpointId": e.id, "replayed": created.len()}),
+        ))
     }
 
     /// Stores the first answer for an Idempotency-Key; `Some` is an earlier one.
-    async fn claim_key(&self, key: String, hash: String, answer: &Value, now: Timestamp) -> ApiResult<Option<IdempotencyRecord>> {
+    async fn claim_key(
+        &self,
+        key: String,
+        hash: String,
+        answer: &Value,
+        now: Timestamp,
+    ) -> ApiResult<Option<IdempotencyRecord>> {
         let record = IdempotencyRecord {
             key,
             request_hash: hash,
@@ -334,13 +399,23 @@ impl Api {
         let (key, hash) = self
             .idempotency(tenant, &format!("redeliver#{}", d.id), req, true)
             .await?
-            .ok_or_else(|| ApiError::new(400, "idempotency_key_required", "this call requires an Idempotency-Key header"))?;
+            .ok_or_else(|| {
+                ApiError::new(
+                    400,
+                    "idempotency_key_required",
+                    "this call requires an Idempotency-Key header",
+                )
+            })?;
         let attempts = self.deliveries.list_attempts(&d.id).await?;
         let source = match &body.source_attempt_id {
             Some(raw) => {
-                let a = AttemptId::parse(raw).map_err(|e| ApiError::validation(format!("field `sourceAttemptId`: {e}")))?;
+                let a =
+                    AttemptId::parse(raw).map_err(|e| ApiError::validation(format!("field `sourceAttemptId`: {e}")))?;
                 if !attempts.iter().any(|x| x.id == a) {
-                    return Err(ApiError::validation(format!("field `sourceAttemptId`: {a} is not an attempt of {}", d.id)));
+                    return Err(ApiError::validation(format!(
+                        "field `sourceAttemptId`: {a} is not an attempt of {}",
+                        d.id
+                    )));
                 }
                 Some(a)
             }
@@ -349,12 +424,21 @@ impl Api {
         let now = self.clock.now();
         let attempt_id = AttemptId::generate(now, &mut PortRng(self.random.as_ref()));
         let number = d.attempt_count + 1;
-        let answer = json!({"deliveryId": d.id, "attemptId": attempt_id, "attemptNumber": number, "sourceAttemptId": source});
+        let answer =
+            json!({"deliveryId": d.id, "attemptId": attempt_id, "attemptNumber": number, "sourceAttemptId": source});
         if let Some(first) = self.claim_key(key, hash.clone(), &answer, now).await? {
             return replayed_answer(first, &hash);
         }
         if !d.status.is_settled() {
-            return Err(ApiError::new(409, "conflict", format!("delivery {} is still {}; redeliver it once it settles", d.id, d.status.as_str())));
+            return Err(ApiError::new(
+                409,
+                "conflict",
+                format!(
+                    "delivery {} is still {}; redeliver it once it settles",
+                    d.id,
+                    d.status.as_str()
+                ),
+            ));
         }
         let mut updated = d.clone();
         updated.status = DeliveryStatus::Pending;
@@ -367,7 +451,11 @@ impl Api {
         match self.deliveries.update_delivery(&updated, d.version).await {
             Ok(()) => {}
             Err(PortError::Conflict(_)) => {
-                return Err(ApiError::new(409, "conflict", "the delivery changed during this call; retry with a new Idempotency-Key"))
+                return Err(ApiError::new(
+                    409,
+                    "conflict",
+                    "the delivery changed during this call; retry with a new Idempotency-Key",
+                ));
             }
             Err(e) => return Err(e.into()),
         }
@@ -410,17 +498,44 @@ impl Api {
     /// `POST /v1/attempts/{id}/complete`: a receiver reports long-running work it
     /// accepted with 202. The token it was sent names the delivery and proves it.
     pub(crate) async fn complete_attempt(&self, raw_attempt: &str, req: &ApiRequest) -> ApiResult<ApiResponse> {
-        let unauthorized = || ApiError::new(401, "unauthorized", "send the `webhook-completion-token` header received with the attempt");
-        let token = req.header("webhook-completion-token").map(str::trim).filter(|t| !t.is_empty() && t.len() <= 256).ok_or_else(unauthorized)?;
+        let unauthorized = || {
+            ApiError::new(
+                401,
+                "unauthorized",
+                "send the `webhook-completion-token` header received with the attempt",
+            )
+        };
+        let token = req
+            .header("webhook-completion-token")
+            .map(str::trim)
+            .filter(|t| !t.is_empty() && t.len() <= 256)
+            .ok_or_else(unauthorized)?;
         let attempt_id = AttemptId::parse(raw_attempt).map_err(|_| ApiError::not_found("attempt"))?;
         let body: CompleteBody = parse_body(req)?;
-        if body.detail.as_ref().is_some_and(|d| d.chars().count() > MAX_COMPLETION_DETAIL) {
-            return Err(ApiError::validation(format!("field `detail` is longer than {MAX_COMPLETION_DETAIL} characters")));
+        if body
+            .detail
+            .as_ref()
+            .is_some_and(|d| d.chars().count() > MAX_COMPLETION_DETAIL)
+        {
+            return Err(ApiError::validation(format!(
+                "field `detail` is longer than {MAX_COMPLETION_DETAIL} characters"
+            )));
         }
-        let delivery_id = token.split_once('.').and_then(|(d, _)| courier_core::ids::DeliveryId::parse(d).ok()).ok_or_else(unauthorized)?;
-        let delivery = self.deliveries.get_delivery(&delivery_id).await?.ok_or_else(unauthorized)?;
+        let delivery_id = token
+            .split_once('.')
+            .and_then(|(d, _)| courier_core::ids::DeliveryId::parse(d).ok())
+            .ok_or_else(unauthorized)?;
+        let delivery = self
+            .deliveries
+            .get_delivery(&delivery_id)
+            .await?
+            .ok_or_else(unauthorized)?;
         let Some(aw) = delivery.awaiting.clone() else {
-            return Err(ApiError::new(409, "conflict", "this attempt is not waiting for a completion report (already reported or timed out)"));
+            return Err(ApiError::new(
+                409,
+                "conflict",
+                "this attempt is not waiting for a completion report (already reported or timed out)",
+            ));
         };
         if aw.attempt_id != attempt_id {
             return Err(ApiError::not_found("attempt"));
@@ -470,7 +585,11 @@ impl Api {
                 200,
                 &json!({"attempt": crate::api::attempt_view(&attempt), "delivery": delivery_view(&delivery)}),
             )),
-            Ok(_) => Err(ApiError::new(409, "conflict", "the attempt was settled by another path (e.g. it timed out) while reporting")),
+            Ok(_) => Err(ApiError::new(
+                409,
+                "conflict",
+                "the attempt was settled by another path (e.g. it timed out) while reporting",
+            )),
             Err(crate::sender::StepError::Store(e) | crate::sender::StepError::Plan(e)) => Err(e.into()),
             Err(e) => Err(ApiError::new(503, "service_unavailable", e.to_string())),
         }
@@ -479,11 +598,18 @@ impl Api {
 
 fn replayed_answer(first: IdempotencyRecord, hash: &str) -> ApiResult<ApiResponse> {
     if first.request_hash != hash {
-        return Err(ApiError::new(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request body"));
+        return Err(ApiError::new(
+            422,
+            "idempotency_key_reused",
+            "this Idempotency-Key was used with a different request body",
+        ));
     }
     Ok(ApiResponse {
         status: first.status,
-        headers: vec![("content-type".into(), "application/json".into()), ("idempotent-replayed".into(), "true".into())],
+        headers: vec![
+            ("content-type".into(), "application/json".into()),
+            ("idempotent-replayed".into(), "true".into()),
+        ],
         body: first.response_body.into_bytes(),
     })
 }

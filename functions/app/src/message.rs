@@ -89,11 +89,6 @@ impl QueueMessage {
 
     /// Idempotency name for the timer and dedup of this step.
     pub fn step_name(&self) -> String {
-        format!(
-            "{}-{}-{}",
-            self.delivery_id,
-            self.attempt,
-            self.trigger.as_str()
-        )
+        format!("{}-{}-{}", self.delivery_id, self.attempt, self.trigger.as_str())
     }
 }

@@ -59,11 +59,7 @@ impl Planner {
         let path = self.path(message.not_before, now);
         match path {
             Path::Queue { delay_seconds } => self.queue.send(&message, delay_seconds).await?,
-            Path::Schedule { fire_at } => {
-                self.timer
-                    .schedule(&schedule_name(&message), fire_at, &message)
-                    .await?
-            }
+            Path::Schedule { fire_at } => self.timer.schedule(&schedule_name(&message), fire_at, &message).await?,
         }
         Ok(path)
     }

@@ -3,9 +3,7 @@
 //! pass the same contract tests.
 
 use crate::message::QueueMessage;
-use crate::model::{
-    Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
-};
+use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use async_trait::async_trait;
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
@@ -56,20 +54,11 @@ pub trait TenantStore: Send + Sync {
 pub trait EndpointStore: Send + Sync {
     /// Fails with `Conflict` if the id exists.
     async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()>;
-    async fn get_endpoint(
-        &self,
-        tenant: &TenantId,
-        id: &EndpointId,
-    ) -> PortResult<Option<Endpoint>>;
+    async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>>;
     /// Replaces the endpoint if its stored `version` is `expected_version`
     /// (the new item carries `expected_version + 1`); otherwise `Conflict`.
     async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()>;
-    async fn list_endpoints(
-        &self,
-        tenant: &TenantId,
-        cursor: Option<&str>,
-        limit: u32,
-    ) -> PortResult<Page<Endpoint>>;
+    async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>>;
 }
 
 /// Result of trying to claim attempt N of a delivery.
@@ -94,11 +83,7 @@ pub trait DeliveryStore: Send + Sync {
     async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()>;
     /// Adds a delivery to an existing event (replays). `Conflict` if the id exists.
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()>;
-    async fn get_event(
-        &self,
-        tenant: &TenantId,
-        id: &courier_core::ids::EventId,
-    ) -> PortResult<Option<EventRecord>>;
+    async fn get_event(&self, tenant: &TenantId, id: &courier_core::ids::EventId) -> PortResult<Option<EventRecord>>;
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>>;
     /// Claims attempt `number` when the delivery is unsettled, its `next_attempt` is
     /// `number` and no claim is live at `now` (a claim whose lease ended may be taken
@@ -115,12 +100,7 @@ pub trait DeliveryStore: Send + Sync {
     /// stored delivery still holding the claim whose `attempt_id` is `claim_id`
     /// (usually `attempt.id`; differs when recording a lost attempt after a takeover).
     /// `Conflict` otherwise.
-    async fn record_attempt(
-        &self,
-        delivery: &Delivery,
-        attempt: &Attempt,
-        claim_id: &AttemptId,
-    ) -> PortResult<()>;
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()>;
     /// Replaces the delivery if it still holds `expected_version` (`Conflict` otherwise).
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()>;
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>>;
@@ -149,10 +129,7 @@ pub trait DeliveryStore: Send + Sync {
 #[async_trait]
 pub trait IdempotencyStore: Send + Sync {
     /// Stores the record unless one exists for the same key; returns the existing one.
-    async fn put_idempotency(
-        &self,
-        record: &IdempotencyRecord,
-    ) -> PortResult<Option<IdempotencyRecord>>;
+    async fn put_idempotency(&self, record: &IdempotencyRecord) -> PortResult<Option<IdempotencyRecord>>;
 }
 
 #[async_trait]

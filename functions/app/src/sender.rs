@@ -7,9 +7,7 @@
 use crate::message::{QueueMessage, Trigger};
 use crate::model::{Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
 use crate::planner::Planner;
-use crate::ports::{
-    Claim, Clock, DeliveryStore, EndpointStore, HttpSender, OutboundRequest, PortError, Random,
-};
+use crate::ports::{Claim, Clock, DeliveryStore, EndpointStore, HttpSender, OutboundRequest, PortError, Random};
 use courier_core::Timestamp;
 use courier_core::classify::{AttemptState, Classification};
 use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
@@ -150,7 +148,14 @@ pub struct AttemptDone {
 impl AttemptDone {
     /// Declined before sending: no time passes, nothing was sent.
     pub fn declined(attempt_id: &AttemptId, now: Timestamp, outcome: AttemptOutcome) -> Self {
-        AttemptDone { attempt_id: attempt_id.clone(), started: now, ended: now, outcome, duration_ms: 0, completion_token: None }
+        AttemptDone {
+            attempt_id: attempt_id.clone(),
+            started: now,
+            ended: now,
+            outcome,
+            duration_ms: 0,
+            completion_token: None,
+        }
     }
 }
 
@@ -161,11 +166,7 @@ pub const HEADER_ATTEMPT_ID: &str = "webhook-attempt-id";
 pub const HEADER_COMPLETION_TOKEN: &str = "webhook-completion-token";
 
 impl Sender {
-    async fn endpoint(
-        &self,
-        m: &QueueMessage,
-        cache: &EndpointCache,
-    ) -> Result<Endpoint, StepError> {
+    async fn endpoint(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<Endpoint, StepError> {
         if let Some(e) = cache.get(&m.endpoint_id) {
             return Ok(e);
         }
@@ -180,20 +181,11 @@ impl Sender {
     }
 
     /// Handles one message. `Err` means: leave the message on the queue.
-    pub async fn handle(
-        &self,
-        m: &QueueMessage,
-        cache: &EndpointCache,
-    ) -> Result<StepOutcome, StepError> {
+    pub async fn handle(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
         let now = self.clock.now();
         if m.not_before > now {
-            self.planner
-                .plan(m.clone(), now)
-                .await
-                .map_err(StepError::Plan)?;
-            return Ok(StepOutcome::Redelayed {
-                until: m.not_before,
-            });
+            self.planner.plan(m.clone(), now).await.map_err(StepError::Plan)?;
+            return Ok(StepOutcome::Redelayed { until: m.not_before });
         }
         if m.completion_check {
             return self.check_completion(m, now).await;
@@ -206,9 +198,11 @@ impl Sender {
             Err(e) => return Err(e),
         };
         let mut rng = PortRng(self.random.as_ref());
-        let attempt_id = m.attempt_id.clone().unwrap_or_else(|| AttemptId::generate(now, &mut rng));
-        let lease_until =
-            now.plus_millis((endpoint.timeout_ms() + self.settings.lease_margin_ms) as i64);
+        let attempt_id = m
+            .attempt_id
+            .clone()
+            .unwrap_or_else(|| AttemptId::generate(now, &mut rng));
+        let lease_until = now.plus_millis((endpoint.timeout_ms() + self.settings.lease_margin_ms) as i64);
         let claim = self
             .deliveries
             .claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until)
@@ -228,41 +222,38 @@ impl Sender {
             }
         };
         if let Some(lost) = lost {
-            return self.recorder()
+            return self
+                .recorder()
                 .record_lost(m, &endpoint, delivery, lost, &attempt_id, now)
                 .await;
         }
         if delivery.tenant_id != m.tenant_id || delivery.endpoint_id != m.endpoint_id {
             let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
-            return self.recorder()
+            return self
+                .recorder()
                 .finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
         let ctx = context(&delivery, &endpoint);
-        if m.trigger != Trigger::Redelivery
-            && m.trigger != Trigger::Test
-            && !endpoint.policy.may_start(&ctx, now)
-        {
-            return self.recorder()
-                .settle_without_attempt(
-                    delivery,
-                    &endpoint,
-                    &attempt_id,
-                    SettleReason::Deadline,
-                    now,
-                )
+        if m.trigger != Trigger::Redelivery && m.trigger != Trigger::Test && !endpoint.policy.may_start(&ctx, now) {
+            return self
+                .recorder()
+                .settle_without_attempt(delivery, &endpoint, &attempt_id, SettleReason::Deadline, now)
                 .await;
         }
         if let Some(failure) = pre_send_check(&endpoint, &delivery, m.trigger, now) {
             let outcome = AttemptOutcome::pre_send(failure);
-            return self.recorder()
+            return self
+                .recorder()
                 .finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
         let completion_token = self.completion_token(&endpoint, &delivery, m);
         let mut request = build_request(&endpoint, &delivery, m, &attempt_id, now);
         if let Some(token) = &completion_token {
-            request.headers.push((HEADER_COMPLETION_TOKEN.to_owned(), token.clone()));
+            request
+                .headers
+                .push((HEADER_COMPLETION_TOKEN.to_owned(), token.clone()));
         }
         let sent = self.http.send(request).await;
         if self.faults.crash_after_send(m) {
@@ -288,14 +279,25 @@ impl Sender {
         }
         let mut raw = [0u8; 24];
         self.secrets.fill(&mut raw);
-        Some(format!("{}.{}", delivery.id, raw.iter().map(|b| format!("{b:02x}")).collect::<String>()))
+        Some(format!(
+            "{}.{}",
+            delivery.id,
+            raw.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        ))
     }
 
     /// A timer for long-running attempt N fired: if no report came, attempt N is
     /// recorded as `completion_timed_out` (ambiguous) and the policy decides.
     async fn check_completion(&self, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
-        let Some(delivery) = self.deliveries.get_delivery(&m.delivery_id).await.map_err(StepError::Store)? else {
-            return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery });
+        let Some(delivery) = self
+            .deliveries
+            .get_delivery(&m.delivery_id)
+            .await
+            .map_err(StepError::Store)?
+        else {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery,
+            });
         };
         let Some(aw) = delivery.awaiting.clone().filter(|a| a.number == m.attempt) else {
             return Ok(StepOutcome::Dropped { why: DropReason::Stale });
@@ -306,7 +308,9 @@ impl Sender {
             .await
             .map_err(StepError::Store)?
         else {
-            return Ok(StepOutcome::Dropped { why: DropReason::UnknownDelivery });
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery,
+            });
         };
         let done = AttemptDone {
             attempt_id: aw.attempt_id.clone(),
@@ -316,15 +320,14 @@ impl Sender {
             duration_ms: aw.duration_ms,
             completion_token: None,
         };
-        let msg = QueueMessage { trigger: aw.trigger, ..m.clone() };
+        let msg = QueueMessage {
+            trigger: aw.trigger,
+            ..m.clone()
+        };
         self.recorder().finish(&msg, &endpoint, delivery, done).await
     }
 
-    async fn identity_conflict(
-        &self,
-        m: &QueueMessage,
-        now: Timestamp,
-    ) -> Result<StepOutcome, StepError> {
+    async fn identity_conflict(&self, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
         // Load the stored delivery's own endpoint so the conflict is recorded under
         // the policy the delivery really has.
         let Some(d) = self
@@ -363,7 +366,8 @@ impl Sender {
         {
             Claim::Claimed { delivery, .. } => {
                 let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
-                self.recorder().finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                self.recorder()
+                    .finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                     .await
             }
             Claim::Refused(d) => Ok(StepOutcome::Dropped {
@@ -410,8 +414,7 @@ impl Recorder<'_> {
         let policy = &endpoint.policy;
         let outcome = AttemptOutcome::Lost;
         let cls = policy.classify(&outcome, false);
-        let receiver_failures =
-            delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
+        let receiver_failures = delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
         let facts = AttemptFacts {
             number: lost.number,
             started_at: lost.started_at,
@@ -440,11 +443,7 @@ impl Recorder<'_> {
             &decision,
         );
         let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, now);
-        match self
-            .deliveries
-            .record_attempt(&updated, &attempt, our_claim)
-            .await
-        {
+        match self.deliveries.record_attempt(&updated, &attempt, our_claim).await {
             Ok(()) => {}
             Err(PortError::Conflict(_)) => {
                 return Ok(StepOutcome::Dropped {
@@ -453,8 +452,7 @@ impl Recorder<'_> {
             }
             Err(e) => return Err(StepError::Store(e)),
         }
-        self.after_record(m, endpoint, &updated, &cls, &decision, now)
-            .await?;
+        self.after_record(m, endpoint, &updated, &cls, &decision, now).await?;
         Ok(StepOutcome::LostRecorded {
             attempt: Box::new(attempt),
             delivery: Box::new(updated),
@@ -470,21 +468,11 @@ impl Recorder<'_> {
         now: Timestamp,
     ) -> Result<StepOutcome, StepError> {
         let mut updated = delivery.clone();
-        settle(
-            &mut updated,
-            endpoint,
-            DeliveryStatus::Failed,
-            Some(reason),
-            now,
-        );
+        settle(&mut updated, endpoint, DeliveryStatus::Failed, Some(reason), now);
         updated.claim = None;
         updated.version += 1;
         // Conditional on our claim, like any outcome: expected version is the claimed one.
-        match self
-            .deliveries
-            .update_delivery(&updated, delivery.version)
-            .await
-        {
+        match self.deliveries.update_delivery(&updated, delivery.version).await {
             Ok(()) => {}
             Err(PortError::Conflict(_)) => {
                 return Ok(StepOutcome::Dropped {
@@ -507,13 +495,19 @@ impl Recorder<'_> {
         delivery: Delivery,
         done: AttemptDone,
     ) -> Result<StepOutcome, StepError> {
-        let AttemptDone { attempt_id, started, ended, outcome, duration_ms, completion_token } = done;
+        let AttemptDone {
+            attempt_id,
+            started,
+            ended,
+            outcome,
+            duration_ms,
+            completion_token,
+        } = done;
         let attempt_id = &attempt_id;
         let policy = &endpoint.policy;
         let ctx = context(&delivery, endpoint);
         let cls = policy.classify(&outcome, completion_token.is_some());
-        let receiver_failures =
-            delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
+        let receiver_failures = delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
         let facts = AttemptFacts {
             number: m.attempt,
             started_at: started,
@@ -530,7 +524,9 @@ impl Recorder<'_> {
             &mut PortRng(self.random),
         );
         if let (Decision::AwaitCompletion { until }, Some(token)) = (decision, &completion_token) {
-            return self.await_completion(m, endpoint, delivery, attempt_id, started, duration_ms, until, token).await;
+            return self
+                .await_completion(m, endpoint, delivery, attempt_id, started, duration_ms, until, token)
+                .await;
         }
         let attempt = attempt_record(
             &delivery,
@@ -544,19 +540,8 @@ impl Recorder<'_> {
             started,
             &decision,
         );
-        let updated = next_delivery(
-            &delivery,
-            endpoint,
-            &cls,
-            &decision,
-            receiver_failures,
-            ended,
-        );
-        match self
-            .deliveries
-            .record_attempt(&updated, &attempt, attempt_id)
-            .await
-        {
+        let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, ended);
+        match self.deliveries.record_attempt(&updated, &attempt, attempt_id).await {
             Ok(()) => {}
             Err(PortError::Conflict(_)) => {
                 return Ok(StepOutcome::Dropped {
@@ -565,8 +550,7 @@ impl Recorder<'_> {
             }
             Err(e) => return Err(StepError::Store(e)),
         }
-        self.after_record(m, endpoint, &updated, &cls, &decision, ended)
-            .await?;
+        self.after_record(m, endpoint, &updated, &cls, &decision, ended).await?;
         Ok(StepOutcome::Attempted {
             attempt: Box::new(attempt),
             delivery: Box::new(updated),
@@ -604,7 +588,11 @@ impl Recorder<'_> {
         updated.version += 1;
         match self.deliveries.update_delivery(&updated, delivery.version).await {
             Ok(()) => {}
-            Err(PortError::Conflict(_)) => return Ok(StepOutcome::Dropped { why: DropReason::ClaimLost }),
+            Err(PortError::Conflict(_)) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::ClaimLost,
+                });
+            }
             Err(e) => return Err(StepError::Store(e)),
         }
         let check = QueueMessage {
@@ -620,7 +608,9 @@ impl Recorder<'_> {
             completion_check: true,
         };
         self.planner.plan(check, started).await.map_err(StepError::Plan)?;
-        Ok(StepOutcome::AwaitingCompletion { delivery: Box::new(updated) })
+        Ok(StepOutcome::AwaitingCompletion {
+            delivery: Box::new(updated),
+        })
     }
 
     /// Health bookkeeping, then the next step. Runs only once the outcome is durable.
@@ -633,11 +623,11 @@ impl Recorder<'_> {
         decision: &Decision,
         now: Timestamp,
     ) -> Result<(), StepError> {
-        if m.trigger != Trigger::Test {
-            if let Err(e) = self.update_health(endpoint, cls, decision, now).await {
-                // Health is advisory for this delivery; the step itself is durable.
-                tracing::warn!(endpoint = %endpoint.id, error = %e, "endpoint health update failed");
-            }
+        if m.trigger != Trigger::Test
+            && let Err(e) = self.update_health(endpoint, cls, decision, now).await
+        {
+            // Health is advisory for this delivery; the step itself is durable.
+            tracing::warn!(endpoint = %endpoint.id, error = %e, "endpoint health update failed");
         }
         if let Decision::Retry { number, at, .. } = decision {
             let next = QueueMessage {
@@ -656,10 +646,7 @@ impl Recorder<'_> {
                 attempt_id: None,
                 completion_check: false,
             };
-            self.planner
-                .plan(next, now)
-                .await
-                .map_err(StepError::Plan)?;
+            self.planner.plan(next, now).await.map_err(StepError::Plan)?;
         }
         Ok(())
     }
@@ -683,18 +670,12 @@ impl Recorder<'_> {
         };
         let health_event = match (endpoint.policy.health, cls.state) {
             (HealthModel::Smartchat { .. }, _) if cls.disables_endpoint => Some(HealthEvent::Gone),
-            (HealthModel::Smartchat { .. }, AttemptState::Succeeded) => {
-                Some(HealthEvent::AttemptSucceeded)
-            }
+            (HealthModel::Smartchat { .. }, AttemptState::Succeeded) => Some(HealthEvent::AttemptSucceeded),
             // Declining to send (paused, disabled) is not a failure of the receiver.
             (
                 HealthModel::Smartchat { .. },
-                AttemptState::RetryableFailure
-                | AttemptState::TerminalFailure
-                | AttemptState::Ambiguous,
-            ) if cls.error_class.is_some() || cls.state == AttemptState::Ambiguous => {
-                Some(HealthEvent::AttemptFailed)
-            }
+                AttemptState::RetryableFailure | AttemptState::TerminalFailure | AttemptState::Ambiguous,
+            ) if cls.error_class.is_some() || cls.state == AttemptState::Ambiguous => Some(HealthEvent::AttemptFailed),
             _ => None,
         };
         if breaker_event.is_none() && health_event.is_none() {
@@ -702,11 +683,7 @@ impl Recorder<'_> {
         }
         // Optimistic concurrency: concurrent senders each re-read and re-apply.
         for _ in 0..8 {
-            let Some(mut e) = self
-                .endpoints
-                .get_endpoint(&endpoint.tenant_id, &endpoint.id)
-                .await?
-            else {
+            let Some(mut e) = self.endpoints.get_endpoint(&endpoint.tenant_id, &endpoint.id).await? else {
                 return Ok(());
             };
             if let (Some(ev), Some(rules)) = (breaker_event, e.policy.health.breaker_rules()) {
@@ -727,9 +704,7 @@ impl Recorder<'_> {
                 Err(err) => return Err(err),
             }
         }
-        Err(PortError::Conflict(
-            "endpoint health update kept conflicting".into(),
-        ))
+        Err(PortError::Conflict("endpoint health update kept conflicting".into()))
     }
 }
 
@@ -800,9 +775,7 @@ fn pre_send_check(
     if endpoint.signing_secrets(now).is_empty() {
         return Some(PreSendFailure::SigningSecretMissing);
     }
-    if delivery.body.is_empty()
-        || serde_json::from_str::<serde::de::IgnoredAny>(&delivery.body).is_err()
-    {
+    if delivery.body.is_empty() || serde_json::from_str::<serde::de::IgnoredAny>(&delivery.body).is_err() {
         return Some(PreSendFailure::PayloadUnavailable);
     }
     None
@@ -883,9 +856,10 @@ fn attempt_record(
 ) -> Attempt {
     let response = outcome.response();
     let snippet = match outcome {
-        AttemptOutcome::CompletionReported { succeeded: false, detail: Some(d) } => {
-            Some(courier_core::classify::cut_snippet(policy.snippet, d.as_bytes(), false))
-        }
+        AttemptOutcome::CompletionReported {
+            succeeded: false,
+            detail: Some(d),
+        } => Some(courier_core::classify::cut_snippet(policy.snippet, d.as_bytes(), false)),
         _ => response.and_then(|r| policy.failure_snippet(r)),
     };
     Attempt {
@@ -920,13 +894,7 @@ fn retention_seconds(policy: &courier_core::Policy) -> i64 {
     i64::from(policy.retention.settled_days) * 86_400
 }
 
-fn settle(
-    d: &mut Delivery,
-    endpoint: &Endpoint,
-    status: DeliveryStatus,
-    reason: Option<SettleReason>,
-    now: Timestamp,
-) {
+fn settle(d: &mut Delivery, endpoint: &Endpoint, status: DeliveryStatus, reason: Option<SettleReason>, now: Timestamp) {
     d.status = status;
     d.dead_reason = reason.map(|r| r.label(endpoint.policy.reason_style));
     d.settled_at = Some(now);

@@ -4,22 +4,34 @@
 
 mod common;
 
-use common::{status, World, KEY, T0};
+use common::{KEY, T0, World, status};
 use courier_app::api::ApiRequest;
 use courier_app::model::{DeliveryStatus, Tenant};
 use courier_app::ports::DeliveryStore;
 use courier_core::ids::{DeliveryId, TenantId};
-use courier_core::signing::{verify, SigningSecret};
-use serde_json::{json, Value};
+use courier_core::signing::{SigningSecret, verify};
+use serde_json::{Value, json};
 
 const OTHER_KEY: &str = "ck_other_tenant";
 
 async fn with_other_tenant(w: &World) {
-    let t = Tenant { id: TenantId::parse("ten_01JBBBBBBBBBBBBBBBBBBBBBBB").unwrap_or_else(|e| panic!("{e}")), name: "other".into() };
-    courier_app::api::register_key(w.store.as_ref(), OTHER_KEY, &t).await.unwrap_or_else(|e| panic!("{e}"));
+    let t = Tenant {
+        id: TenantId::parse("ten_01JBBBBBBBBBBBBBBBBBBBBBBB").unwrap_or_else(|e| panic!("{e}")),
+        name: "other".into(),
+    };
+    courier_app::api::register_key(w.store.as_ref(), OTHER_KEY, &t)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
-async fn raw(w: &World, method: &str, path: &str, query: Option<&str>, headers: &[(&str, &str)], body: &[u8]) -> (u16, Value, Vec<(String, String)>) {
+async fn raw(
+    w: &World,
+    method: &str,
+    path: &str,
+    query: Option<&str>,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Value, Vec<(String, String)>) {
     let r = w
         .api
         .handle(ApiRequest {
@@ -57,8 +69,19 @@ async fn auth_is_required_and_keys_are_checked() {
     let w = World::new(vec![], 0).await;
     let (s, b, h) = raw(&w, "GET", "/v1/endpoints", None, &[], b"").await;
     assert_problem(s, &b, 401, "unauthorized");
-    assert!(h.iter().any(|(k, v)| k == "content-type" && v == "application/problem+json"));
-    let (s, b, _) = raw(&w, "GET", "/v1/endpoints", None, &[("authorization", "Bearer nope")], b"").await;
+    assert!(
+        h.iter()
+            .any(|(k, v)| k == "content-type" && v == "application/problem+json")
+    );
+    let (s, b, _) = raw(
+        &w,
+        "GET",
+        "/v1/endpoints",
+        None,
+        &[("authorization", "Bearer nope")],
+        b"",
+    )
+    .await;
     assert_problem(s, &b, 401, "unauthorized");
     let (s, b, _) = raw(&w, "GET", "/v1/endpoints", None, &[("authorization", "Basic abc")], b"").await;
     assert_problem(s, &b, 401, "unauthorized");
@@ -82,9 +105,17 @@ async fn another_tenants_ids_answer_404_on_every_route() {
         ("POST", format!("/v1/endpoints/{ep}/revoke"), json!({})),
         ("POST", format!("/v1/endpoints/{ep}/secrets/rotate"), json!({})),
         ("POST", format!("/v1/endpoints/{ep}/test"), json!({})),
-        ("POST", format!("/v1/endpoints/{ep}/replay"), json!({"since": T0.plus_secs(-60)})),
+        (
+            "POST",
+            format!("/v1/endpoints/{ep}/replay"),
+            json!({"since": T0.plus_secs(-60)}),
+        ),
         ("POST", format!("/v1/endpoints/{ep}/replay-dead"), json!({})),
-        ("POST", "/v1/events".to_owned(), json!({"endpointId": ep, "payload": {}})),
+        (
+            "POST",
+            "/v1/events".to_owned(),
+            json!({"endpointId": ep, "payload": {}}),
+        ),
         ("GET", format!("/v1/deliveries/{id}"), json!({})),
         ("GET", format!("/v1/deliveries/{id}/attempts"), json!({})),
         ("GET", format!("/v1/deliveries/{id}/attempts/{att}"), json!({})),
@@ -113,40 +144,209 @@ async fn malformed_input_is_a_clear_4xx() {
     let ep = w.endpoint(json!("greatwait")).await;
     let auth = format!("Bearer {KEY}");
     let h = [("authorization", auth.as_str())];
-    let cases: Vec<(&str, String, Vec<u8>, u16, &str, &str)> = vec![
-        ("POST", "/v1/endpoints".into(), b"{".to_vec(), 400, "validation_failed", "request body"),
-        ("POST", "/v1/endpoints".into(), b"[1,2]".to_vec(), 400, "validation_failed", "request body"),
-        ("POST", "/v1/endpoints".into(), br#"{"url": 5, "policy": "greatwait"}"#.to_vec(), 400, "validation_failed", "url"),
-        ("POST", "/v1/endpoints".into(), br#"{"policy": "greatwait"}"#.to_vec(), 400, "validation_failed", "url"),
-        ("POST", "/v1/endpoints".into(), br#"{"url": "https://x.example", "policy": "nosuch"}"#.to_vec(), 400, "validation_failed", "policy"),
-        ("POST", "/v1/endpoints".into(), br#"{"url": "https://x.example", "policy": {"maxAttempts": 0}}"#.to_vec(), 400, "validation_failed", "policy.maxAttempts"),
-        ("POST", "/v1/endpoints".into(), br#"{"url": "https://x.example", "policy": "tanitar", "colour": 1}"#.to_vec(), 400, "validation_failed", "colour"),
-        ("POST", "/v1/endpoints".into(), br#"{"url": "https://x.example", "policy": "tanitar", "timeoutMs": 5}"#.to_vec(), 400, "validation_failed", "timeoutMs"),
-        ("POST", "/v1/endpoints".into(), format!(r#"{{"url": "https://x.example/{}", "policy": "tanitar"}}"#, "a".repeat(3000)).into_bytes(), 400, "validation_failed", "url"),
-        ("POST", "/v1/events".into(), format!(r#"{{"endpointId": "{ep}"}}"#).into_bytes(), 400, "validation_failed", "payload"),
-        ("POST", "/v1/events".into(), format!(r#"{{"endpointId": "{ep}", "payload": 1, "plannedAt": "tomorrow"}}"#).into_bytes(), 400, "validation_failed", "plannedAt"),
-        ("POST", "/v1/events".into(), br#"{"endpointId": "ep_bad", "payload": 1}"#.to_vec(), 400, "validation_failed", "endpointIds[0]"),
-        ("POST", "/v1/events".into(), br#"{"endpointIds": [], "payload": 1}"#.to_vec(), 400, "validation_failed", "endpointIds"),
-        ("POST", "/v1/events".into(), format!(r#"{{"endpointIds": ["{ep}", "{ep}"], "payload": 1}}"#).into_bytes(), 400, "validation_failed", "listed twice"),
-        ("POST", "/v1/events".into(), format!(r#"{{"endpointId": "{ep}", "payload": "{}"}}"#, "x".repeat(262_200)).into_bytes(), 413, "payload_too_large", "256 KiB"),
-        ("POST", "/v1/events".into(), vec![b' '; 400_000], 413, "payload_too_large", "limit"),
-        ("GET", "/v1/deliveries/not-an-id".into(), vec![], 404, "not_found", "delivery"),
-        ("GET", "/v1/deliveries/dlv_01JAAAAAAAAAAAAAAAAAAAAAAA".into(), vec![], 404, "not_found", "delivery"),
-        ("DELETE", "/v1/endpoints".into(), vec![], 405, "method_not_allowed", "GET"),
+    // (method, path, body, status, code, a word the detail must contain)
+    type Case<'a> = (&'a str, String, Vec<u8>, u16, &'a str, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            b"{".to_vec(),
+            400,
+            "validation_failed",
+            "request body",
+        ),
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            b"[1,2]".to_vec(),
+            400,
+            "validation_failed",
+            "request body",
+        ),
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            br#"{"url": 5, "policy": "greatwait"}"#.to_vec(),
+            400,
+            "validation_failed",
+            "url",
+        ),
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            br#"{"policy": "greatwait"}"#.to_vec(),
+            400,
+            "validation_failed",
+            "url",
+        ),
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            br#"{"url": "https://x.example", "policy": "nosuch"}"#.to_vec(),
+            400,
+            "validation_failed",
+            "policy",
+        ),
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            br#"{"url": "https://x.example", "policy": {"maxAttempts": 0}}"#.to_vec(),
+            400,
+            "validation_failed",
+            "policy.maxAttempts",
+        ),
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            br#"{"url": "https://x.example", "policy": "tanitar", "colour": 1}"#.to_vec(),
+            400,
+            "validation_failed",
+            "colour",
+        ),
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            br#"{"url": "https://x.example", "policy": "tanitar", "timeoutMs": 5}"#.to_vec(),
+            400,
+            "validation_failed",
+            "timeoutMs",
+        ),
+        (
+            "POST",
+            "/v1/endpoints".into(),
+            format!(
+                r#"{{"url": "https://x.example/{}", "policy": "tanitar"}}"#,
+                "a".repeat(3000)
+            )
+            .into_bytes(),
+            400,
+            "validation_failed",
+            "url",
+        ),
+        (
+            "POST",
+            "/v1/events".into(),
+            format!(r#"{{"endpointId": "{ep}"}}"#).into_bytes(),
+            400,
+            "validation_failed",
+            "payload",
+        ),
+        (
+            "POST",
+            "/v1/events".into(),
+            format!(r#"{{"endpointId": "{ep}", "payload": 1, "plannedAt": "tomorrow"}}"#).into_bytes(),
+            400,
+            "validation_failed",
+            "plannedAt",
+        ),
+        (
+            "POST",
+            "/v1/events".into(),
+            br#"{"endpointId": "ep_bad", "payload": 1}"#.to_vec(),
+            400,
+            "validation_failed",
+            "endpointIds[0]",
+        ),
+        (
+            "POST",
+            "/v1/events".into(),
+            br#"{"endpointIds": [], "payload": 1}"#.to_vec(),
+            400,
+            "validation_failed",
+            "endpointIds",
+        ),
+        (
+            "POST",
+            "/v1/events".into(),
+            format!(r#"{{"endpointIds": ["{ep}", "{ep}"], "payload": 1}}"#).into_bytes(),
+            400,
+            "validation_failed",
+            "listed twice",
+        ),
+        (
+            "POST",
+            "/v1/events".into(),
+            format!(r#"{{"endpointId": "{ep}", "payload": "{}"}}"#, "x".repeat(262_200)).into_bytes(),
+            413,
+            "payload_too_large",
+            "256 KiB",
+        ),
+        (
+            "POST",
+            "/v1/events".into(),
+            vec![b' '; 400_000],
+            413,
+            "payload_too_large",
+            "limit",
+        ),
+        (
+            "GET",
+            "/v1/deliveries/not-an-id".into(),
+            vec![],
+            404,
+            "not_found",
+            "delivery",
+        ),
+        (
+            "GET",
+            "/v1/deliveries/dlv_01JAAAAAAAAAAAAAAAAAAAAAAA".into(),
+            vec![],
+            404,
+            "not_found",
+            "delivery",
+        ),
+        (
+            "DELETE",
+            "/v1/endpoints".into(),
+            vec![],
+            405,
+            "method_not_allowed",
+            "GET",
+        ),
         ("GET", "/v1/nothing".into(), vec![], 404, "not_found", "route"),
-        ("POST", format!("/v1/endpoints/{ep}/replay"), br#"{"since": "2020-01-01T00:00:00Z"}"#.to_vec(), 400, "validation_failed", "7 days"),
-        ("POST", format!("/v1/endpoints/{ep}/secrets/rotate"), br#"{"graceSeconds": -1}"#.to_vec(), 400, "validation_failed", "graceSeconds"),
+        (
+            "POST",
+            format!("/v1/endpoints/{ep}/replay"),
+            br#"{"since": "2020-01-01T00:00:00Z"}"#.to_vec(),
+            400,
+            "validation_failed",
+            "7 days",
+        ),
+        (
+            "POST",
+            format!("/v1/endpoints/{ep}/secrets/rotate"),
+            br#"{"graceSeconds": -1}"#.to_vec(),
+            400,
+            "validation_failed",
+            "graceSeconds",
+        ),
     ];
     for (m, path, body, want, code, mention) in cases {
         let (s, b, _) = raw(&w, m, &path, None, &h, &body).await;
         assert_problem(s, &b, want, code);
         assert!(b["detail"].as_str().unwrap_or("").contains(mention), "{m} {path}: {b}");
     }
-    for q in ["limit=0", "limit=1000", "limit=abc", "since=yesterday", "status=weird", "bogus=1", "since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z"] {
+    for q in [
+        "limit=0",
+        "limit=1000",
+        "limit=abc",
+        "since=yesterday",
+        "status=weird",
+        "bogus=1",
+        "since=2026-01-02T00:00:00Z&until=2026-01-01T00:00:00Z",
+    ] {
         let (s, b, _) = raw(&w, "GET", &format!("/v1/endpoints/{ep}/deliveries"), Some(q), &h, b"").await;
         assert_problem(s, &b, 400, "validation_failed");
     }
-    let (s, b, _) = raw(&w, "POST", "/v1/endpoints", None, &[("authorization", auth.as_str()), ("content-type", "text/plain")], b"{}").await;
+    let (s, b, _) = raw(
+        &w,
+        "POST",
+        "/v1/endpoints",
+        None,
+        &[("authorization", auth.as_str()), ("content-type", "text/plain")],
+        b"{}",
+    )
+    .await;
     assert_problem(s, &b, 415, "unsupported_media_type");
 }
 
@@ -160,15 +360,35 @@ async fn idempotency_key_replays_the_first_answer_and_refuses_other_bodies() {
     assert_eq!((s1, s2), (202, 202));
     assert_eq!(b1, b2);
     assert_eq!(w.store.all_events().len(), 1);
-    let (s, b) = as_key(&w, KEY, "POST", "/v1/events", json!({"endpointId": ep, "payload": {"n": 2}}), Some("order-1")).await;
+    let (s, b) = as_key(
+        &w,
+        KEY,
+        "POST",
+        "/v1/events",
+        json!({"endpointId": ep, "payload": {"n": 2}}),
+        Some("order-1"),
+    )
+    .await;
     assert_problem(s, &b, 422, "idempotency_key_reused");
     // Concurrent duplicates create exactly one event.
-    let calls = (0..8).map(|_| as_key(&w, KEY, "POST", "/v1/events", json!({"endpointId": ep, "payload": {"n": 3}}), Some("order-3")));
+    let calls = (0..8).map(|_| {
+        as_key(
+            &w,
+            KEY,
+            "POST",
+            "/v1/events",
+            json!({"endpointId": ep, "payload": {"n": 3}}),
+            Some("order-3"),
+        )
+    });
     let answers = futures_join(calls).await;
-    let ids: std::collections::BTreeSet<String> = answers.iter().map(|(s, b)| {
-        assert_eq!(*s, 202, "{b}");
-        b["eventId"].as_str().unwrap_or_default().to_owned()
-    }).collect();
+    let ids: std::collections::BTreeSet<String> = answers
+        .iter()
+        .map(|(s, b)| {
+            assert_eq!(*s, 202, "{b}");
+            b["eventId"].as_str().unwrap_or_default().to_owned()
+        })
+        .collect();
     assert_eq!(ids.len(), 1);
     assert_eq!(w.store.all_events().len(), 2);
 }
@@ -191,7 +411,11 @@ async fn futures_join<F: std::future::Future>(futs: impl Iterator<Item = F>) -> 
                     }
                 }
             }
-            if pending { std::task::Poll::Pending } else { std::task::Poll::Ready(()) }
+            if pending {
+                std::task::Poll::Pending
+            } else {
+                std::task::Poll::Ready(())
+            }
         })
         .await;
         results.into_iter().flatten().collect::<Vec<_>>()
@@ -203,15 +427,30 @@ async fn futures_join<F: std::future::Future>(futs: impl Iterator<Item = F>) -> 
 #[tokio::test]
 async fn rotation_signs_with_both_secrets_until_the_grace_ends() {
     let w = World::new(vec![status(200)], 0).await;
-    let (s, created) = w.call("POST", "/v1/endpoints", json!({"url": "https://r.example/h", "policy": "greatwait"})).await;
+    let (s, created) = w
+        .call(
+            "POST",
+            "/v1/endpoints",
+            json!({"url": "https://r.example/h", "policy": "greatwait"}),
+        )
+        .await;
     assert_eq!(s, 201);
     let ep = created["id"].as_str().unwrap_or_default().to_owned();
     let old = SigningSecret::parse(created["secret"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
-    let (s, rotated) = w.call("POST", &format!("/v1/endpoints/{ep}/secrets/rotate"), json!({"graceSeconds": 60})).await;
+    let (s, rotated) = w
+        .call(
+            "POST",
+            &format!("/v1/endpoints/{ep}/secrets/rotate"),
+            json!({"graceSeconds": 60}),
+        )
+        .await;
     assert_eq!(s, 200, "{rotated}");
     let new = SigningSecret::parse(rotated["secret"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
     assert_ne!(old, new);
-    let states: Vec<&str> = rotated["secrets"].as_array().map(|a| a.iter().filter_map(|s| s["state"].as_str()).collect()).unwrap_or_default();
+    let states: Vec<&str> = rotated["secrets"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|s| s["state"].as_str()).collect())
+        .unwrap_or_default();
     assert_eq!(states, ["retiring", "active"]);
     let id = w.event(&ep).await;
     w.run(&id, 3).await;
@@ -221,11 +460,21 @@ async fn rotation_signs_with_both_secrets_until_the_grace_ends() {
     let reqs = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
     assert_eq!(reqs.len(), 2);
     for (i, r) in reqs.iter().enumerate() {
-        let h = |n: &str| r.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone()).unwrap_or_default();
+        let h = |n: &str| {
+            r.headers
+                .iter()
+                .find(|(k, _)| k == n)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
         let ts: i64 = h("webhook-timestamp").parse().unwrap_or(0);
         let sig = h("webhook-signature");
         assert!(verify(&new, &h("webhook-id"), ts, &r.body, &sig));
-        assert_eq!(verify(&old, &h("webhook-id"), ts, &r.body, &sig), i == 0, "old secret signs only during the grace");
+        assert_eq!(
+            verify(&old, &h("webhook-id"), ts, &r.body, &sig),
+            i == 0,
+            "old secret signs only during the grace"
+        );
         assert_eq!(sig.split(' ').count(), if i == 0 { 2 } else { 1 });
     }
 }
@@ -277,7 +526,10 @@ async fn test_event_is_refused_while_the_breaker_is_open_and_never_changes_healt
     w.run(&test_id, 3).await;
     let (_, view) = w.call("GET", &format!("/v1/endpoints/{ep}"), json!({})).await;
     // The failed test did not count as an exhausted delivery.
-    assert_eq!(view["breaker"], json!({"state": "closed", "openUntil": null, "exhaustedInARow": 0}));
+    assert_eq!(
+        view["breaker"],
+        json!({"state": "closed", "openUntil": null, "exhaustedInARow": 0})
+    );
 }
 
 #[tokio::test]
@@ -292,7 +544,13 @@ async fn smartchat_enable_with_replay_since_resends_missed_events() {
     assert_eq!(w.delivery(&missed).await.status, DeliveryStatus::Dropped);
     *w.http.script.lock().unwrap_or_else(|e| e.into_inner()) = vec![status(200)].into();
     w.clock.advance_secs(10);
-    let (s, b) = w.call("POST", &format!("/v1/endpoints/{ep}/enable"), json!({"replaySince": T0})).await;
+    let (s, b) = w
+        .call(
+            "POST",
+            &format!("/v1/endpoints/{ep}/enable"),
+            json!({"replaySince": T0}),
+        )
+        .await;
     assert_eq!(s, 200, "{b}");
     assert_eq!(b["status"], "active");
     assert_eq!(b["replayed"], 2);
@@ -301,8 +559,21 @@ async fn smartchat_enable_with_replay_since_resends_missed_events() {
     }
     let reqs = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
     assert_eq!(reqs.len(), 3);
-    let ids: Vec<String> = reqs[1..].iter().map(|r| r.headers.iter().find(|(k, _)| k == "webhook-id").map(|(_, v)| v.clone()).unwrap_or_default()).collect();
-    assert_eq!(ids, [first.to_string(), missed.to_string()], "replays keep each delivery's webhook-id");
+    let ids: Vec<String> = reqs[1..]
+        .iter()
+        .map(|r| {
+            r.headers
+                .iter()
+                .find(|(k, _)| k == "webhook-id")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [first.to_string(), missed.to_string()],
+        "replays keep each delivery's webhook-id"
+    );
     let envelope: Value = serde_json::from_slice(&reqs[2].body).unwrap_or(Value::Null);
     assert_eq!(envelope["trigger"], "replay");
 }
@@ -321,7 +592,9 @@ async fn disable_revoke_and_lists() {
     assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 1);
     let (s, b) = w.call("POST", &format!("/v1/endpoints/{ep}/enable"), json!({})).await;
     assert_problem(s, &b, 409, "conflict");
-    let (s, b) = w.call("GET", &format!("/v1/endpoints/{ep}/deliveries"), json!({})).await;
+    let (s, b) = w
+        .call("GET", &format!("/v1/endpoints/{ep}/deliveries"), json!({}))
+        .await;
     assert_eq!(s, 200);
     assert_eq!(b["items"][0]["id"], json!(id));
     assert_eq!(b["items"][0]["status"], "failed");
@@ -340,7 +613,15 @@ async fn each_key_is_rate_limited_with_retry_after() {
         assert_eq!(s, 200);
     }
     let auth = format!("Bearer {KEY}");
-    let (s, b, h) = raw(&w, "GET", "/v1/endpoints", None, &[("authorization", auth.as_str())], b"").await;
+    let (s, b, h) = raw(
+        &w,
+        "GET",
+        "/v1/endpoints",
+        None,
+        &[("authorization", auth.as_str())],
+        b"",
+    )
+    .await;
     assert_problem(s, &b, 429, "rate_limited");
     assert_eq!(b["retryAfterSeconds"], 1);
     assert!(h.iter().any(|(k, v)| k == "retry-after" && v == "1"));

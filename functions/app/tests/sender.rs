@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{status, World, T0};
+use common::{T0, World, status};
 use courier_app::message::QueueMessage;
 use courier_app::model::DeliveryStatus;
 use courier_app::ports::{DeliveryStore, OutboundRequest};
@@ -32,11 +32,7 @@ async fn greatwait_ladder_at_exact_instants_with_lowest_jitter() {
 
 #[tokio::test]
 async fn tanitar_long_waits_use_the_scheduler_aimed_early_and_never_start_early() {
-    let w = World::new(
-        vec![status(500), status(500), status(500), status(200)],
-        100,
-    )
-    .await;
+    let w = World::new(vec![status(500), status(500), status(500), status(200)], 100).await;
     let ep = w.endpoint(json!("tanitar")).await;
     let id = w.event(&ep).await;
     let starts = w.run(&id, 50).await;
@@ -56,18 +52,8 @@ async fn tanitar_long_waits_use_the_scheduler_aimed_early_and_never_start_early(
     assert_eq!(delays, [0, 60, 300, 0, 60]);
     let d = w.delivery(&id).await;
     assert_eq!(d.status, DeliveryStatus::Succeeded);
-    let reqs = w
-        .http
-        .requests
-        .lock()
-        .map(|r| r.clone())
-        .unwrap_or_default();
-    let header = |r: &OutboundRequest, n: &str| {
-        r.headers
-            .iter()
-            .find(|(k, _)| k == n)
-            .map(|(_, v)| v.clone())
-    };
+    let reqs = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
+    let header = |r: &OutboundRequest, n: &str| r.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
     assert_eq!(
         reqs.iter()
             .map(|r| header(r, "tanitar-delivery-attempt"))
@@ -99,36 +85,24 @@ async fn an_early_message_is_redelayed_to_its_not_before() {
     );
     // Whole seconds, rounded up, so never early.
     assert_eq!(w.queue.sent().last().map(|(_, d)| *d), Some(3));
-    assert!(
-        w.http
-            .requests
-            .lock()
-            .map(|r| r.is_empty())
-            .unwrap_or(false)
-    );
+    assert!(w.http.requests.lock().map(|r| r.is_empty()).unwrap_or(false));
     assert_eq!(w.delivery(&id).await.attempt_count, 0);
 }
 
 #[tokio::test]
 async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
     let w = World::new(vec![status(200)], 0).await;
-    let ep = w
-        .endpoint(json!({"base": "greatwait", "timeoutMs": 1000}))
-        .await;
+    let ep = w.endpoint(json!({"base": "greatwait", "timeoutMs": 1000})).await;
     let id = w.event(&ep).await;
     let (m, _) = w.queue.drain_visible(T0).remove(0);
     // A sender claims attempt 1 and dies before recording anything.
-    let dead = courier_core::ids::AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let dead = courier_core::ids::AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
     let claim = w
         .store
         .claim_attempt(&id, 1, &dead, T0, T0.plus_millis(6_000))
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(matches!(
-        claim,
-        courier_app::ports::Claim::Claimed { lost: None, .. }
-    ));
+    assert!(matches!(claim, courier_app::ports::Claim::Claimed { lost: None, .. }));
     // While its lease lives, the same message is a duplicate in flight.
     let out = w
         .sender
@@ -163,12 +137,7 @@ async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
         .handle(&m, &EndpointCache::default())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(
-        out,
-        StepOutcome::Dropped {
-            why: DropReason::Stale
-        }
-    );
+    assert_eq!(out, StepOutcome::Dropped { why: DropReason::Stale });
     let starts = w.run(&id, 10).await;
     assert_eq!(starts, [T0.plus_millis(8_000)]);
     assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 1);
@@ -181,15 +150,12 @@ async fn tanitar_disabled_endpoint_kills_pending_delivery_without_sending() {
     let id = w.event(&ep).await;
     // Disable behind the API's back (the lifecycle routes are their own issue).
     let tenant = w.delivery(&id).await.tenant_id;
-    let mut e = courier_app::ports::EndpointStore::get_endpoint(
-        w.store.as_ref(),
-        &tenant,
-        &w.delivery(&id).await.endpoint_id,
-    )
-    .await
-    .ok()
-    .flatten()
-    .unwrap_or_else(|| panic!("endpoint"));
+    let mut e =
+        courier_app::ports::EndpointStore::get_endpoint(w.store.as_ref(), &tenant, &w.delivery(&id).await.endpoint_id)
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("endpoint"));
     let v = e.version;
     e.state = courier_app::model::EndpointState::Disabled;
     e.version += 1;
@@ -201,11 +167,7 @@ async fn tanitar_disabled_endpoint_kills_pending_delivery_without_sending() {
     assert_eq!(d.status, DeliveryStatus::Failed);
     assert_eq!(d.dead_reason.as_deref(), Some("ENDPOINT_DISABLED"));
     assert!(
-        w.http
-            .requests
-            .lock()
-            .map(|r| r.is_empty())
-            .unwrap_or(false),
+        w.http.requests.lock().map(|r| r.is_empty()).unwrap_or(false),
         "nothing may be sent"
     );
 }
@@ -219,9 +181,7 @@ async fn smartchat_410_disables_the_endpoint_and_fails_the_delivery() {
     let d = w.delivery(&id).await;
     assert_eq!(d.status, DeliveryStatus::Failed);
     assert_eq!(d.dead_reason.as_deref(), Some("endpoint_disabled"));
-    let (_, view) = w
-        .call("GET", &format!("/v1/endpoints/{ep}"), json!({}))
-        .await;
+    let (_, view) = w.call("GET", &format!("/v1/endpoints/{ep}"), json!({})).await;
     assert_eq!(view["status"], "disabled");
     // New events are not queued for a disabled SmartChat endpoint.
     let id2 = w.event(&ep).await;
@@ -235,26 +195,16 @@ async fn gavai_breaker_opens_drops_and_resets_itself() {
     for _ in 0..2 {
         let id = w.event(&ep).await;
         w.run(&id, 3).await;
-        assert_eq!(
-            w.delivery(&id).await.dead_reason.as_deref(),
-            Some("max_attempts")
-        );
+        assert_eq!(w.delivery(&id).await.dead_reason.as_deref(), Some("max_attempts"));
     }
-    let (_, view) = w
-        .call("GET", &format!("/v1/endpoints/{ep}"), json!({}))
-        .await;
+    let (_, view) = w.call("GET", &format!("/v1/endpoints/{ep}"), json!({})).await;
     assert_eq!(view["breaker"]["state"], "open");
     assert_eq!(view["breaker"]["openUntil"], json!(T0.plus_secs(5)));
     let dropped = w.event(&ep).await;
     assert_eq!(w.delivery(&dropped).await.status, DeliveryStatus::Dropped);
-    assert_eq!(
-        w.delivery(&dropped).await.dead_reason.as_deref(),
-        Some("breaker_open")
-    );
+    assert_eq!(w.delivery(&dropped).await.dead_reason.as_deref(), Some("breaker_open"));
     w.clock.advance_secs(5);
-    let (_, view) = w
-        .call("GET", &format!("/v1/endpoints/{ep}"), json!({}))
-        .await;
+    let (_, view) = w.call("GET", &format!("/v1/endpoints/{ep}"), json!({})).await;
     assert_eq!(view["breaker"]["state"], "closed");
     assert_eq!(view["breaker"]["exhaustedInARow"], 0);
     let sent = w.http.requests.lock().map(|r| r.len()).unwrap_or(0);
@@ -270,19 +220,13 @@ async fn greatwait_deadline_settles_instead_of_a_late_attempt() {
     let starts = w.run(&id, 100).await;
     assert_eq!(starts.len(), 16);
     assert_eq!(starts.last().map(|t| t.millis_since(T0)), Some(900_000));
-    assert_eq!(
-        w.delivery(&id).await.dead_reason.as_deref(),
-        Some("deadline")
-    );
+    assert_eq!(w.delivery(&id).await.dead_reason.as_deref(), Some("deadline"));
 }
 
 #[tokio::test]
 async fn timeout_outcome_is_ambiguous_and_counts() {
     let w = World::new(
-        vec![
-            AttemptOutcome::transport(TransportFailure::Timeout),
-            status(200),
-        ],
+        vec![AttemptOutcome::transport(TransportFailure::Timeout), status(200)],
         0,
     )
     .await;
@@ -304,14 +248,25 @@ fn header(r: &OutboundRequest, name: &str) -> Option<String> {
 #[tokio::test]
 async fn long_running_202_waits_for_the_receivers_report() {
     let w = World::new(vec![status(202)], 40).await;
-    let (s, b) = w.call("POST", "/v1/endpoints", json!({"url": "https://r.example/h", "policy": "greatwait", "longRunningAllowanceSeconds": 60})).await;
+    let (s, b) = w
+        .call(
+            "POST",
+            "/v1/endpoints",
+            json!({"url": "https://r.example/h", "policy": "greatwait", "longRunningAllowanceSeconds": 60}),
+        )
+        .await;
     assert_eq!(s, 201, "{b}");
     let ep = b["id"].as_str().unwrap_or_default().to_owned();
     let id = w.event(&ep).await;
     let out = w.step().await;
     assert!(matches!(out[0], StepOutcome::AwaitingCompletion { .. }), "{out:?}");
     assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Pending);
-    let req = w.http.requests.lock().map(|r| r[0].clone()).unwrap_or_else(|e| panic!("{e}"));
+    let req = w
+        .http
+        .requests
+        .lock()
+        .map(|r| r[0].clone())
+        .unwrap_or_else(|e| panic!("{e}"));
     let token = header(&req, "webhook-completion-token").unwrap_or_default();
     let att = header(&req, "webhook-attempt-id").unwrap_or_default();
     assert!(token.starts_with(&format!("{id}.")));
@@ -349,7 +304,13 @@ async fn long_running_202_waits_for_the_receivers_report() {
 #[tokio::test]
 async fn long_running_without_a_report_is_ambiguous_completion_timed_out_then_retried() {
     let w = World::new(vec![status(202), status(200)], 0).await;
-    let (_, b) = w.call("POST", "/v1/endpoints", json!({"url": "https://r.example/h", "policy": "greatwait", "longRunningAllowanceSeconds": 60})).await;
+    let (_, b) = w
+        .call(
+            "POST",
+            "/v1/endpoints",
+            json!({"url": "https://r.example/h", "policy": "greatwait", "longRunningAllowanceSeconds": 60}),
+        )
+        .await;
     let ep = b["id"].as_str().unwrap_or_default().to_owned();
     let id = w.event(&ep).await;
     w.step().await;

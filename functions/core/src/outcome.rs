@@ -108,7 +108,10 @@ pub enum AttemptOutcome {
     /// A long-running attempt (202) whose completion was never reported in time.
     CompletionTimedOut,
     /// The receiver reported the result of long-running work it accepted with 202.
-    CompletionReported { succeeded: bool, detail: Option<String> },
+    CompletionReported {
+        succeeded: bool,
+        detail: Option<String>,
+    },
     /// A claimed attempt whose sender vanished (lease expired, no outcome recorded):
     /// the request may or may not have reached the receiver.
     Lost,

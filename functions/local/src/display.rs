@@ -31,9 +31,20 @@ impl StepSink for Console {
         let line = match &r.result {
             Err(e) => format!("step failed (message will come back): {e}"),
             Ok(StepOutcome::Attempted { attempt, delivery }) | Ok(StepOutcome::LostRecorded { attempt, delivery }) => {
-                let status = attempt.response_status.map(|s| s.to_string()).unwrap_or_else(|| attempt.error_class.clone().unwrap_or_else(|| "-".into()));
+                let status = attempt
+                    .response_status
+                    .map(|s| s.to_string())
+                    .unwrap_or_else(|| attempt.error_class.clone().unwrap_or_else(|| "-".into()));
                 let next = match (delivery.next_attempt_at, delivery.status.is_settled()) {
-                    (_, true) => format!("delivery {}{}", delivery.status.as_str(), delivery.dead_reason.as_ref().map(|r| format!(" ({r})")).unwrap_or_default()),
+                    (_, true) => format!(
+                        "delivery {}{}",
+                        delivery.status.as_str(),
+                        delivery
+                            .dead_reason
+                            .as_ref()
+                            .map(|r| format!(" ({r})"))
+                            .unwrap_or_default()
+                    ),
                     (Some(at), false) => {
                         let secs = at.millis_since(attempt.started_at) as f64 / 1000.0;
                         format!("next attempt at {} (+{secs:.1}s)", clock_time(at))
@@ -50,12 +61,19 @@ impl StepSink for Console {
                     attempt.diagnostic
                 )
             }
-            Ok(StepOutcome::SettledWithoutAttempt { delivery }) => format!("{}  settled without an attempt: {:?}", delivery.id, delivery.dead_reason),
+            Ok(StepOutcome::SettledWithoutAttempt { delivery }) => format!(
+                "{}  settled without an attempt: {:?}",
+                delivery.id, delivery.dead_reason
+            ),
             Ok(StepOutcome::AwaitingCompletion { delivery }) => format!(
                 "{}  attempt {} answered 202: waiting for the receiver's completion report until {}",
                 delivery.id,
                 delivery.awaiting.as_ref().map(|a| a.number).unwrap_or_default(),
-                delivery.awaiting.as_ref().map(|a| clock_time(a.until)).unwrap_or_default()
+                delivery
+                    .awaiting
+                    .as_ref()
+                    .map(|a| clock_time(a.until))
+                    .unwrap_or_default()
             ),
             Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Dropped { .. }) => return,
         };

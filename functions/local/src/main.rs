@@ -41,7 +41,10 @@ async fn main() -> ExitCode {
     println!("Courier is running.");
     println!("  API          {}", stack.api_url);
     println!("  API key      {}", stack.api_key);
-    println!("  try          curl -s {}/v1/endpoints -H 'authorization: Bearer {}'", stack.api_url, stack.api_key);
+    println!(
+        "  try          curl -s {}/v1/endpoints -H 'authorization: Bearer {}'",
+        stack.api_url, stack.api_key
+    );
     println!("  stop         Ctrl-C");
     println!();
     let mut _receiver = None;
@@ -64,7 +67,10 @@ async fn call(stack: &Stack, method: &str, path: &str, body: serde_json::Value) 
             method: method.into(),
             path: path.into(),
             query: None,
-            headers: vec![("authorization".into(), format!("Bearer {}", stack.api_key)), ("content-type".into(), "application/json".into())],
+            headers: vec![
+                ("authorization".into(), format!("Bearer {}", stack.api_key)),
+                ("content-type".into(), "application/json".into()),
+            ],
             body: body.to_string().into_bytes(),
         })
         .await;
@@ -76,13 +82,30 @@ async fn call(stack: &Stack, method: &str, path: &str, body: serde_json::Value) 
 }
 
 async fn start_demo(stack: &Stack) -> Result<ScriptedReceiver, String> {
-    let rx = ScriptedReceiver::start(vec![Reply::Status(503), Reply::Status(503), Reply::Status(500), Reply::Status(200)]).await.map_err(|e| e.to_string())?;
+    let rx = ScriptedReceiver::start(vec![
+        Reply::Status(503),
+        Reply::Status(503),
+        Reply::Status(500),
+        Reply::Status(200),
+    ])
+    .await
+    .map_err(|e| e.to_string())?;
     let ep = call(stack, "POST", "/v1/endpoints", serde_json::json!({"url": rx.url(), "policy": "greatwait", "description": "demo receiver: fails three times, then succeeds"})).await?;
     let ep_id = ep["id"].as_str().unwrap_or_default().to_owned();
     println!("demo: receiver at {} answers 503, 503, 500, then 200", rx.url());
     println!("demo: endpoint {ep_id} uses the greatwait policy (waits 2s, 5s, 15s, each stretched x1-x2)");
-    let ev = call(stack, "POST", "/v1/events", serde_json::json!({"endpointId": ep_id, "type": "demo.hello", "payload": {"hello": "world"}})).await?;
-    println!("demo: event {} sent; delivery {}", ev["eventId"].as_str().unwrap_or(""), ev["deliveries"][0]["id"].as_str().unwrap_or(""));
+    let ev = call(
+        stack,
+        "POST",
+        "/v1/events",
+        serde_json::json!({"endpointId": ep_id, "type": "demo.hello", "payload": {"hello": "world"}}),
+    )
+    .await?;
+    println!(
+        "demo: event {} sent; delivery {}",
+        ev["eventId"].as_str().unwrap_or(""),
+        ev["deliveries"][0]["id"].as_str().unwrap_or("")
+    );
     println!();
     Ok(rx)
 }

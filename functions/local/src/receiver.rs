@@ -16,7 +16,11 @@ use tokio::sync::Notify;
 pub enum Reply {
     Status(u16),
     /// A status with extra headers (e.g. Retry-After) and a body.
-    Full { status: u16, headers: Vec<(String, String)>, body: String },
+    Full {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: String,
+    },
     /// Hold the request this long before answering 200 (to trigger timeouts).
     Hang(Duration),
 }
@@ -32,7 +36,10 @@ pub struct Received {
 
 impl Received {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -55,7 +62,10 @@ impl ScriptedReceiver {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let rx = ScriptedReceiver {
-            shared: Arc::new(Mutex::new(Shared { script, received: Vec::new() })),
+            shared: Arc::new(Mutex::new(Shared {
+                script,
+                received: Vec::new(),
+            })),
             notify: Arc::new(Notify::new()),
             addr,
         };
@@ -92,18 +102,33 @@ impl ScriptedReceiver {
 }
 
 async fn handle(State(rx): State<ScriptedReceiver>, headers: HeaderMap, body: Bytes) -> Response {
-    let at_ms = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0);
+    let at_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0);
     let reply = {
         let Ok(mut s) = rx.shared.lock() else {
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         };
         let idx = s.received.len();
         s.received.push(Received {
-            headers: headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect(),
+            headers: headers
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.as_str().to_owned(),
+                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                    )
+                })
+                .collect(),
             body: body.to_vec(),
             at_ms,
         });
-        s.script.get(idx).or(s.script.last()).cloned().unwrap_or(Reply::Status(200))
+        s.script
+            .get(idx)
+            .or(s.script.last())
+            .cloned()
+            .unwrap_or(Reply::Status(200))
     };
     rx.notify.notify_waiters();
     // notify_waiters only wakes registered waiters; the check-after-register above covers the rest.
@@ -112,7 +137,10 @@ async fn handle(State(rx): State<ScriptedReceiver>, headers: HeaderMap, body: By
         Reply::Full { status, headers, body } => {
             let mut resp = (StatusCode::from_u16(status).unwrap_or(StatusCode::OK), body).into_response();
             for (k, v) in headers {
-                if let (Ok(k), Ok(v)) = (axum::http::HeaderName::try_from(k), axum::http::HeaderValue::try_from(v)) {
+                if let (Ok(k), Ok(v)) = (
+                    axum::http::HeaderName::try_from(k),
+                    axum::http::HeaderValue::try_from(v),
+                ) {
                     resp.headers_mut().insert(k, v);
                 }
             }

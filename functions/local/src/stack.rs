@@ -87,20 +87,35 @@ impl Stack {
         let emulator = if std::env::var_os("AWS_ENDPOINT_URL").is_some() {
             None
         } else {
-            Some(courier_aws::testing::Emulator::start().await.map_err(|e| StackError::Emulator(e.to_string()))?)
+            Some(
+                courier_aws::testing::Emulator::start()
+                    .await
+                    .map_err(|e| StackError::Emulator(e.to_string()))?,
+            )
         };
         let sdk = match &emulator {
             Some(e) => e.sdk_config().await,
             None => courier_aws::aws_config_from_env().await,
         };
         let names = courier_aws::bootstrap::ResourceNames::with_prefix(&opts.prefix);
-        let res = courier_aws::bootstrap::ensure_resources(&sdk, &names).await.map_err(|e| StackError::Bootstrap(e.to_string()))?;
+        let res = courier_aws::bootstrap::ensure_resources(&sdk, &names)
+            .await
+            .map_err(|e| StackError::Bootstrap(e.to_string()))?;
         let store = Arc::new(DynamoStore::new(&sdk, res.table.clone()));
         let queue = Arc::new(SqsQueue::new(&sdk, res.queue_url.clone()));
-        let timer = Arc::new(SchedulerTimer::new(&sdk, res.schedule_group.clone(), res.queue_arn.clone(), res.scheduler_role_arn.clone()));
+        let timer = Arc::new(SchedulerTimer::new(
+            &sdk,
+            res.schedule_group.clone(),
+            res.queue_arn.clone(),
+            res.scheduler_role_arn.clone(),
+        ));
         let random: Arc<dyn Random> = Arc::new(courier_app::memory::OsSeededRandom::new());
         let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::memory::OsSecrets);
-        let planner = Planner { queue: queue.clone(), timer: timer.clone(), settings: opts.planner };
+        let planner = Planner {
+            queue: queue.clone(),
+            timer: timer.clone(),
+            settings: opts.planner,
+        };
         let allow_private = true;
         let api = Arc::new(Api {
             tenants: store.clone(),
@@ -111,8 +126,15 @@ impl Stack {
             clock: opts.clock.clone(),
             random: random.clone(),
             secrets: secrets.clone(),
-            admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy { allow_http: true, allow_private })),
-            settings: ApiSettings { allow_http_targets: true, allow_private_targets: allow_private, ..ApiSettings::default() },
+            admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
+                allow_http: true,
+                allow_private,
+            })),
+            settings: ApiSettings {
+                allow_http_targets: true,
+                allow_private_targets: allow_private,
+                ..ApiSettings::default()
+            },
             limiter: Default::default(),
         });
         let sender = Arc::new(Sender {
@@ -126,7 +148,10 @@ impl Stack {
             faults: opts.faults.clone(),
             settings: opts.sender,
         });
-        let tenant = Tenant { id: TenantId::generate(opts.clock.now(), &mut courier_app::sender::PortRng(random.as_ref())), name: "development".into() };
+        let tenant = Tenant {
+            id: TenantId::generate(opts.clock.now(), &mut courier_app::sender::PortRng(random.as_ref())),
+            name: "development".into(),
+        };
         let api_key = match &opts.dev_api_key {
             Some(k) => k.clone(),
             None => {
@@ -135,10 +160,20 @@ impl Stack {
                 format!("ck_dev_{}", raw.iter().map(|b| format!("{b:02x}")).collect::<String>())
             }
         };
-        courier_app::api::register_key(store.as_ref(), &api_key, &tenant).await.map_err(StackError::Tenant)?;
+        courier_app::api::register_key(store.as_ref(), &api_key, &tenant)
+            .await
+            .map_err(StackError::Tenant)?;
 
-        let listener = tokio::net::TcpListener::bind(opts.api_addr).await.map_err(|source| StackError::Listen { addr: opts.api_addr, source })?;
-        let local = listener.local_addr().map_err(|source| StackError::Listen { addr: opts.api_addr, source })?;
+        let listener = tokio::net::TcpListener::bind(opts.api_addr)
+            .await
+            .map_err(|source| StackError::Listen {
+                addr: opts.api_addr,
+                source,
+            })?;
+        let local = listener.local_addr().map_err(|source| StackError::Listen {
+            addr: opts.api_addr,
+            source,
+        })?;
         let (shutdown, rx) = watch::channel(false);
         let mut tasks = Vec::new();
         {
@@ -152,8 +187,20 @@ impl Stack {
                     .await;
             }));
         }
-        tasks.push(tokio::spawn(poll_loop(sender.clone(), queue.clone(), opts.visibility_timeout_seconds, opts.sink.clone(), rx.clone())));
-        tasks.push(tokio::spawn(timer_loop(timer.clone(), queue.clone(), opts.clock.clone(), opts.sink.clone(), rx.clone())));
+        tasks.push(tokio::spawn(poll_loop(
+            sender.clone(),
+            queue.clone(),
+            opts.visibility_timeout_seconds,
+            opts.sink.clone(),
+            rx.clone(),
+        )));
+        tasks.push(tokio::spawn(timer_loop(
+            timer.clone(),
+            queue.clone(),
+            opts.clock.clone(),
+            opts.sink.clone(),
+            rx.clone(),
+        )));
         Ok(Stack {
             api_url: format!("http://{local}"),
             api_key,
@@ -187,7 +234,11 @@ async fn serve_api(State(api): State<Arc<Api>>, req: Request<Body>) -> Response<
     let body = match axum::body::to_bytes(body, READ_LIMIT).await {
         Ok(b) => b.to_vec(),
         Err(_) => {
-            let e = courier_app::api::ApiError::new(413, "payload_too_large", format!("request body exceeds {READ_LIMIT} bytes"));
+            let e = courier_app::api::ApiError::new(
+                413,
+                "payload_too_large",
+                format!("request body exceeds {READ_LIMIT} bytes"),
+            );
             return to_axum(e.into_response());
         }
     };
@@ -195,7 +246,16 @@ async fn serve_api(State(api): State<Arc<Api>>, req: Request<Body>) -> Response<
         method: parts.method.to_string(),
         path: parts.uri.path().to_owned(),
         query: parts.uri.query().map(str::to_owned),
-        headers: parts.headers.iter().map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned())).collect(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
         body,
     };
     to_axum(api.handle(request).await)
@@ -203,9 +263,13 @@ async fn serve_api(State(api): State<Arc<Api>>, req: Request<Body>) -> Response<
 
 fn to_axum(r: courier_app::api::ApiResponse) -> Response<Body> {
     let mut resp = Response::new(Body::from(r.body));
-    *resp.status_mut() = axum::http::StatusCode::from_u16(r.status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
+    *resp.status_mut() =
+        axum::http::StatusCode::from_u16(r.status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
     for (k, v) in r.headers {
-        if let (Ok(k), Ok(v)) = (axum::http::HeaderName::try_from(k), axum::http::HeaderValue::try_from(v)) {
+        if let (Ok(k), Ok(v)) = (
+            axum::http::HeaderName::try_from(k),
+            axum::http::HeaderValue::try_from(v),
+        ) {
             resp.headers_mut().insert(k, v);
         }
     }
@@ -215,7 +279,13 @@ fn to_axum(r: courier_app::api::ApiResponse) -> Response<Body> {
 /// Stands in for Lambda's SQS event source mapping: long-polls, hands batches to the
 /// sender handler as real SQS events, deletes what succeeded, leaves the rest to
 /// come back after the visibility timeout.
-async fn poll_loop(sender: Arc<Sender>, queue: Arc<SqsQueue>, visibility: i32, sink: Arc<dyn StepSink>, mut stop: watch::Receiver<bool>) {
+async fn poll_loop(
+    sender: Arc<Sender>,
+    queue: Arc<SqsQueue>,
+    visibility: i32,
+    sink: Arc<dyn StepSink>,
+    mut stop: watch::Receiver<bool>,
+) {
     loop {
         if *stop.borrow() {
             return;
@@ -262,12 +332,16 @@ async fn poll_loop(sender: Arc<Sender>, queue: Arc<SqsQueue>, visibility: i32, s
         for r in &results {
             sink.step(r);
         }
-        let failed: Vec<&str> = response.batch_item_failures.iter().map(|f| f.item_identifier.as_str()).collect();
+        let failed: Vec<&str> = response
+            .batch_item_failures
+            .iter()
+            .map(|f| f.item_identifier.as_str())
+            .collect();
         for m in &messages {
-            if !failed.contains(&m.message_id.as_str()) {
-                if let Err(e) = queue.delete(&m.receipt_handle).await {
-                    tracing::warn!(error = %e, "deleting a handled message failed; it will be seen again and dropped as a duplicate");
-                }
+            if !failed.contains(&m.message_id.as_str())
+                && let Err(e) = queue.delete(&m.receipt_handle).await
+            {
+                tracing::warn!(error = %e, "deleting a handled message failed; it will be seen again and dropped as a duplicate");
             }
         }
     }
@@ -275,7 +349,13 @@ async fn poll_loop(sender: Arc<Sender>, queue: Arc<SqsQueue>, visibility: i32, s
 
 /// Stands in for EventBridge Scheduler: every half second, due schedules put their
 /// message on the queue and are deleted (ActionAfterCompletion DELETE).
-async fn timer_loop(timer: Arc<SchedulerTimer>, queue: Arc<SqsQueue>, clock: Arc<dyn Clock>, sink: Arc<dyn StepSink>, mut stop: watch::Receiver<bool>) {
+async fn timer_loop(
+    timer: Arc<SchedulerTimer>,
+    queue: Arc<SqsQueue>,
+    clock: Arc<dyn Clock>,
+    sink: Arc<dyn StepSink>,
+    mut stop: watch::Receiver<bool>,
+) {
     loop {
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_millis(500)) => {}

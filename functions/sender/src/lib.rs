@@ -60,21 +60,31 @@ async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCac
 
 fn log_outcome(m: &QueueMessage, outcome: &StepOutcome) {
     match outcome {
-        StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => tracing::info!(
-            delivery_id = %delivery.id,
-            attempt_id = %attempt.id,
-            attempt = attempt.number,
-            state = %attempt.state,
-            diagnostic = %attempt.diagnostic,
-            status = attempt.response_status,
-            duration_ms = attempt.duration_ms,
-            delivery_status = delivery.status.as_str(),
-            next_attempt_at = ?delivery.next_attempt_at.map(|t| t.to_rfc3339()),
-            "attempt recorded"
-        ),
-        StepOutcome::AwaitingCompletion { delivery } => tracing::info!(delivery_id = %delivery.id, "202 accepted; awaiting completion report"),
-        StepOutcome::Redelayed { until } => tracing::debug!(delivery_id = %m.delivery_id, until = %until, "early message re-delayed"),
-        StepOutcome::SettledWithoutAttempt { delivery } => tracing::info!(delivery_id = %delivery.id, reason = ?delivery.dead_reason, "settled without an attempt"),
-        StepOutcome::Dropped { why } => tracing::info!(delivery_id = %m.delivery_id, attempt = m.attempt, why = ?why, "message dropped"),
+        StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => {
+            tracing::info!(
+                delivery_id = %delivery.id,
+                attempt_id = %attempt.id,
+                attempt = attempt.number,
+                state = %attempt.state,
+                diagnostic = %attempt.diagnostic,
+                status = attempt.response_status,
+                duration_ms = attempt.duration_ms,
+                delivery_status = delivery.status.as_str(),
+                next_attempt_at = ?delivery.next_attempt_at.map(|t| t.to_rfc3339()),
+                "attempt recorded"
+            )
+        }
+        StepOutcome::AwaitingCompletion { delivery } => {
+            tracing::info!(delivery_id = %delivery.id, "202 accepted; awaiting completion report")
+        }
+        StepOutcome::Redelayed { until } => {
+            tracing::debug!(delivery_id = %m.delivery_id, until = %until, "early message re-delayed")
+        }
+        StepOutcome::SettledWithoutAttempt { delivery } => {
+            tracing::info!(delivery_id = %delivery.id, reason = ?delivery.dead_reason, "settled without an attempt")
+        }
+        StepOutcome::Dropped { why } => {
+            tracing::info!(delivery_id = %m.delivery_id, attempt = m.attempt, why = ?why, "message dropped")
+        }
     }
 }

@@ -7,17 +7,27 @@ use courier_app::config::Config;
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::sender::{NoFaults, Sender, SenderSettings};
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
-use lambda_runtime::{service_fn, Error, LambdaEvent};
+use lambda_runtime::{Error, LambdaEvent, service_fn};
 use std::sync::Arc;
 
 #[tokio::main]
 async fn main() -> Result<(), Error> {
-    tracing_subscriber::fmt().json().with_current_span(true).with_target(false).without_time().init();
+    tracing_subscriber::fmt()
+        .json()
+        .with_current_span(true)
+        .with_target(false)
+        .without_time()
+        .init();
     let config = Config::from_env()?;
     let sdk = courier_aws::aws_config_from_env().await;
     let store = Arc::new(DynamoStore::new(&sdk, config.table.clone()));
     let queue = Arc::new(SqsQueue::new(&sdk, config.queue_url.clone()));
-    let timer = Arc::new(SchedulerTimer::new(&sdk, config.schedule_group.clone(), config.queue_arn.clone(), config.scheduler_role_arn.clone()));
+    let timer = Arc::new(SchedulerTimer::new(
+        &sdk,
+        config.schedule_group.clone(),
+        config.queue_arn.clone(),
+        config.scheduler_role_arn.clone(),
+    ));
     let sender = Arc::new(Sender {
         secrets: Arc::new(courier_app::memory::OsSecrets),
         deliveries: store.clone(),
@@ -28,7 +38,10 @@ async fn main() -> Result<(), Error> {
         planner: Planner {
             queue,
             timer,
-            settings: PlannerSettings { sqs_max_delay_seconds: config.sqs_max_delay_seconds, schedule_lead_seconds: config.schedule_lead_seconds },
+            settings: PlannerSettings {
+                sqs_max_delay_seconds: config.sqs_max_delay_seconds,
+                schedule_lead_seconds: config.schedule_lead_seconds,
+            },
         },
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),

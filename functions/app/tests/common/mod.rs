@@ -11,10 +11,10 @@ use courier_app::ports::{
     AdmissionRefusal, Clock, DeliveryStore, HttpSender, OutboundRequest, Queue, Random, SendResult, UrlAdmission,
 };
 use courier_app::sender::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
+use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, TenantId};
 use courier_core::outcome::{AttemptOutcome, ResponseSummary};
-use courier_core::Timestamp;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -53,13 +53,7 @@ impl HttpSender for ScriptedHttp {
             .script
             .lock()
             .ok()
-            .and_then(|mut s| {
-                if s.len() > 1 {
-                    s.pop_front()
-                } else {
-                    s.front().cloned()
-                }
-            })
+            .and_then(|mut s| if s.len() > 1 { s.pop_front() } else { s.front().cloned() })
             .unwrap_or(AttemptOutcome::Response(ResponseSummary::new(200)));
         SendResult {
             outcome,
@@ -121,9 +115,7 @@ impl World {
             random,
             planner,
             faults: Arc::new(NoFaults),
-            settings: SenderSettings {
-                lease_margin_ms: 5_000,
-            },
+            settings: SenderSettings { lease_margin_ms: 5_000 },
         };
         let tenant = Tenant {
             id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
@@ -171,15 +163,10 @@ impl World {
 
     pub async fn event(&self, ep: &str) -> DeliveryId {
         let (s, b) = self
-            .call(
-                "POST",
-                "/v1/events",
-                json!({"endpointId": ep, "payload": {"k": 1}}),
-            )
+            .call("POST", "/v1/events", json!({"endpointId": ep, "payload": {"k": 1}}))
             .await;
         assert_eq!(s, 202, "{b}");
-        DeliveryId::parse(b["deliveries"][0]["id"].as_str().unwrap_or_default())
-            .unwrap_or_else(|e| panic!("{e}"))
+        DeliveryId::parse(b["deliveries"][0]["id"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"))
     }
 
     pub async fn delivery(&self, id: &DeliveryId) -> Delivery {
@@ -195,10 +182,7 @@ impl World {
     pub async fn step(&self) -> Vec<StepOutcome> {
         let now = self.clock.now();
         for s in self.timer.take_due(now) {
-            self.queue
-                .send(&s.message, 0)
-                .await
-                .unwrap_or_else(|e| panic!("{e}"));
+            self.queue.send(&s.message, 0).await.unwrap_or_else(|e| panic!("{e}"));
         }
         let cache = EndpointCache::default();
         let mut out = vec![];
