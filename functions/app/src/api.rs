@@ -501,6 +501,7 @@ pub fn delivery_view(d: &Delivery) -> Value {
         "createdAt": d.created_at,
         "plannedAt": d.planned_at,
         "settledAt": d.settled_at,
+        "deadLetteredAt": d.dead_lettered_at,
     })
 }
 
@@ -640,6 +641,7 @@ impl Api {
             ("POST", ["endpoints", id, "replay"]) => self.replay(&tenant, id, req).await,
             ("POST", ["endpoints", id, "replay-dead"]) => self.replay_dead(&tenant, id).await,
             ("POST", ["deliveries", id, "redeliver"]) => self.redeliver(&tenant, id, req).await,
+            ("POST", ["deliveries", id, "redrive"]) => self.redrive(&tenant, id).await,
             (
                 _,
                 [
@@ -648,7 +650,7 @@ impl Api {
                     "disable" | "enable" | "revoke" | "test" | "replay" | "replay-dead",
                 ]
                 | ["endpoints", _, "secrets", "rotate"]
-                | ["deliveries", _, "redeliver"],
+                | ["deliveries", _, "redeliver" | "redrive"],
             ) => Err(method_not_allowed("POST")),
             (_, ["endpoints"]) => Err(method_not_allowed("GET, POST")),
             (_, ["events"]) => Err(method_not_allowed("GET, POST")),

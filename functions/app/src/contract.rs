@@ -142,6 +142,7 @@ pub fn sample_delivery(
         last_planned: false,
         claim: None,
         awaiting: None,
+        dead_lettered_at: None,
         created_at,
         planned_at: created_at,
         settled_at: None,

@@ -105,6 +105,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             last_planned: false,
             claim: None,
             awaiting: None,
+            dead_lettered_at: None,
             created_at: now,
             planned_at,
             settled_at: dropped.map(|_| now),

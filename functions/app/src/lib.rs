@@ -6,6 +6,7 @@
 pub mod api;
 pub mod config;
 pub mod contract;
+pub mod dead_letter;
 pub mod ingest;
 pub mod lifecycle;
 pub mod memory;

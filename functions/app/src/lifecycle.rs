@@ -596,6 +596,31 @@ impl Api {
     }
 }
 
+impl Api {
+    /// `POST /v1/deliveries/{id}/redrive`: puts a dead-lettered delivery's step back
+    /// on the queue.
+    pub(crate) async fn redrive(&self, tenant: &Tenant, id: &str) -> ApiResult<ApiResponse> {
+        let d = self.load_delivery(tenant, id).await?;
+        if d.dead_lettered_at.is_none() {
+            return Err(ApiError::new(
+                409,
+                "conflict",
+                format!("delivery {} is not in the dead-letter queue", d.id),
+            ));
+        }
+        let now = self.clock.now();
+        match crate::dead_letter::redrive(self.deliveries.as_ref(), &self.planner, &d, now).await {
+            Ok(updated) => Ok(ApiResponse::json(202, &delivery_view(&updated))),
+            Err(PortError::Conflict(_)) => Err(ApiError::new(
+                409,
+                "conflict",
+                "the delivery changed during this call; retry",
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
 fn replayed_answer(first: IdempotencyRecord, hash: &str) -> ApiResult<ApiResponse> {
     if first.request_hash != hash {
         return Err(ApiError::new(

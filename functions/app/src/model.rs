@@ -172,6 +172,10 @@ pub struct Delivery {
     pub planned_at: Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settled_at: Option<Timestamp>,
+    /// Set when the delivery's queue message exhausted its receives and landed in the
+    /// dead-letter queue: nothing moves it on until someone redrives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead_lettered_at: Option<Timestamp>,
     /// Set while a long-running attempt (answered 202) waits for the receiver's report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub awaiting: Option<AwaitingCompletion>,

@@ -32,6 +32,10 @@ impl RandomSource for PortRng<'_> {
 /// Fault injection for tests: lets a test make the sender "crash" at a point where a
 /// real Lambda could die. Production uses [`NoFaults`].
 pub trait Faults: Send + Sync {
+    /// Called first: true makes the step fail as if storage were down.
+    fn fail_step(&self, _message: &QueueMessage) -> bool {
+        false
+    }
     /// Called after the HTTP attempt and before the outcome is recorded.
     fn crash_after_send(&self, _message: &QueueMessage) -> bool {
         false
@@ -103,6 +107,8 @@ pub enum StepError {
     EndpointMissing(EndpointId),
     #[error("fault injected: crash after send")]
     InjectedCrash,
+    #[error("fault injected: step failure")]
+    InjectedFailure,
 }
 
 /// Endpoints read once per batch: most batches target few endpoints.
@@ -182,6 +188,9 @@ impl Sender {
 
     /// Handles one message. `Err` means: leave the message on the queue.
     pub async fn handle(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
+        if self.faults.fail_step(m) {
+            return Err(StepError::InjectedFailure);
+        }
         let now = self.clock.now();
         if m.not_before > now {
             self.planner.plan(m.clone(), now).await.map_err(StepError::Plan)?;

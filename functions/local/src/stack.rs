@@ -103,6 +103,7 @@ impl Stack {
             .map_err(|e| StackError::Bootstrap(e.to_string()))?;
         let store = Arc::new(DynamoStore::new(&sdk, res.table.clone()));
         let queue = Arc::new(SqsQueue::new(&sdk, res.queue_url.clone()));
+        let dlq = Arc::new(SqsQueue::new(&sdk, res.dlq_url.clone()));
         let timer = Arc::new(SchedulerTimer::new(
             &sdk,
             res.schedule_group.clone(),
@@ -188,8 +189,17 @@ impl Stack {
             }));
         }
         tasks.push(tokio::spawn(poll_loop(
-            sender.clone(),
+            Consumer::DeadLetters(store.clone(), opts.clock.clone()),
+            dlq.clone(),
+            res.dlq_arn.clone(),
+            opts.visibility_timeout_seconds,
+            opts.sink.clone(),
+            rx.clone(),
+        )));
+        tasks.push(tokio::spawn(poll_loop(
+            Consumer::Sender(sender.clone()),
             queue.clone(),
+            res.queue_arn.clone(),
             opts.visibility_timeout_seconds,
             opts.sink.clone(),
             rx.clone(),
@@ -276,12 +286,41 @@ fn to_axum(r: courier_app::api::ApiResponse) -> Response<Body> {
     resp
 }
 
+/// What a polled queue feeds: the sender, or the dead-letter handler.
+#[derive(Clone)]
+enum Consumer {
+    Sender(Arc<Sender>),
+    DeadLetters(Arc<DynamoStore>, Arc<dyn Clock>),
+}
+
+/// Builds the SQS event Lambda would deliver for these messages.
+fn sqs_event(messages: &[courier_aws::sqs::ReceivedMessage], queue_arn: &str) -> Result<SqsEvent, serde_json::Error> {
+    let records: Vec<serde_json::Value> = messages
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "messageId": m.message_id,
+                "receiptHandle": m.receipt_handle,
+                "body": m.body,
+                "attributes": m.attributes,
+                "messageAttributes": {},
+                "md5OfBody": m.md5_of_body,
+                "eventSource": "aws:sqs",
+                "eventSourceARN": queue_arn,
+                "awsRegion": queue_arn.split(':').nth(3).unwrap_or("us-east-1"),
+            })
+        })
+        .collect();
+    serde_json::from_value(serde_json::json!({ "Records": records }))
+}
+
 /// Stands in for Lambda's SQS event source mapping: long-polls, hands batches to the
-/// sender handler as real SQS events, deletes what succeeded, leaves the rest to
-/// come back after the visibility timeout.
+/// handler as real SQS events, deletes what succeeded, leaves the rest to come back
+/// after the visibility timeout (and, after 5 receives, to move to the DLQ).
 async fn poll_loop(
-    sender: Arc<Sender>,
+    consumer: Consumer,
     queue: Arc<SqsQueue>,
+    queue_arn: String,
     visibility: i32,
     sink: Arc<dyn StepSink>,
     mut stop: watch::Receiver<bool>,
@@ -297,7 +336,7 @@ async fn poll_loop(
         let messages = match received {
             Ok(m) => m,
             Err(e) => {
-                tracing::warn!(error = %e, "polling the delivery queue failed");
+                tracing::warn!(error = %e, "polling a queue failed");
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 continue;
             }
@@ -305,33 +344,25 @@ async fn poll_loop(
         if messages.is_empty() {
             continue;
         }
-        let records: Vec<serde_json::Value> = messages
-            .iter()
-            .map(|m| {
-                serde_json::json!({
-                    "messageId": m.message_id,
-                    "receiptHandle": m.receipt_handle,
-                    "body": m.body,
-                    "attributes": {},
-                    "messageAttributes": {},
-                    "md5OfBody": "",
-                    "eventSource": "aws:sqs",
-                    "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:courier-local",
-                    "awsRegion": "us-east-1"
-                })
-            })
-            .collect();
-        let event: SqsEvent = match serde_json::from_value(serde_json::json!({ "Records": records })) {
+        let event = match sqs_event(&messages, &queue_arn) {
             Ok(e) => e,
             Err(e) => {
                 tracing::error!(error = %e, "could not build an SQS event");
                 continue;
             }
         };
-        let (response, results) = courier_sender::handle_batch(&sender, event).await;
-        for r in &results {
-            sink.step(r);
-        }
+        let response = match &consumer {
+            Consumer::Sender(sender) => {
+                let (response, results) = courier_sender::handle_batch(sender, event).await;
+                for r in &results {
+                    sink.step(r);
+                }
+                response
+            }
+            Consumer::DeadLetters(store, clock) => {
+                courier_sender::handle_dead_letters(store.as_ref(), clock.as_ref(), event).await
+            }
+        };
         let failed: Vec<&str> = response
             .batch_item_failures
             .iter()

@@ -58,6 +58,54 @@ async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCac
     RecordResult { message_id, result }
 }
 
+/// Works a batch from the dead-letter queue: each message marks its delivery as
+/// dead-lettered (shown by the API, redriven by `POST /v1/deliveries/{id}/redrive`)
+/// and is consumed. An unreadable message, or one whose mark cannot be written, is
+/// reported as failed and stays in the DLQ, where the depth alarm sees it.
+pub async fn handle_dead_letters(
+    store: &dyn courier_app::ports::DeliveryStore,
+    clock: &dyn courier_app::ports::Clock,
+    event: SqsEvent,
+) -> SqsBatchResponse {
+    let mut response = SqsBatchResponse::default();
+    for record in &event.records {
+        let message_id = record.message_id.clone().unwrap_or_default();
+        let parsed = QueueMessage::parse(record.body.as_deref().unwrap_or(""));
+        let ok = match parsed {
+            Err(e) => {
+                tracing::error!(message_id, error = %e, "unreadable message in the dead-letter queue; left there");
+                false
+            }
+            Ok(m) => match courier_app::dead_letter::mark(store, &m, clock.now()).await {
+                Ok(outcome) => {
+                    tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, outcome = ?outcome, "dead-lettered message");
+                    true
+                }
+                Err(e) => {
+                    tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not mark a dead-lettered delivery; message left in the DLQ");
+                    false
+                }
+            },
+        };
+        if !ok {
+            response.add_failure(message_id);
+        }
+    }
+    response
+}
+
+/// True when an SQS event came from the queue named by `queue_url` (Lambda events
+/// carry the queue ARN, whose last part is the queue name, like the URL's).
+pub fn from_queue(event: &SqsEvent, queue_url: &str) -> bool {
+    let name = queue_url.rsplit('/').next().unwrap_or("");
+    !name.is_empty()
+        && event
+            .records
+            .first()
+            .and_then(|r| r.event_source_arn.as_deref())
+            .is_some_and(|arn| arn.rsplit(':').next() == Some(name))
+}
+
 fn log_outcome(m: &QueueMessage, outcome: &StepOutcome) {
     match outcome {
         StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => {

@@ -28,6 +28,8 @@ async fn main() -> Result<(), Error> {
         config.queue_arn.clone(),
         config.scheduler_role_arn.clone(),
     ));
+    let dlq_url = config.dlq_url.clone().unwrap_or_default();
+    let dlq_store = store.clone();
     let sender = Arc::new(Sender {
         secrets: Arc::new(courier_app::memory::OsSecrets),
         deliveries: store.clone(),
@@ -48,7 +50,16 @@ async fn main() -> Result<(), Error> {
     });
     lambda_runtime::run(service_fn(move |event: LambdaEvent<SqsEvent>| {
         let sender = sender.clone();
+        let dlq_store = dlq_store.clone();
+        let dlq_url = dlq_url.clone();
         async move {
+            // The same function is subscribed to the dead-letter queue.
+            if courier_sender::from_queue(&event.payload, &dlq_url) {
+                let clock = courier_app::memory::SystemClock;
+                return Ok::<SqsBatchResponse, Error>(
+                    courier_sender::handle_dead_letters(dlq_store.as_ref(), &clock, event.payload).await,
+                );
+            }
             let (response, _) = courier_sender::handle_batch(&sender, event.payload).await;
             Ok::<SqsBatchResponse, Error>(response)
         }
