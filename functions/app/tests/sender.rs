@@ -325,3 +325,77 @@ async fn long_running_without_a_report_is_ambiguous_completion_timed_out_then_re
     assert_eq!(a[0].remediation, "review_before_redelivery");
     assert_eq!(a[1].state, "succeeded");
 }
+
+#[tokio::test]
+async fn smartchat_pauses_after_three_quiet_days_and_twenty_failures_then_disables_with_no_traffic() {
+    // One attempt per delivery so each failed delivery is one failed attempt.
+    let w = World::new(vec![status(500)], 0).await;
+    let ep = w.endpoint(json!({"base": "smartchat", "maxAttempts": 1})).await;
+    let path = format!("/v1/endpoints/{ep}");
+    for i in 0..20 {
+        let id = w.event(&ep).await;
+        w.run(&id, 3).await;
+        w.clock.advance_secs(3600);
+        if i == 4 {
+            assert_eq!(
+                w.call("GET", &path, json!({})).await.1["status"],
+                "degraded",
+                "5 failures in a row"
+            );
+        }
+    }
+    // 20 failures, but only 20 h without a success: still degraded.
+    assert_eq!(w.call("GET", &path, json!({})).await.1["status"], "degraded");
+    // Time alone: exactly 3 days after creation (the last success baseline), paused.
+    w.clock.set(T0.plus_secs(3 * 86_400 - 1));
+    assert_eq!(w.call("GET", &path, json!({})).await.1["status"], "degraded");
+    w.clock.set(T0.plus_secs(3 * 86_400));
+    let v = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(v["status"], "paused");
+    assert_eq!(v["health"]["since"], json!(T0.plus_secs(3 * 86_400)));
+    // While paused, new events are not queued.
+    let id = w.event(&ep).await;
+    let d = w.delivery(&id).await;
+    assert_eq!(
+        (d.status, d.dead_reason.as_deref()),
+        (DeliveryStatus::Dropped, Some("endpoint_paused"))
+    );
+    // 7 days without a success: disabled, again with no traffic.
+    w.clock.set(T0.plus_secs(7 * 86_400));
+    let v = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(v["status"], "disabled");
+    assert_eq!(v["health"]["since"], json!(T0.plus_secs(7 * 86_400)));
+    let (s, v) = w.call("POST", &format!("/v1/endpoints/{ep}/enable"), json!({})).await;
+    assert_eq!((s, v["status"].as_str()), (200, Some("active")));
+}
+
+#[tokio::test]
+async fn smartchat_waiting_delivery_fails_with_endpoint_paused() {
+    let w = World::new(vec![status(500)], 0).await;
+    let ep = w.endpoint(json!({"base": "smartchat", "health": {"model": "smartchat", "degradeAfterFailures": 1, "pauseAfterFailures": 2, "pauseAfterSeconds": 60, "disableAfterSeconds": 3600}})).await;
+    // Attempt 1 at T0 fails (degraded); attempt 2 is due 24 s later (lowest jitter).
+    let waiting = w.event(&ep).await;
+    w.step().await;
+    // At T0+61 s one batch holds attempt 2 and another delivery's attempt 1. Attempt 2
+    // fails: 2 failures in a row and 61 s without a success pause the endpoint. The
+    // other attempt goes out too: a batch works from one snapshot of the endpoint.
+    w.clock.advance_secs(61);
+    let other = w.event(&ep).await;
+    assert_eq!(w.step().await.len(), 2);
+    let (_, v) = w.call("GET", &format!("/v1/endpoints/{ep}"), json!({})).await;
+    assert_eq!(v["status"], "paused");
+    w.run(&waiting, 10).await;
+    let d = w.delivery(&waiting).await;
+    assert_eq!(
+        (d.status, d.dead_reason.as_deref()),
+        (DeliveryStatus::Failed, Some("endpoint_paused"))
+    );
+    assert_eq!(
+        w.http.requests.lock().map(|r| r.len()).unwrap_or(0),
+        3,
+        "nothing sent after the paused batch"
+    );
+    w.run(&other, 10).await;
+    assert_eq!(w.delivery(&other).await.dead_reason.as_deref(), Some("endpoint_paused"));
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 3);
+}
