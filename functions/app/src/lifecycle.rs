@@ -382,10 +382,23 @@ impl Api {
         answer: &Value,
         now: Timestamp,
     ) -> ApiResult<Option<IdempotencyRecord>> {
+        self.claim_key_with(key, hash, 202, answer, now).await
+    }
+
+    /// Stores `status` + `answer` as the key's first answer (errors too, so a repeat of
+    /// a refused call is refused the same way instead of acting later).
+    async fn claim_key_with(
+        &self,
+        key: String,
+        hash: String,
+        status: u16,
+        answer: &Value,
+        now: Timestamp,
+    ) -> ApiResult<Option<IdempotencyRecord>> {
         let record = IdempotencyRecord {
             key,
             request_hash: hash,
-            status: 202,
+            status,
             response_body: answer.to_string(),
             created_at: now,
             expires_at: now.millis() / 1000 + crate::api::IDEMPOTENCY_TTL_SECONDS,
@@ -426,11 +439,8 @@ impl Api {
         let number = d.attempt_count + 1;
         let answer =
             json!({"deliveryId": d.id, "attemptId": attempt_id, "attemptNumber": number, "sourceAttemptId": source});
-        if let Some(first) = self.claim_key(key, hash.clone(), &answer, now).await? {
-            return replayed_answer(first, &hash);
-        }
         if !d.status.is_settled() {
-            return Err(ApiError::new(
+            let err = ApiError::new(
                 409,
                 "conflict",
                 format!(
@@ -438,7 +448,16 @@ impl Api {
                     d.id,
                     d.status.as_str()
                 ),
-            ));
+            );
+            let problem = err.clone().into_response();
+            let body: Value = serde_json::from_slice(&problem.body).unwrap_or(Value::Null);
+            if let Some(first) = self.claim_key_with(key, hash.clone(), 409, &body, now).await? {
+                return replayed_answer(first, &hash);
+            }
+            return Err(err);
+        }
+        if let Some(first) = self.claim_key(key, hash.clone(), &answer, now).await? {
+            return replayed_answer(first, &hash);
         }
         let mut updated = d.clone();
         updated.status = DeliveryStatus::Pending;
@@ -629,10 +648,15 @@ fn replayed_answer(first: IdempotencyRecord, hash: &str) -> ApiResult<ApiRespons
             "this Idempotency-Key was used with a different request body",
         ));
     }
+    let content_type = if first.status >= 400 {
+        "application/problem+json"
+    } else {
+        "application/json"
+    };
     Ok(ApiResponse {
         status: first.status,
         headers: vec![
-            ("content-type".into(), "application/json".into()),
+            ("content-type".into(), content_type.into()),
             ("idempotent-replayed".into(), "true".into()),
         ],
         body: first.response_body.into_bytes(),

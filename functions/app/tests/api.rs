@@ -632,3 +632,21 @@ async fn each_key_is_rate_limited_with_retry_after() {
     let (s, _) = as_key(&w, KEY, "GET", "/v1/endpoints", json!({}), None).await;
     assert_eq!(s, 200);
 }
+
+#[tokio::test]
+async fn a_refused_redelivery_stays_refused_under_its_key() {
+    let w = World::new(vec![status(503)], 0).await;
+    let ep = w.endpoint(json!("tanitar")).await;
+    let id = w.event(&ep).await;
+    w.step().await;
+    let path = format!("/v1/deliveries/{id}/redeliver");
+    let (s, b) = as_key(&w, KEY, "POST", &path, json!({}), Some("early")).await;
+    assert_problem(s, &b, 409, "conflict");
+    // Even once the delivery settles, the same key answers what it answered first.
+    *w.http.script.lock().unwrap_or_else(|e| e.into_inner()) = vec![status(200)].into();
+    w.run(&id, 10).await;
+    let (s, b2) = as_key(&w, KEY, "POST", &path, json!({}), Some("early")).await;
+    assert_eq!((s, &b2), (409, &b));
+    let (s, _) = as_key(&w, KEY, "POST", &path, json!({}), Some("later")).await;
+    assert_eq!(s, 202);
+}
