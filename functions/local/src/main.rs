@@ -54,7 +54,7 @@ async fn main() -> ExitCode {
             Err(e) => eprintln!("demo could not start: {e}"),
         }
     }
-    let _ = tokio::signal::ctrl_c().await;
+    wait_for_stop().await;
     println!("\nstopping...");
     stack.stop().await;
     ExitCode::SUCCESS
@@ -108,4 +108,21 @@ async fn start_demo(stack: &Stack) -> Result<ScriptedReceiver, String> {
     );
     println!();
     Ok(rx)
+}
+
+/// Ctrl-C or SIGTERM: either way the stack stops and the emulator it started dies
+/// with it (a kill that skipped this would leave moto running).
+async fn wait_for_stop() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }
