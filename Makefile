@@ -7,7 +7,8 @@ DEMO ?= 1
 
 include infra/emulator.mk
 
-.PHONY: help run test test-rust lint fmt fmt-check clippy build deploy bench clean-local
+
+.PHONY: help tenant run test test-rust lint fmt fmt-check clippy build deploy bench clean-local
 
 help:
 	@echo "make run     start the local stack (moto emulator, API on 127.0.0.1:3000, sender, timers; DEMO=0 skips the demo receiver)"
@@ -15,9 +16,15 @@ help:
 	@echo "make build   sam build (arm64 bootstrap binaries for Lambda)"
 	@echo "make deploy  sam deploy (uses samconfig.toml)"
 	@echo "make bench   print performance and cost figures"
+	@echo "make tenant  create a tenant and API key in a deployment (COURIER_TABLE=... NAME=...)"
 
 run: venv
 	$(CARGO) run --quiet -p courier-local -- $(if $(filter 0,$(DEMO)),--no-demo,--demo)
+
+# Creates a tenant and its first API key in a deployment: COURIER_TABLE=<table> make tenant NAME=acme
+tenant:
+	@test -n "$(NAME)" || (echo "usage: COURIER_TABLE=<table> make tenant NAME=<tenant name>" && exit 2)
+	$(CARGO) run --quiet -p courier-local --bin courier-admin -- create-tenant --name "$(NAME)"
 
 fmt:
 	$(CARGO) fmt --all
