@@ -302,3 +302,29 @@ async fn long_wait_goes_through_a_schedule_and_fires_on_time() {
     assert_eq!(fired, vec![format!("{id}-2-retry")]);
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_256_kib_payload_is_delivered_intact_to_several_endpoints() {
+    let h = Harness::start(test_options("big")).await;
+    let rx = receiver(vec![Reply::Status(200)]).await;
+    let (a, _) = h.endpoint(&rx.url(), json!("greatwait")).await;
+    let (b, _) = h.endpoint(&rx.url(), json!("tanitar")).await;
+    // A JSON string payload whose encoding is exactly 256 KiB (quotes included).
+    let text = "x".repeat(256 * 1024 - 2);
+    let (s, body) = h.call("POST", "/v1/events", Some(json!({"endpointIds": [a, b], "payload": text}))).await;
+    assert_eq!(s, 202, "{body}");
+    for d in body["deliveries"].as_array().cloned().unwrap_or_default() {
+        let id = d["id"].as_str().unwrap_or_default().to_owned();
+        assert_eq!(h.settled(&id, SETTLE).await["status"], "succeeded");
+    }
+    let got = rx.received();
+    assert_eq!(got.len(), 2);
+    for r in &got {
+        let envelope: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+        assert_eq!(envelope["data"].as_str().map(str::len), Some(256 * 1024 - 2));
+    }
+    // One byte more is refused with 413.
+    let (s, body) = h.call("POST", "/v1/events", Some(json!({"endpointId": a, "payload": "x".repeat(256 * 1024 - 1)}))).await;
+    assert_eq!((s, body["code"].as_str()), (413, Some("payload_too_large")));
+    h.stop().await;
+}
