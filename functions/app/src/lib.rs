@@ -11,6 +11,7 @@ pub mod ingest;
 pub mod lifecycle;
 pub mod memory;
 pub mod message;
+pub mod metrics;
 pub mod model;
 pub mod planner;
 pub mod ports;

@@ -46,6 +46,13 @@ async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCac
             match sender.handle(&m, cache).await {
                 Ok(outcome) => {
                     log_outcome(&m, &outcome);
+                    // EMF: CloudWatch Logs extracts the metrics from this stdout line.
+                    if emf_enabled()
+                        && let Some(doc) =
+                            courier_app::metrics::step_metrics(&outcome, m.not_before, sender.clock.now())
+                    {
+                        println!("{doc}");
+                    }
                     Ok(outcome)
                 }
                 Err(e) => {
@@ -104,6 +111,11 @@ pub fn from_queue(event: &SqsEvent, queue_url: &str) -> bool {
             .first()
             .and_then(|r| r.event_source_arn.as_deref())
             .is_some_and(|arn| arn.rsplit(':').next() == Some(name))
+}
+
+/// EMF lines are for CloudWatch: printed only inside Lambda (or when asked).
+fn emf_enabled() -> bool {
+    std::env::var_os("AWS_LAMBDA_FUNCTION_NAME").is_some() || std::env::var_os("COURIER_EMF").is_some()
 }
 
 fn log_outcome(m: &QueueMessage, outcome: &StepOutcome) {
