@@ -1,0 +1,423 @@
+//! template.yaml against the code: environment, IAM, queue, alarms, build wiring
+//! (static), and the table against what functions/aws's bootstrap really creates (on
+//! the moto emulator). The negative tests break one thing in a copy of the template
+//! and check that the checker names it, so a passing run means something.
+
+use courier_template_check::checks::{self, Required};
+use courier_template_check::scan::{self, ScanError, SourceFile};
+use courier_template_check::{FunctionCode, Inputs, TableShape, Template};
+use std::path::PathBuf;
+
+const FUNCTIONS: &[(&str, &str, &str)] = &[
+    ("ApiFunction", "courier-api", "functions/api"),
+    ("SenderFunction", "courier-sender", "functions/sender"),
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("reading {rel}: {e}"))
+}
+
+fn template_text() -> String {
+    read("template.yaml")
+}
+
+fn sources(rel: &str) -> Vec<SourceFile> {
+    checks::read_sources(&root().join(rel)).unwrap_or_else(|e| panic!("reading {rel}: {e}"))
+}
+
+fn functions() -> Vec<FunctionCode> {
+    FUNCTIONS
+        .iter()
+        .map(|(id, bin, dir)| FunctionCode {
+            logical_id: (*id).to_owned(),
+            binary: (*bin).to_owned(),
+            dir: (*dir).to_owned(),
+            sources: sources(&format!("{dir}/src")),
+        })
+        .collect()
+}
+
+fn scan_aws() -> (Vec<SourceFile>, Vec<courier_template_check::SdkCall>) {
+    let files = sources("functions/aws/src");
+    match scan::scan(&files) {
+        Ok(calls) => (files, calls),
+        Err(errors) => panic!(
+            "functions/aws/src has SDK calls the scan cannot map to IAM actions:\n{}",
+            errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+        ),
+    }
+}
+
+/// Everything the checks read, loaded from the workspace; tests may alter a part.
+struct Fixture {
+    template: Template,
+    build_mk: String,
+    aws_sources: Vec<SourceFile>,
+    calls: Vec<courier_template_check::SdkCall>,
+    functions: Vec<FunctionCode>,
+}
+
+impl Fixture {
+    fn load(template_text: &str) -> Fixture {
+        let (aws_sources, calls) = scan_aws();
+        Fixture {
+            template: Template::parse(template_text).expect("template parses"),
+            build_mk: read("infra/build.mk"),
+            aws_sources,
+            calls,
+            functions: functions(),
+        }
+    }
+
+    fn inputs(&self) -> Inputs<'_> {
+        Inputs {
+            template: &self.template,
+            build_mk: &self.build_mk,
+            all_env: &courier_app::config::ALL_ENV,
+            aws_sources: &self.aws_sources,
+            calls: &self.calls,
+            functions: &self.functions,
+            max_receive_count: courier_aws::bootstrap::MAX_RECEIVE_COUNT,
+            dlq_retention_seconds: courier_aws::bootstrap::DLQ_RETENTION_SECONDS,
+        }
+    }
+}
+
+/// Runs every static check on `text` as the template.
+fn check(text: &str) -> (Vec<String>, Required) {
+    checks::run(&Fixture::load(text).inputs())
+}
+
+fn assert_reported(findings: &[String], needle: &str) {
+    assert!(
+        findings.iter().any(|f| f.contains(needle)),
+        "expected a finding containing {needle:?}, got:\n{}",
+        findings.join("\n")
+    );
+}
+
+/// Removes the first line whose trimmed text is `line`.
+fn without_line(text: &str, line: &str) -> String {
+    let mut removed = false;
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            if !removed && l.trim() == line {
+                removed = true;
+                return false;
+            }
+            true
+        })
+        .collect();
+    assert!(removed, "template has no line {line:?}");
+    kept.join("\n") + "\n"
+}
+
+fn replaced(text: &str, from: &str, to: &str) -> String {
+    assert!(text.contains(from), "template has no {from:?}");
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn template_matches_the_code() {
+    let (findings, required) = check(&template_text());
+    for (function, actions) in &required {
+        println!("{function} needs:");
+        for (action, why) in actions {
+            println!("  {action:<32} {why}");
+        }
+    }
+    assert!(
+        findings.is_empty(),
+        "template.yaml disagrees with the code:\n{}",
+        findings.join("\n")
+    );
+}
+
+#[test]
+fn every_sdk_call_in_functions_aws_is_accounted_for() {
+    let (_, calls) = scan_aws();
+    for line in checks::describe_calls(&calls) {
+        println!("{line}");
+    }
+    // The adapters' core calls must be seen, or the scan has gone blind.
+    for op in [
+        "put_item",
+        "query",
+        "transact_write_items",
+        "send_message",
+        "create_schedule",
+        "create_table",
+    ] {
+        assert!(
+            calls.iter().any(|c| c.operation == op),
+            "the scan found no {op} call in functions/aws/src"
+        );
+    }
+}
+
+// ---- negative self-tests: each breaks one thing and expects the finding ----------
+
+#[test]
+fn a_missing_action_is_reported() {
+    let text = without_line(&template_text(), "- dynamodb:Query");
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "ApiFunction (ApiRole): missing dynamodb:Query");
+}
+
+#[test]
+fn a_missing_event_source_action_is_reported() {
+    let text = without_line(&template_text(), "- sqs:ChangeMessageVisibility");
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "SenderFunction (SenderRole): missing sqs:ChangeMessageVisibility",
+    );
+}
+
+#[test]
+fn an_action_nothing_needs_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "- dynamodb:Query\n",
+        "- dynamodb:Query\n                  - dynamodb:Scan\n",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "allows dynamodb:Scan, which nothing in the code needs");
+}
+
+#[test]
+fn a_wildcard_resource_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "Resource: !GetAtt DeliveryQueue.Arn",
+        "Resource: \"*\"",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "Resource \"*\"");
+}
+
+#[test]
+fn a_missing_or_unknown_variable_is_reported() {
+    let text = without_line(
+        &template_text(),
+        "COURIER_SCHEDULE_LEAD_SECONDS: !Ref ScheduleLeadSeconds",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "environment variable COURIER_SCHEDULE_LEAD_SECONDS");
+    let text = replaced(
+        &template_text(),
+        "COURIER_TABLE: !Ref Table\n",
+        "COURIER_TABLE: !Ref Table\n        COURIER_TABEL: !Ref Table\n",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "COURIER_TABEL is not in courier_app::config::ALL_ENV");
+}
+
+#[test]
+fn a_miswired_variable_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "COURIER_QUEUE_ARN: !GetAtt DeliveryQueue.Arn",
+        "COURIER_QUEUE_ARN: !GetAtt DeliveryDeadLetterQueue.Arn",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "name different queues");
+}
+
+#[test]
+fn a_visibility_timeout_not_six_times_the_sender_timeout_is_reported() {
+    let text = replaced(&template_text(), "VisibilityTimeout: 900", "VisibilityTimeout: 300");
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "should be 6 x SenderFunction's Timeout");
+}
+
+#[test]
+fn a_scheduler_role_that_can_do_more_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "Action: sqs:SendMessage\n                Resource: !GetAtt DeliveryQueue.Arn\n\n  # ----",
+        "Action: [sqs:SendMessage, sqs:DeleteMessage]\n                Resource: !GetAtt DeliveryQueue.Arn\n\n  # ----",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "the Scheduler role may only sqs:SendMessage");
+}
+
+#[test]
+fn a_missing_build_target_is_reported() {
+    let mut fixture = Fixture::load(&template_text());
+    fixture.build_mk = fixture.build_mk.replace("build-SenderFunction:", "build-Sender:");
+    assert_reported(
+        &checks::check_build(&fixture.inputs()),
+        "infra/build.mk has no `build-SenderFunction:` target",
+    );
+}
+
+#[test]
+fn a_lambda_reaching_exempt_code_is_reported() {
+    // The sender calling the queue's `arn` would need GetQueueAttributes, which the
+    // IAM check exempts as local-runner-only.
+    let mut fixture = Fixture::load(&template_text());
+    fixture.functions[1].sources.push(SourceFile {
+        name: "probe.rs".to_owned(),
+        text: "async fn p(q: &SqsQueue) { q.arn().await; }".to_owned(),
+    });
+    assert_reported(
+        &checks::check_exemptions(&fixture.inputs()),
+        "functions/sender/src/probe.rs calls `.arn(`",
+    );
+}
+
+#[test]
+fn a_stale_exemption_is_reported() {
+    let mut fixture = Fixture::load(&template_text());
+    fixture.calls.retain(|c| c.function != "SqsQueue::receive");
+    assert_reported(
+        &checks::check_exemptions(&fixture.inputs()),
+        "exemption sqs.rs SqsQueue::receive matches no SDK call",
+    );
+}
+
+#[test]
+fn an_unknown_sdk_call_fails_the_scan() {
+    let mut files = sources("functions/aws/src");
+    files.push(SourceFile {
+        name: "new_adapter.rs".to_owned(),
+        text: "impl Store { async fn all(&self) { self.client.scan().table_name(&self.table).send().await; } }"
+            .to_owned(),
+    });
+    let errors = scan::scan(&files).expect_err("an unmapped operation must fail the scan");
+    assert!(
+        errors
+            .iter()
+            .any(|e| matches!(e, ScanError::UnknownOperation { operation, .. } if operation == "scan")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_different_table_shape_is_reported() {
+    let original = Template::parse(&template_text()).expect("parses");
+    let shape = TableShape::from_template(&original, "Table").expect("table");
+    for (from, to, needle) in [
+        ("ProjectionType: INCLUDE", "ProjectionType: ALL", "GSI GSI3"),
+        ("AttributeName: expiresAt", "AttributeName: ttl", "TTL attribute"),
+        ("KeyType: RANGE}", "KeyType: HASH}", "key schema"),
+    ] {
+        let changed = Template::parse(&replaced(&template_text(), from, to)).expect("parses");
+        let other = TableShape::from_template(&changed, "Table").expect("table");
+        let diff = TableShape::diff(&shape, &other);
+        assert_reported(&diff, needle);
+    }
+}
+
+// ---- the table against the bootstrap, on the emulator ----------------------------
+
+fn shape_of(
+    table: &aws_sdk_dynamodb::types::TableDescription,
+    ttl: Option<&aws_sdk_dynamodb::types::TimeToLiveDescription>,
+) -> TableShape {
+    use aws_sdk_dynamodb::types::{KeySchemaElement, Projection};
+    let key = |ks: &[KeySchemaElement]| -> Vec<(String, String)> {
+        ks.iter()
+            .map(|k| (k.attribute_name().to_owned(), k.key_type().as_str().to_owned()))
+            .collect()
+    };
+    let index = |ks: &[KeySchemaElement], p: Option<&Projection>| checks::IndexShape {
+        key: key(ks),
+        projection: p
+            .and_then(|p| p.projection_type())
+            .map_or("ALL", |t| t.as_str())
+            .to_owned(),
+        non_key_attributes: p
+            .map(|p| p.non_key_attributes().iter().cloned().collect())
+            .unwrap_or_default(),
+    };
+    TableShape {
+        billing_mode: table
+            .billing_mode_summary()
+            .and_then(|b| b.billing_mode())
+            .map_or("PROVISIONED", |b| b.as_str())
+            .to_owned(),
+        attributes: table
+            .attribute_definitions()
+            .iter()
+            .map(|a| (a.attribute_name().to_owned(), a.attribute_type().as_str().to_owned()))
+            .collect(),
+        key: key(table.key_schema()),
+        indexes: table
+            .global_secondary_indexes()
+            .iter()
+            .map(|g| {
+                (
+                    g.index_name().unwrap_or_default().to_owned(),
+                    index(g.key_schema(), g.projection()),
+                )
+            })
+            .collect(),
+        local_indexes: table
+            .local_secondary_indexes()
+            .iter()
+            .map(|g| {
+                (
+                    g.index_name().unwrap_or_default().to_owned(),
+                    index(g.key_schema(), g.projection()),
+                )
+            })
+            .collect(),
+        ttl_attribute: ttl
+            .filter(|t| {
+                matches!(
+                    t.time_to_live_status(),
+                    Some(
+                        aws_sdk_dynamodb::types::TimeToLiveStatus::Enabled
+                            | aws_sdk_dynamodb::types::TimeToLiveStatus::Enabling
+                    )
+                )
+            })
+            .and_then(|t| t.attribute_name())
+            .map(str::to_owned),
+    }
+}
+
+#[tokio::test]
+async fn the_table_is_what_the_bootstrap_creates() {
+    let emulator = courier_aws::testing::Emulator::start()
+        .await
+        .expect("AWS emulator (run `make venv`)");
+    let sdk = emulator.sdk_config().await;
+    let client = aws_sdk_dynamodb::Client::new(&sdk);
+    courier_aws::bootstrap::ensure_table(&client, "courier-template-check")
+        .await
+        .expect("bootstrap creates the table");
+    let described = client
+        .describe_table()
+        .table_name("courier-template-check")
+        .send()
+        .await
+        .expect("describe table");
+    let ttl = client
+        .describe_time_to_live()
+        .table_name("courier-template-check")
+        .send()
+        .await
+        .expect("describe TTL");
+    let code = shape_of(described.table().expect("a table"), ttl.time_to_live_description());
+
+    let template = Template::parse(&template_text()).expect("parses");
+    let tables = template.of_type("AWS::DynamoDB::Table");
+    assert_eq!(tables.len(), 1, "one table expected, found {tables:?}");
+    let declared = TableShape::from_template(&template, &tables[0]).expect("table properties");
+    println!("bootstrap: {code:#?}");
+    let diff = TableShape::diff(&code, &declared);
+    assert!(
+        diff.is_empty(),
+        "template.yaml's {} differs from the bootstrap's table:\n{}",
+        tables[0],
+        diff.join("\n")
+    );
+}
