@@ -6,6 +6,8 @@ CARGO ?= cargo
 DEMO ?= 1
 
 include infra/emulator.mk
+include infra/build.mk
+include infra/template.mk
 
 
 .PHONY: help tenant run test test-rust lint fmt fmt-check clippy build deploy bench clean-local
@@ -43,4 +45,4 @@ test-rust: venv
 	$(CARGO) test --workspace --doc --quiet
 	$(CARGO) nextest run --workspace --no-fail-fast
 
-test: lint test-rust
+test: lint template-lint test-rust

@@ -4,7 +4,7 @@
 
 use crate::sender::StepOutcome;
 use courier_core::Timestamp;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 pub const NAMESPACE: &str = "Courier";
 
@@ -14,11 +14,16 @@ pub fn step_metrics(outcome: &StepOutcome, planned: Timestamp, now: Timestamp) -
     let (attempt_state, settled, latency_ms, lateness_ms) = match outcome {
         StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => (
             Some(attempt.state.clone()),
-            delivery.status.is_settled().then(|| delivery.status.as_str().to_owned()),
+            delivery
+                .status
+                .is_settled()
+                .then(|| delivery.status.as_str().to_owned()),
             Some(attempt.duration_ms),
             Some(attempt.started_at.millis_since(planned).max(0)),
         ),
-        StepOutcome::SettledWithoutAttempt { delivery } => (None, Some(delivery.status.as_str().to_owned()), None, None),
+        StepOutcome::SettledWithoutAttempt { delivery } => {
+            (None, Some(delivery.status.as_str().to_owned()), None, None)
+        }
         _ => return None,
     };
     let mut metrics = Vec::new();
@@ -117,7 +122,10 @@ mod tests {
             next_attempt_at: None,
             expires_at: None,
         };
-        let out = StepOutcome::Attempted { attempt: Box::new(attempt), delivery: Box::new(d) };
+        let out = StepOutcome::Attempted {
+            attempt: Box::new(attempt),
+            delivery: Box::new(d),
+        };
         let doc = step_metrics(&out, Timestamp(1_000), Timestamp(1_300)).unwrap_or_default();
         assert_eq!(
             doc,
@@ -143,7 +151,9 @@ mod tests {
     fn redelays_and_drops_are_not_metrics() {
         let out = StepOutcome::Redelayed { until: Timestamp(5) };
         assert_eq!(step_metrics(&out, Timestamp(0), Timestamp(0)), None);
-        let out = StepOutcome::SettledWithoutAttempt { delivery: Box::new(delivery(DeliveryStatus::Failed)) };
+        let out = StepOutcome::SettledWithoutAttempt {
+            delivery: Box::new(delivery(DeliveryStatus::Failed)),
+        };
         let doc = step_metrics(&out, Timestamp(0), Timestamp(9)).unwrap_or_default();
         assert_eq!(doc["DeliveryStatus"], "failed");
         assert!(doc.get("Attempts").is_none());

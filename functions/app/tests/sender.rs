@@ -409,9 +409,15 @@ async fn tanitar_unsafe_url_and_missing_secret_are_dead_before_sending() {
     let id = w.event(&ep).await;
     w.run(&id, 3).await;
     let d = w.delivery(&id).await;
-    assert_eq!((d.status, d.dead_reason.as_deref()), (DeliveryStatus::Failed, Some("ENDPOINT_UNSAFE")));
+    assert_eq!(
+        (d.status, d.dead_reason.as_deref()),
+        (DeliveryStatus::Failed, Some("ENDPOINT_UNSAFE"))
+    );
     let a = w.store.list_attempts(&id).await.unwrap_or_default();
-    assert_eq!((a[0].diagnostic.as_str(), a[0].response_status), ("endpoint_unsafe", None));
+    assert_eq!(
+        (a[0].diagnostic.as_str(), a[0].response_status),
+        ("endpoint_unsafe", None)
+    );
 
     // No active or retiring secret left: dead before any request is built.
     let id = w.event(&ep).await;
@@ -425,10 +431,15 @@ async fn tanitar_unsafe_url_and_missing_secret_are_dead_before_sending() {
     let v = e.version;
     e.secrets.clear();
     e.version += 1;
-    courier_app::ports::EndpointStore::update_endpoint(w.store.as_ref(), &e, v).await.unwrap_or_else(|e| panic!("{e}"));
+    courier_app::ports::EndpointStore::update_endpoint(w.store.as_ref(), &e, v)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     let sent_before = w.http.requests.lock().map(|r| r.len()).unwrap_or(0);
     w.run(&id, 3).await;
-    assert_eq!(w.delivery(&id).await.dead_reason.as_deref(), Some("SIGNING_SECRET_MISSING"));
+    assert_eq!(
+        w.delivery(&id).await.dead_reason.as_deref(),
+        Some("SIGNING_SECRET_MISSING")
+    );
     assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), sent_before);
 }
 
@@ -445,7 +456,11 @@ async fn settled_deliveries_expire_after_the_policys_retention_even_before_ttl_d
         assert_eq!(w.call("GET", &path, json!({})).await.0, 200, "{policy}: still readable");
         assert_eq!(w.call("GET", &format!("{path}/attempts"), json!({})).await.0, 200);
         w.clock.set(settled_at.plus_secs(days * 86_400));
-        assert_eq!(w.call("GET", &path, json!({})).await.0, 404, "{policy}: expired after {days} days");
+        assert_eq!(
+            w.call("GET", &path, json!({})).await.0,
+            404,
+            "{policy}: expired after {days} days"
+        );
         assert_eq!(w.call("GET", &format!("{path}/attempts"), json!({})).await.0, 404);
         // The item is still physically there: only the read hides it (TTL is lazy).
         assert!(w.store.all_deliveries().iter().any(|d| d.id == id));

@@ -441,9 +441,22 @@ pub fn check_iam(inputs: &Inputs, required: &Required) -> Vec<String> {
                 ));
             }
         };
-        if let Some((queue, _)) = event_queue(t, id) {
-            for a in SQS_EVENT_SOURCE_ACTIONS {
-                only_arn_of(a, &queue, &mut out);
+        // Event-source actions: exactly on the queues the function's SQS events name
+        // (the sender drains the delivery queue and its DLQ).
+        let queues: BTreeSet<String> = t
+            .function_events(id, "SQS")
+            .into_iter()
+            .filter_map(|(_, e)| get_att_target(e.get("Properties")?.get("Queue")?, "Arn"))
+            .collect();
+        for a in SQS_EVENT_SOURCE_ACTIONS {
+            let granted: BTreeSet<Option<String>> = resource_of(a).iter().map(|r| get_att_target(r, "Arn")).collect();
+            let wanted: BTreeSet<Option<String>> = queues.iter().cloned().map(Some).collect();
+            if !queues.is_empty() && granted != wanted {
+                let names: Vec<&str> = queues.iter().map(String::as_str).collect();
+                out.push(format!(
+                    "{id} ({role}): {a} should be allowed on exactly the event source queues: {}",
+                    names.join(", ")
+                ));
             }
         }
         let env = t.function_env(id);

@@ -421,3 +421,17 @@ async fn the_table_is_what_the_bootstrap_creates() {
         diff.join("\n")
     );
 }
+
+#[test]
+fn an_event_source_queue_missing_from_the_role_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "                  - !GetAtt DeliveryQueue.Arn\n                  - !GetAtt DeliveryDeadLetterQueue.Arn\n",
+        "                  - !GetAtt DeliveryQueue.Arn\n",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "should be allowed on exactly the event source queues: DeliveryDeadLetterQueue, DeliveryQueue",
+    );
+}
