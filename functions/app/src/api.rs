@@ -81,6 +81,11 @@ pub const ROUTES: &[Route] = &[
         statuses: &[200, 401, 404, 429, 503],
     },
     Route {
+        method: "PATCH",
+        path: "/v1/endpoints/{id}",
+        statuses: &[200, 400, 401, 404, 409, 413, 415, 422, 429, 503],
+    },
+    Route {
         method: "GET",
         path: "/v1/endpoints/{id}/deliveries",
         statuses: &[200, 400, 401, 404, 429, 503],
@@ -548,6 +553,55 @@ struct CreateEndpoint {
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct UpdateEndpoint {
+    url: Option<String>,
+    policy: Option<Value>,
+    latency_class: Option<LatencyClass>,
+    long_running_allowance_seconds: Option<u64>,
+    timeout_ms: Option<u64>,
+    description: Option<String>,
+}
+
+fn check_policy(value: &Value) -> ApiResult<Policy> {
+    Policy::from_value(value).map_err(|e| {
+        let field = if e.field == "policy" {
+            "policy".to_owned()
+        } else {
+            format!("policy.{}", e.field)
+        };
+        ApiError::validation(format!("field `{field}`: {}", e.message))
+    })
+}
+
+fn check_description(d: Option<&str>) -> ApiResult<()> {
+    match d {
+        Some(d) if d.chars().count() > MAX_DESCRIPTION => Err(ApiError::validation(format!(
+            "field `description` is longer than {MAX_DESCRIPTION} characters"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn check_allowance(a: Option<u64>) -> ApiResult<Option<u64>> {
+    match a {
+        Some(a) if a > MAX_LONG_RUNNING_SECONDS => Err(ApiError::validation(format!(
+            "field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}"
+        ))),
+        _ => Ok(a),
+    }
+}
+
+fn check_timeout(t: Option<u64>) -> ApiResult<()> {
+    match t {
+        Some(t) if !(100..=60_000).contains(&t) => {
+            Err(ApiError::validation("field `timeoutMs` must be between 100 and 60000"))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CreateEvent {
     endpoint_id: Option<String>,
     endpoint_ids: Option<Vec<String>>,
@@ -724,6 +778,7 @@ impl Api {
                 let e = self.load_endpoint(&tenant, id).await?;
                 Ok(ApiResponse::json(200, &endpoint_view(&e, self.clock.now())))
             }
+            ("PATCH", ["endpoints", id]) => self.update_endpoint(&tenant, id, req).await,
             ("GET", ["endpoints", id, "deliveries"]) => self.list_deliveries(&tenant, id, req).await,
             ("POST", ["events"]) => self.create_event(&tenant, req).await,
             ("GET", ["events"]) => self.list_events(&tenant, req).await,
@@ -778,10 +833,10 @@ impl Api {
             ) => Err(method_not_allowed("POST")),
             (_, ["endpoints"]) => Err(method_not_allowed("GET, POST")),
             (_, ["events"]) => Err(method_not_allowed("GET, POST")),
+            (_, ["endpoints", _]) => Err(method_not_allowed("GET, PATCH")),
             (
                 _,
-                ["endpoints", _]
-                | ["deliveries", _]
+                ["deliveries", _]
                 | ["deliveries", _, "attempts"]
                 | ["deliveries", _, "attempts", _]
                 | ["endpoints", _, "deliveries"],
@@ -811,44 +866,11 @@ impl Api {
 
     async fn create_endpoint(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {
         let body: CreateEndpoint = parse_body(req)?;
-        if body.url.len() > MAX_URL_LEN {
-            return Err(ApiError::validation(format!(
-                "field `url` is longer than {MAX_URL_LEN} characters"
-            )));
-        }
-        let policy = Policy::from_value(&body.policy).map_err(|e| {
-            let field = if e.field == "policy" {
-                "policy".to_owned()
-            } else {
-                format!("policy.{}", e.field)
-            };
-            ApiError::validation(format!("field `{field}`: {}", e.message))
-        })?;
-        if let Some(d) = &body.description
-            && d.chars().count() > MAX_DESCRIPTION
-        {
-            return Err(ApiError::validation(format!(
-                "field `description` is longer than {MAX_DESCRIPTION} characters"
-            )));
-        }
-        let allowance = body.long_running_allowance_seconds.unwrap_or(0);
-        if allowance > MAX_LONG_RUNNING_SECONDS {
-            return Err(ApiError::validation(format!(
-                "field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}"
-            )));
-        }
-        if let Some(t) = body.timeout_ms
-            && !(100..=60_000).contains(&t)
-        {
-            return Err(ApiError::validation("field `timeoutMs` must be between 100 and 60000"));
-        }
-        let url = self.admission.admit(&body.url).await.map_err(|r| {
-            if r.unsafe_address {
-                ApiError::new(422, "endpoint_unsafe", format!("field `url`: {}", r.detail))
-            } else {
-                ApiError::validation(format!("field `url`: {}", r.detail))
-            }
-        })?;
+        let policy = check_policy(&body.policy)?;
+        check_description(body.description.as_deref())?;
+        let allowance = check_allowance(body.long_running_allowance_seconds)?.unwrap_or(0);
+        check_timeout(body.timeout_ms)?;
+        let url = self.admit(&body.url).await?;
         let now = self.clock.now();
         let mut raw = [0u8; 32];
         self.secrets.fill(&mut raw);
@@ -888,6 +910,74 @@ impl Api {
         let mut view = endpoint_view(&endpoint, now);
         view["secret"] = json!(secret.to_text());
         Ok(ApiResponse::json(201, &view))
+    }
+
+    /// URL admission, as on create: malformed is 400, an unsafe target 422.
+    async fn admit(&self, url: &str) -> ApiResult<String> {
+        if url.len() > MAX_URL_LEN {
+            return Err(ApiError::validation(format!(
+                "field `url` is longer than {MAX_URL_LEN} characters"
+            )));
+        }
+        self.admission.admit(url).await.map_err(|r| {
+            if r.unsafe_address {
+                ApiError::new(422, "endpoint_unsafe", format!("field `url`: {}", r.detail))
+            } else {
+                ApiError::validation(format!("field `url`: {}", r.detail))
+            }
+        })
+    }
+
+    /// `PATCH /v1/endpoints/{id}`: changes the URL (through admission again), policy,
+    /// timeout, latency class, long-running allowance or description. Health and
+    /// secrets are kept; a policy with another health model starts it afresh.
+    async fn update_endpoint(&self, tenant: &Tenant, id: &str, req: &ApiRequest) -> ApiResult<ApiResponse> {
+        let body: UpdateEndpoint = parse_body(req)?;
+        let policy = body.policy.as_ref().map(check_policy).transpose()?;
+        check_description(body.description.as_deref())?;
+        let allowance = check_allowance(body.long_running_allowance_seconds)?;
+        check_timeout(body.timeout_ms)?;
+        let url = match &body.url {
+            Some(u) => Some(self.admit(u).await?),
+            None => None,
+        };
+        let e = self
+            .modify_endpoint(tenant, id, |e, now| {
+                if e.state == EndpointState::Revoked {
+                    return Err(ApiError::new(409, "conflict", "a revoked endpoint cannot be changed"));
+                }
+                if let Some(u) = &url {
+                    e.url = u.clone();
+                }
+                if let Some(p) = &policy {
+                    if p.health != e.policy.health {
+                        e.health = p
+                            .health
+                            .smart_rules()
+                            .map(|_| courier_core::health::SmartHealth::new(now));
+                        e.breaker = p
+                            .health
+                            .breaker_rules()
+                            .map(|_| courier_core::health::BreakerState::default());
+                    }
+                    e.policy = p.clone();
+                }
+                if let Some(d) = &body.description {
+                    e.description = Some(d.clone());
+                }
+                if let Some(a) = allowance {
+                    e.long_running_allowance_seconds = a;
+                }
+                if let Some(t) = body.timeout_ms {
+                    e.timeout_ms = Some(t);
+                }
+                if let Some(l) = body.latency_class {
+                    e.latency_class = l;
+                }
+                Ok(())
+            })
+            .await?;
+        Ok(ApiResponse::json(200, &endpoint_view(&e, self.clock.now())))
     }
 
     async fn list_endpoints(&self, tenant: &Tenant, req: &ApiRequest) -> ApiResult<ApiResponse> {

@@ -59,7 +59,7 @@ fn time_field(name: &str, value: &str) -> ApiResult<Timestamp> {
 impl Api {
     /// Applies `change` to the stored endpoint with optimistic concurrency, retrying
     /// when a concurrent writer (e.g. a sender updating health) got there first.
-    async fn modify_endpoint(
+    pub(crate) async fn modify_endpoint(
         &self,
         tenant: &Tenant,
         id: &str,

@@ -650,3 +650,36 @@ async fn a_refused_redelivery_stays_refused_under_its_key() {
     let (s, _) = as_key(&w, KEY, "POST", &path, json!({}), Some("later")).await;
     assert_eq!(s, 202);
 }
+
+#[tokio::test]
+async fn patch_changes_url_and_policy_for_the_next_attempts() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let (s, b) = w
+        .call(
+            "PATCH",
+            &format!("/v1/endpoints/{ep}"),
+            json!({"url": "https://new.example/hook", "policy": "tanitar", "timeoutMs": 2500}),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(
+        (b["url"].as_str(), b["policy"].as_str(), b["timeoutMs"].as_u64()),
+        (Some("https://new.example/hook"), Some("tanitar"), Some(2500))
+    );
+    let id = w.event(&ep).await;
+    w.run(&id, 3).await;
+    let reqs = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
+    assert_eq!(reqs[0].url, "https://new.example/hook");
+    assert_eq!(reqs[0].timeout_ms, 2500);
+    assert!(
+        reqs[0]
+            .headers
+            .iter()
+            .any(|(k, v)| k == "tanitar-delivery-attempt" && v == "1")
+    );
+    let (s, b) = w
+        .call("PATCH", &format!("/v1/endpoints/{ep}"), json!({"secret": "x"}))
+        .await;
+    assert_problem(s, &b, 400, "validation_failed");
+}

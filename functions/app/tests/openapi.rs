@@ -215,7 +215,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 21);
+    assert_eq!(ROUTES.len(), 22);
 }
 
 #[test]
@@ -228,6 +228,7 @@ fn document_details_follow_the_code() {
     ]);
     let with_body: BTreeMap<(&str, &str), bool> = BTreeMap::from([
         (("POST", "/v1/endpoints"), true),
+        (("PATCH", "/v1/endpoints/{id}"), true),
         (("POST", "/v1/events"), true),
         (("POST", "/v1/endpoints/{id}/enable"), false),
         (("POST", "/v1/endpoints/{id}/secrets/rotate"), false),
@@ -650,6 +651,10 @@ async fn every_provoked_status_is_documented_for_its_route() {
         (Call::new("GET", "/v1/endpoints", "/v1/endpoints").query("limit=2"), 200),
         (Call::new("GET", "/v1/endpoints/{id}", ep_path("")), 200),
         (
+            Call::new("PATCH", "/v1/endpoints/{id}", ep_path("")).json(json!({"description": "changed"})),
+            200,
+        ),
+        (
             Call::new("GET", "/v1/endpoints/{id}/deliveries", ep_path("/deliveries")).query("status=failed"),
             200,
         ),
@@ -745,6 +750,10 @@ async fn every_provoked_status_is_documented_for_its_route() {
     // 400.
     let tok = |c: Call| c.anonymous().header("webhook-completion-token", &token);
     let bad_requests = vec![
+        (
+            Call::new("PATCH", "/v1/endpoints/{id}", ep_path("")).json(json!({"timeoutMs": 1})),
+            "validation_failed",
+        ),
         (
             Call::new("POST", "/v1/endpoints", "/v1/endpoints")
                 .json(json!({"url": "https://r.example/x", "policy": "nosuch"})),
@@ -845,6 +854,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
     // 404: unknown (or malformed) ids on every route that takes one.
     let not_found = vec![
         Call::new("GET", "/v1/endpoints/{id}", unknown_ep("")),
+        Call::new("PATCH", "/v1/endpoints/{id}", unknown_ep("")).json(json!({})),
         Call::new("GET", "/v1/endpoints/{id}", "/v1/endpoints/not-an-id"),
         Call::new("GET", "/v1/endpoints/{id}/deliveries", unknown_ep("/deliveries")),
         Call::new("POST", "/v1/endpoints/{id}/disable", unknown_ep("/disable")),
@@ -919,6 +929,10 @@ async fn every_provoked_status_is_documented_for_its_route() {
     assert_eq!(w.store.put_idempotency(&first).await.ok(), Some(None));
     let conflicts = vec![
         (
+            Call::new("PATCH", "/v1/endpoints/{id}", life_path("")).json(json!({"description": "x"})),
+            "conflict",
+        ),
+        (
             Call::new("POST", "/v1/endpoints/{id}/disable", life_path("/disable")),
             "conflict",
         ),
@@ -986,6 +1000,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
     // 413 and 415 on every route that reads a body.
     let with_body = vec![
         Call::new("POST", "/v1/endpoints", "/v1/endpoints"),
+        Call::new("PATCH", "/v1/endpoints/{id}", ep_path("")),
         Call::new("POST", "/v1/events", "/v1/events"),
         Call::new("POST", "/v1/endpoints/{id}/enable", ep_path("/enable")),
         Call::new("POST", "/v1/endpoints/{id}/secrets/rotate", ep_path("/secrets/rotate")),
@@ -1056,14 +1071,19 @@ async fn every_provoked_status_is_documented_for_its_route() {
         assert_eq!(a.header("idempotent-replayed"), Some("true"), "{}", same.path);
         expect(&w, other, 422, Some("idempotency_key_reused"), &mut seen).await;
     }
-    let unsafe_world = {
+    // An endpoint admitted earlier, in a world whose admission now refuses every URL.
+    let (unsafe_world, unsafe_ep) = {
         let mut u = World::new(vec![], 0).await;
+        let ep = u.endpoint(json!("greatwait")).await;
         u.api.admission = Arc::new(RefuseUnsafe);
-        u
+        (u, ep)
     };
     let unsafe_url = Call::new("POST", "/v1/endpoints", "/v1/endpoints")
         .json(json!({"url": "https://internal.example/h", "policy": "greatwait"}));
     expect(&unsafe_world, &unsafe_url, 422, Some("endpoint_unsafe"), &mut seen).await;
+    let unsafe_patch = Call::new("PATCH", "/v1/endpoints/{id}", format!("/v1/endpoints/{unsafe_ep}"))
+        .json(json!({"url": "https://internal.example/h"}));
+    expect(&unsafe_world, &unsafe_patch, 422, Some("endpoint_unsafe"), &mut seen).await;
 
     // 503: the first store call of each route fails.
     for r in ROUTES {
