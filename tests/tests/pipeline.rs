@@ -311,7 +311,13 @@ async fn a_256_kib_payload_is_delivered_intact_to_several_endpoints() {
     let (b, _) = h.endpoint(&rx.url(), json!("tanitar")).await;
     // A JSON string payload whose encoding is exactly 256 KiB (quotes included).
     let text = "x".repeat(256 * 1024 - 2);
-    let (s, body) = h.call("POST", "/v1/events", Some(json!({"endpointIds": [a, b], "payload": text}))).await;
+    let (s, body) = h
+        .call(
+            "POST",
+            "/v1/events",
+            Some(json!({"endpointIds": [a, b], "payload": text})),
+        )
+        .await;
     assert_eq!(s, 202, "{body}");
     for d in body["deliveries"].as_array().cloned().unwrap_or_default() {
         let id = d["id"].as_str().unwrap_or_default().to_owned();
@@ -324,7 +330,13 @@ async fn a_256_kib_payload_is_delivered_intact_to_several_endpoints() {
         assert_eq!(envelope["data"].as_str().map(str::len), Some(256 * 1024 - 2));
     }
     // One byte more is refused with 413.
-    let (s, body) = h.call("POST", "/v1/events", Some(json!({"endpointId": a, "payload": "x".repeat(256 * 1024 - 1)}))).await;
+    let (s, body) = h
+        .call(
+            "POST",
+            "/v1/events",
+            Some(json!({"endpointId": a, "payload": "x".repeat(256 * 1024 - 1)})),
+        )
+        .await;
     assert_eq!((s, body["code"].as_str()), (413, Some("payload_too_large")));
     h.stop().await;
 }

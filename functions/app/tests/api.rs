@@ -99,7 +99,11 @@ async fn another_tenants_ids_answer_404_on_every_route() {
     let att = w.store.list_attempts(&id).await.unwrap_or_default()[0].id.to_string();
     let routes: Vec<(&str, String, Value)> = vec![
         ("GET", format!("/v1/endpoints/{ep}"), json!({})),
-        ("PATCH", format!("/v1/endpoints/{ep}"), json!({"description": "mine now"})),
+        (
+            "PATCH",
+            format!("/v1/endpoints/{ep}"),
+            json!({"description": "mine now"}),
+        ),
         ("GET", format!("/v1/endpoints/{ep}/deliveries"), json!({})),
         ("POST", format!("/v1/endpoints/{ep}/disable"), json!({})),
         ("POST", format!("/v1/endpoints/{ep}/enable"), json!({})),

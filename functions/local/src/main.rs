@@ -115,7 +115,7 @@ async fn start_demo(stack: &Stack) -> Result<ScriptedReceiver, String> {
 async fn wait_for_stop() {
     #[cfg(unix)]
     {
-        use tokio::signal::unix::{signal, SignalKind};
+        use tokio::signal::unix::{SignalKind, signal};
         if let Ok(mut term) = signal(SignalKind::terminate()) {
             tokio::select! {
                 _ = tokio::signal::ctrl_c() => {}
