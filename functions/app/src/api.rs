@@ -1214,7 +1214,7 @@ impl Api {
                         waiting.push(d);
                     }
                 }
-                ingest::enqueue_waiting(&self.planner, &waiting, now).await?;
+                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &waiting, now).await?;
             } else {
                 // The first request stored its answer but died before writing: its
                 // writes are lost, so it has to be retried under a new key.

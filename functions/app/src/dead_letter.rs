@@ -26,7 +26,10 @@ pub async fn mark(store: &dyn DeliveryStore, m: &QueueMessage, now: Timestamp) -
         let Some(d) = store.get_delivery(&m.delivery_id).await? else {
             return Ok(DeadLetterOutcome::Unknown);
         };
-        if d.status.is_settled() || d.next_attempt != m.attempt || d.dead_lettered_at.is_some() {
+        // The message's own step, or the one after it (its outcome was recorded but
+        // planning the next step kept failing): either way the delivery is stuck.
+        let stuck = d.next_attempt == m.attempt || d.next_attempt == m.attempt + 1;
+        if d.status.is_settled() || !stuck || d.dead_lettered_at.is_some() {
             return Ok(if d.dead_lettered_at.is_some() {
                 DeadLetterOutcome::Marked
             } else {

@@ -167,11 +167,24 @@ pub fn first_message(d: &Delivery) -> QueueMessage {
 }
 
 /// Queues attempt 1 of every delivery still waiting for it. Safe to repeat: a
-/// duplicate message is dropped by the sender's claim.
-pub async fn enqueue_waiting(planner: &Planner, deliveries: &[Delivery], now: Timestamp) -> Result<(), PortError> {
+/// duplicate message is dropped by the sender's claim. A delivery whose message cannot
+/// be queued is marked dead-lettered (so the API shows it and `redrive` resumes it)
+/// before the error is returned, so it is never silently stuck.
+pub async fn enqueue_waiting(
+    store: &dyn DeliveryStore,
+    planner: &Planner,
+    deliveries: &[Delivery],
+    now: Timestamp,
+) -> Result<(), PortError> {
     for d in deliveries {
         if matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0 {
-            planner.plan(first_message(d), now).await?;
+            let m = first_message(d);
+            if let Err(e) = planner.plan(m.clone(), now).await {
+                if let Err(mark) = crate::dead_letter::mark(store, &m, now).await {
+                    tracing::error!(delivery_id = %d.id, error = %mark, "could not mark an unqueued delivery");
+                }
+                return Err(e);
+            }
         }
     }
     Ok(())
@@ -186,5 +199,5 @@ pub async fn store_and_enqueue(
     now: Timestamp,
 ) -> Result<(), PortError> {
     store.create_event(event, deliveries).await?;
-    enqueue_waiting(planner, deliveries, now).await
+    enqueue_waiting(store, planner, deliveries, now).await
 }

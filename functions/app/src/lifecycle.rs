@@ -297,7 +297,7 @@ impl Api {
             let (_, deliveries) = ingest::build(&new, now, self.random.as_ref());
             for d in deliveries {
                 self.deliveries.create_delivery(&d).await?;
-                ingest::enqueue_waiting(&self.planner, std::slice::from_ref(&d), now).await?;
+                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, std::slice::from_ref(&d), now).await?;
                 created.push(d);
             }
         }
@@ -490,7 +490,13 @@ impl Api {
             attempt_id: Some(attempt_id),
             completion_check: false,
         };
-        self.planner.plan(message, now).await?;
+        if let Err(e) = self.planner.plan(message.clone(), now).await {
+            // Never silently stuck: the API shows it dead-lettered and redrive resumes it.
+            if let Err(mark) = crate::dead_letter::mark(self.deliveries.as_ref(), &message, now).await {
+                tracing::error!(delivery_id = %d.id, error = %mark, "could not mark an unqueued redelivery");
+            }
+            return Err(e.into());
+        }
         let mut out = answer;
         out["delivery"] = delivery_view(&updated);
         Ok(ApiResponse::json(202, &out))

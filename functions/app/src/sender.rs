@@ -188,6 +188,18 @@ impl Sender {
 
     /// Handles one message. `Err` means: leave the message on the queue.
     pub async fn handle(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
+        self.handle_received(m, cache, 1).await
+    }
+
+    /// Like [`Sender::handle`], for a message SQS has delivered `receive_count` times.
+    /// A repeat delivery of a step whose outcome is already recorded may mean the
+    /// previous try failed to plan the next step: it plans it again (idempotent).
+    pub async fn handle_received(
+        &self,
+        m: &QueueMessage,
+        cache: &EndpointCache,
+        receive_count: u32,
+    ) -> Result<StepOutcome, StepError> {
         if self.faults.fail_step(m) {
             return Err(StepError::InjectedFailure);
         }
@@ -225,6 +237,10 @@ impl Sender {
                 });
             }
             Claim::Refused(Some(d)) => {
+                if receive_count > 1 && !m.completion_check && next_step_unplanned(&d, m) {
+                    let next = crate::dead_letter::resume_message(&d, now);
+                    self.planner.plan(next, now).await.map_err(StepError::Plan)?;
+                }
                 return Ok(StepOutcome::Dropped {
                     why: refusal_reason(&d, m, now),
                 });
@@ -715,6 +731,17 @@ impl Recorder<'_> {
         }
         Err(PortError::Conflict("endpoint health update kept conflicting".into()))
     }
+}
+
+/// The delivery recorded this message's attempt and waits for the next one: if the
+/// message is back, planning that next step may have failed.
+fn next_step_unplanned(d: &Delivery, m: &QueueMessage) -> bool {
+    !d.status.is_settled()
+        && d.next_attempt == m.attempt + 1
+        && d.claim.is_none()
+        && d.awaiting.is_none()
+        && d.dead_lettered_at.is_none()
+        && d.next_attempt_at.is_some()
 }
 
 fn refusal_reason(d: &Delivery, m: &QueueMessage, now: Timestamp) -> DropReason {

@@ -466,3 +466,54 @@ async fn settled_deliveries_expire_after_the_policys_retention_even_before_ttl_d
         assert!(w.store.all_deliveries().iter().any(|d| d.id == id));
     }
 }
+
+#[tokio::test]
+async fn a_failed_plan_is_redone_when_the_message_comes_back() {
+    let w = World::new(vec![status(503), status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    let (m, _) = w.queue.drain_visible(T0).remove(0);
+    // Attempt 1 is recorded, then queueing attempt 2 fails: the step reports failure
+    // so SQS brings the message back.
+    w.queue.fail_next(1);
+    let err = w.sender.handle(&m, &EndpointCache::default()).await;
+    assert!(matches!(err, Err(courier_app::sender::StepError::Plan(_))), "{err:?}");
+    assert_eq!(w.delivery(&id).await.next_attempt, 2);
+    assert!(w.queue.is_empty());
+    // The second receive finds attempt 1 recorded and plans attempt 2 again.
+    let out = w.sender.handle_received(&m, &EndpointCache::default(), 2).await;
+    assert!(
+        matches!(out, Ok(StepOutcome::Dropped { why: DropReason::Stale })),
+        "{out:?}"
+    );
+    assert_eq!(w.queue.waiting().len(), 1);
+    assert_eq!(w.queue.waiting()[0].message.attempt, 2);
+    assert_eq!(w.queue.waiting()[0].message.not_before, T0.plus_secs(2));
+    let starts = w.run(&id, 5).await;
+    assert_eq!(starts, [T0.plus_secs(2)]);
+    assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
+}
+
+#[tokio::test]
+async fn an_event_whose_message_cannot_be_queued_is_marked_and_can_be_redriven() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    w.queue.fail_next(1);
+    let (s, b) = w
+        .call("POST", "/v1/events", json!({"endpointId": ep, "payload": {}}))
+        .await;
+    assert_eq!((s, b["code"].as_str()), (503, Some("service_unavailable")));
+    let d = w
+        .store
+        .all_deliveries()
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("the delivery was written"));
+    assert_eq!(d.dead_lettered_at, Some(T0));
+    let (s, b) = w
+        .call("POST", &format!("/v1/deliveries/{}/redrive", d.id), json!({}))
+        .await;
+    assert_eq!(s, 202, "{b}");
+    w.run(&d.id, 5).await;
+    assert_eq!(w.delivery(&d.id).await.status, DeliveryStatus::Succeeded);
+}

@@ -43,7 +43,12 @@ async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCac
         Ok(m) => {
             let span = tracing::info_span!("attempt", delivery_id = %m.delivery_id, attempt = m.attempt, trigger = m.trigger.as_str());
             let _guard = span.enter();
-            match sender.handle(&m, cache).await {
+            let receive_count = record
+                .attributes
+                .get("ApproximateReceiveCount")
+                .and_then(|v| v.parse::<u32>().ok())
+                .unwrap_or(1);
+            match sender.handle_received(&m, cache, receive_count).await {
                 Ok(outcome) => {
                     log_outcome(&m, &outcome);
                     // EMF: CloudWatch Logs extracts the metrics from this stdout line.
