@@ -105,7 +105,7 @@ impl Config {
             dlq_url: vars.get(ENV_DLQ_URL).filter(|v| !v.is_empty()).cloned(),
             schedule_group: req(ENV_SCHEDULE_GROUP)?,
             scheduler_role_arn: req(ENV_SCHEDULER_ROLE_ARN)?,
-            sqs_max_delay_seconds: num(ENV_SQS_MAX_DELAY, 900, 900)?,
+            sqs_max_delay_seconds: num(ENV_SQS_MAX_DELAY, 900, 900)?.max(1),
             schedule_lead_seconds: num(ENV_SCHEDULE_LEAD, 60, 600)?,
             allow_private_targets: flag(ENV_ALLOW_PRIVATE)?,
             allow_http_targets: flag(ENV_ALLOW_HTTP)?,

@@ -48,8 +48,11 @@ impl Planner {
                 delay_seconds: wait_s as u32,
             }
         } else {
-            let lead = i64::from(self.settings.schedule_lead_seconds) * 1000;
-            // Never aim the schedule so early that the re-delay would exceed SQS's limit.
+            // Aim early, but never so early that the sender's re-delay of the early
+            // message would need the Scheduler again: at() drops the sub-second part
+            // (up to 1 s earlier still), so the lead stays below the SQS threshold.
+            let max_lead = i64::from(self.settings.sqs_max_delay_seconds.saturating_sub(1));
+            let lead = i64::from(self.settings.schedule_lead_seconds).min(max_lead) * 1000;
             let fire_at = not_before.plus_millis(-lead.min(wait_ms));
             Path::Schedule { fire_at }
         }
@@ -65,8 +68,16 @@ impl Planner {
     }
 }
 
-/// Scheduler names allow [0-9a-zA-Z-_.], at most 64 characters; the delivery id and
-/// attempt number make a repeat of the same step collide (and so be a no-op).
+/// Scheduler names allow [0-9a-zA-Z-_.], at most 64 characters. Delivery id, attempt
+/// number, trigger and due second make a repeat of the same step collide (and so be a
+/// no-op), while a different instant for the same step gets a schedule of its own (so
+/// a new schedule can never be swallowed by an old one that is about to be deleted).
 pub fn schedule_name(m: &QueueMessage) -> String {
-    format!("{}-{}-{}", m.delivery_id, m.attempt, m.trigger.as_str())
+    format!(
+        "{}-{}-{}-{}",
+        m.delivery_id,
+        m.attempt,
+        m.trigger.as_str(),
+        m.not_before.millis().div_euclid(1000)
+    )
 }

@@ -47,7 +47,10 @@ async fn tanitar_long_waits_use_the_scheduler_aimed_early_and_never_start_early(
     assert_eq!(created.len(), 1);
     assert_eq!(created[0].at.millis_since(T0), 2_160_200 - 60_000);
     assert_eq!(created[0].message.not_before.millis_since(T0), 2_160_200);
-    assert_eq!(created[0].name, format!("{id}-4-retry"));
+    assert_eq!(
+        created[0].name,
+        format!("{id}-4-retry-{}", created[0].message.not_before.millis() / 1000)
+    );
     let delays: Vec<u32> = w.queue.sent().iter().map(|(_, d)| *d).collect();
     assert_eq!(delays, [0, 60, 300, 0, 60]);
     let d = w.delivery(&id).await;
@@ -516,4 +519,42 @@ async fn an_event_whose_message_cannot_be_queued_is_marked_and_can_be_redriven()
     assert_eq!(s, 202, "{b}");
     w.run(&d.id, 5).await;
     assert_eq!(w.delivery(&d.id).await.status, DeliveryStatus::Succeeded);
+}
+
+#[test]
+fn schedules_are_aimed_early_but_never_past_the_sqs_threshold() {
+    use courier_app::planner::{Path, Planner, PlannerSettings};
+    let clock = std::sync::Arc::new(courier_app::memory::ManualClock::new(T0));
+    let planner = |sqs_max_delay_seconds, schedule_lead_seconds| Planner {
+        queue: std::sync::Arc::new(courier_app::memory::MemoryQueue::new(clock.clone())),
+        timer: std::sync::Arc::new(courier_app::memory::MemoryTimer::new()),
+        settings: PlannerSettings {
+            sqs_max_delay_seconds,
+            schedule_lead_seconds,
+        },
+    };
+    let p = planner(900, 60);
+    assert_eq!(p.path(T0.plus_secs(900), T0), Path::Queue { delay_seconds: 900 });
+    assert_eq!(p.path(T0.plus_millis(899_001), T0), Path::Queue { delay_seconds: 900 });
+    assert_eq!(
+        p.path(T0.plus_secs(901), T0),
+        Path::Schedule {
+            fire_at: T0.plus_secs(841)
+        }
+    );
+    // A tiny threshold caps the lead, so the held-back message always fits SQS.
+    let p = planner(1, 60);
+    assert_eq!(
+        p.path(T0.plus_secs(3), T0),
+        Path::Schedule {
+            fire_at: T0.plus_secs(3)
+        }
+    );
+    let p = planner(5, 60);
+    assert_eq!(
+        p.path(T0.plus_secs(30), T0),
+        Path::Schedule {
+            fire_at: T0.plus_secs(26)
+        }
+    );
 }
