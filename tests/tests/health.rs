@@ -109,17 +109,23 @@ async fn smartchat_degrades_recovers_and_is_disabled_by_410_then_enabled_with_re
     let policy = json!({
         "base": "smartchat",
         "maxAttempts": 3,
-        "waitsSeconds": [1],
+        "waitsSeconds": [1, 3],
         "jitter": {"min": 1, "max": 1},
         "health": {"model": "smartchat", "degradeAfterFailures": 2, "pauseAfterFailures": 20, "pauseAfterSeconds": 259200, "disableAfterSeconds": 604800}
     });
     let (ep, _) = h.endpoint(&rx.url(), policy).await;
     let first = h.event(&ep, json!({"n": 1})).await;
-    // 500, 500 (degraded after 2 in a row), then 200 (active again).
+    // 500, 500 (degraded after 2 in a row), then, 3 s later, 200 (active again).
     rx.wait_for(2, SETTLE).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
-    assert_eq!(view["status"], "degraded");
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(2_500);
+    let status = loop {
+        let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+        if view["status"] == "degraded" || tokio::time::Instant::now() >= deadline {
+            break view["status"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(status, "degraded");
     assert_eq!(h.settled(&first, SETTLE).await["status"], "succeeded");
     let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
     assert_eq!(view["status"], "active");
