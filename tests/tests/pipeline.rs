@@ -85,9 +85,10 @@ async fn greatwait_retries_at_its_waits_never_early() {
         let end = ms(&a[i]["startedAt"]) + a[i]["durationMs"].as_i64().unwrap_or(0);
         let planned = ms(&a[i]["nextAttemptAt"]);
         let wait = planned - end;
-        // The sender takes its own timestamps around the request: allow 50 ms of skew.
+        // The wait counts from the sender's own timestamp after the request, which can
+        // trail start + duration a little on a busy machine (never precede it).
         assert!(
-            wait >= lo - 50 && wait <= hi + 50,
+            wait >= lo - 50 && wait <= hi + 1_000,
             "wait before attempt {} was {wait} ms",
             i + 2
         );
