@@ -592,6 +592,7 @@ impl Api {
         };
         let done = crate::sender::AttemptDone {
             attempt_id: aw.attempt_id.clone(),
+            claim_id: None,
             started: aw.started_at,
             ended: now.max(aw.started_at),
             outcome,
@@ -600,6 +601,7 @@ impl Api {
         };
         let recorder = crate::sender::Recorder {
             deliveries: self.deliveries.as_ref(),
+            clock: self.clock.as_ref(),
             endpoints: self.endpoints.as_ref(),
             planner: &self.planner,
             random: self.random.as_ref(),

@@ -143,6 +143,9 @@ pub struct Sender {
 /// What an attempt (or a decision not to send) produced, ready to record.
 pub struct AttemptDone {
     pub attempt_id: AttemptId,
+    /// The claim the record is conditional on, when it is not the attempt's own id
+    /// (a lost attempt recorded by the sender that took its claim over).
+    pub claim_id: Option<AttemptId>,
     pub started: Timestamp,
     pub ended: Timestamp,
     pub outcome: AttemptOutcome,
@@ -156,6 +159,7 @@ impl AttemptDone {
     pub fn declined(attempt_id: &AttemptId, now: Timestamp, outcome: AttemptOutcome) -> Self {
         AttemptDone {
             attempt_id: attempt_id.clone(),
+            claim_id: None,
             started: now,
             ended: now,
             outcome,
@@ -249,7 +253,7 @@ impl Sender {
         if let Some(lost) = lost {
             return self
                 .recorder()
-                .record_lost(m, &endpoint, delivery, lost, &attempt_id, now)
+                .record_lost(m, &endpoint, delivery, lost, &attempt_id)
                 .await;
         }
         if delivery.tenant_id != m.tenant_id || delivery.endpoint_id != m.endpoint_id {
@@ -263,7 +267,7 @@ impl Sender {
         if m.trigger != Trigger::Redelivery && m.trigger != Trigger::Test && !endpoint.policy.may_start(&ctx, now) {
             return self
                 .recorder()
-                .settle_without_attempt(delivery, &endpoint, &attempt_id, SettleReason::Deadline, now)
+                .settle_without_attempt(delivery, &endpoint, SettleReason::Deadline, now)
                 .await;
         }
         if let Some(failure) = pre_send_check(&endpoint, &delivery, m.trigger, now) {
@@ -287,6 +291,7 @@ impl Sender {
         let ended = self.clock.now().max(now);
         let done = AttemptDone {
             attempt_id: attempt_id.clone(),
+            claim_id: None,
             started: now,
             ended,
             outcome: sent.outcome,
@@ -339,6 +344,7 @@ impl Sender {
         };
         let done = AttemptDone {
             attempt_id: aw.attempt_id.clone(),
+            claim_id: None,
             started: aw.started_at,
             ended: now,
             outcome: AttemptOutcome::CompletionTimedOut,
@@ -407,6 +413,7 @@ impl Sender {
     pub fn recorder(&self) -> Recorder<'_> {
         Recorder {
             deliveries: self.deliveries.as_ref(),
+            clock: self.clock.as_ref(),
             endpoints: self.endpoints.as_ref(),
             planner: &self.planner,
             random: self.random.as_ref(),
@@ -419,6 +426,8 @@ impl Sender {
 /// everything after the HTTP request. The sender and the completion API both use it.
 pub struct Recorder<'a> {
     pub deliveries: &'a dyn DeliveryStore,
+    /// The time planning is measured from (the outcome's own instants may be past).
+    pub clock: &'a dyn Clock,
     pub endpoints: &'a dyn EndpointStore,
     pub planner: &'a Planner,
     pub random: &'a dyn Random,
@@ -426,6 +435,8 @@ pub struct Recorder<'a> {
 }
 
 impl Recorder<'_> {
+    /// Records a previous sender's attempt whose lease ran out with no outcome: it may
+    /// have reached the receiver, so it is `ambiguous`, and the policy decides.
     pub async fn record_lost(
         &self,
         m: &QueueMessage,
@@ -433,62 +444,27 @@ impl Recorder<'_> {
         delivery: Delivery,
         lost: ClaimRecord,
         our_claim: &AttemptId,
-        now: Timestamp,
     ) -> Result<StepOutcome, StepError> {
-        let ctx = context(&delivery, endpoint);
-        let policy = &endpoint.policy;
-        let outcome = AttemptOutcome::Lost;
-        let cls = policy.classify(&outcome, false);
-        let receiver_failures = delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
-        let facts = AttemptFacts {
-            number: lost.number,
-            started_at: lost.started_at,
-            ended_at: lost.lease_until,
-            receiver_failures,
+        let done = AttemptDone {
+            attempt_id: lost.attempt_id.clone(),
+            claim_id: Some(our_claim.clone()),
+            started: lost.started_at,
+            ended: lost.lease_until,
+            outcome: AttemptOutcome::Lost,
+            duration_ms: 0,
+            completion_token: None,
         };
-        let decision = decide_for(
-            m.trigger,
-            policy,
-            &ctx,
-            &facts,
-            &outcome,
-            &cls,
-            &mut PortRng(self.random),
-        );
-        let attempt = attempt_record(
-            &delivery,
-            &lost.attempt_id,
-            lost.number,
-            m,
-            &cls,
-            &outcome,
-            policy,
-            0,
-            lost.started_at,
-            &decision,
-        );
-        let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, now);
-        match self.deliveries.record_attempt(&updated, &attempt, our_claim).await {
-            Ok(()) => {}
-            Err(PortError::Conflict(_)) => {
-                return Ok(StepOutcome::Dropped {
-                    why: DropReason::ClaimLost,
-                });
-            }
-            Err(e) => return Err(StepError::Store(e)),
-        }
-        self.after_record(m, endpoint, &updated, &cls, &decision, now).await?;
-        Ok(StepOutcome::LostRecorded {
-            attempt: Box::new(attempt),
-            delivery: Box::new(updated),
-        })
+        let m = QueueMessage {
+            attempt: lost.number,
+            ..m.clone()
+        };
+        self.finish(&m, endpoint, delivery, done).await
     }
 
     pub async fn settle_without_attempt(
         &self,
         delivery: Delivery,
         endpoint: &Endpoint,
-        our_claim: &AttemptId,
         reason: SettleReason,
         now: Timestamp,
     ) -> Result<StepOutcome, StepError> {
@@ -506,7 +482,6 @@ impl Recorder<'_> {
             }
             Err(e) => return Err(StepError::Store(e)),
         }
-        let _ = our_claim;
         Ok(StepOutcome::SettledWithoutAttempt {
             delivery: Box::new(updated),
         })
@@ -521,6 +496,7 @@ impl Recorder<'_> {
         done: AttemptDone,
     ) -> Result<StepOutcome, StepError> {
         let AttemptDone {
+            claim_id,
             attempt_id,
             started,
             ended,
@@ -566,7 +542,8 @@ impl Recorder<'_> {
             &decision,
         );
         let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, ended);
-        match self.deliveries.record_attempt(&updated, &attempt, attempt_id).await {
+        let claim = claim_id.as_ref().unwrap_or(attempt_id);
+        match self.deliveries.record_attempt(&updated, &attempt, claim).await {
             Ok(()) => {}
             Err(PortError::Conflict(_)) => {
                 return Ok(StepOutcome::Dropped {
@@ -575,10 +552,13 @@ impl Recorder<'_> {
             }
             Err(e) => return Err(StepError::Store(e)),
         }
-        self.after_record(m, endpoint, &updated, &cls, &decision, ended).await?;
-        Ok(StepOutcome::Attempted {
-            attempt: Box::new(attempt),
-            delivery: Box::new(updated),
+        let now = self.clock.now().max(ended);
+        self.after_record(m, endpoint, &updated, &cls, &decision, now).await?;
+        let (attempt, delivery) = (Box::new(attempt), Box::new(updated));
+        Ok(if outcome == AttemptOutcome::Lost {
+            StepOutcome::LostRecorded { attempt, delivery }
+        } else {
+            StepOutcome::Attempted { attempt, delivery }
         })
     }
 
@@ -632,7 +612,10 @@ impl Recorder<'_> {
             attempt_id: Some(attempt_id.clone()),
             completion_check: true,
         };
-        self.planner.plan(check, started).await.map_err(StepError::Plan)?;
+        self.planner
+            .plan(check, self.clock.now())
+            .await
+            .map_err(StepError::Plan)?;
         Ok(StepOutcome::AwaitingCompletion {
             delivery: Box::new(updated),
         })
