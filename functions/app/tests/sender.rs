@@ -558,3 +558,27 @@ fn schedules_are_aimed_early_but_never_past_the_sqs_threshold() {
         }
     );
 }
+
+#[tokio::test]
+async fn a_mangled_stored_payload_is_terminal_payload_unavailable_without_sending() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    let mut d = w.delivery(&id).await;
+    let v = d.version;
+    d.body = "truncated{".into();
+    d.version += 1;
+    w.store.update_delivery(&d, v).await.unwrap_or_else(|e| panic!("{e}"));
+    w.run(&id, 3).await;
+    let d = w.delivery(&id).await;
+    assert_eq!(
+        (d.status, d.dead_reason.as_deref()),
+        (DeliveryStatus::Failed, Some("payload_unavailable"))
+    );
+    let a = w.store.list_attempts(&id).await.unwrap_or_default();
+    assert_eq!(
+        (a[0].diagnostic.as_str(), a[0].remediation.as_str()),
+        ("payload_unavailable", "replace_payload")
+    );
+    assert!(w.http.requests.lock().map(|r| r.is_empty()).unwrap_or(false));
+}
