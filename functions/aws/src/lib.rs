@@ -8,6 +8,7 @@
 //! this crate: they take the port traits from `courier-app`.
 
 pub mod bootstrap;
+pub mod counting;
 pub mod dynamo;
 pub mod error;
 pub mod scheduler;

@@ -1,0 +1,660 @@
+//! Section 2: AWS requests and cost per delivery on the local stack. A moto
+//! emulator, the real adapters with the counting interceptor
+//! (`courier_aws::counting`) on their clients, the real API router and sender
+//! handler, and stand-ins for what AWS runs (Lambda's SQS event source mapping,
+//! batch size 1, and Scheduler firing due schedules onto the queue), wired like
+//! `courier_local::stack` wires them. The stand-ins use uncounted clients: their
+//! requests are tallied by hand and modelled as AWS bills them.
+//!
+//! Paths, each with `per_path` deliveries: the first attempt succeeds; one retry
+//! through an SQS delay; one retry through a Scheduler schedule (which, aimed
+//! early, also takes one SQS re-delay); a redelivery with an Idempotency-Key.
+
+use crate::cost::{self, Breakdown, Usage};
+use crate::receiver::Receiver;
+use crate::stats::{Summary, summarize};
+use aws_lambda_events::event::sqs::SqsEvent;
+use aws_sdk_dynamodb::types::AttributeValue;
+use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::memory::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::model::Tenant;
+use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::ports::{Clock, DeliveryStore, Queue as _, Random};
+use courier_app::sender::{NoFaults, PortRng, Sender, SenderSettings, StepOutcome};
+use courier_aws::counting::{Counts, Projection, RequestCounter};
+use courier_aws::sqs::ReceivedMessage;
+use courier_aws::testing::Emulator;
+use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
+use courier_core::ids::{DeliveryId, TenantId};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::task::JoinHandle;
+
+const API_KEY: &str = "ck_bench_aws_requests";
+/// Concurrent stand-in pollers (Lambda runs several).
+const POLLERS: usize = 4;
+/// Waits up to this long take an SQS delay; longer ones a schedule, aimed this
+/// much early. As in production (900 s, 60 s), lead plus the second `at()` drops
+/// stays within the SQS threshold, so an early schedule is re-delayed through SQS.
+pub const SQS_MAX_DELAY_SECONDS: u32 = 2;
+pub const SCHEDULE_LEAD_SECONDS: u32 = 1;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub per_path: usize,
+    /// Bound on each path's wait for its deliveries to settle.
+    pub time_limit: Duration,
+}
+
+/// One operation's counts per delivery.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PerOp {
+    pub calls: f64,
+    pub requests: f64,
+    pub write_units: f64,
+    pub index_write_units: f64,
+    pub read_units: f64,
+}
+
+/// DynamoDB write units per delivery by item kind (`DLV`, `KEY`, `TEN`, ...).
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KindPer {
+    pub writes: f64,
+    /// Average size of the item written (the larger of before and after), bytes.
+    pub avg_bytes: f64,
+    pub write_units: f64,
+    pub index_write_units: f64,
+    pub by_index: BTreeMap<String, f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PathReport {
+    pub name: String,
+    pub deliveries: usize,
+    pub settled: usize,
+    /// service -> operation -> per delivery (the functions' own calls).
+    pub calls: BTreeMap<String, BTreeMap<String, PerOp>>,
+    pub dynamodb_kinds: BTreeMap<String, KindPer>,
+    /// Per delivery: the functions' requests by service.
+    pub dynamodb_requests: f64,
+    pub sqs_requests: f64,
+    pub scheduler_requests: f64,
+    /// Per delivery: what AWS itself does (event source mapping, Scheduler).
+    pub esm_receives: f64,
+    pub esm_deletes: f64,
+    pub schedules_fired: f64,
+    pub usage: Usage,
+    pub api_ms: Summary,
+    pub sender_ms: Summary,
+    pub cost: Breakdown,
+    pub eventbridge_per_million: f64,
+    /// What-if: the same writes with every ALL-projection index made KEYS_ONLY.
+    pub keys_only_index_write_units: f64,
+    pub keys_only_cost_total: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// One delivery item as stored after its first attempt: bytes per attribute
+    /// (name plus value), and the whole.
+    pub delivery_item_bytes: BTreeMap<String, u64>,
+    pub sqs_max_delay_seconds: u32,
+    pub schedule_lead_seconds: u32,
+    pub lambda_memory_mb: u32,
+    pub paths: Vec<PathReport>,
+}
+
+#[derive(Default)]
+struct Tally {
+    api_ms: Vec<f64>,
+    sender_ms: Vec<f64>,
+    receives: u64,
+    deletes: u64,
+    fired: u64,
+    http_attempts: u64,
+}
+
+struct Harness {
+    _emulator: Emulator,
+    counter: RequestCounter,
+    /// Counts the same calls against a table whose ALL indexes were KEYS_ONLY.
+    keys_only: RequestCounter,
+    api: Arc<Api>,
+    check: DynamoStore,
+    /// Uncounted, for looking at items.
+    plain: aws_sdk_dynamodb::Client,
+    table: String,
+    tally: Arc<Mutex<Tally>>,
+    busy: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+fn lock(t: &Mutex<Tally>) -> std::sync::MutexGuard<'_, Tally> {
+    t.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The SQS event Lambda would hand the sender for these messages.
+fn sqs_event(messages: &[ReceivedMessage]) -> Result<SqsEvent, String> {
+    let records: Vec<Value> = messages
+        .iter()
+        .map(|m| {
+            json!({
+                "messageId": m.message_id,
+                "receiptHandle": m.receipt_handle,
+                "body": m.body,
+                "attributes": {},
+                "messageAttributes": {},
+                "md5OfBody": m.md5_of_body,
+                "eventSource": "aws:sqs",
+                "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:bench-deliveries",
+                "awsRegion": "us-east-1"
+            })
+        })
+        .collect();
+    serde_json::from_value(json!({ "Records": records })).map_err(err)
+}
+
+/// Lambda's event source mapping, batch size 1: receive, invoke, delete.
+async fn poll(
+    sender: Arc<Sender>,
+    esm: SqsQueue,
+    tally: Arc<Mutex<Tally>>,
+    busy: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+) {
+    while !stop.load(Ordering::Relaxed) {
+        let got = match esm.receive(1, 1, 30).await {
+            Ok(m) => m,
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        if got.is_empty() {
+            continue;
+        }
+        busy.fetch_add(1, Ordering::SeqCst);
+        if let Ok(event) = sqs_event(&got) {
+            let started = Instant::now();
+            let (response, results) = courier_sender::handle_batch(&sender, event).await;
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            let attempts = results
+                .iter()
+                .filter(|r| matches!(&r.result, Ok(StepOutcome::Attempted { attempt, .. }) if attempt.response_status.is_some()))
+                .count() as u64;
+            {
+                let mut t = lock(&tally);
+                t.receives += 1;
+                t.sender_ms.push(ms);
+                t.http_attempts += attempts;
+            }
+            for m in &got {
+                if response
+                    .batch_item_failures
+                    .iter()
+                    .any(|f| f.item_identifier == m.message_id)
+                {
+                    continue;
+                }
+                if esm.delete(&m.receipt_handle).await.is_ok() {
+                    lock(&tally).deletes += 1;
+                }
+            }
+        }
+        busy.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Scheduler: due schedules put their message on the queue and are deleted.
+async fn pump(
+    timer: SchedulerTimer,
+    queue: SqsQueue,
+    tally: Arc<Mutex<Tally>>,
+    busy: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+) {
+    while !stop.load(Ordering::Relaxed) {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        busy.fetch_add(1, Ordering::SeqCst);
+        if let Ok(due) = timer.list_due(SystemClock.now()).await {
+            for (name, message) in due {
+                if queue.send(&message, 0).await.is_ok() {
+                    lock(&tally).fired += 1;
+                    let _ = timer.delete(&name).await;
+                }
+            }
+        }
+        busy.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Harness {
+    async fn start() -> Result<Harness, String> {
+        let emulator = Emulator::start().await.map_err(err)?;
+        let sdk = emulator.sdk_config().await;
+        let names = courier_aws::bootstrap::ResourceNames::with_prefix("bench");
+        let res = courier_aws::bootstrap::ensure_resources(&sdk, &names)
+            .await
+            .map_err(err)?;
+        let plain = aws_sdk_dynamodb::Client::new(&sdk);
+        let spec = courier_aws::counting::describe_table(&plain, &res.table)
+            .await
+            .map_err(err)?;
+        let mut lean = spec.clone();
+        for index in &mut lean.indexes {
+            if index.projection == Projection::All {
+                index.projection = Projection::KeysOnly;
+            }
+        }
+        let counter = RequestCounter::new(vec![spec]);
+        let keys_only = RequestCounter::new(vec![lean]);
+        let ddb_conf = aws_sdk_dynamodb::config::Builder::from(&sdk)
+            .interceptor(counter.clone())
+            .interceptor(keys_only.clone())
+            .build();
+        let ddb = aws_sdk_dynamodb::Client::from_conf(ddb_conf);
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        let random: Arc<dyn Random> = Arc::new(OsSeededRandom::new());
+        let store = Arc::new(DynamoStore::with_client(ddb, res.table.clone(), clock.clone()));
+        let planner = Planner {
+            queue: Arc::new(SqsQueue::with_client(counter.sqs(&sdk), res.queue_url.clone())),
+            timer: Arc::new(SchedulerTimer::with_client(
+                counter.scheduler(&sdk),
+                res.schedule_group.clone(),
+                res.queue_arn.clone(),
+                res.scheduler_role_arn.clone(),
+            )),
+            settings: PlannerSettings {
+                sqs_max_delay_seconds: SQS_MAX_DELAY_SECONDS,
+                schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
+            },
+        };
+        let policy = courier_http::AdmissionPolicy {
+            allow_http: true,
+            allow_private: true,
+        };
+        let api = Arc::new(Api {
+            tenants: store.clone(),
+            endpoints: store.clone(),
+            deliveries: store.clone(),
+            idempotency: store.clone(),
+            planner: planner.clone(),
+            clock: clock.clone(),
+            random: random.clone(),
+            secrets: Arc::new(OsSecrets),
+            admission: Arc::new(courier_http::HttpAdmission::new(policy)),
+            settings: ApiSettings {
+                allow_http_targets: true,
+                allow_private_targets: true,
+                rate_per_second: 0,
+                rate_burst: 0,
+            },
+            limiter: Default::default(),
+        });
+        let sender = Arc::new(Sender {
+            secrets: Arc::new(OsSecrets),
+            deliveries: store.clone(),
+            endpoints: store.clone(),
+            http: Arc::new(courier_http::ReqwestSender::new(true)),
+            clock: clock.clone(),
+            random: random.clone(),
+            planner,
+            faults: Arc::new(NoFaults),
+            settings: SenderSettings::default(),
+        });
+        let tenant = Tenant {
+            id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
+            name: "bench".into(),
+        };
+        courier_app::api::register_key(store.as_ref(), API_KEY, &tenant)
+            .await
+            .map_err(err)?;
+        let tally = Arc::new(Mutex::new(Tally::default()));
+        let busy = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut tasks = Vec::new();
+        for _ in 0..POLLERS {
+            let esm = SqsQueue::new(&sdk, res.queue_url.clone());
+            tasks.push(tokio::spawn(poll(
+                sender.clone(),
+                esm,
+                tally.clone(),
+                busy.clone(),
+                stop.clone(),
+            )));
+        }
+        let pump_timer = SchedulerTimer::new(
+            &sdk,
+            res.schedule_group.clone(),
+            res.queue_arn.clone(),
+            res.scheduler_role_arn.clone(),
+        );
+        let pump_queue = SqsQueue::new(&sdk, res.queue_url.clone());
+        tasks.push(tokio::spawn(pump(
+            pump_timer,
+            pump_queue,
+            tally.clone(),
+            busy.clone(),
+            stop.clone(),
+        )));
+        Ok(Harness {
+            _emulator: emulator,
+            counter,
+            keys_only,
+            api,
+            check: DynamoStore::with_client(plain.clone(), res.table.clone(), clock),
+            plain,
+            table: res.table,
+            tally,
+            busy,
+            stop,
+            tasks,
+        })
+    }
+
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        body: Value,
+        idempotency_key: Option<&str>,
+    ) -> Result<Value, String> {
+        let mut headers = vec![
+            ("authorization".to_owned(), format!("Bearer {API_KEY}")),
+            ("content-type".to_owned(), "application/json".to_owned()),
+        ];
+        if let Some(k) = idempotency_key {
+            headers.push(("idempotency-key".to_owned(), k.to_owned()));
+        }
+        let request = ApiRequest {
+            method: method.into(),
+            path: path.into(),
+            query: None,
+            headers,
+            body: body.to_string().into_bytes(),
+        };
+        let started = Instant::now();
+        let r = self.api.handle(request).await;
+        lock(&self.tally).api_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+        if r.status >= 300 {
+            return Err(format!(
+                "{method} {path}: {} {}",
+                r.status,
+                String::from_utf8_lossy(&r.body)
+            ));
+        }
+        Ok(r.body_json())
+    }
+
+    async fn endpoint(&self, url: &str, policy: Value) -> Result<String, String> {
+        let e = self
+            .call("POST", "/v1/endpoints", json!({"url": url, "policy": policy}), None)
+            .await?;
+        Ok(e["id"].as_str().unwrap_or_default().to_owned())
+    }
+
+    /// Waits (bounded) until every delivery is settled with `attempts` attempts and
+    /// the stand-ins are idle; returns how many got there.
+    async fn wait_done(&self, ids: &[DeliveryId], attempts: u32, limit: Duration) -> usize {
+        let deadline = Instant::now() + limit;
+        loop {
+            let mut done = 0;
+            for id in ids {
+                if let Ok(Some(d)) = self.check.get_delivery(id).await
+                    && d.status.is_settled()
+                    && d.attempt_count >= attempts
+                {
+                    done += 1;
+                }
+            }
+            if done == ids.len() && self.busy.load(Ordering::SeqCst) == 0 {
+                // Once more after a pause: a trailing delete or fire may still run.
+                tokio::time::sleep(Duration::from_millis(600)).await;
+                if self.busy.load(Ordering::SeqCst) == 0 {
+                    return done;
+                }
+            }
+            if Instant::now() >= deadline {
+                return done;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    fn reset(&self) {
+        self.counter.reset();
+        self.keys_only.reset();
+        *lock(&self.tally) = Tally::default();
+    }
+
+    fn take(&self) -> (Counts, Counts, Tally) {
+        (
+            self.counter.take(),
+            self.keys_only.take(),
+            std::mem::take(&mut *lock(&self.tally)),
+        )
+    }
+
+    async fn stop(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for t in self.tasks {
+            if tokio::time::timeout(Duration::from_secs(3), t).await.is_err() {
+                // A poller in a long poll: it holds nothing worth waiting for.
+            }
+        }
+    }
+}
+
+fn path_report(name: &str, k: usize, settled: usize, counts: &Counts, keys_only: &Counts, tally: &Tally) -> PathReport {
+    let per = |x: f64| x / k.max(1) as f64;
+    let mut calls = BTreeMap::new();
+    for (service, ops) in &counts.services {
+        let entry: &mut BTreeMap<String, PerOp> = calls.entry(service.clone()).or_default();
+        for (op, s) in ops {
+            entry.insert(
+                op.clone(),
+                PerOp {
+                    calls: per(s.calls as f64),
+                    requests: per(s.requests as f64),
+                    write_units: per(s.write_units as f64),
+                    index_write_units: per(s.index_write_units as f64),
+                    read_units: per(s.read_units),
+                },
+            );
+        }
+    }
+    let dynamodb_kinds = counts
+        .dynamodb_kinds
+        .iter()
+        .map(|(kind, u)| {
+            (
+                kind.clone(),
+                KindPer {
+                    writes: per(u.writes as f64),
+                    avg_bytes: u.bytes as f64 / u.writes.max(1) as f64,
+                    write_units: per(u.write_units as f64),
+                    index_write_units: per(u.index_write_units as f64),
+                    by_index: u.by_index.iter().map(|(i, x)| (i.clone(), per(*x as f64))).collect(),
+                },
+            )
+        })
+        .collect();
+    let ddb = counts.service("DynamoDB");
+    let sqs = counts.service("SQS");
+    let scheduler = counts.service("Scheduler");
+    // Each message sent is one request per 64 KiB chunk (all of ours are one).
+    let sqs_app = (sqs.requests.max(sqs.payload_chunks)) as f64;
+    let usage = Usage {
+        api_invocations: per(tally.api_ms.len() as f64),
+        api_billed_ms: per(tally.api_ms.iter().map(|m| cost::billed_ms(*m)).sum()),
+        sender_invocations: per(tally.sender_ms.len() as f64),
+        sender_billed_ms: per(tally.sender_ms.iter().map(|m| cost::billed_ms(*m)).sum()),
+        dynamodb_write_units: per((ddb.write_units + ddb.index_write_units) as f64),
+        dynamodb_read_units: per(ddb.read_units),
+        sqs_requests: per(sqs_app + (tally.receives + tally.deletes + tally.fired) as f64),
+        scheduler_invocations: per(tally.fired as f64),
+        http_attempts: per(tally.http_attempts as f64),
+        producer_events: 1.0,
+    };
+    let lean = keys_only.service("DynamoDB");
+    let lean_usage = Usage {
+        dynamodb_write_units: per((lean.write_units + lean.index_write_units) as f64),
+        ..usage
+    };
+    PathReport {
+        keys_only_index_write_units: per(lean.index_write_units as f64),
+        keys_only_cost_total: cost::courier_per_million(&lean_usage).total,
+        name: name.to_owned(),
+        deliveries: k,
+        settled,
+        calls,
+        dynamodb_kinds,
+        dynamodb_requests: per(ddb.requests as f64),
+        sqs_requests: per(sqs.requests as f64),
+        scheduler_requests: per(scheduler.requests as f64),
+        esm_receives: per(tally.receives as f64),
+        esm_deletes: per(tally.deletes as f64),
+        schedules_fired: per(tally.fired as f64),
+        cost: cost::courier_per_million(&usage),
+        eventbridge_per_million: cost::eventbridge_per_million(&usage),
+        usage,
+        api_ms: summarize(&tally.api_ms),
+        sender_ms: summarize(&tally.sender_ms),
+    }
+}
+
+async fn events(h: &Harness, endpoint: &str, k: usize) -> Result<Vec<DeliveryId>, String> {
+    let mut ids = Vec::with_capacity(k);
+    for i in 0..k {
+        let payload = json!({"order": i, "note": "a typical small webhook payload", "amount": 1234});
+        let r = h
+            .call(
+                "POST",
+                "/v1/events",
+                json!({"endpointId": endpoint, "type": "bench.event", "payload": payload}),
+                None,
+            )
+            .await?;
+        let id = r["deliveries"][0]["id"].as_str().unwrap_or_default();
+        ids.push(DeliveryId::parse(id).map_err(err)?);
+    }
+    Ok(ids)
+}
+
+/// Bytes per attribute of one stored delivery item (read with an uncounted client).
+async fn anatomy(h: &Harness, id: &DeliveryId) -> BTreeMap<String, u64> {
+    let key = std::collections::HashMap::from([
+        ("PK".to_owned(), AttributeValue::S(courier_aws::dynamo::delivery_pk(id))),
+        ("SK".to_owned(), AttributeValue::S("DLV".to_owned())),
+    ]);
+    let item = h
+        .plain
+        .get_item()
+        .table_name(&h.table)
+        .set_key(Some(key))
+        .send()
+        .await
+        .ok()
+        .and_then(|o| o.item);
+    let mut out = BTreeMap::new();
+    if let Some(item) = item {
+        for (name, value) in &item {
+            let one = std::collections::HashMap::from([(name.clone(), value.clone())]);
+            out.insert(name.clone(), courier_aws::counting::item_size(&one));
+        }
+        out.insert("(item)".to_owned(), courier_aws::counting::item_size(&item));
+    }
+    out
+}
+
+async fn run_paths(
+    h: &Harness,
+    receiver: &Receiver,
+    cfg: &Config,
+) -> Result<(Vec<PathReport>, BTreeMap<String, u64>), String> {
+    let k = cfg.per_path.max(1);
+    let ok = h.endpoint(&receiver.url("/ok"), json!("greatwait")).await?;
+    // Tanitar waits count from the attempt's start and have no jitter: 2 s fits
+    // the SQS delay threshold, 5 s does not.
+    let via_sqs = h
+        .endpoint(
+            &receiver.url("/fail-once"),
+            json!({"base": "tanitar", "waitsSeconds": [SQS_MAX_DELAY_SECONDS]}),
+        )
+        .await?;
+    let via_schedule = h
+        .endpoint(
+            &receiver.url("/fail-once"),
+            json!({"base": "tanitar", "waitsSeconds": [SQS_MAX_DELAY_SECONDS + 3]}),
+        )
+        .await?;
+    let mut out = Vec::new();
+    let mut first_ids: Vec<DeliveryId> = Vec::new();
+    for (name, endpoint, attempts) in [
+        ("first attempt succeeds", &ok, 1),
+        ("one retry via SQS delay", &via_sqs, 2),
+        ("one retry via Scheduler", &via_schedule, 2),
+    ] {
+        h.reset();
+        let ids = events(h, endpoint, k).await?;
+        let settled = h.wait_done(&ids, attempts, cfg.time_limit).await;
+        let (counts, keys_only, tally) = h.take();
+        out.push(path_report(name, k, settled, &counts, &keys_only, &tally));
+        if first_ids.is_empty() {
+            first_ids = ids;
+        }
+    }
+    h.reset();
+    for (i, id) in first_ids.iter().enumerate() {
+        h.call(
+            "POST",
+            &format!("/v1/deliveries/{id}/redeliver"),
+            json!({}),
+            Some(&format!("bench-redeliver-{i}")),
+        )
+        .await?;
+    }
+    let settled = h.wait_done(&first_ids, 2, cfg.time_limit).await;
+    let (counts, keys_only, tally) = h.take();
+    out.push(path_report(
+        "redelivery (Idempotency-Key)",
+        k,
+        settled,
+        &counts,
+        &keys_only,
+        &tally,
+    ));
+    let item = match first_ids.first() {
+        Some(id) => anatomy(h, id).await,
+        None => BTreeMap::new(),
+    };
+    Ok((out, item))
+}
+
+pub async fn run(cfg: &Config) -> Result<Report, String> {
+    let receiver = Receiver::start().await.map_err(|e| format!("receiver: {e}"))?;
+    let h = Harness::start().await?;
+    let result = run_paths(&h, &receiver, cfg).await;
+    h.stop().await;
+    let (paths, delivery_item_bytes) = result?;
+    Ok(Report {
+        delivery_item_bytes,
+        sqs_max_delay_seconds: SQS_MAX_DELAY_SECONDS,
+        schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
+        lambda_memory_mb: 256,
+        paths,
+    })
+}

@@ -1,0 +1,12 @@
+//! The smallest lambda_runtime function (echoes its event): the baseline the
+//! sender's init time is compared with in `make bench`.
+
+use lambda_runtime::{Error, LambdaEvent, service_fn};
+
+#[tokio::main]
+async fn main() -> Result<(), Error> {
+    lambda_runtime::run(service_fn(|event: LambdaEvent<serde_json::Value>| async move {
+        Ok::<serde_json::Value, Error>(event.payload)
+    }))
+    .await
+}

@@ -1,0 +1,134 @@
+//! `courier-bench` (run by `make bench`): runs the sections, prints one table and
+//! writes it as JSON under `<target>/bench/`. Sizes come from the environment:
+//! `COURIER_BENCH_N` (deliveries per sender variant, default 50000),
+//! `COURIER_BENCH_CONCURRENCY` (requests in flight, default 40),
+//! `COURIER_BENCH_ROUNDS` (alternating rounds, default 2), `COURIER_BENCH_AWS_K`
+//! (deliveries per cost path, default 10), `COURIER_BENCH_M` (retries per
+//! lateness path, default 20), `COURIER_BENCH_INIT_RUNS` (default 15) and
+//! `COURIER_BENCH_SECTIONS` (default `sender,aws,lateness,startup,core`).
+//! `courier-bench receiver`, `sender-child ...` and `init-steps` are the child
+//! processes the sections start.
+
+use courier_app::ports::Clock;
+use courier_bench::report::{self, Bench, Section};
+use courier_bench::{aws_requests, core_results, env_usize, lateness, receiver, sender_overhead, startup};
+use std::process::ExitCode;
+use std::time::Duration;
+
+fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("receiver") {
+        return match receiver::serve_as_child() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("receiver: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if std::env::args().nth(1).as_deref() == Some("sender-child") {
+        let args: Vec<String> = std::env::args().skip(2).collect();
+        return match sender_overhead::child(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sender child: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if std::env::args().nth(1).as_deref() == Some("init-steps") {
+        return match startup::init_steps_child() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("init-steps: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let sections =
+        std::env::var("COURIER_BENCH_SECTIONS").unwrap_or_else(|_| "sender,aws,lateness,startup,core".into());
+    let wants = |s: &str| sections.split(',').any(|x| x.trim() == s);
+    let mut bench = Bench {
+        started_at: courier_app::memory::SystemClock.now().to_rfc3339(),
+        cores: std::thread::available_parallelism().map_or(1, usize::from),
+        sender: Section::skipped(),
+        aws: Section::skipped(),
+        lateness: Section::skipped(),
+        startup: Section::skipped(),
+        core: Section::skipped(),
+    };
+    let release = startup::release_dir();
+    if wants("core") {
+        bench.core = match release.as_deref().and_then(core_results::criterion_dir) {
+            Some(dir) => Ok(core_results::read(&dir)),
+            None => Err("cannot locate the target directory".to_owned()),
+        }
+        .into();
+    }
+    if wants("startup") {
+        let runs = env_usize("COURIER_BENCH_INIT_RUNS", 15);
+        eprintln!("courier-bench: binary sizes and init time ({runs} runs each)");
+        bench.startup = startup::run(runs).into();
+    }
+    if wants("sender") {
+        let cfg = sender_overhead::Config {
+            deliveries: env_usize("COURIER_BENCH_N", 50_000),
+            concurrency: env_usize("COURIER_BENCH_CONCURRENCY", 40),
+            rounds: env_usize("COURIER_BENCH_ROUNDS", 2),
+            time_limit: Duration::from_secs(90),
+        };
+        eprintln!(
+            "courier-bench: sender overhead ({} deliveries per variant, {} in flight, {} rounds)",
+            cfg.deliveries, cfg.concurrency, cfg.rounds
+        );
+        bench.sender = sender_overhead::run(&cfg).into();
+    }
+    if wants("aws") || wants("lateness") {
+        match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+            Ok(rt) => {
+                if wants("aws") {
+                    let cfg = aws_requests::Config {
+                        per_path: env_usize("COURIER_BENCH_AWS_K", 10),
+                        time_limit: Duration::from_secs(60),
+                    };
+                    eprintln!(
+                        "courier-bench: AWS requests per delivery ({} deliveries per path)",
+                        cfg.per_path
+                    );
+                    bench.aws = rt.block_on(aws_requests::run(&cfg)).into();
+                }
+                if wants("lateness") {
+                    let cfg = lateness::Config {
+                        per_path: env_usize("COURIER_BENCH_M", 20),
+                        time_limit: Duration::from_secs(60),
+                    };
+                    eprintln!("courier-bench: timer lateness ({} retries per path)", cfg.per_path);
+                    bench.lateness = rt.block_on(lateness::run(&cfg)).into();
+                }
+            }
+            Err(e) => {
+                bench.aws = Err(e.to_string()).into();
+                bench.lateness = Err(e.to_string()).into();
+            }
+        }
+    }
+    println!("{}", report::table(&bench));
+    match release.as_deref().and_then(std::path::Path::parent) {
+        Some(target) => match report::write_json(&bench, target) {
+            Ok(file) => eprintln!("courier-bench: wrote {}", file.display()),
+            Err(e) => eprintln!("courier-bench: could not write the JSON: {e}"),
+        },
+        None => eprintln!("courier-bench: cannot locate the target directory; JSON not written"),
+    }
+    let failed = [
+        bench.sender.error.is_some(),
+        bench.aws.error.is_some(),
+        bench.lateness.error.is_some(),
+        bench.startup.error.is_some(),
+        bench.core.error.is_some(),
+    ];
+    if failed.contains(&true) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,566 @@
+//! Section 1: the sender's overhead. The same deliveries go to a loopback
+//! receiver (in a child process, so its CPU is not counted) in alternating rounds
+//! of one run: a bare reqwest loop posting the same prepared bytes; the real
+//! sender handler (`courier_sender::handle_batch` with
+//! `courier_app::sender::Sender` over the in-memory ports and the real
+//! `courier_http::ReqwestSender`); and that handler with the sender Lambda's
+//! logging, in a child process whose stdout is a pipe as on Lambda: the JSON
+//! subscriber of `functions/sender/src/main.rs` plus the EMF metric lines, and the
+//! same with the span list turned off. Same concurrency everywhere: `concurrency`
+//! requests in flight, the handler working batches of 10 as SQS hands them to
+//! Lambda. The log variants also count the bytes logged per delivery.
+
+use crate::cpu::Usage;
+use crate::receiver::ChildReceiver;
+use aws_lambda_events::event::sqs::SqsEvent;
+use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::memory::{MemoryQueue, MemoryStore, MemoryTimer, OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::message::QueueMessage;
+use courier_app::model::Tenant;
+use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::ports::{Clock, DeliveryStore, EndpointStore, Random};
+use courier_app::sender::{NoFaults, PortRng, Sender, SenderSettings, StepOutcome};
+use courier_core::ids::{AttemptId, EndpointId, TenantId};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// SQS hands Lambda up to 10 messages per batch (template.yaml: BatchSize 10).
+pub const BATCH_SIZE: usize = 10;
+const API_KEY: &str = "ck_bench_sender_overhead";
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Deliveries per variant (split over the rounds).
+    pub deliveries: usize,
+    /// Requests in flight (the handler runs `concurrency / 10` batches at once).
+    pub concurrency: usize,
+    pub rounds: usize,
+    /// Bound on each variant's run in each round.
+    pub time_limit: Duration,
+}
+
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Variant {
+    pub name: String,
+    pub deliveries: u64,
+    pub failures: u64,
+    pub wall_seconds: f64,
+    pub cpu_seconds: f64,
+    pub per_second: f64,
+    pub cpu_seconds_per_1000: f64,
+    /// Bytes written to stdout (logs and EMF lines) per delivery.
+    pub log_bytes_per_delivery: f64,
+    #[serde(default)]
+    log_bytes: u64,
+}
+
+impl Variant {
+    fn named(name: &str) -> Variant {
+        Variant {
+            name: name.to_owned(),
+            ..Variant::default()
+        }
+    }
+
+    fn add(&mut self, ok: u64, failed: u64, wall: f64, cpu: f64, log_bytes: u64) {
+        self.deliveries += ok;
+        self.failures += failed;
+        self.wall_seconds += wall;
+        self.cpu_seconds += cpu;
+        self.log_bytes += log_bytes;
+        self.per_second = self.deliveries as f64 / self.wall_seconds.max(1e-9);
+        self.cpu_seconds_per_1000 = self.cpu_seconds * 1000.0 / (self.deliveries.max(1) as f64);
+        self.log_bytes_per_delivery = self.log_bytes as f64 / (self.deliveries + self.failures).max(1) as f64;
+    }
+}
+
+/// The sender Lambda's logging, reproduced in a child process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Logging {
+    /// `functions/sender/src/main.rs` as it is: JSON, current span, span list.
+    Lambda,
+    /// The same without the span list (each line then carries the span once).
+    LambdaWithoutSpanList,
+}
+
+impl Logging {
+    pub fn arg(self) -> &'static str {
+        match self {
+            Logging::Lambda => "lambda",
+            Logging::LambdaWithoutSpanList => "lambda-no-span-list",
+        }
+    }
+
+    pub fn from_arg(s: &str) -> Option<Logging> {
+        [Logging::Lambda, Logging::LambdaWithoutSpanList]
+            .into_iter()
+            .find(|l| l.arg() == s)
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub concurrency: usize,
+    pub batch_size: usize,
+    pub rounds: usize,
+    pub bare: Variant,
+    pub sender: Variant,
+    pub sender_with_logs: Variant,
+    pub sender_with_lean_logs: Variant,
+    /// Sender deliveries per second over bare (target >= 0.9).
+    pub throughput_ratio: f64,
+    /// Sender CPU per delivery over bare.
+    pub cpu_ratio: f64,
+    pub logs_throughput_ratio: f64,
+    pub logs_cpu_ratio: f64,
+    pub lean_logs_throughput_ratio: f64,
+    pub lean_logs_cpu_ratio: f64,
+}
+
+/// The in-memory world: deliveries created through the real API, their first
+/// queue messages already cut into SQS batches.
+struct World {
+    store: Arc<MemoryStore>,
+    planner: Planner,
+    /// One queue of batches per (round, sender variant).
+    batches: Vec<Vec<SqsEvent>>,
+    body: Vec<u8>,
+    headers: Vec<(String, String)>,
+}
+
+async fn api_call(api: &Api, method: &str, path: &str, body: Value) -> Result<Value, String> {
+    let r = api
+        .handle(ApiRequest {
+            method: method.into(),
+            path: path.into(),
+            query: None,
+            headers: vec![
+                ("authorization".into(), format!("Bearer {API_KEY}")),
+                ("content-type".into(), "application/json".into()),
+            ],
+            body: body.to_string().into_bytes(),
+        })
+        .await;
+    if r.status >= 300 {
+        return Err(format!(
+            "{method} {path}: {} {}",
+            r.status,
+            String::from_utf8_lossy(&r.body)
+        ));
+    }
+    Ok(r.body_json())
+}
+
+fn sqs_event(messages: &[QueueMessage], first_id: usize) -> Result<SqsEvent, String> {
+    let records: Vec<Value> = messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            json!({
+                "messageId": format!("m-{}", first_id + i),
+                "receiptHandle": "rh",
+                "body": m.to_json(),
+                "attributes": {},
+                "messageAttributes": {},
+                "md5OfBody": "",
+                "eventSource": "aws:sqs",
+                "eventSourceARN": "arn:aws:sqs:us-east-1:000000000000:courier-bench",
+                "awsRegion": "us-east-1"
+            })
+        })
+        .collect();
+    serde_json::from_value(json!({ "Records": records })).map_err(|e| e.to_string())
+}
+
+async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let random: Arc<dyn Random> = Arc::new(OsSeededRandom::new());
+    let store = Arc::new(MemoryStore::new(clock.clone()));
+    let queue = Arc::new(MemoryQueue::new(clock.clone()));
+    let planner = Planner {
+        queue: queue.clone(),
+        timer: Arc::new(MemoryTimer::new()),
+        settings: PlannerSettings::default(),
+    };
+    let policy = courier_http::AdmissionPolicy {
+        allow_http: true,
+        allow_private: true,
+    };
+    let api = Api {
+        tenants: store.clone(),
+        endpoints: store.clone(),
+        deliveries: store.clone(),
+        idempotency: store.clone(),
+        planner: planner.clone(),
+        clock: clock.clone(),
+        random: random.clone(),
+        secrets: Arc::new(OsSecrets),
+        admission: Arc::new(courier_http::HttpAdmission::new(policy)),
+        settings: ApiSettings {
+            allow_http_targets: true,
+            allow_private_targets: true,
+            rate_per_second: 0,
+            rate_burst: 0,
+        },
+        limiter: Default::default(),
+    };
+    let tenant = Tenant {
+        id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
+        name: "bench".into(),
+    };
+    courier_app::api::register_key(store.as_ref(), API_KEY, &tenant)
+        .await
+        .map_err(|e| e.to_string())?;
+    let endpoint = api_call(
+        &api,
+        "POST",
+        "/v1/endpoints",
+        json!({"url": url, "policy": "greatwait"}),
+    )
+    .await?;
+    let endpoint_id = endpoint["id"].as_str().unwrap_or_default().to_owned();
+    let mut batches = Vec::new();
+    for (q, &count) in per_queue.iter().enumerate() {
+        for i in 0..count {
+            let payload = json!({"order": i, "queue": q, "note": "a typical small webhook payload", "amount": 1234});
+            api_call(
+                &api,
+                "POST",
+                "/v1/events",
+                json!({"endpointId": endpoint_id, "type": "bench.event", "payload": payload}),
+            )
+            .await?;
+        }
+        let messages: Vec<QueueMessage> = queue.drain_visible(clock.now()).into_iter().map(|(m, _)| m).collect();
+        let mut events = Vec::new();
+        for (i, chunk) in messages.chunks(BATCH_SIZE).enumerate() {
+            events.push(sqs_event(chunk, i * BATCH_SIZE)?);
+        }
+        batches.push(events);
+    }
+    // The bare loop sends exactly what the sender would send for one delivery.
+    let first = batches
+        .first()
+        .and_then(|b| b.first())
+        .and_then(|e| e.records.first())
+        .and_then(|r| r.body.as_deref())
+        .ok_or("no delivery was created")?;
+    let m = QueueMessage::parse(first).map_err(|e| e.to_string())?;
+    let ep_id = EndpointId::parse(&endpoint_id).map_err(|e| e.to_string())?;
+    let ep = store
+        .get_endpoint(&tenant.id, &ep_id)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("endpoint vanished")?;
+    let d = store
+        .get_delivery(&m.delivery_id)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or("delivery vanished")?;
+    let now = clock.now();
+    let request = courier_app::sender::build_request(
+        &ep,
+        &d,
+        &m,
+        &AttemptId::generate(now, &mut PortRng(random.as_ref())),
+        now,
+    );
+    Ok(World {
+        store,
+        planner,
+        batches,
+        body: request.body,
+        headers: request.headers,
+    })
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// The sender Lambda's subscriber (functions/sender/src/main.rs), on stdout.
+fn init_logging(logging: Logging) {
+    let builder = tracing_subscriber::fmt()
+        .json()
+        .with_current_span(true)
+        .with_target(false)
+        .without_time();
+    match logging {
+        Logging::Lambda => builder.init(),
+        Logging::LambdaWithoutSpanList => builder.with_span_list(false).init(),
+    }
+}
+
+async fn run_bare(
+    url: String,
+    n: usize,
+    concurrency: usize,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    limit: Duration,
+) -> Result<(u64, u64), String> {
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .retry(reqwest::retry::never())
+        .build()
+        .map_err(|e| e.to_string())?;
+    let mut map = reqwest::header::HeaderMap::new();
+    for (k, v) in &headers {
+        if let (Ok(k), Ok(v)) = (
+            reqwest::header::HeaderName::from_bytes(k.as_bytes()),
+            reqwest::header::HeaderValue::from_str(v),
+        ) {
+            map.append(k, v);
+        }
+    }
+    let next = Arc::new(AtomicUsize::new(0));
+    let ok = Arc::new(AtomicU64::new(0));
+    let failed = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + limit;
+    let mut tasks = Vec::new();
+    for _ in 0..concurrency {
+        let (client, map, body, url) = (client.clone(), map.clone(), body.clone(), url.clone());
+        let (next, ok, failed) = (next.clone(), ok.clone(), failed.clone());
+        tasks.push(tokio::spawn(async move {
+            while next.fetch_add(1, Ordering::Relaxed) < n && Instant::now() < deadline {
+                let sent = client
+                    .post(&url)
+                    .headers(map.clone())
+                    .body(body.clone())
+                    .timeout(Duration::from_secs(30))
+                    .send()
+                    .await;
+                match sent {
+                    Ok(r) => {
+                        let good = r.status() == reqwest::StatusCode::OK;
+                        let _ = r.bytes().await;
+                        if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(_) => {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    Ok((ok.load(Ordering::Relaxed), failed.load(Ordering::Relaxed)))
+}
+
+async fn run_sender(
+    store: Arc<MemoryStore>,
+    planner: Planner,
+    batches: Vec<SqsEvent>,
+    workers: usize,
+    limit: Duration,
+) -> (u64, u64) {
+    let sender = Arc::new(Sender {
+        secrets: Arc::new(OsSecrets),
+        deliveries: store.clone(),
+        endpoints: store,
+        http: Arc::new(courier_http::ReqwestSender::new(true)),
+        clock: Arc::new(SystemClock),
+        random: Arc::new(OsSeededRandom::new()),
+        planner,
+        faults: Arc::new(NoFaults),
+        settings: SenderSettings::default(),
+    });
+    let queue = Arc::new(Mutex::new(VecDeque::from(batches)));
+    let ok = Arc::new(AtomicU64::new(0));
+    let failed = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + limit;
+    let mut tasks = Vec::new();
+    for _ in 0..workers {
+        let (sender, queue, ok, failed) = (sender.clone(), queue.clone(), ok.clone(), failed.clone());
+        tasks.push(tokio::spawn(async move {
+            while Instant::now() < deadline {
+                let Some(event) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+                    break;
+                };
+                let (_, results) = courier_sender::handle_batch(&sender, event).await;
+                for r in results {
+                    let good =
+                        matches!(&r.result, Ok(StepOutcome::Attempted { attempt, .. }) if attempt.state == "succeeded");
+                    if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    (ok.load(Ordering::Relaxed), failed.load(Ordering::Relaxed))
+}
+
+/// The child-process side of a log variant (`courier-bench sender-child <logging>
+/// <deliveries> <concurrency> <url>`): logs to stdout like the Lambda, prints its
+/// figures as `RESULT <json>` on stderr.
+pub fn child(args: &[String]) -> Result<(), String> {
+    let [logging, n, concurrency, url] = args else {
+        return Err("usage: sender-child <logging> <deliveries> <concurrency> <url>".into());
+    };
+    let logging = Logging::from_arg(logging).ok_or_else(|| format!("unknown logging {logging}"))?;
+    let n: usize = n.parse().map_err(|_| format!("bad count {n}"))?;
+    let concurrency: usize = concurrency
+        .parse()
+        .map_err(|_| format!("bad concurrency {concurrency}"))?;
+    let rt = runtime()?;
+    let w = rt.block_on(world(url, &[n]))?;
+    let batches = w.batches.into_iter().next().unwrap_or_default();
+    init_logging(logging);
+    let u = Usage::start();
+    let (ok, failed) = rt.block_on(run_sender(
+        w.store,
+        w.planner,
+        batches,
+        concurrency.div_ceil(BATCH_SIZE),
+        Duration::from_secs(90),
+    ));
+    let (wall, cpu) = u.stop();
+    let mut v = Variant::named(logging.arg());
+    v.add(ok, failed, wall, cpu, 0);
+    eprintln!("RESULT {}", serde_json::to_string(&v).map_err(|e| e.to_string())?);
+    Ok(())
+}
+
+/// Runs a log variant in a child process, counting what it writes to stdout.
+fn run_child(logging: Logging, n: usize, concurrency: usize, url: &str) -> Result<Variant, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut child = Command::new(exe)
+        .args([
+            "sender-child",
+            logging.arg(),
+            &n.to_string(),
+            &concurrency.to_string(),
+            url,
+        ])
+        // What makes the handler print its EMF lines, as on Lambda.
+        .env("COURIER_EMF", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut stdout = child.stdout.take().ok_or("child has no stdout")?;
+    let stderr = child.stderr.take().ok_or("child has no stderr")?;
+    let counter = std::thread::spawn(move || {
+        let mut total = 0u64;
+        let mut buf = vec![0u8; 1 << 16];
+        while let Ok(k) = stdout.read(&mut buf) {
+            if k == 0 {
+                break;
+            }
+            total += k as u64;
+        }
+        total
+    });
+    let mut result = None;
+    let mut last = String::new();
+    for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+        match line.strip_prefix("RESULT ") {
+            Some(json) => result = serde_json::from_str::<Variant>(json).ok(),
+            None => {
+                // A panic message or the like: show it, it explains missing deliveries.
+                eprintln!("courier-bench: sender child: {line}");
+                last = line;
+            }
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let bytes = counter.join().unwrap_or(0);
+    let mut v = result.ok_or_else(|| format!("sender child ({status}) gave no result: {last}"))?;
+    // The bytes the child wrote before its run (none: it logs only while sending).
+    v.log_bytes = bytes;
+    v.log_bytes_per_delivery = bytes as f64 / (v.deliveries + v.failures).max(1) as f64;
+    Ok(v)
+}
+
+pub fn run(cfg: &Config) -> Result<Report, String> {
+    let receiver = ChildReceiver::spawn().map_err(|e| format!("receiver: {e}"))?;
+    let url = receiver.url("/ok");
+    let rounds = cfg.rounds.max(1);
+    let per_round = cfg.deliveries.div_ceil(rounds).max(1);
+    let concurrency = cfg.concurrency.max(1);
+    let workers = concurrency.div_ceil(BATCH_SIZE);
+    let setup = runtime()?;
+    let mut w = setup.block_on(world(&url, &vec![per_round; rounds]))?;
+    drop(setup);
+    let mut report = Report {
+        concurrency,
+        batch_size: BATCH_SIZE,
+        rounds,
+        bare: Variant::named("bare reqwest loop"),
+        sender: Variant::named("sender handler"),
+        sender_with_logs: Variant::named("sender handler + Lambda logging"),
+        sender_with_lean_logs: Variant::named("sender handler + Lambda logging without span list"),
+        throughput_ratio: f64::NAN,
+        cpu_ratio: f64::NAN,
+        logs_throughput_ratio: f64::NAN,
+        logs_cpu_ratio: f64::NAN,
+        lean_logs_throughput_ratio: f64::NAN,
+        lean_logs_cpu_ratio: f64::NAN,
+    };
+    let mut queues = std::mem::take(&mut w.batches).into_iter();
+    for _ in 0..rounds {
+        let rt = runtime()?;
+        let u = Usage::start();
+        let (ok, failed) = rt.block_on(run_bare(
+            url.clone(),
+            per_round,
+            concurrency,
+            w.headers.clone(),
+            w.body.clone(),
+            cfg.time_limit,
+        ))?;
+        let (wall, cpu) = u.stop();
+        report.bare.add(ok, failed, wall, cpu, 0);
+        drop(rt);
+
+        let rt = runtime()?;
+        let batches = queues.next().unwrap_or_default();
+        let u = Usage::start();
+        let (ok, failed) = rt.block_on(run_sender(
+            w.store.clone(),
+            w.planner.clone(),
+            batches,
+            workers,
+            cfg.time_limit,
+        ));
+        let (wall, cpu) = u.stop();
+        report.sender.add(ok, failed, wall, cpu, 0);
+        drop(rt);
+
+        for (logging, v) in [
+            (Logging::Lambda, &mut report.sender_with_logs),
+            (Logging::LambdaWithoutSpanList, &mut report.sender_with_lean_logs),
+        ] {
+            let r = run_child(logging, per_round, concurrency, &url)?;
+            v.add(r.deliveries, r.failures, r.wall_seconds, r.cpu_seconds, r.log_bytes);
+        }
+    }
+    let ratio = |v: &Variant| {
+        (
+            v.per_second / report.bare.per_second,
+            v.cpu_seconds_per_1000 / report.bare.cpu_seconds_per_1000,
+        )
+    };
+    (report.throughput_ratio, report.cpu_ratio) = ratio(&report.sender);
+    (report.logs_throughput_ratio, report.logs_cpu_ratio) = ratio(&report.sender_with_logs);
+    (report.lean_logs_throughput_ratio, report.lean_logs_cpu_ratio) = ratio(&report.sender_with_lean_logs);
+    drop(receiver);
+    Ok(report)
+}

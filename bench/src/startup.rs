@@ -1,0 +1,283 @@
+//! Section 4: what a cold start costs. The size of each function's release
+//! binary (the arm64 Lambda build when it exists, else the host build), and the
+//! sender's init time, process start to its first `GET .../invocation/next` on a
+//! stub of the Lambda Runtime API on 127.0.0.1, against a hello-world
+//! lambda_runtime binary (`hello_lambda`) built the same way. Runs alternate
+//! between the two binaries; the child gets the environment Lambda would give it
+//! (static dummy credentials, region, function settings) and never reaches AWS.
+
+use crate::stats::{Summary, summarize};
+use serde::Serialize;
+use std::io::Read;
+use std::net::{Ipv4Addr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const LAMBDA_TARGET: &str = "aarch64-unknown-linux-gnu";
+const FUNCTIONS: [&str; 2] = ["courier-api", "courier-sender"];
+/// How long a child may take to poll before the run counts as failed.
+const INIT_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BinarySize {
+    pub name: String,
+    /// `aarch64-unknown-linux-gnu` or `host`.
+    pub build: String,
+    pub path: String,
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub sizes: Vec<BinarySize>,
+    /// True when no arm64 build was found and host sizes stand in.
+    pub arm64_missing: bool,
+    pub runs: usize,
+    pub sender_init_ms: Summary,
+    pub hello_init_ms: Summary,
+    /// Median sender init over median hello init (target <= 1.5).
+    pub init_ratio: f64,
+    pub init_failures: usize,
+    /// Where the sender's init goes: each step of `functions/sender/src/main.rs`
+    /// timed in a fresh process, median ms per step.
+    pub sender_init_steps_ms: Vec<(String, f64)>,
+}
+
+/// `<target>/release`: where this benchmark binary itself was built.
+pub fn release_dir() -> Option<PathBuf> {
+    std::env::current_exe().ok()?.parent().map(Path::to_path_buf)
+}
+
+fn sizes(release: &Path) -> (Vec<BinarySize>, bool) {
+    let arm = release.parent().map(|t| t.join(LAMBDA_TARGET).join("release"));
+    let mut out = Vec::new();
+    let mut arm64_missing = false;
+    for name in FUNCTIONS {
+        let candidates = [
+            (LAMBDA_TARGET, arm.as_ref().map(|d| d.join(name))),
+            ("host", Some(release.join(name))),
+        ];
+        let mut found_arm = false;
+        for (build, path) in candidates {
+            let Some(path) = path else { continue };
+            if let Ok(meta) = std::fs::metadata(&path) {
+                found_arm |= build == LAMBDA_TARGET;
+                out.push(BinarySize {
+                    name: name.to_owned(),
+                    build: build.to_owned(),
+                    path: path.display().to_string(),
+                    bytes: meta.len(),
+                });
+            }
+        }
+        arm64_missing |= !found_arm;
+    }
+    (out, arm64_missing)
+}
+
+/// The environment Lambda gives the sender (dummy credentials; no AWS reachable).
+fn lambda_env(runtime_api: &str) -> [(&'static str, String); 20] {
+    [
+        ("AWS_LAMBDA_RUNTIME_API", runtime_api.to_owned()),
+        ("AWS_LAMBDA_FUNCTION_NAME", "courier-bench".into()),
+        ("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST".into()),
+        ("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256".into()),
+        ("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/courier-bench".into()),
+        ("AWS_LAMBDA_LOG_STREAM_NAME", "bench".into()),
+        ("AWS_REGION", "us-east-1".into()),
+        ("AWS_DEFAULT_REGION", "us-east-1".into()),
+        ("AWS_ACCESS_KEY_ID", "testing".into()),
+        ("AWS_SECRET_ACCESS_KEY", "testing".into()),
+        ("AWS_SESSION_TOKEN", "testing".into()),
+        // Never read the host's AWS files or instance metadata.
+        ("AWS_CONFIG_FILE", "/nonexistent/courier-bench".into()),
+        ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/courier-bench".into()),
+        ("AWS_EC2_METADATA_DISABLED", "true".into()),
+        ("COURIER_TABLE", "bench-table".into()),
+        (
+            "COURIER_QUEUE_URL",
+            "https://sqs.us-east-1.amazonaws.com/123456789012/bench-deliveries".into(),
+        ),
+        (
+            "COURIER_QUEUE_ARN",
+            "arn:aws:sqs:us-east-1:123456789012:bench-deliveries".into(),
+        ),
+        ("COURIER_SCHEDULE_GROUP", "bench-schedules".into()),
+        (
+            "COURIER_SCHEDULER_ROLE_ARN",
+            "arn:aws:iam::123456789012:role/bench-scheduler".into(),
+        ),
+        ("TZ", ":UTC".into()),
+    ]
+}
+
+/// Milliseconds from spawning `bin` to its first request on the stub.
+fn init_once(bin: &Path) -> Result<f64, String> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let mut child = Command::new(bin)
+        .env_clear()
+        .envs(lambda_env(&addr.to_string()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
+    let result = loop {
+        match listener.accept() {
+            Ok((mut stream, _)) => {
+                let arrived = started.elapsed();
+                let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+                let mut head = [0u8; 64];
+                let n = stream.read(&mut head).unwrap_or(0);
+                let line = String::from_utf8_lossy(&head[..n]).into_owned();
+                break if line.starts_with("GET /2018-06-01/runtime/invocation/next") {
+                    Ok(arrived.as_secs_f64() * 1000.0)
+                } else {
+                    Err(format!("unexpected first request {line:?}"))
+                };
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if started.elapsed() > INIT_TIMEOUT {
+                    break Err(format!("{} never polled the runtime API", bin.display()));
+                }
+                if let Ok(Some(status)) = child.try_wait() {
+                    break Err(format!("{} exited with {status} before polling", bin.display()));
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            Err(e) => break Err(e.to_string()),
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    result
+}
+
+/// The child side of the init breakdown (`courier-bench init-steps`): the sender
+/// binary's init, step by step, printed as `STEPS <json>` on stderr.
+pub fn init_steps_child() -> Result<(), String> {
+    let mut steps: Vec<(&str, f64)> = Vec::new();
+    let mut t = Instant::now();
+    let mut lap = |name: &'static str, steps: &mut Vec<(&str, f64)>| {
+        steps.push((name, t.elapsed().as_secs_f64() * 1000.0));
+        t = Instant::now();
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    lap("tokio runtime", &mut steps);
+    tracing_subscriber::fmt()
+        .json()
+        .with_current_span(true)
+        .with_target(false)
+        .without_time()
+        .init();
+    lap("tracing subscriber", &mut steps);
+    let config = courier_app::config::Config::from_env().map_err(|e| e.to_string())?;
+    lap("Config::from_env", &mut steps);
+    let sdk = rt.block_on(courier_aws::aws_config_from_env());
+    lap("aws_config_from_env", &mut steps);
+    let store = courier_aws::DynamoStore::new(&sdk, config.table.clone());
+    let queue = courier_aws::SqsQueue::new(&sdk, config.queue_url.clone());
+    let timer = courier_aws::SchedulerTimer::new(
+        &sdk,
+        config.schedule_group.clone(),
+        config.queue_arn.clone(),
+        config.scheduler_role_arn.clone(),
+    );
+    lap("DynamoDB, SQS, Scheduler clients", &mut steps);
+    let http = courier_http::ReqwestSender::new(config.allow_private_targets);
+    lap("ReqwestSender::new", &mut steps);
+    // Not a sender step: the same client without any root store, to size that part.
+    let bare = reqwest::Client::builder().tls_certs_only(Vec::new()).build();
+    lap("(reqwest client without roots)", &mut steps);
+    drop((store, queue, timer, http, bare));
+    let json: Vec<serde_json::Value> = steps.iter().map(|(n, ms)| serde_json::json!([n, ms])).collect();
+    eprintln!("STEPS {}", serde_json::Value::Array(json));
+    Ok(())
+}
+
+/// Median ms per init step over `runs` fresh processes.
+fn init_steps(runs: usize) -> Vec<(String, f64)> {
+    let Ok(exe) = std::env::current_exe() else {
+        return Vec::new();
+    };
+    let mut samples: Vec<(String, Vec<f64>)> = Vec::new();
+    for _ in 0..runs {
+        let out = Command::new(&exe)
+            .arg("init-steps")
+            .env_clear()
+            .envs(lambda_env("127.0.0.1:9"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output();
+        let Ok(out) = out else { continue };
+        let text = String::from_utf8_lossy(&out.stderr);
+        let Some(json) = text.lines().find_map(|l| l.strip_prefix("STEPS ")) else {
+            continue;
+        };
+        let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(json) else {
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let (Some(name), Some(ms)) = (item[0].as_str(), item[1].as_f64()) else {
+                continue;
+            };
+            if samples.len() <= i {
+                samples.push((name.to_owned(), Vec::new()));
+            }
+            samples[i].1.push(ms);
+        }
+    }
+    samples.into_iter().map(|(name, v)| (name, summarize(&v).p50)).collect()
+}
+
+pub fn run(runs: usize) -> Result<Report, String> {
+    let release = release_dir().ok_or("cannot locate the release directory")?;
+    let (sizes, arm64_missing) = sizes(&release);
+    let sender = release.join("courier-sender");
+    let hello = release.join("hello_lambda");
+    let mut s = Vec::new();
+    let mut h = Vec::new();
+    let mut failures = 0;
+    // One unmeasured run each: page cache and dynamic loader warm for both.
+    let _ = init_once(&sender);
+    let _ = init_once(&hello);
+    for _ in 0..runs.max(1) {
+        match init_once(&sender) {
+            Ok(ms) => s.push(ms),
+            Err(_) => failures += 1,
+        }
+        match init_once(&hello) {
+            Ok(ms) => h.push(ms),
+            Err(_) => failures += 1,
+        }
+    }
+    if s.is_empty() || h.is_empty() {
+        let why = init_once(&sender)
+            .err()
+            .or_else(|| init_once(&hello).err())
+            .unwrap_or_default();
+        return Err(format!("init time: no successful run ({why})"));
+    }
+    let sender_init_ms = summarize(&s);
+    let hello_init_ms = summarize(&h);
+    Ok(Report {
+        sizes,
+        arm64_missing,
+        runs: runs.max(1),
+        init_ratio: sender_init_ms.p50 / hello_init_ms.p50,
+        sender_init_ms,
+        hello_init_ms,
+        init_failures: failures,
+        sender_init_steps_ms: init_steps(runs.max(1)),
+    })
+}

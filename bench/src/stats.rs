@@ -1,0 +1,56 @@
+//! Order statistics for the report: min, p50, p99, max of a sample.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub n: usize,
+    pub min: f64,
+    pub p50: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+/// Nearest-rank percentile of a sorted sample (`p` in 0..=100).
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+pub fn summarize(sample: &[f64]) -> Summary {
+    let mut s: Vec<f64> = sample.iter().copied().filter(|x| x.is_finite()).collect();
+    s.sort_by(f64::total_cmp);
+    if s.is_empty() {
+        return Summary {
+            n: 0,
+            min: f64::NAN,
+            p50: f64::NAN,
+            p99: f64::NAN,
+            max: f64::NAN,
+        };
+    }
+    Summary {
+        n: s.len(),
+        min: s[0],
+        p50: percentile(&s, 50.0),
+        p99: percentile(&s, 99.0),
+        max: s[s.len() - 1],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank() {
+        let s: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&s, 50.0), 50.0);
+        assert_eq!(percentile(&s, 99.0), 99.0);
+        let one = summarize(&[3.0]);
+        assert_eq!((one.min, one.p50, one.p99, one.max), (3.0, 3.0, 3.0, 3.0));
+    }
+}
