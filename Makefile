@@ -8,6 +8,7 @@ DEMO ?= 1
 include infra/emulator.mk
 include infra/build.mk
 include infra/template.mk
+include infra/bench.mk
 
 
 .PHONY: help tenant run test test-rust lint fmt fmt-check clippy build deploy bench clean-local
@@ -42,7 +43,7 @@ lint: fmt-check clippy
 # Tests start their own emulator processes (one per test binary, on free ports) from
 # the venv, and stop them when they finish. nextest's summary line ends the run.
 test-rust: venv
-	$(CARGO) test --workspace --doc --quiet
-	$(CARGO) nextest run --workspace --no-fail-fast
+	$(CARGO) test --workspace --exclude courier-bench --doc --quiet
+	$(CARGO) nextest run --workspace --exclude courier-bench --no-fail-fast
 
 test: lint template-lint test-rust

@@ -7,6 +7,7 @@ use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
 use courier_app::message::QueueMessage;
 use courier_app::sender::{EndpointCache, Sender, StepOutcome};
 use futures_util::future::join_all;
+use tracing::Instrument;
 
 /// What happened to one record, for logs and the local runner's display.
 #[derive(Debug)]
@@ -42,29 +43,35 @@ async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCac
         }
         Ok(m) => {
             let span = tracing::info_span!("attempt", delivery_id = %m.delivery_id, attempt = m.attempt, trigger = m.trigger.as_str());
-            let _guard = span.enter();
             let receive_count = record
                 .attributes
                 .get("ApproximateReceiveCount")
                 .and_then(|v| v.parse::<u32>().ok())
                 .unwrap_or(1);
-            match sender.handle_received(&m, cache, receive_count).await {
-                Ok(outcome) => {
-                    log_outcome(&m, &outcome);
-                    // EMF: CloudWatch Logs extracts the metrics from this stdout line.
-                    if emf_enabled()
-                        && let Some(doc) =
-                            courier_app::metrics::step_metrics(&outcome, m.not_before, sender.clock.now())
-                    {
-                        println!("{doc}");
+            // The span is attached to the future, never held across an await: the batch's
+            // records run interleaved on one task, and an entered guard would leak one
+            // record's span into another's logs.
+            async {
+                match sender.handle_received(&m, cache, receive_count).await {
+                    Ok(outcome) => {
+                        log_outcome(&m, &outcome);
+                        // EMF: CloudWatch Logs extracts the metrics from this stdout line.
+                        if emf_enabled()
+                            && let Some(doc) =
+                                courier_app::metrics::step_metrics(&outcome, m.not_before, sender.clock.now())
+                        {
+                            println!("{doc}");
+                        }
+                        Ok(outcome)
                     }
-                    Ok(outcome)
-                }
-                Err(e) => {
-                    tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, error = %e, "step failed; message left for retry");
-                    Err(e.to_string())
+                    Err(e) => {
+                        tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, error = %e, "step failed; message left for retry");
+                        Err(e.to_string())
+                    }
                 }
             }
+            .instrument(span)
+            .await
         }
     };
     RecordResult { message_id, result }
@@ -135,7 +142,7 @@ fn log_outcome(m: &QueueMessage, outcome: &StepOutcome) {
                 status = attempt.response_status,
                 duration_ms = attempt.duration_ms,
                 delivery_status = delivery.status.as_str(),
-                next_attempt_at = ?delivery.next_attempt_at.map(|t| t.to_rfc3339()),
+                next_attempt_at = delivery.next_attempt_at.map(|t| t.to_rfc3339()).unwrap_or_default(),
                 "attempt recorded"
             )
         }
