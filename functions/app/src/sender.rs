@@ -461,6 +461,16 @@ impl Recorder<'_> {
         self.finish(&m, endpoint, delivery, done).await
     }
 
+    /// Replaces the delivery if it still has the version our claim gave it; `false`
+    /// when someone took the claim over meanwhile (we were too slow).
+    async fn write_held(&self, updated: &Delivery, claimed_version: u64) -> Result<bool, StepError> {
+        match self.deliveries.update_delivery(updated, claimed_version).await {
+            Ok(()) => Ok(true),
+            Err(PortError::Conflict(_)) => Ok(false),
+            Err(e) => Err(StepError::Store(e)),
+        }
+    }
+
     pub async fn settle_without_attempt(
         &self,
         delivery: Delivery,
@@ -472,15 +482,10 @@ impl Recorder<'_> {
         settle(&mut updated, endpoint, DeliveryStatus::Failed, Some(reason), now);
         updated.claim = None;
         updated.version += 1;
-        // Conditional on our claim, like any outcome: expected version is the claimed one.
-        match self.deliveries.update_delivery(&updated, delivery.version).await {
-            Ok(()) => {}
-            Err(PortError::Conflict(_)) => {
-                return Ok(StepOutcome::Dropped {
-                    why: DropReason::ClaimLost,
-                });
-            }
-            Err(e) => return Err(StepError::Store(e)),
+        if !self.write_held(&updated, delivery.version).await? {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::ClaimLost,
+            });
         }
         Ok(StepOutcome::SettledWithoutAttempt {
             delivery: Box::new(updated),
@@ -591,14 +596,10 @@ impl Recorder<'_> {
             c.lease_until = until.plus_millis(self.lease_margin_ms as i64);
         }
         updated.version += 1;
-        match self.deliveries.update_delivery(&updated, delivery.version).await {
-            Ok(()) => {}
-            Err(PortError::Conflict(_)) => {
-                return Ok(StepOutcome::Dropped {
-                    why: DropReason::ClaimLost,
-                });
-            }
-            Err(e) => return Err(StepError::Store(e)),
+        if !self.write_held(&updated, delivery.version).await? {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::ClaimLost,
+            });
         }
         let check = QueueMessage {
             v: 1,
