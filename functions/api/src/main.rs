@@ -3,8 +3,6 @@
 
 use courier_app::api::{Api, ApiRequest, ApiSettings};
 use courier_app::config::Config;
-use courier_app::planner::{Planner, PlannerSettings};
-use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use lambda_http::{Body, Error, Request, Response, service_fn};
 use std::sync::Arc;
 
@@ -17,28 +15,13 @@ async fn main() -> Result<(), Error> {
         .without_time()
         .init();
     let config = Config::from_env()?;
-    let sdk = courier_aws::aws_config_from_env().await;
-    let store = Arc::new(DynamoStore::new(&sdk, config.table.clone()));
-    let queue = Arc::new(SqsQueue::new(&sdk, config.queue_url.clone()));
-    let timer = Arc::new(SchedulerTimer::new(
-        &sdk,
-        config.schedule_group.clone(),
-        config.queue_arn.clone(),
-        config.scheduler_role_arn.clone(),
-    ));
+    let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await;
     let api = Arc::new(Api {
         tenants: store.clone(),
         endpoints: store.clone(),
         deliveries: store.clone(),
         idempotency: store.clone(),
-        planner: Planner {
-            queue,
-            timer,
-            settings: PlannerSettings {
-                sqs_max_delay_seconds: config.sqs_max_delay_seconds,
-                schedule_lead_seconds: config.schedule_lead_seconds,
-            },
-        },
+        planner,
         clock: Arc::new(courier_app::memory::SystemClock),
         random: Arc::new(courier_app::memory::OsSeededRandom::new()),
         secrets: Arc::new(courier_app::memory::OsSecrets),

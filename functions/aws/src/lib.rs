@@ -19,6 +19,37 @@ pub use dynamo::DynamoStore;
 pub use scheduler::SchedulerTimer;
 pub use sqs::SqsQueue;
 
+/// The adapters a deployed function needs, built once at start-up from its config:
+/// the table (every store port) and the planner (the queue and Scheduler timers).
+pub struct Deployment {
+    pub store: std::sync::Arc<DynamoStore>,
+    pub planner: courier_app::planner::Planner,
+}
+
+impl Deployment {
+    pub async fn from_config(config: &courier_app::config::Config) -> Deployment {
+        let sdk = aws_config_from_env().await;
+        let queue = SqsQueue::new(&sdk, config.queue_url.clone());
+        let timer = SchedulerTimer::new(
+            &sdk,
+            config.schedule_group.clone(),
+            config.queue_arn.clone(),
+            config.scheduler_role_arn.clone(),
+        );
+        Deployment {
+            store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
+            planner: courier_app::planner::Planner {
+                queue: std::sync::Arc::new(queue),
+                timer: std::sync::Arc::new(timer),
+                settings: courier_app::planner::PlannerSettings {
+                    sqs_max_delay_seconds: config.sqs_max_delay_seconds,
+                    schedule_lead_seconds: config.schedule_lead_seconds,
+                },
+            },
+        }
+    }
+}
+
 /// The SDK configuration from the environment (credentials chain, region), with
 /// `AWS_ENDPOINT_URL` (when set and non-empty) as the endpoint of every service, so
 /// the same binaries run against AWS, moto or LocalStack.

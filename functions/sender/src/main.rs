@@ -4,9 +4,7 @@
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
 use courier_app::config::Config;
-use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::sender::{NoFaults, Sender, SenderSettings};
-use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use lambda_runtime::{Error, LambdaEvent, service_fn};
 use std::sync::Arc;
 
@@ -19,15 +17,7 @@ async fn main() -> Result<(), Error> {
         .without_time()
         .init();
     let config = Config::from_env()?;
-    let sdk = courier_aws::aws_config_from_env().await;
-    let store = Arc::new(DynamoStore::new(&sdk, config.table.clone()));
-    let queue = Arc::new(SqsQueue::new(&sdk, config.queue_url.clone()));
-    let timer = Arc::new(SchedulerTimer::new(
-        &sdk,
-        config.schedule_group.clone(),
-        config.queue_arn.clone(),
-        config.scheduler_role_arn.clone(),
-    ));
+    let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await;
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
     let dlq_store = store.clone();
     let sender = Arc::new(Sender {
@@ -37,14 +27,7 @@ async fn main() -> Result<(), Error> {
         http: Arc::new(courier_http::ReqwestSender::new(config.allow_private_targets)),
         clock: Arc::new(courier_app::memory::SystemClock),
         random: Arc::new(courier_app::memory::OsSeededRandom::new()),
-        planner: Planner {
-            queue,
-            timer,
-            settings: PlannerSettings {
-                sqs_max_delay_seconds: config.sqs_max_delay_seconds,
-                schedule_lead_seconds: config.schedule_lead_seconds,
-            },
-        },
+        planner,
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
     });
