@@ -527,8 +527,9 @@ impl RequestCounter {
     }
 }
 
-/// Applies `SET a = :v, ...` and `REMOVE a, ...` clauses; `None` for anything else
-/// (functions, arithmetic, ADD/DELETE), leaving `item` partly updated.
+/// Applies `SET a = :v, ...` (also `a = b + :v` on numbers) and `REMOVE a, ...`
+/// clauses; `None` for anything else (functions, ADD/DELETE), leaving `item` partly
+/// updated.
 fn apply_update(
     item: &mut Item,
     expression: &str,
@@ -558,11 +559,25 @@ fn apply_update(
             "SET" => {
                 for assignment in text.split(',') {
                     let (lhs, rhs) = assignment.split_once('=')?;
-                    let rhs = rhs.trim();
-                    if !rhs.starts_with(':') || rhs.contains(|c: char| c.is_whitespace() || "()+-".contains(c)) {
-                        return None;
-                    }
-                    item.insert(resolve(lhs)?, values?.get(rhs)?.clone());
+                    let operand = |raw: &str| -> Option<AttributeValue> {
+                        let raw = raw.trim();
+                        if raw.is_empty() || raw.contains(|c: char| c.is_whitespace() || "()+-".contains(c)) {
+                            return None;
+                        }
+                        if raw.starts_with(':') {
+                            values?.get(raw).cloned()
+                        } else {
+                            item.get(&resolve(raw)?).cloned()
+                        }
+                    };
+                    let value = match rhs.split_once('+') {
+                        Some((a, b)) => {
+                            let number = |v: AttributeValue| v.as_n().ok()?.parse::<i128>().ok();
+                            AttributeValue::N((number(operand(a)?)? + number(operand(b)?)?).to_string())
+                        }
+                        None => operand(rhs)?,
+                    };
+                    item.insert(resolve(lhs)?, value);
                 }
             }
             "REMOVE" => {
@@ -732,7 +747,15 @@ mod tests {
         assert_eq!(item.get("b"), Some(&s("2")));
         assert_eq!(item.get("a"), Some(&s("2")));
         assert!(!item.contains_key("gone"));
-        assert!(apply_update(&mut item, "SET a = a + :v", Some(&names), Some(&values)).is_none());
+        assert!(apply_update(&mut item, "SET a = size(a)", Some(&names), Some(&values)).is_none());
+        // The claim's version bump: a number attribute plus a number value.
+        let mut counted = Item::from([("version".to_owned(), AttributeValue::N("41".into()))]);
+        let names = HashMap::from([("#v".to_owned(), "version".to_owned())]);
+        let one = Item::from([(":one".to_owned(), AttributeValue::N("1".into()))]);
+        assert!(apply_update(&mut counted, "SET #v = #v + :one", Some(&names), Some(&one)).is_some());
+        assert_eq!(counted.get("version"), Some(&AttributeValue::N("42".into())));
+        // Adding to a string is not followed.
+        assert!(apply_update(&mut item, "SET a = a + :v", None, Some(&values)).is_none());
     }
 
     #[test]

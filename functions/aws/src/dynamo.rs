@@ -13,13 +13,15 @@ use async_trait::async_trait;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes, Put, TransactWriteItem, Update};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, KeysAndAttributes, Put, ReturnValue, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+};
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use courier_app::memory::{MAX_PAGE, SystemClock, apply_claim, claim_allowed, claim_held_by, is_live};
-use courier_app::model::{Attempt, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
+use courier_app::memory::{MAX_PAGE, SystemClock, apply_claim, claim_held_by, is_live};
+use courier_app::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
 };
@@ -60,6 +62,8 @@ const STATUS: &str = "status";
 const NEXT_ATTEMPT: &str = "nextAttempt";
 const CLAIM_ID: &str = "claimId";
 const CLAIM_LEASE: &str = "claimLease";
+const CLAIM_NUMBER: &str = "claimNumber";
+const CLAIM_STARTED: &str = "claimStarted";
 const EVENT_ID: &str = "eventId";
 const TENANT_ID: &str = "tenantId";
 
@@ -70,8 +74,6 @@ const TENANT_ID: &str = "tenantId";
 pub const INLINE_BODY_MAX: usize = 8 * 1024;
 /// `TransactWriteItems` takes at most 100 actions: the event plus 99 deliveries.
 pub const MAX_DELIVERIES_PER_EVENT: usize = 99;
-/// Read-check-write rounds a claim tries before reporting the race as `Conflict`.
-const CLAIM_ROUNDS: usize = 5;
 
 /// An event with more deliveries than one transaction can write.
 #[derive(Debug, thiserror::Error)]
@@ -204,11 +206,35 @@ fn body_place(body: &str) -> BodyPlace {
     }
 }
 
-/// The delivery's JSON without its body (which is stored beside it or shared).
+/// The delivery's JSON without its body (stored beside it or shared), its claim and
+/// its version: those two live in their own attributes, so that a claim is one
+/// conditional `UpdateItem` that never reads or rewrites the document.
 fn delivery_data(d: &Delivery) -> PortResult<String> {
     let mut lean = d.clone();
     lean.body = String::new();
+    lean.claim = None;
+    lean.version = 0;
     to_json(&lean)
+}
+
+/// The claim held on a delivery item, from its claim attributes.
+fn claim_from(item: &Item) -> PortResult<Option<ClaimRecord>> {
+    let Some(id) = get_s(item, CLAIM_ID) else {
+        return Ok(None);
+    };
+    let bad = |what: &str| corrupt(format!("delivery claim: {what}"));
+    let attempt_id = AttemptId::parse(id).map_err(|e| bad(&format!("claimId: {e}")))?;
+    let number = get_n(item, CLAIM_NUMBER)
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| bad("claimNumber missing"))?;
+    let started = get_n(item, CLAIM_STARTED).ok_or_else(|| bad("claimStarted missing"))?;
+    let lease = get_n(item, CLAIM_LEASE).ok_or_else(|| bad("claimLease missing"))?;
+    Ok(Some(ClaimRecord {
+        number,
+        attempt_id,
+        started_at: Timestamp::from_millis(started),
+        lease_until: Timestamp::from_millis(lease),
+    }))
 }
 
 /// One query over the table or an index, newest or oldest first.
@@ -447,6 +473,10 @@ impl DynamoStore {
             .iter()
             .map(|item| {
                 let mut d: Delivery = from_json(item, "delivery")?;
+                d.version = get_n(item, VERSION)
+                    .and_then(|v| u64::try_from(v).ok())
+                    .ok_or_else(|| corrupt(format!("delivery {}: no version", d.id)))?;
+                d.claim = claim_from(item)?;
                 d.body = match (get_s(item, BODY), get_s(item, BODY_REF)) {
                     (Some(b), _) => b.to_owned(),
                     (None, Some(h)) => shared
@@ -463,8 +493,15 @@ impl DynamoStore {
     async fn load_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
         match self.get_live(delivery_pk(id), DELIVERY_SK).await? {
             None => Ok(None),
-            Some(item) => Ok(self.deliveries_from(std::slice::from_ref(&item)).await?.pop()),
+            Some(item) => self.one_delivery(item).await.map(Some),
         }
+    }
+
+    async fn one_delivery(&self, item: Item) -> PortResult<Delivery> {
+        self.deliveries_from(std::slice::from_ref(&item))
+            .await?
+            .pop()
+            .ok_or_else(|| corrupt("delivery item decoded to nothing"))
     }
 
     /// BatchGetItem over any number of distinct keys, retrying unprocessed ones.
@@ -670,8 +707,10 @@ fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
         Some(c) => {
             set.push((CLAIM_ID.to_owned(), s(c.attempt_id.as_str())));
             set.push((CLAIM_LEASE.to_owned(), n(c.lease_until.millis())));
+            set.push((CLAIM_NUMBER.to_owned(), n(c.number)));
+            set.push((CLAIM_STARTED.to_owned(), n(c.started_at.millis())));
         }
-        None => remove.extend([CLAIM_ID, CLAIM_LEASE]),
+        None => remove.extend([CLAIM_ID, CLAIM_LEASE, CLAIM_NUMBER, CLAIM_STARTED]),
     }
     match d.expires_at {
         Some(e) => set.push((TTL_ATTR.to_owned(), n(e))),
@@ -904,63 +943,82 @@ impl DeliveryStore for DynamoStore {
         now: Timestamp,
         lease_until: Timestamp,
     ) -> PortResult<Claim> {
-        // Read, decide with the shared rule, then write conditionally on the version
-        // read and the rule itself; a lost race re-reads and decides again.
-        let mut lost_seen = None;
-        for _ in 0..CLAIM_ROUNDS {
-            let Some(current) = self.load_delivery(id).await? else {
-                return Ok(Claim::Refused(None));
-            };
-            // Our own write already landed (the SDK retried a committed update).
-            if claim_held_by(&current, number, attempt_id) && !current.status.is_settled() {
-                return Ok(Claim::Claimed {
-                    delivery: current,
-                    lost: lost_seen,
-                });
+        // One conditional UpdateItem: the condition is the shared claim rule
+        // (`claim_allowed`) over the item's own attributes, so no read comes first
+        // and no race needs a retry. The old image comes back either way: on success
+        // it is the state the claim was applied to (and the lost claim, if any); on a
+        // refusal it says why, and whether the claim is already ours.
+        let values: Item = HashMap::from([
+            (":number".to_owned(), n(number)),
+            (":succeeded".to_owned(), s("succeeded")),
+            (":failed".to_owned(), s("failed")),
+            (":dropped".to_owned(), s("dropped")),
+            (":nowms".to_owned(), n(now.millis())),
+            (":now".to_owned(), n(now_secs(self.now()))),
+            (":claimId".to_owned(), s(attempt_id.as_str())),
+            (":lease".to_owned(), n(lease_until.millis())),
+            (":started".to_owned(), n(now.millis())),
+            (":one".to_owned(), n(1)),
+        ]);
+        let condition = "attribute_exists(PK) AND #nextAttempt = :number \
+            AND NOT (#status IN (:succeeded, :failed, :dropped)) \
+            AND (attribute_not_exists(#claimLease) OR #claimLease <= :nowms) \
+            AND (attribute_not_exists(expiresAt) OR expiresAt > :now)";
+        let r = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
+            .update_expression(
+                "SET #claimId = :claimId, #claimLease = :lease, #claimNumber = :number, \
+                 #claimStarted = :started, #version = #version + :one",
+            )
+            .condition_expression(condition)
+            .set_expression_attribute_names(Some(names(&[
+                ("#version", VERSION),
+                ("#nextAttempt", NEXT_ATTEMPT),
+                ("#status", STATUS),
+                ("#claimId", CLAIM_ID),
+                ("#claimLease", CLAIM_LEASE),
+                ("#claimNumber", CLAIM_NUMBER),
+                ("#claimStarted", CLAIM_STARTED),
+            ])))
+            .set_expression_attribute_values(Some(values))
+            .return_values(ReturnValue::AllOld)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .await;
+        match r {
+            Ok(out) => {
+                let old = out
+                    .attributes
+                    .ok_or_else(|| corrupt(format!("claim of delivery {id}: no old image returned")))?;
+                let current = self.one_delivery(old).await?;
+                let claimed = apply_claim(&current, number, attempt_id, now, lease_until);
+                Ok(Claim::Claimed {
+                    delivery: claimed,
+                    lost: current.claim,
+                })
             }
-            if !claim_allowed(&current, number, now) {
-                return Ok(Claim::Refused(Some(current)));
-            }
-            let claimed = apply_claim(&current, number, attempt_id, now, lease_until);
-            lost_seen = current.claim.clone();
-            let mut values: Item = HashMap::from([
-                (":version".to_owned(), n(current.version)),
-                (":number".to_owned(), n(number)),
-                (":succeeded".to_owned(), s("succeeded")),
-                (":failed".to_owned(), s("failed")),
-                (":dropped".to_owned(), s("dropped")),
-                (":nowms".to_owned(), n(now.millis())),
-            ]);
-            values.insert(":now".to_owned(), n(now_secs(self.now())));
-            let condition = "attribute_exists(PK) AND #version = :version AND #nextAttempt = :number \
-                AND NOT (#status IN (:succeeded, :failed, :dropped)) \
-                AND (attribute_not_exists(#claimLease) OR #claimLease <= :nowms) \
-                AND (attribute_not_exists(expiresAt) OR expiresAt > :now)";
-            let update = self.delivery_update(
-                &claimed,
-                condition,
-                values,
-                &[
-                    ("#version", VERSION),
-                    ("#nextAttempt", NEXT_ATTEMPT),
-                    ("#status", STATUS),
-                    ("#claimLease", CLAIM_LEASE),
-                ],
-            )?;
-            match self.run_update(update).await {
-                Ok(()) => {
+            Err(e) => {
+                let old = match e.as_service_error() {
+                    Some(UpdateItemError::ConditionalCheckFailedException(c)) => c.item.clone(),
+                    _ => return Err(from_sdk(e)),
+                };
+                let Some(old) = old.filter(|i| is_live(get_n(i, TTL_ATTR), self.now())) else {
+                    return Ok(Claim::Refused(None));
+                };
+                let current = self.one_delivery(old).await?;
+                // Our own write already landed (the SDK retried a committed update).
+                if claim_held_by(&current, number, attempt_id) && !current.status.is_settled() {
                     return Ok(Claim::Claimed {
-                        delivery: claimed,
-                        lost: current.claim,
+                        delivery: current,
+                        lost: None,
                     });
                 }
-                Err(e) if is_update_conflict(&e) => continue,
-                Err(e) => return Err(from_sdk(e)),
+                Ok(Claim::Refused(Some(current)))
             }
         }
-        Err(PortError::Conflict(format!(
-            "claim of {id} attempt {number} kept losing races"
-        )))
     }
 
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
