@@ -16,8 +16,12 @@ async fn main() -> Result<(), Error> {
         .init();
     let config = Config::from_env()?;
     let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await;
+    // API keys are looked up once a minute per instance, not on every request.
     let api = Arc::new(Api {
-        tenants: store.clone(),
+        tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
+            store.clone(),
+            Arc::new(courier_app::memory::SystemClock),
+        )),
         endpoints: store.clone(),
         deliveries: store.clone(),
         idempotency: store.clone(),

@@ -16,3 +16,4 @@ pub mod model;
 pub mod planner;
 pub mod ports;
 pub mod sender;
+pub mod tenant_cache;

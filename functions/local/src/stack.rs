@@ -119,7 +119,11 @@ impl Stack {
         };
         let allow_private = true;
         let api = Arc::new(Api {
-            tenants: store.clone(),
+            // As the API Lambda does: key lookups cached per instance.
+            tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
+                store.clone(),
+                opts.clock.clone(),
+            )),
             endpoints: store.clone(),
             deliveries: store.clone(),
             idempotency: store.clone(),
