@@ -1,7 +1,8 @@
 //! AWS adapters for Courier's ports: DynamoDB ([`dynamo::DynamoStore`]), SQS
 //! ([`sqs::SqsQueue`]) and EventBridge Scheduler ([`scheduler::SchedulerTimer`]),
 //! the idempotent resource bootstrap used by the local runner and the tests
-//! ([`bootstrap`]), and the moto emulator harness for tests ([`testing`]).
+//! ([`bootstrap`]), the SDK's HTTP client ([`http_client`]), and the moto emulator
+//! harness for tests ([`testing`]).
 //!
 //! Every SDK failure becomes a typed `PortError` that keeps the SDK error as its
 //! source ([`error`]); nothing here decides by an error's text. Use cases never see
@@ -11,6 +12,7 @@ pub mod bootstrap;
 pub mod counting;
 pub mod dynamo;
 pub mod error;
+pub mod http_client;
 pub mod scheduler;
 pub mod sqs;
 pub mod testing;
@@ -52,9 +54,15 @@ impl Deployment {
 
 /// The SDK configuration from the environment (credentials chain, region), with
 /// `AWS_ENDPOINT_URL` (when set and non-empty) as the endpoint of every service, so
-/// the same binaries run against AWS, moto or LocalStack.
+/// the same binaries run against AWS, moto or LocalStack. Requests go through
+/// [`http_client::shared`], which shares the webhook client's TLS configuration.
 pub async fn aws_config_from_env() -> aws_config::SdkConfig {
     let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
+    match http_client::shared() {
+        Ok(client) => loader = loader.http_client(client),
+        // Cannot happen with the compiled-in roots; the SDK's own client still works.
+        Err(err) => tracing::error!(error = %err, "no shared TLS configuration; using the SDK's HTTP client"),
+    }
     if let Ok(url) = std::env::var("AWS_ENDPOINT_URL")
         && !url.trim().is_empty()
     {

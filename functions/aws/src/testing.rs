@@ -157,8 +157,13 @@ impl Emulator {
     }
 
     /// SDK config for this emulator: dummy static credentials, us-east-1, its endpoint.
+    /// Requests go through [`crate::http_client`], as in the deployed functions.
     pub async fn sdk_config(&self) -> aws_config::SdkConfig {
-        aws_config::defaults(aws_config::BehaviorVersion::latest())
+        let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
+        if let Ok(client) = crate::http_client::shared() {
+            loader = loader.http_client(client);
+        }
+        loader
             .region(aws_config::Region::new(REGION))
             .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
                 "testing",

@@ -1,7 +1,8 @@
 //! The outbound HTTP attempt (reqwest): one POST per attempt through a pooled
 //! client, no redirects, bounded body, per-request timeout, and an SSRF-safe
 //! resolver that pins the connection to checked addresses. Also the endpoint URL
-//! admission rules the API shares with the sender.
+//! admission rules the API shares with the sender, and the process's one TLS client
+//! configuration ([`tls`]).
 //!
 //! Depends on `courier-core` for outcomes and `courier-app` for the
 //! [`courier_app::ports::HttpSender`] port; knows nothing of AWS or of policies
@@ -12,6 +13,7 @@ mod admission;
 mod failure;
 mod resolver;
 mod sender;
+pub mod tls;
 
 pub use address::{Refusal, address_refusal};
 pub use admission::{

@@ -51,6 +51,8 @@ impl Default for SenderOptions {
 pub enum SenderBuildError {
     #[error("could not build the HTTP client")]
     Client(#[source] reqwest::Error),
+    #[error("could not build the TLS configuration")]
+    Tls(#[source] rustls::Error),
     #[error("invalid user agent {0:?}")]
     UserAgent(String),
 }
@@ -101,7 +103,11 @@ impl ReqwestSender {
     pub fn try_new(options: SenderOptions) -> Result<Self, SenderBuildError> {
         let user_agent = HeaderValue::from_str(&options.user_agent)
             .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?;
+        // The process's one TLS configuration (public roots compiled in), shared
+        // with the AWS SDK's client: see `crate::tls`.
+        let tls = crate::tls::client_config().map_err(SenderBuildError::Tls)?;
         let client = reqwest::Client::builder()
+            .tls_backend_preconfigured(tls)
             // A 3xx is the receiver's answer; following it could reach an unchecked
             // target (and the policies say redirects are never followed).
             .redirect(reqwest::redirect::Policy::none())
