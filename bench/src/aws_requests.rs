@@ -21,7 +21,7 @@ use courier_app::model::Tenant;
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, DeliveryStore, Queue as _, Random};
 use courier_app::sender::{NoFaults, PortRng, Sender, SenderSettings, StepOutcome};
-use courier_aws::counting::{Counts, Projection, RequestCounter};
+use courier_aws::counting::{Counts, RequestCounter};
 use courier_aws::sqs::ReceivedMessage;
 use courier_aws::testing::Emulator;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
@@ -95,9 +95,6 @@ pub struct PathReport {
     pub sender_ms: Summary,
     pub cost: Breakdown,
     pub eventbridge_per_million: f64,
-    /// What-if: the same writes with every ALL-projection index made KEYS_ONLY.
-    pub keys_only_index_write_units: f64,
-    pub keys_only_cost_total: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -125,8 +122,6 @@ struct Tally {
 struct Harness {
     _emulator: Emulator,
     counter: RequestCounter,
-    /// Counts the same calls against a table whose ALL indexes were KEYS_ONLY.
-    keys_only: RequestCounter,
     api: Arc<Api>,
     check: DynamoStore,
     /// Uncounted, for looking at items.
@@ -253,17 +248,9 @@ impl Harness {
         let spec = courier_aws::counting::describe_table(&plain, &res.table)
             .await
             .map_err(err)?;
-        let mut lean = spec.clone();
-        for index in &mut lean.indexes {
-            if index.projection == Projection::All {
-                index.projection = Projection::KeysOnly;
-            }
-        }
         let counter = RequestCounter::new(vec![spec]);
-        let keys_only = RequestCounter::new(vec![lean]);
         let ddb_conf = aws_sdk_dynamodb::config::Builder::from(&sdk)
             .interceptor(counter.clone())
-            .interceptor(keys_only.clone())
             .build();
         let ddb = aws_sdk_dynamodb::Client::from_conf(ddb_conf);
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
@@ -357,7 +344,6 @@ impl Harness {
         Ok(Harness {
             _emulator: emulator,
             counter,
-            keys_only,
             api,
             check: DynamoStore::with_client(plain.clone(), res.table.clone(), clock),
             plain,
@@ -440,16 +426,11 @@ impl Harness {
 
     fn reset(&self) {
         self.counter.reset();
-        self.keys_only.reset();
         *lock(&self.tally) = Tally::default();
     }
 
-    fn take(&self) -> (Counts, Counts, Tally) {
-        (
-            self.counter.take(),
-            self.keys_only.take(),
-            std::mem::take(&mut *lock(&self.tally)),
-        )
+    fn take(&self) -> (Counts, Tally) {
+        (self.counter.take(), std::mem::take(&mut *lock(&self.tally)))
     }
 
     async fn stop(self) {
@@ -462,7 +443,7 @@ impl Harness {
     }
 }
 
-fn path_report(name: &str, k: usize, settled: usize, counts: &Counts, keys_only: &Counts, tally: &Tally) -> PathReport {
+fn path_report(name: &str, k: usize, settled: usize, counts: &Counts, tally: &Tally) -> PathReport {
     let per = |x: f64| x / k.max(1) as f64;
     let mut calls = BTreeMap::new();
     for (service, ops) in &counts.services {
@@ -513,14 +494,7 @@ fn path_report(name: &str, k: usize, settled: usize, counts: &Counts, keys_only:
         http_attempts: per(tally.http_attempts as f64),
         producer_events: 1.0,
     };
-    let lean = keys_only.service("DynamoDB");
-    let lean_usage = Usage {
-        dynamodb_write_units: per((lean.write_units + lean.index_write_units) as f64),
-        ..usage
-    };
     PathReport {
-        keys_only_index_write_units: per(lean.index_write_units as f64),
-        keys_only_cost_total: cost::courier_per_million(&lean_usage).total,
         name: name.to_owned(),
         deliveries: k,
         settled,
@@ -615,8 +589,8 @@ async fn run_paths(
         h.reset();
         let ids = events(h, endpoint, k).await?;
         let settled = h.wait_done(&ids, attempts, cfg.time_limit).await;
-        let (counts, keys_only, tally) = h.take();
-        out.push(path_report(name, k, settled, &counts, &keys_only, &tally));
+        let (counts, tally) = h.take();
+        out.push(path_report(name, k, settled, &counts, &tally));
         if first_ids.is_empty() {
             first_ids = ids;
         }
@@ -632,15 +606,8 @@ async fn run_paths(
         .await?;
     }
     let settled = h.wait_done(&first_ids, 2, cfg.time_limit).await;
-    let (counts, keys_only, tally) = h.take();
-    out.push(path_report(
-        "redelivery (Idempotency-Key)",
-        k,
-        settled,
-        &counts,
-        &keys_only,
-        &tally,
-    ));
+    let (counts, tally) = h.take();
+    out.push(path_report("redelivery (Idempotency-Key)", k, settled, &counts, &tally));
     let item = match first_ids.first() {
         Some(id) => anatomy(h, id).await,
         None => BTreeMap::new(),

@@ -227,7 +227,7 @@ fn rows(b: &Bench) -> Vec<Row> {
                         p.name, p.api_ms.p50, p.sender_ms.p50
                     ),
                     format!(
-                        "${:.2} (DynamoDB ${:.2}, SQS ${:.2}, Lambda ${:.2}, API GW ${:.2}, Scheduler ${:.2}){logs} vs EventBridge ${:.2}; GSI1/2 keys-only ${:.2}",
+                        "${:.2} (DynamoDB ${:.2}, SQS ${:.2}, Lambda ${:.2}, API GW ${:.2}, Scheduler ${:.2}){logs} vs EventBridge ${:.2}",
                         p.cost.total,
                         p.cost.dynamodb_writes + p.cost.dynamodb_reads,
                         p.cost.sqs,
@@ -235,7 +235,6 @@ fn rows(b: &Bench) -> Vec<Row> {
                         p.cost.api_gateway,
                         p.cost.scheduler,
                         p.eventbridge_per_million,
-                        p.keys_only_cost_total,
                     ),
                     "",
                     String::new(),

@@ -151,8 +151,8 @@ fn key_element(name: &str, kind: KeyType) -> Result<KeySchemaElement, BootstrapE
         .map_err(build_err("create table"))
 }
 
-/// The table: PK/SK strings, GSI1 (delivery log by time), GSI2 (by status),
-/// GSI3 (audit log, keys + eventId), on-demand billing, TTL on `expiresAt`.
+/// The table: PK/SK strings, GSI1 (delivery log by time) and GSI2 (by status), both
+/// keys only, GSI3 (audit log, keys + eventId), on-demand billing, TTL on `expiresAt`.
 pub async fn ensure_table(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<(), BootstrapError> {
     let mut create = client
         .create_table()
@@ -164,13 +164,13 @@ pub async fn ensure_table(client: &aws_sdk_dynamodb::Client, table: &str) -> Res
             GSI_LOG,
             GSI1PK,
             GSI1SK,
-            Projection::builder().projection_type(ProjectionType::All).build(),
+            Projection::builder().projection_type(ProjectionType::KeysOnly).build(),
         )?)
         .global_secondary_indexes(gsi(
             GSI_STATUS,
             GSI2PK,
             GSI2SK,
-            Projection::builder().projection_type(ProjectionType::All).build(),
+            Projection::builder().projection_type(ProjectionType::KeysOnly).build(),
         )?)
         .global_secondary_indexes(gsi(
             GSI_AUDIT,

@@ -37,9 +37,9 @@ type Item = HashMap<String, AttributeValue>;
 
 pub const PK: &str = "PK";
 pub const SK: &str = "SK";
-/// The endpoint's delivery log by creation time.
+/// The endpoint's delivery log by creation time (keys only).
 pub const GSI_LOG: &str = "GSI1";
-/// The endpoint's delivery log by status, then creation time.
+/// The endpoint's delivery log by status, then creation time (keys only).
 pub const GSI_STATUS: &str = "GSI2";
 /// The audit log: events by tenant, and by tenant + endpoint.
 pub const GSI_AUDIT: &str = "GSI3";
@@ -1157,18 +1157,42 @@ impl DeliveryStore for DynamoStore {
                 next_cursor: None,
             });
         }
+        // Both log indexes project keys only (a claim or an outcome then rewrites no
+        // index entry unless the status moves), so a page is a query for keys and one
+        // consistent BatchGetItem for the items. An item that expired, or whose status
+        // has moved on since the index saw it, is left out: the page shows the table.
         let spec = QuerySpec {
             index: Some(index),
             pk,
             sk_attr: sk,
             sk_cond: window_condition(sk, since, until),
             forward: false,
-            ttl_filter: true,
+            ttl_filter: false,
             consistent: false,
         };
-        self.page(spec, cursor, limit, |items| async move {
+        let now = self.now();
+        self.page(spec, cursor, limit, |keys| async move {
+            let wanted: Vec<Item> = keys
+                .iter()
+                .filter_map(|k| Some(key(get_s(k, PK)?.to_owned(), get_s(k, SK)?)))
+                .collect();
+            let mut found: HashMap<String, Item> = self
+                .batch_get(wanted, true)
+                .await?
+                .into_iter()
+                .filter(|i| is_live(get_n(i, TTL_ATTR), now))
+                .filter(|i| status.is_none_or(|st| get_s(i, STATUS) == Some(st)))
+                .filter_map(|i| Some((get_s(&i, PK)?.to_owned(), i)))
+                .collect();
+            let mut pairs: Vec<(Item, Item)> = Vec::new();
+            for k in keys {
+                if let Some(item) = get_s(&k, PK).and_then(|pk| found.remove(pk)) {
+                    pairs.push((k, item));
+                }
+            }
+            let items: Vec<Item> = pairs.iter().map(|(_, i)| i.clone()).collect();
             let ds = self.deliveries_from(&items).await?;
-            Ok(items.into_iter().zip(ds).collect())
+            Ok(pairs.into_iter().map(|(k, _)| k).zip(ds).collect())
         })
         .await
     }
