@@ -128,7 +128,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "POST",
         path: "/v1/events",
-        statuses: &[202, 400, 401, 404, 409, 413, 415, 422, 429, 503],
+        statuses: &[202, 400, 401, 404, 413, 415, 422, 429, 503],
     },
     Route {
         method: "GET",
@@ -1157,6 +1157,7 @@ impl Api {
             endpoints: &endpoints,
             trigger: Trigger::Initial,
             webhook_ids: None,
+            delivery_ids: None,
         };
         let (event, deliveries) = ingest::build(&new, now, self.random.as_ref());
         let answer = json!({
@@ -1173,67 +1174,102 @@ impl Api {
                 expires_at: now.millis() / 1000 + IDEMPOTENCY_TTL_SECONDS,
             };
             if let Some(first) = self.idempotency.put_idempotency(&record).await? {
-                return self.replay_event_answer(tenant, first, &hash, now).await;
+                if first.request_hash != hash {
+                    return Err(ApiError::new(
+                        422,
+                        "idempotency_key_reused",
+                        "this Idempotency-Key was used with a different request body",
+                    ));
+                }
+                // Same key, same body: make sure what the first answer promised exists
+                // and is queued, rebuilding it under the promised ids if the first
+                // request died before writing, then give the first answer again.
+                if let Some((event_id, delivery_ids)) = promised_ids(&first, &endpoints) {
+                    if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
+                        self.queue_stored(&delivery_ids, now).await?;
+                    } else {
+                        let new = NewEvent {
+                            event_id,
+                            delivery_ids: Some(delivery_ids),
+                            ..new
+                        };
+                        let (event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+                        self.write_event(tenant, &event, &deliveries, now).await?;
+                    }
+                }
+                return Ok(ApiResponse {
+                    status: first.status,
+                    headers: vec![
+                        ("content-type".into(), "application/json".into()),
+                        ("idempotent-replayed".into(), "true".into()),
+                    ],
+                    body: first.response_body.into_bytes(),
+                });
             }
         }
-        ingest::store_and_enqueue(self.deliveries.as_ref(), &self.planner, &event, &deliveries, now).await?;
+        self.write_event(tenant, &event, &deliveries, now).await?;
         Ok(ApiResponse::json(202, &answer))
     }
 
-    /// A repeated Idempotency-Key: the first answer, after making sure its writes and
-    /// enqueues happened (the first request may have died half-way).
-    async fn replay_event_answer(
+    /// Writes an event and queues its deliveries. When the event exists already (two
+    /// requests with one Idempotency-Key both building it), the stored deliveries are
+    /// queued instead: a duplicate message is dropped by the sender's claim, so
+    /// queueing again is always safe, and a delivery whose first message was lost
+    /// goes out.
+    async fn write_event(
         &self,
         tenant: &Tenant,
-        first: IdempotencyRecord,
-        hash: &str,
+        event: &EventRecord,
+        deliveries: &[Delivery],
         now: Timestamp,
-    ) -> ApiResult<ApiResponse> {
-        if first.request_hash != hash {
-            return Err(ApiError::new(
-                422,
-                "idempotency_key_reused",
-                "this Idempotency-Key was used with a different request body",
-            ));
-        }
-        let answer: Value = serde_json::from_str(&first.response_body).unwrap_or(Value::Null);
-        if let Some(event_id) = answer
-            .get("eventId")
-            .and_then(Value::as_str)
-            .and_then(|s| EventId::parse(s).ok())
-        {
-            if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
-                let mut waiting = Vec::new();
-                for d in answer.get("deliveries").and_then(Value::as_array).into_iter().flatten() {
-                    if let Some(id) = d
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .and_then(|s| DeliveryId::parse(s).ok())
-                        && let Some(d) = self.deliveries.get_delivery(&id).await?
-                    {
-                        waiting.push(d);
-                    }
+    ) -> ApiResult<()> {
+        match self.deliveries.create_event(event, deliveries).await {
+            Ok(()) => {
+                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, deliveries, now).await?;
+            }
+            Err(PortError::Conflict(why)) => {
+                if self.deliveries.get_event(&tenant.id, &event.id).await?.is_none() {
+                    return Err(PortError::Conflict(why).into());
                 }
-                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &waiting, now).await?;
-            } else {
-                // The first request stored its answer but died before writing: its
-                // writes are lost, so it has to be retried under a new key.
-                return Err(ApiError::new(
-                    409,
-                    "conflict",
-                    "the first request with this Idempotency-Key did not complete; retry with a new key",
-                ));
+                let ids: Vec<DeliveryId> = deliveries.iter().map(|d| d.id.clone()).collect();
+                self.queue_stored(&ids, now).await?;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        Ok(())
+    }
+
+    /// Queues attempt 1 of the stored deliveries that still wait for it.
+    async fn queue_stored(&self, ids: &[DeliveryId], now: Timestamp) -> ApiResult<()> {
+        let mut stored = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(d) = self.deliveries.get_delivery(id).await? {
+                stored.push(d);
             }
         }
-        Ok(ApiResponse {
-            status: first.status,
-            headers: vec![
-                ("content-type".into(), "application/json".into()),
-                ("idempotent-replayed".into(), "true".into()),
-            ],
-            body: first.response_body.into_bytes(),
-        })
+        ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &stored, now).await?;
+        Ok(())
     }
+}
+
+/// The event id and per-endpoint delivery ids a stored first answer promised, in the
+/// order of `endpoints`; `None` if the answer does not name them all (then there is
+/// nothing to rebuild, and the first answer is replayed as it is).
+fn promised_ids(first: &IdempotencyRecord, endpoints: &[Endpoint]) -> Option<(EventId, Vec<DeliveryId>)> {
+    let answer: Value = serde_json::from_str(&first.response_body).ok()?;
+    let event_id = EventId::parse(answer.get("eventId")?.as_str()?).ok()?;
+    let listed = answer.get("deliveries")?.as_array()?;
+    let ids = endpoints
+        .iter()
+        .map(|e| {
+            listed.iter().find_map(|d| {
+                (d.get("endpointId")?.as_str()? == e.id.as_str())
+                    .then(|| DeliveryId::parse(d.get("id")?.as_str()?).ok())
+                    .flatten()
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((event_id, ids))
 }
 
 pub(crate) fn method_not_allowed(allow: &str) -> ApiError {

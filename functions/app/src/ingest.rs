@@ -66,6 +66,10 @@ pub struct NewEvent<'a> {
     pub trigger: Trigger,
     /// For replays: the webhook-id each endpoint's delivery keeps.
     pub webhook_ids: Option<Vec<String>>,
+    /// The delivery id for each endpoint, when an earlier answer already promised
+    /// them (an Idempotency-Key repeat rebuilding a first request that died before
+    /// writing); fresh ids otherwise.
+    pub delivery_ids: Option<Vec<DeliveryId>>,
 }
 
 /// Builds the event record and its deliveries (no I/O), with ids from `rng`.
@@ -76,7 +80,10 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
     let mut deliveries = Vec::new();
     let mut targets = Vec::new();
     for (i, ep) in new.endpoints.iter().enumerate() {
-        let id = DeliveryId::generate(now, &mut rng);
+        let id = match new.delivery_ids.as_ref().and_then(|ids| ids.get(i)) {
+            Some(promised) => promised.clone(),
+            None => DeliveryId::generate(now, &mut rng),
+        };
         let dropped = refuses_events(ep, now);
         let status = match dropped {
             Some(_) => DeliveryStatus::Dropped,

@@ -200,6 +200,7 @@ impl Api {
             endpoints: std::slice::from_ref(&e),
             trigger: Trigger::Test,
             webhook_ids: None,
+            delivery_ids: None,
         };
         let (mut event, mut deliveries) = ingest::build(&new, now, self.random.as_ref());
         // A test is sent whatever the endpoint's health: it never changes it either.
@@ -293,6 +294,7 @@ impl Api {
                 endpoints: std::slice::from_ref(e),
                 trigger: Trigger::Replay,
                 webhook_ids: original.map(|w| vec![w]),
+                delivery_ids: None,
             };
             let (_, deliveries) = ingest::build(&new, now, self.random.as_ref());
             for d in deliveries {

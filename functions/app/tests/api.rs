@@ -398,6 +398,60 @@ async fn idempotency_key_replays_the_first_answer_and_refuses_other_bodies() {
     assert_eq!(w.store.all_events().len(), 2);
 }
 
+#[tokio::test]
+async fn a_repeat_rebuilds_an_event_whose_first_request_died_before_writing() {
+    use courier_app::model::IdempotencyRecord;
+    use courier_app::ports::{Clock, IdempotencyStore, TenantStore};
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("tanitar")).await;
+    let tenant = w
+        .store
+        .tenant_by_key(&courier_app::api::hash_key(KEY))
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no tenant"));
+    let body = json!({"endpointId": ep, "payload": {"order": 7}});
+    // The first request stored its answer under the key, then died: no event, no
+    // delivery, nothing queued.
+    let promised = json!({
+        "eventId": "evt_01JCCCCCCCCCCCCCCCCCCCCCCC",
+        "deliveries": [{"id": "dlv_01JCCCCCCCCCCCCCCCCCCCCCCC", "endpointId": ep, "status": "pending"}],
+    });
+    let first = IdempotencyRecord {
+        key: format!("{}#events#died-1", tenant.id),
+        request_hash: courier_app::lifecycle::fingerprint(body.to_string().as_bytes()),
+        status: 202,
+        response_body: promised.to_string(),
+        created_at: w.clock.now(),
+        expires_at: w.clock.now().millis() / 1000 + 3600,
+    };
+    assert_eq!(w.store.put_idempotency(&first).await.ok(), Some(None));
+    assert!(w.store.all_events().is_empty());
+
+    let auth = format!("Bearer {KEY}");
+    let headers = [("authorization", auth.as_str()), ("idempotency-key", "died-1")];
+    let (s, b, h) = raw(&w, "POST", "/v1/events", None, &headers, body.to_string().as_bytes()).await;
+    assert_eq!(s, 202, "{b}");
+    assert_eq!(b, promised, "the first answer, as it was");
+    assert!(h.iter().any(|(k, v)| k == "idempotent-replayed" && v == "true"));
+    // Rebuilt under the promised ids, and delivered.
+    let events = w.store.all_events();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].id.as_str(), "evt_01JCCCCCCCCCCCCCCCCCCCCCCC");
+    let dlv = DeliveryId::parse("dlv_01JCCCCCCCCCCCCCCCCCCCCCCC").unwrap_or_else(|e| panic!("{e}"));
+    w.run(&dlv, 5).await;
+    assert_eq!(w.delivery(&dlv).await.status, DeliveryStatus::Succeeded);
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 1);
+
+    // Repeating again finds it all in place: still one event, nothing sent twice.
+    let (s, b, _) = raw(&w, "POST", "/v1/events", None, &headers, body.to_string().as_bytes()).await;
+    assert_eq!((s, b), (202, promised));
+    w.step().await;
+    assert_eq!(w.store.all_events().len(), 1);
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 1);
+}
+
 async fn futures_join<F: std::future::Future>(futs: impl Iterator<Item = F>) -> Vec<F::Output> {
     let handles: Vec<_> = futs.collect();
     let mut out = Vec::new();

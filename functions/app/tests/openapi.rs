@@ -8,9 +8,8 @@ mod common;
 
 use async_trait::async_trait;
 use common::{KEY, T0, World, status};
-use courier_app::api::{ApiRequest, ROUTES, Route, hash_key};
-use courier_app::model::IdempotencyRecord;
-use courier_app::ports::{AdmissionRefusal, Clock, IdempotencyStore, TenantStore, UrlAdmission};
+use courier_app::api::{ApiRequest, ROUTES, Route};
+use courier_app::ports::{AdmissionRefusal, Clock, UrlAdmission};
 use courier_core::ids::{AttemptId, DeliveryId};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,7 +19,6 @@ const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "
 const UNKNOWN_EP: &str = "ep_00000000000000000000000000";
 const UNKNOWN_DLV: &str = "dlv_00000000000000000000000000";
 const UNKNOWN_ATT: &str = "att_00000000000000000000000000";
-const UNKNOWN_EVT: &str = "evt_00000000000000000000000000";
 
 fn doc() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json");
@@ -908,25 +906,6 @@ async fn every_provoked_status_is_documented_for_its_route() {
     }
 
     // 409.
-    let tenant = w
-        .store
-        .tenant_by_key(&hash_key(KEY))
-        .await
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no tenant"));
-    let died_body = json!({"endpointId": ep, "payload": {"died": true}});
-    // The first request with this key stored its answer and died before writing the
-    // event (the key's scope is the one `create_event` uses).
-    let first = IdempotencyRecord {
-        key: format!("{}#events#died-1", tenant.id),
-        request_hash: courier_app::lifecycle::fingerprint(died_body.to_string().as_bytes()),
-        status: 202,
-        response_body: json!({"eventId": UNKNOWN_EVT, "deliveries": []}).to_string(),
-        created_at: w.clock.now(),
-        expires_at: w.clock.now().millis() / 1000 + 3600,
-    };
-    assert_eq!(w.store.put_idempotency(&first).await.ok(), Some(None));
     let conflicts = vec![
         (
             Call::new("PATCH", "/v1/endpoints/{id}", life_path("")).json(json!({"description": "x"})),
@@ -955,12 +934,6 @@ async fn every_provoked_status_is_documented_for_its_route() {
                 format!("/v1/endpoints/{breaker}/test"),
             ),
             "breaker_open",
-        ),
-        (
-            Call::new("POST", "/v1/events", "/v1/events")
-                .header("idempotency-key", "died-1")
-                .json(died_body.clone()),
-            "conflict",
         ),
         (
             Call::new(
