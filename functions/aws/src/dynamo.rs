@@ -30,7 +30,7 @@ use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 type Item = HashMap<String, AttributeValue>;
@@ -57,6 +57,8 @@ pub const AUDIT_PROJECTION: &[&str] = &["eventId"];
 const DATA: &str = "data";
 const BODY: &str = "body";
 const BODY_REF: &str = "bodyRef";
+/// On a shared body item: the ids of the deliveries that use it (a string set).
+const BODY_USERS: &str = "users";
 const VERSION: &str = "version";
 const STATUS: &str = "status";
 const NEXT_ATTEMPT: &str = "nextAttempt";
@@ -205,6 +207,9 @@ fn body_place(body: &str) -> BodyPlace {
         BodyPlace::Shared(body_hash(body))
     }
 }
+
+/// A delivery using a shared body: its id and its TTL (`None`: not settled).
+type BodyUser = (String, Option<i64>);
 
 /// The delivery's JSON without its body (stored beside it or shared), its claim and
 /// its version: those two live in their own attributes, so that a claim is one
@@ -381,58 +386,140 @@ impl DynamoStore {
         Ok(self.get(pk, sk).await?.filter(|i| is_live(get_n(i, TTL_ATTR), now)))
     }
 
-    /// Writes the shared body item unless one that lives at least as long exists.
-    /// Content-addressed, so a lost race leaves the same bytes.
-    async fn ensure_body(&self, hash: &str, body: &str, expires_at: Option<i64>) -> PortResult<()> {
-        let mut item = key(body_pk(hash), BODY_SK);
-        item.insert(BODY.to_owned(), s(body));
-        let mut values = HashMap::new();
-        let condition = match expires_at {
-            Some(e) => {
-                item.insert(TTL_ATTR.to_owned(), n(e));
-                values.insert(":exp".to_owned(), n(e));
-                "attribute_not_exists(PK) OR expiresAt < :exp"
+    /// Makes the shared body item `hash` exist for `users` (delivery id, its TTL) and
+    /// live as long as every delivery that uses it: no TTL while any of them has none
+    /// (is not settled), else the latest of theirs. The item lists its users, so the
+    /// last one to settle can tell that none is left pending. Reads the item's small
+    /// attributes first and writes only on a change, since a write (even a refused
+    /// conditional one) is billed for the whole body.
+    async fn ensure_body(&self, hash: &str, body: &str, users: &[BodyUser]) -> PortResult<()> {
+        let body_key = key(body_pk(hash), BODY_SK);
+        let ids: Vec<String> = users.iter().map(|(id, _)| id.clone()).collect();
+        let all_settled = users.iter().all(|(_, e)| e.is_some());
+        let given_max = users.iter().filter_map(|(_, e)| *e).max();
+        // Two rounds: a lost create race is followed by the update path.
+        for _ in 0..2 {
+            let stored = self
+                .client
+                .get_item()
+                .table_name(&self.table)
+                .set_key(Some(body_key.clone()))
+                .projection_expression("PK, #ttl, #users")
+                .expression_attribute_names("#ttl", TTL_ATTR)
+                .expression_attribute_names("#users", BODY_USERS)
+                .consistent_read(true)
+                .send()
+                .await
+                .map_err(from_sdk)?
+                .item;
+            let Some(stored) = stored else {
+                let mut item = body_key.clone();
+                item.insert(BODY.to_owned(), s(body));
+                item.insert(BODY_USERS.to_owned(), AttributeValue::Ss(ids.clone()));
+                if let (true, Some(e)) = (all_settled, given_max) {
+                    item.insert(TTL_ATTR.to_owned(), n(e));
+                }
+                let r = self
+                    .client
+                    .put_item()
+                    .table_name(&self.table)
+                    .set_item(Some(item))
+                    .condition_expression("attribute_not_exists(PK)")
+                    .send()
+                    .await;
+                match r {
+                    Ok(_) => return Ok(()),
+                    Err(e) if is_put_conflict(&e) => continue,
+                    Err(e) => return Err(from_sdk(e)),
+                }
+            };
+            let known: BTreeSet<String> = match stored.get(BODY_USERS) {
+                Some(AttributeValue::Ss(v)) => v.iter().cloned().collect(),
+                _ => BTreeSet::new(),
+            };
+            let stored_ttl = get_n(&stored, TTL_ATTR);
+            let desired = match (all_settled, stored_ttl) {
+                (false, _) => None,
+                (true, Some(t)) => Some(given_max.map_or(t, |g| g.max(t))),
+                // Settled users, on a body some user once needed without a TTL: the
+                // others decide whether one is still pending.
+                (true, None) => {
+                    let others: Vec<String> = known.iter().filter(|k| !ids.contains(k)).cloned().collect();
+                    let mut latest = given_max;
+                    let mut pending = false;
+                    for e in self.user_expiries(&others).await? {
+                        match e {
+                            Some(e) => latest = latest.max(Some(e)),
+                            None => pending = true,
+                        }
+                    }
+                    if pending { None } else { latest }
+                }
+            };
+            let new_users: Vec<String> = ids.iter().filter(|i| !known.contains(*i)).cloned().collect();
+            if desired == stored_ttl && new_users.is_empty() {
+                return Ok(());
             }
-            None => "attribute_not_exists(PK) OR attribute_exists(expiresAt)",
-        };
-        let r = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .condition_expression(condition)
-            .set_expression_attribute_values((!values.is_empty()).then_some(values))
-            .send()
-            .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e)
-                if matches!(
-                    e.as_service_error(),
-                    Some(PutItemError::ConditionalCheckFailedException(_))
-                ) =>
-            {
-                Ok(())
+            let mut values: Item = HashMap::new();
+            let mut names = HashMap::from([("#ttl".to_owned(), TTL_ATTR.to_owned())]);
+            let mut expr = Vec::new();
+            match desired {
+                Some(e) => {
+                    values.insert(":ttl".to_owned(), n(e));
+                    expr.push("SET #ttl = :ttl".to_owned());
+                }
+                None => expr.push("REMOVE #ttl".to_owned()),
             }
-            Err(e) => Err(from_sdk(e)),
+            if !new_users.is_empty() {
+                values.insert(":users".to_owned(), AttributeValue::Ss(new_users));
+                names.insert("#users".to_owned(), BODY_USERS.to_owned());
+                expr.push("ADD #users :users".to_owned());
+            }
+            self.client
+                .update_item()
+                .table_name(&self.table)
+                .set_key(Some(body_key))
+                .update_expression(expr.join(" "))
+                .condition_expression("attribute_exists(PK)")
+                .set_expression_attribute_names(Some(names))
+                .set_expression_attribute_values((!values.is_empty()).then_some(values))
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            return Ok(());
         }
+        Err(PortError::Conflict(format!("body item {hash} kept changing")))
+    }
+
+    /// The TTL of each delivery in `ids` that still exists (`None`: not settled).
+    async fn user_expiries(&self, ids: &[String]) -> PortResult<Vec<Option<i64>>> {
+        let keys: Vec<Item> = ids
+            .iter()
+            .filter_map(|id| DeliveryId::parse(id).ok())
+            .map(|id| key(delivery_pk(&id), DELIVERY_SK))
+            .collect();
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(self
+            .batch_get(keys, true)
+            .await?
+            .iter()
+            .map(|i| get_n(i, TTL_ATTR))
+            .collect())
     }
 
     async fn ensure_bodies<'a>(&self, deliveries: impl IntoIterator<Item = &'a Delivery>) -> PortResult<()> {
-        // One body item per distinct large body, living as long as its longest user.
-        let mut wanted: BTreeMap<String, (&str, Option<Option<i64>>)> = BTreeMap::new();
+        // One body item per distinct large body, with the deliveries that use it.
+        let mut wanted: BTreeMap<String, (&str, Vec<BodyUser>)> = BTreeMap::new();
         for d in deliveries {
             if let BodyPlace::Shared(hash) = body_place(&d.body) {
-                let entry = wanted.entry(hash).or_insert((d.body.as_str(), None));
-                entry.1 = Some(match (entry.1, d.expires_at) {
-                    (None, e) => e,
-                    (Some(None), _) | (_, None) => None,
-                    (Some(Some(a)), Some(b)) => Some(a.max(b)),
-                });
+                let entry = wanted.entry(hash).or_insert((d.body.as_str(), Vec::new()));
+                entry.1.push((d.id.to_string(), d.expires_at));
             }
         }
-        for (hash, (body, expires)) in wanted {
-            self.ensure_body(&hash, body, expires.flatten()).await?;
+        for (hash, (body, users)) in wanted {
+            self.ensure_body(&hash, body, &users).await?;
         }
         Ok(())
     }
@@ -852,8 +939,9 @@ impl DeliveryStore for DynamoStore {
                 )));
             }
         }
-        // Shared bodies first: harmless if the transaction then fails (they expire
-        // with their TTL), and it keeps the transaction far below 4 MB.
+        // Shared bodies first, which keeps the transaction far below 4 MB. If the
+        // transaction then fails, a new body item is left naming users that never
+        // came; it has no TTL (they look unsettled) and stays until deleted.
         self.ensure_bodies(deliveries).await?;
 
         let now = self.now();
@@ -1022,7 +1110,11 @@ impl DeliveryStore for DynamoStore {
     }
 
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
-        self.ensure_bodies(std::iter::once(delivery)).await?;
+        // Only settling changes what a shared body must outlive: an unsettled
+        // delivery (no TTL) was registered, TTL-less, by the write before its claim.
+        if delivery.expires_at.is_some() {
+            self.ensure_bodies(std::iter::once(delivery)).await?;
+        }
         let mut attempt_item = key(
             delivery_pk(&attempt.delivery_id),
             &attempt_sk(attempt.number, &attempt.id),

@@ -294,3 +294,116 @@ async fn dynamo_layout() {
         .await
         .expect("99 deliveries fit one transaction");
 }
+
+/// A shared body item lives exactly as long as its last user: no TTL while any
+/// delivery using it is unsettled, the latest of their TTLs once all are settled,
+/// and none again when one is redelivered. An attempt that leaves its delivery
+/// unsettled does not touch the body item at all (a write there is billed for the
+/// whole body).
+#[tokio::test]
+async fn a_shared_body_lives_as_long_as_its_last_user() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use courier_app::ports::{Claim, DeliveryStore};
+    use courier_aws::counting::{RequestCounter, describe_table};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let plain = aws_sdk_dynamodb::Client::new(&config);
+    let counter = RequestCounter::new(vec![describe_table(&plain, &res.table).await.expect("describe")]);
+    let store = DynamoStore::with_client(counter.dynamodb(&config), res.table.clone(), clock.clone());
+    let ids = contract::Ids::new();
+    let tenant = ids.tenant();
+    let event = contract::sample_event(&tenant, &ids.event(), T0, contract::payload_of_size(20_000));
+    let body = contract::sample_body(&event);
+    let d1 = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body.clone());
+    let d2 = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body.clone());
+    assert_eq!((d1.expires_at, d2.expires_at), (None, None), "samples start unsettled");
+    store
+        .create_event(&event, &[d1.clone(), d2.clone()])
+        .await
+        .expect("create");
+
+    let body_item = || async {
+        let items = plain
+            .scan()
+            .table_name(&res.table)
+            .send()
+            .await
+            .expect("scan")
+            .items
+            .unwrap_or_default();
+        let mut bodies: Vec<_> = items
+            .into_iter()
+            .filter(|i| i["PK"].as_s().is_ok_and(|p| p.starts_with("BODY#")))
+            .collect();
+        assert_eq!(bodies.len(), 1, "one shared body item");
+        let b = bodies.remove(0);
+        let ttl = b
+            .get("expiresAt")
+            .and_then(|v| v.as_n().ok())
+            .map(|n| n.parse::<i64>().expect("number"));
+        let mut users = match b.get("users") {
+            Some(AttributeValue::Ss(v)) => v.clone(),
+            other => panic!("users must be a string set, got {other:?}"),
+        };
+        users.sort();
+        (ttl, users)
+    };
+    let mut both = vec![d1.id.to_string(), d2.id.to_string()];
+    both.sort();
+    assert_eq!(body_item().await, (None, both.clone()));
+
+    // An attempt that leaves d1 unsettled: no request about the body item.
+    let a = ids.attempt();
+    let claimed = match store.claim_attempt(&d1.id, 1, &a, T0, T0.plus_secs(60)).await {
+        Ok(Claim::Claimed { delivery, .. }) => delivery,
+        other => panic!("claim: {other:?}"),
+    };
+    let mut retrying = claimed.clone();
+    retrying.claim = None;
+    retrying.attempt_count = 1;
+    retrying.next_attempt = 2;
+    retrying.version += 1;
+    counter.reset();
+    store
+        .record_attempt(&retrying, &contract::sample_attempt(&retrying, &a, 1, T0), &a)
+        .await
+        .expect("record");
+    let counts = counter.take();
+    assert_eq!(counts.op("DynamoDB", "GetItem").calls, 0);
+    assert_eq!(counts.op("DynamoDB", "PutItem").calls, 0);
+    assert_eq!(counts.op("DynamoDB", "UpdateItem").calls, 0);
+    assert_eq!(counts.op("DynamoDB", "TransactWriteItems").calls, 1);
+
+    let settle = |d: &courier_app::model::Delivery, ttl: Option<i64>| {
+        let store = &store;
+        let id = d.id.clone();
+        async move {
+            let mut current = store.get_delivery(&id).await.expect("get").expect("exists");
+            let version = current.version;
+            current.expires_at = ttl;
+            current.version += 1;
+            store.update_delivery(&current, version).await.expect("update");
+        }
+    };
+    let (e1, e2, e3) = (1_900_000_000, 1_800_000_000, 2_000_000_000);
+    settle(&d1, Some(e1)).await;
+    assert_eq!(body_item().await, (None, both.clone()), "d2 is still unsettled");
+    settle(&d2, Some(e2)).await;
+    assert_eq!(body_item().await, (Some(e1), both.clone()), "the later of the two TTLs");
+    settle(&d2, None).await;
+    assert_eq!(body_item().await, (None, both.clone()), "d2 redelivered: no TTL again");
+    settle(&d2, Some(e3)).await;
+    assert_eq!(body_item().await, (Some(e3), both.clone()));
+
+    // A settled delivery whose TTL does not change costs one small read, no write.
+    counter.reset();
+    settle(&d1, Some(e1)).await;
+    let counts = counter.take();
+    assert_eq!(counts.op("DynamoDB", "PutItem").calls, 0);
+    assert_eq!(
+        counts.op("DynamoDB", "UpdateItem").calls,
+        1,
+        "the delivery's own update only"
+    );
+    assert_eq!(body_item().await, (Some(e3), both));
+}
