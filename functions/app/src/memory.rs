@@ -66,14 +66,25 @@ pub fn apply_claim(
     lease_until: Timestamp,
 ) -> Delivery {
     let mut d = delivery.clone();
-    d.claim = Some(ClaimRecord {
+    set_claim(&mut d, number, attempt_id, now, lease_until);
+    d
+}
+
+/// [`apply_claim`] in place; returns the previous claim.
+pub fn set_claim(
+    delivery: &mut Delivery,
+    number: u32,
+    attempt_id: &AttemptId,
+    now: Timestamp,
+    lease_until: Timestamp,
+) -> Option<ClaimRecord> {
+    delivery.version += 1;
+    delivery.claim.replace(ClaimRecord {
         number,
         attempt_id: attempt_id.clone(),
         started_at: now,
         lease_until,
-    });
-    d.version += 1;
-    d
+    })
 }
 
 /// The record's own millisecond clamp for sort keys (times before 1970 sort first).
@@ -470,23 +481,23 @@ impl DeliveryStore for MemoryStore {
         lease_until: Timestamp,
     ) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin()?;
-        let Some(current) = live_delivery(&st, id, clock_now).cloned() else {
+        // Claimed in place: the one copy made is the delivery handed back.
+        let Some(current) = st.deliveries.get_mut(id).filter(|d| is_live(d.expires_at, clock_now)) else {
             return Ok(Claim::Refused(None));
         };
-        if claim_held_by(&current, number, attempt_id) && !current.status.is_settled() {
+        if claim_held_by(current, number, attempt_id) && !current.status.is_settled() {
             return Ok(Claim::Claimed {
-                delivery: current,
+                delivery: current.clone(),
                 lost: None,
             });
         }
-        if !claim_allowed(&current, number, now) {
-            return Ok(Claim::Refused(Some(current)));
+        if !claim_allowed(current, number, now) {
+            return Ok(Claim::Refused(Some(current.clone())));
         }
-        let claimed = apply_claim(&current, number, attempt_id, now, lease_until);
-        st.deliveries.insert(id.clone(), claimed.clone());
+        let lost = set_claim(current, number, attempt_id, now, lease_until);
         Ok(Claim::Claimed {
-            delivery: claimed,
-            lost: current.claim,
+            delivery: current.clone(),
+            lost,
         })
     }
 
@@ -512,7 +523,9 @@ impl DeliveryStore for MemoryStore {
                 delivery.id
             )));
         }
-        st.deliveries.insert(delivery.id.clone(), delivery.clone());
+        if let Some(stored) = st.deliveries.get_mut(&delivery.id) {
+            *stored = delivery.clone();
+        }
         st.attempts.insert(
             (attempt.delivery_id.clone(), attempt.number, attempt.id.clone()),
             attempt.clone(),

@@ -3,7 +3,8 @@
 
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, de};
+use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -41,23 +42,89 @@ impl Trigger {
 pub struct QueueMessage {
     /// Message format version (1).
     pub v: u32,
+    #[serde(deserialize_with = "delivery_id")]
     pub delivery_id: DeliveryId,
+    #[serde(deserialize_with = "tenant_id")]
     pub tenant_id: TenantId,
     /// Carried so the sender can load (and cache) the endpoint before claiming.
+    #[serde(deserialize_with = "endpoint_id")]
     pub endpoint_id: EndpointId,
     /// The attempt number this message asks for.
     pub attempt: u32,
     /// The attempt must not start before this instant; an early message is re-delayed.
+    #[serde(deserialize_with = "timestamp")]
     pub not_before: Timestamp,
     pub trigger: Trigger,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "optional_attempt_id"
+    )]
     pub source_attempt_id: Option<AttemptId>,
     /// A pre-assigned id for the attempt (redeliveries answer it to the caller).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "optional_attempt_id"
+    )]
     pub attempt_id: Option<AttemptId>,
     /// A timer checking that long-running attempt `attempt` was reported in time.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub completion_check: bool,
+}
+
+/// Parses a string field from the message text as it is read. The ids' and
+/// timestamps' own `Deserialize` go through an owned `String` first: one more
+/// allocation per field on every message the sender handles.
+struct ParsedStr<T, E>(fn(&str) -> Result<T, E>);
+
+impl<T, E: fmt::Display> de::Visitor<'_> for ParsedStr<T, E> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<Er: de::Error>(self, v: &str) -> Result<T, Er> {
+        (self.0)(v).map_err(Er::custom)
+    }
+}
+
+/// [`ParsedStr`] for an optional field (`null` is `None`, as with the derived impl).
+struct OptionalParsedStr<T, E>(fn(&str) -> Result<T, E>);
+
+impl<'de, T, E: fmt::Display> de::Visitor<'de> for OptionalParsedStr<T, E> {
+    type Value = Option<T>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string or null")
+    }
+    fn visit_none<Er: de::Error>(self) -> Result<Option<T>, Er> {
+        Ok(None)
+    }
+    fn visit_unit<Er: de::Error>(self) -> Result<Option<T>, Er> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
+        d.deserialize_str(ParsedStr(self.0)).map(Some)
+    }
+}
+
+fn delivery_id<'de, D: Deserializer<'de>>(d: D) -> Result<DeliveryId, D::Error> {
+    d.deserialize_str(ParsedStr(DeliveryId::parse))
+}
+
+fn tenant_id<'de, D: Deserializer<'de>>(d: D) -> Result<TenantId, D::Error> {
+    d.deserialize_str(ParsedStr(TenantId::parse))
+}
+
+fn endpoint_id<'de, D: Deserializer<'de>>(d: D) -> Result<EndpointId, D::Error> {
+    d.deserialize_str(ParsedStr(EndpointId::parse))
+}
+
+fn timestamp<'de, D: Deserializer<'de>>(d: D) -> Result<Timestamp, D::Error> {
+    d.deserialize_str(ParsedStr(Timestamp::parse_rfc3339))
+}
+
+fn optional_attempt_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<AttemptId>, D::Error> {
+    d.deserialize_option(OptionalParsedStr(AttemptId::parse))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -90,5 +157,75 @@ impl QueueMessage {
     /// Idempotency name for the timer and dedup of this step.
     pub fn step_name(&self) -> String {
         format!("{}-{}-{}", self.delivery_id, self.attempt, self.trigger.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use courier_core::rng::SplitMix64;
+
+    fn message() -> QueueMessage {
+        let mut rng = SplitMix64::new(9);
+        let now = Timestamp::from_secs(1_800_000_000);
+        QueueMessage {
+            v: 1,
+            delivery_id: DeliveryId::generate(now, &mut rng),
+            tenant_id: TenantId::generate(now, &mut rng),
+            endpoint_id: EndpointId::generate(now, &mut rng),
+            attempt: 3,
+            not_before: now.plus_millis(1_234),
+            trigger: Trigger::Redelivery,
+            source_attempt_id: Some(AttemptId::generate(now, &mut rng)),
+            attempt_id: Some(AttemptId::generate(now, &mut rng)),
+            completion_check: true,
+        }
+    }
+
+    #[test]
+    fn round_trips_through_its_json() {
+        let m = message();
+        assert_eq!(QueueMessage::parse(&m.to_json()).ok(), Some(m.clone()));
+        let bare = QueueMessage {
+            source_attempt_id: None,
+            attempt_id: None,
+            completion_check: false,
+            ..m
+        };
+        assert_eq!(QueueMessage::parse(&bare.to_json()).ok(), Some(bare.clone()));
+        // The same from a JSON value, as an adapter might hand it over.
+        let value = serde_json::to_value(&bare).unwrap_or_default();
+        assert_eq!(serde_json::from_value::<QueueMessage>(value).ok(), Some(bare));
+    }
+
+    #[test]
+    fn null_optional_ids_read_as_absent() {
+        let m = message();
+        let mut value = serde_json::to_value(&m).unwrap_or_default();
+        value["attemptId"] = serde_json::Value::Null;
+        value["sourceAttemptId"] = serde_json::Value::Null;
+        let parsed = QueueMessage::parse(&value.to_string()).ok();
+        assert_eq!(parsed.map(|p| (p.attempt_id, p.source_attempt_id)), Some((None, None)));
+    }
+
+    #[test]
+    fn bad_fields_are_refused_by_name() {
+        let m = message();
+        for (field, bad) in [
+            ("deliveryId", serde_json::json!("att_01JAAAAAAAAAAAAAAAAAAAAAAA")),
+            ("tenantId", serde_json::json!("ten_short")),
+            ("endpointId", serde_json::json!(42)),
+            ("notBefore", serde_json::json!("yesterday")),
+            ("attemptId", serde_json::json!("dlv_01JAAAAAAAAAAAAAAAAAAAAAAA")),
+        ] {
+            let mut value = serde_json::to_value(&m).unwrap_or_default();
+            value[field] = bad;
+            let err = QueueMessage::parse(&value.to_string())
+                .map(|_| ())
+                .map_err(|e| e.to_string());
+            assert!(err.is_err(), "{field} accepted");
+        }
+        let escaped = m.to_json().replace("dlv_", "dlv\\u005f");
+        assert_eq!(QueueMessage::parse(&escaped).ok(), Some(m));
     }
 }

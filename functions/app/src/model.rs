@@ -84,10 +84,14 @@ impl Endpoint {
 
     /// Secrets to sign with at `now`: the active one and unexpired retiring ones.
     pub fn signing_secrets(&self, now: Timestamp) -> Vec<&SecretRecord> {
-        self.secrets
-            .iter()
-            .filter(|s| s.state == SecretState::Active || s.expires_at.is_some_and(|e| now < e))
-            .collect()
+        self.secrets.iter().filter(|s| s.signs_at(now)).collect()
+    }
+}
+
+impl SecretRecord {
+    /// Whether attempts made at `now` are signed with this secret.
+    pub fn signs_at(&self, now: Timestamp) -> bool {
+        self.state == SecretState::Active || self.expires_at.is_some_and(|e| now < e)
     }
 }
 

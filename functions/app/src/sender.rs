@@ -16,7 +16,7 @@ use courier_core::ids::{AttemptId, EndpointId};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure};
 use courier_core::policy::HealthModel;
 use courier_core::rng::RandomSource;
-use courier_core::signing::{SigningSecret, signature_header};
+use courier_core::signing::{SigningKey, SigningSecret, signature_header_keys};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -111,20 +111,51 @@ pub enum StepError {
     InjectedFailure,
 }
 
-/// Endpoints read once per batch: most batches target few endpoints.
+/// Endpoints read once per batch: most batches target few endpoints. Shared, not
+/// copied, by the batch's records.
 #[derive(Default)]
 pub struct EndpointCache {
-    inner: Mutex<HashMap<EndpointId, Endpoint>>,
+    inner: Mutex<HashMap<EndpointId, Arc<PreparedEndpoint>>>,
 }
 
 impl EndpointCache {
-    fn get(&self, id: &EndpointId) -> Option<Endpoint> {
+    fn get(&self, id: &EndpointId) -> Option<Arc<PreparedEndpoint>> {
         self.inner.lock().ok()?.get(id).cloned()
     }
-    fn put(&self, e: &Endpoint) {
+    fn put(&self, e: &Arc<PreparedEndpoint>) {
         if let Ok(mut m) = self.inner.lock() {
-            m.insert(e.id.clone(), e.clone());
+            m.insert(e.endpoint.id.clone(), e.clone());
         }
+    }
+}
+
+/// An endpoint with its signing secrets decoded and keyed, which would otherwise be
+/// redone for every attempt of the batch.
+pub struct PreparedEndpoint {
+    pub endpoint: Endpoint,
+    /// One per `endpoint.secrets`, in order; `None` for a secret that does not decode
+    /// (it signs nothing, as before).
+    keys: Vec<Option<SigningKey>>,
+}
+
+impl PreparedEndpoint {
+    pub fn new(endpoint: Endpoint) -> Self {
+        let keys = endpoint
+            .secrets
+            .iter()
+            .map(|s| SigningSecret::parse(&s.secret).ok().map(|k| k.key()))
+            .collect();
+        PreparedEndpoint { endpoint, keys }
+    }
+
+    /// The keys of the secrets that sign at `now`.
+    fn signing_keys(&self, now: Timestamp) -> impl Iterator<Item = &SigningKey> {
+        self.endpoint
+            .secrets
+            .iter()
+            .zip(&self.keys)
+            .filter(move |(s, _)| s.signs_at(now))
+            .filter_map(|(_, k)| k.as_ref())
     }
 }
 
@@ -176,8 +207,13 @@ pub const HEADER_ATTEMPT_ID: &str = "webhook-attempt-id";
 pub const HEADER_COMPLETION_TOKEN: &str = "webhook-completion-token";
 
 impl Sender {
-    async fn endpoint(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<Endpoint, StepError> {
-        if let Some(e) = cache.get(&m.endpoint_id) {
+    async fn endpoint(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<Arc<PreparedEndpoint>, StepError> {
+        // The cache is keyed by id alone: an endpoint of another tenant must not be
+        // served to this message.
+        if let Some(e) = cache
+            .get(&m.endpoint_id)
+            .filter(|e| e.endpoint.tenant_id == m.tenant_id)
+        {
             return Ok(e);
         }
         let e = self
@@ -186,6 +222,7 @@ impl Sender {
             .await
             .map_err(StepError::Store)?
             .ok_or_else(|| StepError::EndpointMissing(m.endpoint_id.clone()))?;
+        let e = Arc::new(PreparedEndpoint::new(e));
         cache.put(&e);
         Ok(e)
     }
@@ -215,13 +252,14 @@ impl Sender {
         if m.completion_check {
             return self.check_completion(m, now).await;
         }
-        let endpoint = match self.endpoint(m, cache).await {
+        let prepared = match self.endpoint(m, cache).await {
             Ok(e) => e,
             // The message names an endpoint that is not this tenant's: it cannot be
             // ours to send. Claim and settle as an identity conflict below.
             Err(StepError::EndpointMissing(_)) => return self.identity_conflict(m, now).await,
             Err(e) => return Err(e),
         };
+        let endpoint = &prepared.endpoint;
         let mut rng = PortRng(self.random.as_ref());
         let attempt_id = m
             .attempt_id
@@ -253,32 +291,32 @@ impl Sender {
         if let Some(lost) = lost {
             return self
                 .recorder()
-                .record_lost(m, &endpoint, delivery, lost, &attempt_id)
+                .record_lost(m, endpoint, delivery, lost, &attempt_id)
                 .await;
         }
         if delivery.tenant_id != m.tenant_id || delivery.endpoint_id != m.endpoint_id {
             let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
             return self
                 .recorder()
-                .finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                .finish(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
-        let ctx = context(&delivery, &endpoint);
+        let ctx = context(&delivery, endpoint);
         if m.trigger != Trigger::Redelivery && m.trigger != Trigger::Test && !endpoint.policy.may_start(&ctx, now) {
             return self
                 .recorder()
-                .settle_without_attempt(delivery, &endpoint, SettleReason::Deadline, now)
+                .settle_without_attempt(delivery, endpoint, SettleReason::Deadline, now)
                 .await;
         }
-        if let Some(failure) = pre_send_check(&endpoint, &delivery, m.trigger, now) {
+        if let Some(failure) = pre_send_check(endpoint, &delivery, m.trigger, now) {
             let outcome = AttemptOutcome::pre_send(failure);
             return self
                 .recorder()
-                .finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                .finish(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
-        let completion_token = self.completion_token(&endpoint, &delivery, m);
-        let mut request = build_request(&endpoint, &delivery, m, &attempt_id, now);
+        let completion_token = self.completion_token(endpoint, &delivery, m);
+        let mut request = prepared_request(&prepared, &delivery, m, &attempt_id, now);
         if let Some(token) = &completion_token {
             request
                 .headers
@@ -298,7 +336,7 @@ impl Sender {
             duration_ms: sent.duration_ms,
             completion_token,
         };
-        self.recorder().finish(m, &endpoint, delivery, done).await
+        self.recorder().finish(m, endpoint, delivery, done).await
     }
 
     /// A fresh, unguessable token for a long-running attempt; its first part names
@@ -478,11 +516,12 @@ impl Recorder<'_> {
         reason: SettleReason,
         now: Timestamp,
     ) -> Result<StepOutcome, StepError> {
-        let mut updated = delivery.clone();
+        let claimed_version = delivery.version;
+        let mut updated = delivery;
         settle(&mut updated, endpoint, DeliveryStatus::Failed, Some(reason), now);
         updated.claim = None;
         updated.version += 1;
-        if !self.write_held(&updated, delivery.version).await? {
+        if !self.write_held(&updated, claimed_version).await? {
             return Ok(StepOutcome::Dropped {
                 why: DropReason::ClaimLost,
             });
@@ -546,7 +585,7 @@ impl Recorder<'_> {
             started,
             &decision,
         );
-        let updated = next_delivery(&delivery, endpoint, &cls, &decision, receiver_failures, ended);
+        let updated = next_delivery(delivery, endpoint, &cls, &decision, receiver_failures, ended);
         let claim = claim_id.as_ref().unwrap_or(attempt_id);
         match self.deliveries.record_attempt(&updated, &attempt, claim).await {
             Ok(()) => {}
@@ -582,7 +621,8 @@ impl Recorder<'_> {
         until: Timestamp,
         token: &str,
     ) -> Result<StepOutcome, StepError> {
-        let mut updated = delivery.clone();
+        let claimed_version = delivery.version;
+        let mut updated = delivery;
         updated.awaiting = Some(AwaitingCompletion {
             attempt_id: attempt_id.clone(),
             number: m.attempt,
@@ -596,15 +636,15 @@ impl Recorder<'_> {
             c.lease_until = until.plus_millis(self.lease_margin_ms as i64);
         }
         updated.version += 1;
-        if !self.write_held(&updated, delivery.version).await? {
+        if !self.write_held(&updated, claimed_version).await? {
             return Ok(StepOutcome::Dropped {
                 why: DropReason::ClaimLost,
             });
         }
         let check = QueueMessage {
             v: 1,
-            delivery_id: delivery.id.clone(),
-            tenant_id: delivery.tenant_id.clone(),
+            delivery_id: updated.id.clone(),
+            tenant_id: updated.tenant_id.clone(),
             endpoint_id: endpoint.id.clone(),
             attempt: m.attempt,
             not_before: until,
@@ -792,7 +832,7 @@ fn pre_send_check(
             }
         }
     }
-    if endpoint.signing_secrets(now).is_empty() {
+    if !endpoint.secrets.iter().any(|s| s.signs_at(now)) {
         return Some(PreSendFailure::SigningSecretMissing);
     }
     // Courier wrote the envelope itself (valid JSON by construction), so a cheap shape
@@ -824,6 +864,8 @@ fn body_for(delivery: &Delivery, trigger: Trigger) -> Vec<u8> {
     }
 }
 
+/// The signed request for this attempt (see [`prepared_request`], which reuses the
+/// endpoint's decoded keys).
 pub fn build_request(
     endpoint: &Endpoint,
     delivery: &Delivery,
@@ -831,14 +873,24 @@ pub fn build_request(
     attempt_id: &AttemptId,
     now: Timestamp,
 ) -> OutboundRequest {
+    prepared_request(&PreparedEndpoint::new(endpoint.clone()), delivery, m, attempt_id, now)
+}
+
+fn prepared_request(
+    prepared: &PreparedEndpoint,
+    delivery: &Delivery,
+    m: &QueueMessage,
+    attempt_id: &AttemptId,
+    now: Timestamp,
+) -> OutboundRequest {
+    let endpoint = &prepared.endpoint;
     let body = body_for(delivery, m.trigger);
     let ts = now.millis().div_euclid(1000);
-    let secrets: Vec<SigningSecret> = endpoint
-        .signing_secrets(now)
-        .iter()
-        .filter_map(|s| SigningSecret::parse(&s.secret).ok())
-        .collect();
-    let mut headers = vec![
+    let signature = signature_header_keys(prepared.signing_keys(now), &delivery.webhook_id, ts, &body);
+    let attempt = m.attempt.to_string();
+    // Room for the policy's attempt header and a completion token too.
+    let mut headers = Vec::with_capacity(9);
+    headers.extend([
         ("content-type".to_owned(), "application/json".to_owned()),
         (
             "user-agent".to_owned(),
@@ -846,15 +898,12 @@ pub fn build_request(
         ),
         ("webhook-id".to_owned(), delivery.webhook_id.clone()),
         ("webhook-timestamp".to_owned(), ts.to_string()),
-        (
-            "webhook-signature".to_owned(),
-            signature_header(&secrets, &delivery.webhook_id, ts, &body),
-        ),
-        (HEADER_ATTEMPT.to_owned(), m.attempt.to_string()),
-        (HEADER_ATTEMPT_ID.to_owned(), attempt_id.to_string()),
-    ];
+        ("webhook-signature".to_owned(), signature),
+        (HEADER_ATTEMPT.to_owned(), attempt.clone()),
+        (HEADER_ATTEMPT_ID.to_owned(), attempt_id.as_str().to_owned()),
+    ]);
     if let Some(h) = &endpoint.policy.attempt_header {
-        headers.push((h.clone(), m.attempt.to_string()));
+        headers.push((h.clone(), attempt));
     }
     OutboundRequest {
         url: endpoint.url.clone(),
@@ -927,14 +976,13 @@ fn settle(d: &mut Delivery, endpoint: &Endpoint, status: DeliveryStatus, reason:
 }
 
 fn next_delivery(
-    delivery: &Delivery,
+    mut d: Delivery,
     endpoint: &Endpoint,
     cls: &Classification,
     decision: &Decision,
     receiver_failures: u32,
     now: Timestamp,
 ) -> Delivery {
-    let mut d = delivery.clone();
     d.attempt_count += 1;
     d.receiver_failures = receiver_failures;
     d.claim = None;

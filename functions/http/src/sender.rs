@@ -153,7 +153,7 @@ impl ReqwestSender {
             }
         };
         let https = url.scheme() == "https";
-        let headers = match request_headers(&request.headers) {
+        let headers = match request_headers(request.headers) {
             Ok(headers) => headers,
             Err(name) => {
                 // Headers are built by Courier, so this is a bug upstream, not the
@@ -211,15 +211,37 @@ impl HttpSender for ReqwestSender {
     }
 }
 
+/// Names every attempt carries, as static `HeaderName`s: parsing them from text would
+/// copy each one into a fresh allocation on every attempt.
+static ATTEMPT_HEADER_NAMES: [HeaderName; 5] = [
+    HeaderName::from_static("webhook-id"),
+    HeaderName::from_static("webhook-timestamp"),
+    HeaderName::from_static("webhook-signature"),
+    HeaderName::from_static("webhook-attempt"),
+    HeaderName::from_static("webhook-attempt-id"),
+];
+
+fn header_name(name: &str) -> Option<HeaderName> {
+    match ATTEMPT_HEADER_NAMES.iter().find(|known| known.as_str() == name) {
+        Some(known) => Some(known.clone()),
+        None => HeaderName::from_bytes(name.as_bytes()).ok(),
+    }
+}
+
 /// The outbound headers, or the name of the first one that is not valid HTTP.
-fn request_headers(pairs: &[(String, String)]) -> Result<HeaderMap, String> {
+/// Values are moved into the map, not copied.
+fn request_headers(pairs: Vec<(String, String)>) -> Result<HeaderMap, String> {
     let mut headers = HeaderMap::with_capacity(pairs.len());
     for (name, value) in pairs {
-        let header_name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| name.clone())?;
+        let Some(header_name) = header_name(&name) else {
+            return Err(name);
+        };
         if CLIENT_OWNED_HEADERS.contains(&header_name.as_str()) {
             continue;
         }
-        let header_value = HeaderValue::from_str(value).map_err(|_| name.clone())?;
+        let Ok(header_value) = HeaderValue::try_from(value) else {
+            return Err(name);
+        };
         headers.append(header_name, header_value);
     }
     Ok(headers)
@@ -284,7 +306,7 @@ mod tests {
             ("Host".to_owned(), "evil.example".to_owned()),
             ("content-length".to_owned(), "999".to_owned()),
         ];
-        let headers = request_headers(&pairs).unwrap_or_default();
+        let headers = request_headers(pairs).unwrap_or_default();
         assert_eq!(headers.len(), 2);
         assert_eq!(
             headers.get("webhook-id").map(HeaderValue::as_bytes),
@@ -293,12 +315,18 @@ mod tests {
         assert!(headers.get("host").is_none());
 
         assert_eq!(
-            request_headers(&[("bad name".to_owned(), "x".to_owned())]),
+            request_headers(vec![("bad name".to_owned(), "x".to_owned())]),
             Err("bad name".to_owned())
         );
         assert_eq!(
-            request_headers(&[("x-ok".to_owned(), "line\nbreak".to_owned())]),
+            request_headers(vec![("x-ok".to_owned(), "line\nbreak".to_owned())]),
             Err("x-ok".to_owned())
+        );
+        assert_eq!(
+            request_headers(vec![("Webhook-Attempt".to_owned(), "2".to_owned())])
+                .ok()
+                .and_then(|h| h.get("webhook-attempt").cloned()),
+            Some(HeaderValue::from_static("2"))
         );
     }
 

@@ -6,7 +6,8 @@
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
 use courier_app::message::QueueMessage;
 use courier_app::sender::{EndpointCache, Sender, StepOutcome};
-use futures_util::future::join_all;
+use futures_util::StreamExt;
+use futures_util::stream::FuturesOrdered;
 use tracing::Instrument;
 
 /// What happened to one record, for logs and the local runner's display.
@@ -20,7 +21,16 @@ pub struct RecordResult {
 /// queue unavailable, unreadable body) is reported for retry; the rest are consumed.
 pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse, Vec<RecordResult>) {
     let cache = EndpointCache::default();
-    let results = join_all(event.records.iter().map(|r| handle_record(sender, r, &cache))).await;
+    let emf = emf_enabled();
+    // Polls only the records whose I/O woke the batch (join_all of a small batch
+    // polls all ten on every wake-up), and keeps the results in record order.
+    let results: Vec<RecordResult> = event
+        .records
+        .iter()
+        .map(|r| handle_record(sender, r, &cache, emf))
+        .collect::<FuturesOrdered<_>>()
+        .collect()
+        .await;
     let mut response = SqsBatchResponse::default();
     for r in &results {
         if r.result.is_err() {
@@ -30,7 +40,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     (response, results)
 }
 
-async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCache) -> RecordResult {
+async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCache, emf: bool) -> RecordResult {
     let message_id = record.message_id.clone().unwrap_or_default();
     let body = record.body.as_deref().unwrap_or("");
     let result = match QueueMessage::parse(body) {
@@ -56,7 +66,7 @@ async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCac
                     Ok(outcome) => {
                         log_outcome(&m, &outcome);
                         // EMF: CloudWatch Logs extracts the metrics from this stdout line.
-                        if emf_enabled()
+                        if emf
                             && let Some(doc) =
                                 courier_app::metrics::step_metrics(&outcome, m.not_before, sender.clock.now())
                         {
