@@ -182,6 +182,10 @@ pub fn init_steps_child() -> Result<(), String> {
     lap("tracing subscriber", &mut steps);
     let config = courier_app::config::Config::from_env().map_err(|e| e.to_string())?;
     lap("Config::from_env", &mut steps);
+    // Built by whichever client asks first (here the SDK config) and shared with the
+    // other; timed on its own so the table shows what TLS costs.
+    let tls = courier_http::tls::client_config();
+    lap("TLS configuration (shared)", &mut steps);
     let sdk = rt.block_on(courier_aws::aws_config_from_env());
     lap("aws_config_from_env", &mut steps);
     let store = courier_aws::DynamoStore::new(&sdk, config.table.clone());
@@ -195,10 +199,7 @@ pub fn init_steps_child() -> Result<(), String> {
     lap("DynamoDB, SQS, Scheduler clients", &mut steps);
     let http = courier_http::ReqwestSender::new(config.allow_private_targets);
     lap("ReqwestSender::new", &mut steps);
-    // Not a sender step: the same client without any root store, to size that part.
-    let bare = reqwest::Client::builder().tls_certs_only(Vec::new()).build();
-    lap("(reqwest client without roots)", &mut steps);
-    drop((store, queue, timer, http, bare));
+    drop((tls, store, queue, timer, http));
     let json: Vec<serde_json::Value> = steps.iter().map(|(n, ms)| serde_json::json!([n, ms])).collect();
     eprintln!("STEPS {}", serde_json::Value::Array(json));
     Ok(())

@@ -63,10 +63,54 @@ pub async fn aws_config_from_env() -> aws_config::SdkConfig {
         // Cannot happen with the compiled-in roots; the SDK's own client still works.
         Err(err) => tracing::error!(error = %err, "no shared TLS configuration; using the SDK's HTTP client"),
     }
+    // The default credentials chain asks the environment first, and when the keys
+    // are there (always, on Lambda) it never asks anything else; building the rest
+    // of it (profile, SSO, an STS client for web identity, ECS and IMDS clients)
+    // would be init time spent on providers that cannot be reached.
+    if env_credentials_present(|name| std::env::var(name).ok()) {
+        loader = loader.credentials_provider(aws_config::environment::EnvironmentVariableCredentialsProvider::new());
+    }
     if let Ok(url) = std::env::var("AWS_ENDPOINT_URL")
         && !url.trim().is_empty()
     {
         loader = loader.endpoint_url(url.trim());
     }
     loader.load().await
+}
+
+/// Whether the SDK's environment provider would find credentials: an access key id
+/// and a secret key (`AWS_SECRET_ACCESS_KEY`, else `SECRET_ACCESS_KEY`), neither
+/// blank, as `EnvironmentVariableCredentialsProvider` reads them.
+fn env_credentials_present(var: impl Fn(&str) -> Option<String>) -> bool {
+    let set = |name: &str| var(name).is_some_and(|v| !v.trim().is_empty());
+    set("AWS_ACCESS_KEY_ID") && (set("AWS_SECRET_ACCESS_KEY") || set("SECRET_ACCESS_KEY"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::env_credentials_present;
+
+    fn env(vars: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
+    }
+
+    #[test]
+    fn environment_credentials_are_recognised_as_the_sdk_reads_them() {
+        assert!(env_credentials_present(env(&[
+            ("AWS_ACCESS_KEY_ID", "AKIA"),
+            ("AWS_SECRET_ACCESS_KEY", "secret"),
+        ])));
+        assert!(env_credentials_present(env(&[
+            ("AWS_ACCESS_KEY_ID", "AKIA"),
+            ("AWS_SECRET_ACCESS_KEY", " "),
+            ("SECRET_ACCESS_KEY", "secret"),
+        ])));
+        // Anything less and the default chain goes on to profiles, SSO, IMDS...
+        assert!(!env_credentials_present(env(&[("AWS_ACCESS_KEY_ID", "AKIA")])));
+        assert!(!env_credentials_present(env(&[
+            ("AWS_ACCESS_KEY_ID", ""),
+            ("AWS_SECRET_ACCESS_KEY", "secret"),
+        ])));
+        assert!(!env_credentials_present(env(&[])));
+    }
 }
