@@ -3,7 +3,7 @@
 //! only to addresses that pass the SSRF check, bounds the whole attempt by the
 //! request's timeout and reads at most `read_limit` body bytes.
 
-use crate::admission::{AdmissionPolicy, check_url};
+use crate::admission::{AdmissionError, AdmissionPolicy, check_url};
 use crate::failure::outcome_of;
 use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
@@ -12,6 +12,7 @@ use courier_core::outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, Tra
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+use url::Url;
 
 /// How the shared client is built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,7 +146,7 @@ impl ReqwestSender {
         // The URL is re-admitted at every attempt: the deployment's rules may have
         // tightened since the endpoint was stored, and IP-literal hosts never reach
         // the resolver, so this is where they are checked.
-        let url = match check_url(&request.url, self.admission) {
+        let url = match admitted(&request.url, self.admission) {
             Ok(url) => url,
             Err(reason) => {
                 tracing::info!(error = %reason, "endpoint URL no longer passes admission; not sending");
@@ -167,14 +168,10 @@ impl ReqwestSender {
         };
         let timeout = Duration::from_millis(request.timeout_ms.max(1));
         let deadline = tokio::time::Instant::from_std(started) + timeout;
-        let pending = client
-            .post(url)
-            .headers(headers)
-            .body(request.body)
-            .timeout(timeout)
-            .send();
-        // reqwest enforces the same timeout; the outer deadline also covers the
-        // body read below, whatever reqwest does.
+        // One deadline bounds the whole attempt, connecting, sending and the body read
+        // below. (reqwest's own per-request timeout would start later, so it could
+        // never fire first, yet costs a boxed timer per attempt.)
+        let pending = client.post(url).headers(headers).body(request.body).send();
         let response = match tokio::time::timeout_at(deadline, pending).await {
             Err(_elapsed) => return (AttemptOutcome::transport(TransportFailure::Timeout), None),
             Ok(Err(err)) => {
@@ -211,6 +208,31 @@ impl HttpSender for ReqwestSender {
     }
 }
 
+thread_local! {
+    /// The last URL this thread admitted, and under which policy: a batch's attempts
+    /// mostly go to one endpoint, and parsing the URL again costs more than the rest
+    /// of preparing the request.
+    static LAST_ADMITTED: std::cell::RefCell<Option<(String, AdmissionPolicy, Url)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// [`check_url`], remembered for the last URL: its result depends on the URL text
+/// and the policy alone (names are checked again at every connection, by the
+/// resolver).
+fn admitted(url: &str, policy: AdmissionPolicy) -> Result<Url, AdmissionError> {
+    let hit = LAST_ADMITTED.with_borrow(|last| {
+        last.as_ref()
+            .filter(|(text, p, _)| text == url && *p == policy)
+            .map(|(_, _, parsed)| parsed.clone())
+    });
+    if let Some(parsed) = hit {
+        return Ok(parsed);
+    }
+    let parsed = check_url(url, policy)?;
+    LAST_ADMITTED.set(Some((url.to_owned(), policy, parsed.clone())));
+    Ok(parsed)
+}
+
 /// Names every attempt carries, as static `HeaderName`s: parsing them from text would
 /// copy each one into a fresh allocation on every attempt.
 static ATTEMPT_HEADER_NAMES: [HeaderName; 5] = [
@@ -220,6 +242,20 @@ static ATTEMPT_HEADER_NAMES: [HeaderName; 5] = [
     HeaderName::from_static("webhook-attempt"),
     HeaderName::from_static("webhook-attempt-id"),
 ];
+
+/// Values every attempt carries unchanged: static values are shared, never copied,
+/// when reqwest clones the request.
+static CONSTANT_HEADER_VALUES: [HeaderValue; 1] = [HeaderValue::from_static("application/json")];
+
+fn header_value(value: String) -> Option<HeaderValue> {
+    match CONSTANT_HEADER_VALUES
+        .iter()
+        .find(|known| known.as_bytes() == value.as_bytes())
+    {
+        Some(known) => Some(known.clone()),
+        None => HeaderValue::try_from(value).ok(),
+    }
+}
 
 fn header_name(name: &str) -> Option<HeaderName> {
     match ATTEMPT_HEADER_NAMES.iter().find(|known| known.as_str() == name) {
@@ -239,7 +275,7 @@ fn request_headers(pairs: Vec<(String, String)>) -> Result<HeaderMap, String> {
         if CLIENT_OWNED_HEADERS.contains(&header_name.as_str()) {
             continue;
         }
-        let Ok(header_value) = HeaderValue::try_from(value) else {
+        let Some(header_value) = header_value(value) else {
             return Err(name);
         };
         headers.append(header_name, header_value);
@@ -328,6 +364,27 @@ mod tests {
                 .and_then(|h| h.get("webhook-attempt").cloned()),
             Some(HeaderValue::from_static("2"))
         );
+    }
+
+    #[test]
+    fn admission_is_remembered_per_url_and_policy() {
+        let strict = AdmissionPolicy::STRICT;
+        let local = AdmissionPolicy {
+            allow_http: true,
+            allow_private: true,
+        };
+        let url = "http://127.0.0.1:8080/hook";
+        for _ in 0..2 {
+            assert!(admitted(url, local).is_ok());
+            // The same text under a stricter policy is checked again, and refused.
+            assert!(admitted(url, strict).is_err());
+        }
+        let other = "http://127.0.0.1:8080/other";
+        assert_eq!(
+            admitted(other, local).map(|u| u.to_string()).ok(),
+            Some(other.to_owned())
+        );
+        assert_eq!(admitted(url, local).map(|u| u.to_string()).ok(), Some(url.to_owned()));
     }
 
     #[test]
