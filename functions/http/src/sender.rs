@@ -247,7 +247,12 @@ static ATTEMPT_HEADER_NAMES: [HeaderName; 5] = [
 /// when reqwest clones the request.
 static CONSTANT_HEADER_VALUES: [HeaderValue; 1] = [HeaderValue::from_static("application/json")];
 
+/// The value, moved rather than copied, under `HeaderValue::from_str`'s rule
+/// (visible ASCII and tabs; `try_from` alone would also pass other bytes).
 fn header_value(value: String) -> Option<HeaderValue> {
+    if !value.bytes().all(|b| b == b'\t' || (32..127).contains(&b)) {
+        return None;
+    }
     match CONSTANT_HEADER_VALUES
         .iter()
         .find(|known| known.as_bytes() == value.as_bytes())
@@ -356,6 +361,10 @@ mod tests {
         );
         assert_eq!(
             request_headers(vec![("x-ok".to_owned(), "line\nbreak".to_owned())]),
+            Err("x-ok".to_owned())
+        );
+        assert_eq!(
+            request_headers(vec![("x-ok".to_owned(), "caf\u{e9}".to_owned())]),
             Err("x-ok".to_owned())
         );
         assert_eq!(
