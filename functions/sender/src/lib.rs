@@ -8,6 +8,8 @@ use courier_app::message::QueueMessage;
 use courier_app::sender::{EndpointCache, Sender, StepOutcome};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesOrdered;
+use std::io::Write;
+use std::sync::Mutex;
 use tracing::Instrument;
 
 /// What happened to one record, for logs and the local runner's display.
@@ -21,16 +23,23 @@ pub struct RecordResult {
 /// queue unavailable, unreadable body) is reported for retry; the rest are consumed.
 pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse, Vec<RecordResult>) {
     let cache = EndpointCache::default();
-    let emf = emf_enabled();
+    // EMF lines are gathered and written once per batch: a write per record would
+    // cost a system call per delivery on Lambda's stdout pipe.
+    let emf = emf_enabled().then(|| Mutex::new(String::new()));
     // Polls only the records whose I/O woke the batch (join_all of a small batch
     // polls all ten on every wake-up), and keeps the results in record order.
     let results: Vec<RecordResult> = event
         .records
         .iter()
-        .map(|r| handle_record(sender, r, &cache, emf))
+        .map(|r| handle_record(sender, r, &cache, emf.as_ref()))
         .collect::<FuturesOrdered<_>>()
         .collect()
         .await;
+    if let Some(lines) = emf.and_then(|m| m.into_inner().ok()).filter(|l| !l.is_empty()) {
+        // CloudWatch Logs extracts the metrics from these stdout lines. A failed write
+        // loses metrics, not deliveries: the batch's outcome stands.
+        let _ = std::io::stdout().lock().write_all(lines.as_bytes());
+    }
     let mut response = SqsBatchResponse::default();
     for r in &results {
         if r.result.is_err() {
@@ -40,7 +49,12 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     (response, results)
 }
 
-async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCache, emf: bool) -> RecordResult {
+async fn handle_record(
+    sender: &Sender,
+    record: &SqsMessage,
+    cache: &EndpointCache,
+    emf: Option<&Mutex<String>>,
+) -> RecordResult {
     let message_id = record.message_id.clone().unwrap_or_default();
     let body = record.body.as_deref().unwrap_or("");
     let result = match QueueMessage::parse(body) {
@@ -65,12 +79,14 @@ async fn handle_record(sender: &Sender, record: &SqsMessage, cache: &EndpointCac
                 match sender.handle_received(&m, cache, receive_count).await {
                     Ok(outcome) => {
                         log_outcome(&m, &outcome);
-                        // EMF: CloudWatch Logs extracts the metrics from this stdout line.
-                        if emf
+                        // EMF, measured now, written with the batch's other lines.
+                        if let Some(lines) = emf
                             && let Some(doc) =
                                 courier_app::metrics::step_metrics(&outcome, m.not_before, sender.clock.now())
+                            && let Ok(mut lines) = lines.lock()
                         {
-                            println!("{doc}");
+                            use std::fmt::Write as _;
+                            let _ = writeln!(lines, "{doc}");
                         }
                         Ok(outcome)
                     }
