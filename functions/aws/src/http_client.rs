@@ -172,3 +172,113 @@ impl std::error::Error for ArcError {
         Some(self.0.as_ref())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aws_smithy_types::byte_stream::ByteStream;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    fn connector(read_timeout: Option<Duration>) -> SharedHttpConnector {
+        let tls = courier_http::tls::client_config().expect("TLS configuration");
+        ReqwestHttpClient::new(tls).connector((Some(Duration::from_secs(2)), read_timeout))
+    }
+
+    fn post(url: &str, body: &'static str) -> HttpRequest {
+        let mut request = HttpRequest::new(SdkBody::from(body));
+        request.set_method("POST").expect("method");
+        request.set_uri(url).expect("uri");
+        request.headers_mut().insert("content-length", body.len().to_string());
+        request
+    }
+
+    /// Reads one request head and body (by content-length) from the socket.
+    async fn read_request(socket: &mut tokio::net::TcpStream) -> String {
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 1024];
+        loop {
+            let n = socket.read(&mut buf).await.expect("read");
+            seen.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&seen).into_owned();
+            if let Some(head_end) = text.find("\r\n\r\n") {
+                let length = text[..head_end]
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length: "))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                    .unwrap_or(0);
+                if seen.len() >= head_end + 4 + length || n == 0 {
+                    return text;
+                }
+            }
+            if n == 0 {
+                return text;
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn sends_the_request_and_hands_back_status_headers_and_body() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let server = tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.expect("accept");
+            let request = read_request(&mut socket).await;
+            socket
+                .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nx-amzn-requestid: r1\r\n\r\nok")
+                .await
+                .expect("write");
+            request
+        });
+        let response = connector(None)
+            .call(post(&format!("http://{addr}/queue?Action=x"), "hello"))
+            .await
+            .expect("response");
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(response.headers().get("x-amzn-requestid"), Some("r1"));
+        let body = ByteStream::new(response.into_body()).collect().await.expect("body");
+        assert_eq!(body.into_bytes().as_ref(), b"ok");
+        let request = server.await.expect("server");
+        assert!(request.starts_with("POST /queue?Action=x HTTP/1.1\r\n"), "{request}");
+        assert!(request.ends_with("\r\n\r\nhello"), "{request}");
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_is_an_io_error_the_sdk_retries() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        drop(listener);
+        let err = connector(None)
+            .call(post(&format!("http://{addr}/"), "{}"))
+            .await
+            .expect_err("nothing listens");
+        assert!(err.is_io(), "{err:?}");
+    }
+
+    #[tokio::test]
+    async fn a_server_that_never_answers_is_a_timeout() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let server = tokio::spawn(async move {
+            let (socket, _) = listener.accept().await.expect("accept");
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            drop(socket);
+        });
+        let err = connector(Some(Duration::from_millis(200)))
+            .call(post(&format!("http://{addr}/"), "{}"))
+            .await
+            .expect_err("no answer");
+        assert!(err.is_timeout(), "{err:?}");
+        server.abort();
+    }
+
+    #[test]
+    fn one_connector_per_timeout_setting() {
+        let client = ReqwestHttpClient::new(courier_http::tls::client_config().expect("TLS configuration"));
+        for connect in [3, 3, 1] {
+            client.connector((Some(Duration::from_secs(connect)), None));
+        }
+        // Reused, so connections pool across the SDK clients sharing a setting.
+        assert_eq!(client.connectors.lock().map(|m| m.len()).unwrap_or_default(), 2);
+    }
+}
