@@ -8,7 +8,10 @@
 //! subscriber of `functions/sender/src/main.rs` plus the EMF metric lines, and the
 //! same with the span list turned off. Same concurrency everywhere: `concurrency`
 //! requests in flight, the handler working batches of 10 as SQS hands them to
-//! Lambda. The log variants also count the bytes logged per delivery.
+//! Lambda. The log variants also count the bytes logged per delivery. A second bare
+//! loop posts in the handler's shape, batches of 10 that each wait for their
+//! slowest request: the gap between the two bare loops is what working in SQS
+//! batches costs any handler, the gap from it to the handler is the handler's own.
 
 use crate::cpu::Usage;
 use crate::receiver::ChildReceiver;
@@ -112,6 +115,8 @@ pub struct Report {
     pub batch_size: usize,
     pub rounds: usize,
     pub bare: Variant,
+    /// The bare loop in batches of 10, `concurrency / 10` batches at once.
+    pub bare_batched: Variant,
     pub sender: Variant,
     pub sender_with_logs: Variant,
     pub sender_with_lean_logs: Variant,
@@ -123,6 +128,9 @@ pub struct Report {
     pub logs_cpu_ratio: f64,
     pub lean_logs_throughput_ratio: f64,
     pub lean_logs_cpu_ratio: f64,
+    /// Sender deliveries per second over the batch-shaped bare loop's.
+    pub batched_throughput_ratio: f64,
+    pub batched_cpu_ratio: f64,
 }
 
 /// The in-memory world: deliveries created through the real API, their first
@@ -302,6 +310,28 @@ fn init_logging(logging: Logging) {
     }
 }
 
+fn bare_client() -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .retry(reqwest::retry::never())
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+fn header_map(headers: &[(String, String)]) -> reqwest::header::HeaderMap {
+    let mut map = reqwest::header::HeaderMap::new();
+    for (k, v) in headers {
+        if let (Ok(k), Ok(v)) = (
+            reqwest::header::HeaderName::from_bytes(k.as_bytes()),
+            reqwest::header::HeaderValue::from_str(v),
+        ) {
+            map.append(k, v);
+        }
+    }
+    map
+}
+
 async fn run_bare(
     url: String,
     n: usize,
@@ -310,21 +340,8 @@ async fn run_bare(
     body: Vec<u8>,
     limit: Duration,
 ) -> Result<(u64, u64), String> {
-    let client = reqwest::Client::builder()
-        .no_proxy()
-        .redirect(reqwest::redirect::Policy::none())
-        .retry(reqwest::retry::never())
-        .build()
-        .map_err(|e| e.to_string())?;
-    let mut map = reqwest::header::HeaderMap::new();
-    for (k, v) in &headers {
-        if let (Ok(k), Ok(v)) = (
-            reqwest::header::HeaderName::from_bytes(k.as_bytes()),
-            reqwest::header::HeaderValue::from_str(v),
-        ) {
-            map.append(k, v);
-        }
-    }
+    let client = bare_client()?;
+    let map = header_map(&headers);
     let next = Arc::new(AtomicUsize::new(0));
     let ok = Arc::new(AtomicU64::new(0));
     let failed = Arc::new(AtomicU64::new(0));
@@ -351,6 +368,87 @@ async fn run_bare(
                     Err(_) => {
                         failed.fetch_add(1, Ordering::Relaxed);
                     }
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    Ok((ok.load(Ordering::Relaxed), failed.load(Ordering::Relaxed)))
+}
+
+/// Awaits all of `futures` in one task, like a handler working its batch (every one
+/// is polled on each wake-up, as `futures::future::join_all` does for small sets).
+async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
+            if output.is_none() {
+                match future.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => *output = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    outputs.into_iter().flatten().collect()
+}
+
+/// The bare loop in the handler's shape: `workers` loops, each posting a batch of
+/// `BATCH_SIZE` requests at once and waiting for all of them before the next.
+async fn run_bare_batched(
+    url: String,
+    n: usize,
+    workers: usize,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    limit: Duration,
+) -> Result<(u64, u64), String> {
+    let client = bare_client()?;
+    let map = header_map(&headers);
+    let next = Arc::new(AtomicUsize::new(0));
+    let ok = Arc::new(AtomicU64::new(0));
+    let failed = Arc::new(AtomicU64::new(0));
+    let deadline = Instant::now() + limit;
+    let mut tasks = Vec::new();
+    for _ in 0..workers {
+        let (client, map, body, url) = (client.clone(), map.clone(), body.clone(), url.clone());
+        let (next, ok, failed) = (next.clone(), ok.clone(), failed.clone());
+        tasks.push(tokio::spawn(async move {
+            while Instant::now() < deadline {
+                let start = next.fetch_add(BATCH_SIZE, Ordering::Relaxed);
+                if start >= n {
+                    break;
+                }
+                let batch = (start..(start + BATCH_SIZE).min(n)).map(|_| {
+                    let sent = client
+                        .post(&url)
+                        .headers(map.clone())
+                        .body(body.clone())
+                        .timeout(Duration::from_secs(30))
+                        .send();
+                    async move {
+                        match sent.await {
+                            Ok(r) => {
+                                let good = r.status() == reqwest::StatusCode::OK;
+                                let _ = r.bytes().await;
+                                good
+                            }
+                            Err(_) => false,
+                        }
+                    }
+                });
+                for good in join_all(batch.collect()).await {
+                    if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
                 }
             }
         }));
@@ -504,6 +602,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         batch_size: BATCH_SIZE,
         rounds,
         bare: Variant::named("bare reqwest loop"),
+        bare_batched: Variant::named("bare reqwest loop in batches of 10"),
         sender: Variant::named("sender handler"),
         sender_with_logs: Variant::named("sender handler + Lambda logging"),
         sender_with_lean_logs: Variant::named("sender handler + Lambda logging without span list"),
@@ -513,6 +612,8 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         logs_cpu_ratio: f64::NAN,
         lean_logs_throughput_ratio: f64::NAN,
         lean_logs_cpu_ratio: f64::NAN,
+        batched_throughput_ratio: f64::NAN,
+        batched_cpu_ratio: f64::NAN,
     };
     let mut queues = std::mem::take(&mut w.batches).into_iter();
     for _ in 0..rounds {
@@ -528,6 +629,20 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         ))?;
         let (wall, cpu) = u.stop();
         report.bare.add(ok, failed, wall, cpu, 0);
+        drop(rt);
+
+        let rt = runtime()?;
+        let u = Usage::start();
+        let (ok, failed) = rt.block_on(run_bare_batched(
+            url.clone(),
+            per_round,
+            workers,
+            w.headers.clone(),
+            w.body.clone(),
+            cfg.time_limit,
+        ))?;
+        let (wall, cpu) = u.stop();
+        report.bare_batched.add(ok, failed, wall, cpu, 0);
         drop(rt);
 
         let rt = runtime()?;
@@ -561,6 +676,16 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
     (report.throughput_ratio, report.cpu_ratio) = ratio(&report.sender);
     (report.logs_throughput_ratio, report.logs_cpu_ratio) = ratio(&report.sender_with_logs);
     (report.lean_logs_throughput_ratio, report.lean_logs_cpu_ratio) = ratio(&report.sender_with_lean_logs);
+    report.batched_throughput_ratio = report.sender.per_second / report.bare_batched.per_second;
+    report.batched_cpu_ratio = report.sender.cpu_seconds_per_1000 / report.bare_batched.cpu_seconds_per_1000;
+    // The table (report.rs) shows the continuous loop; this shape is in the JSON and here.
+    eprintln!(
+        "courier-bench: bare loop in batches of 10: {:.0} /s, {:.3} CPU s/1k; sender / it: {:.2}x throughput, {:.2}x CPU",
+        report.bare_batched.per_second,
+        report.bare_batched.cpu_seconds_per_1000,
+        report.batched_throughput_ratio,
+        report.batched_cpu_ratio
+    );
     drop(receiver);
     Ok(report)
 }
