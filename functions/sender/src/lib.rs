@@ -25,7 +25,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     let cache = EndpointCache::default();
     // EMF lines are gathered and written once per batch: a write per record would
     // cost a system call per delivery on Lambda's stdout pipe.
-    let emf = emf_enabled().then(|| Mutex::new(String::new()));
+    let emf = emf_enabled().then(|| Mutex::new(Vec::new()));
     // Polls only the records whose I/O woke the batch (join_all of a small batch
     // polls all ten on every wake-up), and keeps the results in record order.
     let results: Vec<RecordResult> = event
@@ -38,7 +38,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     if let Some(lines) = emf.and_then(|m| m.into_inner().ok()).filter(|l| !l.is_empty()) {
         // CloudWatch Logs extracts the metrics from these stdout lines. A failed write
         // loses metrics, not deliveries: the batch's outcome stands.
-        let _ = std::io::stdout().lock().write_all(lines.as_bytes());
+        let _ = std::io::stdout().lock().write_all(&lines);
     }
     let mut response = SqsBatchResponse::default();
     for r in &results {
@@ -53,7 +53,7 @@ async fn handle_record(
     sender: &Sender,
     record: &SqsMessage,
     cache: &EndpointCache,
-    emf: Option<&Mutex<String>>,
+    emf: Option<&Mutex<Vec<u8>>>,
 ) -> RecordResult {
     let message_id = record.message_id.clone().unwrap_or_default();
     let body = record.body.as_deref().unwrap_or("");
@@ -84,9 +84,10 @@ async fn handle_record(
                             && let Some(doc) =
                                 courier_app::metrics::step_metrics(&outcome, m.not_before, sender.clock.now())
                             && let Ok(mut lines) = lines.lock()
+                            // Serialised straight into the bytes (a JSON value cannot fail to).
+                            && serde_json::to_writer(&mut *lines, &doc).is_ok()
                         {
-                            use std::fmt::Write as _;
-                            let _ = writeln!(lines, "{doc}");
+                            lines.push(b'\n');
                         }
                         Ok(outcome)
                     }
