@@ -31,8 +31,20 @@ fn encode(now: Timestamp, rng: &mut dyn RandomSource) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// `IN_ALPHABET[b]`: whether byte `b` is one of `ALPHABET`'s (ids are parsed from
+/// every queue message and API path, so one lookup per byte, not a scan).
+const IN_ALPHABET: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < ALPHABET.len() {
+        table[ALPHABET[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 fn valid_body(body: &str) -> bool {
-    body.len() == BODY_LEN && body.bytes().all(|c| ALPHABET.contains(&c))
+    body.len() == BODY_LEN && body.bytes().all(|c| IN_ALPHABET[c as usize])
 }
 
 macro_rules! prefixed_id {
@@ -113,5 +125,22 @@ mod tests {
         assert!(DeliveryId::parse("dlv_01JAAAAAAAAAAAAAAAAAAAAAAU").is_err());
         let err = EndpointId::parse("nope").expect_err("no prefix");
         assert_eq!(err.kind, "endpoint");
+    }
+
+    #[test]
+    fn the_body_takes_exactly_the_crockford_alphabet() {
+        for b in 0..=255u8 {
+            let body = [b; BODY_LEN];
+            let ok = ALPHABET.contains(&b);
+            assert_eq!(valid_body(&String::from_utf8_lossy(&body)), ok, "byte {b}");
+        }
+        // Lowercase, the excluded letters, and multi-byte characters are refused.
+        for bad in [
+            "0123456789abcdefghjkmnpqrs",
+            "0123456789ABCDEFGHJKMNPQRI",
+            "0123456789ABCDEFGHJKMNPQé",
+        ] {
+            assert!(!valid_body(bad), "{bad}");
+        }
     }
 }
