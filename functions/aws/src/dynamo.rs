@@ -380,6 +380,37 @@ impl DynamoStore {
         Ok(out.item)
     }
 
+    /// Puts `item` unless an item with its key exists: `true` if it was written.
+    async fn put_new(&self, item: Item) -> PortResult<bool> {
+        self.put_if(item, "attribute_not_exists(PK)", None, None).await
+    }
+
+    /// Puts `item` if `condition` holds: `true` if it was written, `false` if the
+    /// condition failed.
+    async fn put_if(
+        &self,
+        item: Item,
+        condition: &str,
+        names: Option<HashMap<String, String>>,
+        values: Option<Item>,
+    ) -> PortResult<bool> {
+        let r = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .condition_expression(condition)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(true),
+            Err(e) if is_put_conflict(&e) => Ok(false),
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+
     /// A live item: present and not expired at the clock's now.
     async fn get_live(&self, pk: String, sk: &str) -> PortResult<Option<Item>> {
         let now = self.now();
@@ -419,19 +450,10 @@ impl DynamoStore {
                 if let (true, Some(e)) = (all_settled, given_max) {
                     item.insert(TTL_ATTR.to_owned(), n(e));
                 }
-                let r = self
-                    .client
-                    .put_item()
-                    .table_name(&self.table)
-                    .set_item(Some(item))
-                    .condition_expression("attribute_not_exists(PK)")
-                    .send()
-                    .await;
-                match r {
-                    Ok(_) => return Ok(()),
-                    Err(e) if is_put_conflict(&e) => continue,
-                    Err(e) => return Err(from_sdk(e)),
+                if self.put_new(item).await? {
+                    return Ok(());
                 }
+                continue;
             };
             let known: BTreeSet<String> = match stored.get(BODY_USERS) {
                 Some(AttributeValue::Ss(v)) => v.iter().cloned().collect(),
@@ -850,20 +872,10 @@ impl EndpointStore for DynamoStore {
         let mut item = key(tenant_pk(&endpoint.tenant_id), &endpoint_sk(&endpoint.id));
         item.insert(DATA.to_owned(), s(to_json(endpoint)?));
         item.insert(VERSION.to_owned(), n(endpoint.version));
-        let r = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .condition_expression("attribute_not_exists(PK)")
-            .send()
-            .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e) if is_put_conflict(&e) => {
-                Err(PortError::Conflict(format!("endpoint {} already exists", endpoint.id)))
-            }
-            Err(e) => Err(from_sdk(e)),
+        if self.put_new(item).await? {
+            Ok(())
+        } else {
+            Err(PortError::Conflict(format!("endpoint {} already exists", endpoint.id)))
         }
     }
 
@@ -878,23 +890,21 @@ impl EndpointStore for DynamoStore {
         let mut item = key(tenant_pk(&endpoint.tenant_id), &endpoint_sk(&endpoint.id));
         item.insert(DATA.to_owned(), s(to_json(endpoint)?));
         item.insert(VERSION.to_owned(), n(endpoint.version));
-        let r = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .condition_expression("attribute_exists(PK) AND #v = :expected")
-            .expression_attribute_names("#v", VERSION)
-            .expression_attribute_values(":expected", n(expected_version))
-            .send()
-            .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e) if is_put_conflict(&e) => Err(PortError::Conflict(format!(
+        let written = self
+            .put_if(
+                item,
+                "attribute_exists(PK) AND #v = :expected",
+                Some(names(&[("#v", VERSION)])),
+                Some(HashMap::from([(":expected".to_owned(), n(expected_version))])),
+            )
+            .await?;
+        if written {
+            Ok(())
+        } else {
+            Err(PortError::Conflict(format!(
                 "endpoint {} is missing or not at version {expected_version}",
                 endpoint.id
-            ))),
-            Err(e) => Err(from_sdk(e)),
+            )))
         }
     }
 
@@ -991,21 +1001,13 @@ impl DeliveryStore for DynamoStore {
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
         self.ensure_bodies(std::iter::once(delivery)).await?;
         let (cond, values) = absent_or_expired(self.now());
-        let r = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(self.delivery_item(delivery, None)?))
-            .condition_expression(cond)
-            .set_expression_attribute_values(Some(values))
-            .send()
-            .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e) if is_put_conflict(&e) => {
-                Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)))
-            }
-            Err(e) => Err(from_sdk(e)),
+        if self
+            .put_if(self.delivery_item(delivery, None)?, cond, None, Some(values))
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)))
         }
     }
 
@@ -1356,25 +1358,13 @@ impl IdempotencyStore for DynamoStore {
         item.insert(TTL_ATTR.to_owned(), n(record.expires_at));
         for _ in 0..3 {
             let (cond, values) = absent_or_expired(self.now());
-            let r = self
-                .client
-                .put_item()
-                .table_name(&self.table)
-                .set_item(Some(item.clone()))
-                .condition_expression(cond)
-                .set_expression_attribute_values(Some(values))
-                .send()
-                .await;
-            match r {
-                Ok(_) => return Ok(None),
-                Err(e) if is_put_conflict(&e) => {
-                    // First writer wins: answer with its record. (If it expired in
-                    // between, try to become the first writer again.)
-                    if let Some(existing) = self.get_live(idempotency_pk(&record.key), IDEMPOTENCY_SK).await? {
-                        return Ok(Some(from_json(&existing, "idempotency record")?));
-                    }
-                }
-                Err(e) => return Err(from_sdk(e)),
+            if self.put_if(item.clone(), cond, None, Some(values)).await? {
+                return Ok(None);
+            }
+            // First writer wins: answer with its record. (If it expired in between,
+            // try to become the first writer again.)
+            if let Some(existing) = self.get_live(idempotency_pk(&record.key), IDEMPOTENCY_SK).await? {
+                return Ok(Some(from_json(&existing, "idempotency record")?));
             }
         }
         Err(PortError::Conflict(format!(

@@ -20,6 +20,21 @@ async fn setup() -> (Emulator, aws_config::SdkConfig, Resources) {
     (emu, config, resources)
 }
 
+/// Every item of the table (the tests' tables are small: one page).
+async fn scan(
+    client: &aws_sdk_dynamodb::Client,
+    table: &str,
+) -> Vec<std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>> {
+    client
+        .scan()
+        .table_name(table)
+        .send()
+        .await
+        .expect("scan")
+        .items
+        .unwrap_or_default()
+}
+
 #[tokio::test]
 async fn store_contract() {
     let (_emu, config, res) = setup().await;
@@ -229,14 +244,7 @@ async fn dynamo_layout() {
     event.targets.clear();
     store.create_event(&event, &deliveries).await.expect("create");
 
-    let items = aws_sdk_dynamodb::Client::new(&config)
-        .scan()
-        .table_name(&res.table)
-        .send()
-        .await
-        .expect("scan")
-        .items
-        .unwrap_or_default();
+    let items = scan(&aws_sdk_dynamodb::Client::new(&config), &res.table).await;
     let pk = |i: &std::collections::HashMap<String, AttributeValue>| i["PK"].as_s().cloned().unwrap_or_default();
     let bodies: Vec<_> = items.iter().filter(|i| pk(i).starts_with("BODY#")).collect();
     assert_eq!(bodies.len(), 1, "one shared body item for the event's deliveries");
@@ -323,14 +331,7 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
         .expect("create");
 
     let body_item = || async {
-        let items = plain
-            .scan()
-            .table_name(&res.table)
-            .send()
-            .await
-            .expect("scan")
-            .items
-            .unwrap_or_default();
+        let items = scan(&plain, &res.table).await;
         let mut bodies: Vec<_> = items
             .into_iter()
             .filter(|i| i["PK"].as_s().is_ok_and(|p| p.starts_with("BODY#")))
