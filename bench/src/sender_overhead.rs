@@ -352,23 +352,8 @@ async fn run_bare(
         let (next, ok, failed) = (next.clone(), ok.clone(), failed.clone());
         tasks.push(tokio::spawn(async move {
             while next.fetch_add(1, Ordering::Relaxed) < n && Instant::now() < deadline {
-                let sent = client
-                    .post(&url)
-                    .headers(map.clone())
-                    .body(body.clone())
-                    .timeout(Duration::from_secs(30))
-                    .send()
-                    .await;
-                match sent {
-                    Ok(r) => {
-                        let good = r.status() == reqwest::StatusCode::OK;
-                        let _ = r.bytes().await;
-                        if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
-                    }
-                    Err(_) => {
-                        failed.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
+                let good = post_once(&client, &url, &map, &body).await;
+                if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
             }
         }));
     }
@@ -378,29 +363,23 @@ async fn run_bare(
     Ok((ok.load(Ordering::Relaxed), failed.load(Ordering::Relaxed)))
 }
 
-/// Awaits all of `futures` in one task, like a handler working its batch (every one
-/// is polled on each wake-up, as `futures::future::join_all` does for small sets).
-async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
-    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
-            if output.is_none() {
-                match future.as_mut().poll(cx) {
-                    std::task::Poll::Ready(v) => *output = Some(v),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
+/// One bare POST, its body read to the end: whether it answered 200.
+async fn post_once(client: &reqwest::Client, url: &str, map: &reqwest::header::HeaderMap, body: &[u8]) -> bool {
+    let sent = client
+        .post(url)
+        .headers(map.clone())
+        .body(body.to_vec())
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await;
+    match sent {
+        Ok(r) => {
+            let good = r.status() == reqwest::StatusCode::OK;
+            let _ = r.bytes().await;
+            good
         }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    outputs.into_iter().flatten().collect()
+        Err(_) => false,
+    }
 }
 
 /// The bare loop in the handler's shape: `workers` loops, each posting a batch of
@@ -429,25 +408,9 @@ async fn run_bare_batched(
                 if start >= n {
                     break;
                 }
-                let batch = (start..(start + BATCH_SIZE).min(n)).map(|_| {
-                    let sent = client
-                        .post(&url)
-                        .headers(map.clone())
-                        .body(body.clone())
-                        .timeout(Duration::from_secs(30))
-                        .send();
-                    async move {
-                        match sent.await {
-                            Ok(r) => {
-                                let good = r.status() == reqwest::StatusCode::OK;
-                                let _ = r.bytes().await;
-                                good
-                            }
-                            Err(_) => false,
-                        }
-                    }
-                });
-                for good in join_all(batch.collect()).await {
+                // Polled together in this task, as a handler works its batch.
+                let batch = (start..(start + BATCH_SIZE).min(n)).map(|_| post_once(&client, &url, &map, &body));
+                for good in futures_util::future::join_all(batch).await {
                     if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
                 }
             }
