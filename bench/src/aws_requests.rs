@@ -15,7 +15,7 @@ use crate::receiver::Receiver;
 use crate::stats::{Summary, summarize};
 use aws_lambda_events::event::sqs::SqsEvent;
 use aws_sdk_dynamodb::types::AttributeValue;
-use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::api::{Api, ApiRequest};
 use courier_app::memory::{OsSecrets, OsSeededRandom, SystemClock};
 use courier_app::model::Tenant;
 use courier_app::planner::{Planner, PlannerSettings};
@@ -269,32 +269,12 @@ impl Harness {
                 schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
             },
         };
-        let policy = courier_http::AdmissionPolicy {
-            allow_http: true,
-            allow_private: true,
-        };
-        let api = Arc::new(Api {
-            // As the API Lambda does: key lookups cached per instance.
-            tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
-                store.clone(),
-                clock.clone(),
-            )),
-            endpoints: store.clone(),
-            deliveries: store.clone(),
-            idempotency: store.clone(),
-            planner: planner.clone(),
-            clock: clock.clone(),
-            random: random.clone(),
-            secrets: Arc::new(OsSecrets),
-            admission: Arc::new(courier_http::HttpAdmission::new(policy)),
-            settings: ApiSettings {
-                allow_http_targets: true,
-                allow_private_targets: true,
-                rate_per_second: 0,
-                rate_burst: 0,
-            },
-            limiter: Default::default(),
-        });
+        let api = Arc::new(crate::bench_api(
+            store.clone(),
+            planner.clone(),
+            clock.clone(),
+            random.clone(),
+        ));
         let sender = Arc::new(Sender {
             secrets: Arc::new(OsSecrets),
             deliveries: store.clone(),

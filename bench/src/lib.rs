@@ -16,6 +16,49 @@ pub mod sender_overhead;
 pub mod startup;
 pub mod stats;
 
+/// The API router as the bench sections drive it: over `store`, with API-key
+/// lookups cached as the API Lambda caches them, http and loopback targets allowed
+/// (the receivers are on 127.0.0.1) and no rate limit.
+pub fn bench_api<S>(
+    store: std::sync::Arc<S>,
+    planner: courier_app::planner::Planner,
+    clock: std::sync::Arc<dyn courier_app::ports::Clock>,
+    random: std::sync::Arc<dyn courier_app::ports::Random>,
+) -> courier_app::api::Api
+where
+    S: courier_app::ports::TenantStore
+        + courier_app::ports::EndpointStore
+        + courier_app::ports::DeliveryStore
+        + courier_app::ports::IdempotencyStore
+        + 'static,
+{
+    use std::sync::Arc;
+    courier_app::api::Api {
+        tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
+            store.clone(),
+            clock.clone(),
+        )),
+        endpoints: store.clone(),
+        deliveries: store.clone(),
+        idempotency: store,
+        planner,
+        clock,
+        random,
+        secrets: Arc::new(courier_app::memory::OsSecrets),
+        admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
+            allow_http: true,
+            allow_private: true,
+        })),
+        settings: courier_app::api::ApiSettings {
+            allow_http_targets: true,
+            allow_private_targets: true,
+            rate_per_second: 0,
+            rate_burst: 0,
+        },
+        limiter: Default::default(),
+    }
+}
+
 /// Reads a positive number from the environment, or `default`.
 pub fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)

@@ -16,7 +16,7 @@
 use crate::cpu::Usage;
 use crate::receiver::ChildReceiver;
 use aws_lambda_events::event::sqs::SqsEvent;
-use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::api::{Api, ApiRequest};
 use courier_app::memory::{MemoryQueue, MemoryStore, MemoryTimer, OsSecrets, OsSeededRandom, SystemClock};
 use courier_app::message::QueueMessage;
 use courier_app::model::Tenant;
@@ -198,28 +198,7 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         timer: Arc::new(MemoryTimer::new()),
         settings: PlannerSettings::default(),
     };
-    let policy = courier_http::AdmissionPolicy {
-        allow_http: true,
-        allow_private: true,
-    };
-    let api = Api {
-        tenants: store.clone(),
-        endpoints: store.clone(),
-        deliveries: store.clone(),
-        idempotency: store.clone(),
-        planner: planner.clone(),
-        clock: clock.clone(),
-        random: random.clone(),
-        secrets: Arc::new(OsSecrets),
-        admission: Arc::new(courier_http::HttpAdmission::new(policy)),
-        settings: ApiSettings {
-            allow_http_targets: true,
-            allow_private_targets: true,
-            rate_per_second: 0,
-            rate_burst: 0,
-        },
-        limiter: Default::default(),
-    };
+    let api = crate::bench_api(store.clone(), planner.clone(), clock.clone(), random.clone());
     let tenant = Tenant {
         id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
         name: "bench".into(),
@@ -332,10 +311,15 @@ fn header_map(headers: &[(String, String)]) -> reqwest::header::HeaderMap {
     map
 }
 
+/// The bare client: `workers` loops, each taking the next `batch` deliveries and
+/// waiting for all of them before taking more. A batch of 1 is the continuous loop
+/// (each worker keeps one request in flight); `BATCH_SIZE` is the handler's shape,
+/// a batch's requests polled together in one task as a handler works its batch.
 async fn run_bare(
     url: String,
     n: usize,
-    concurrency: usize,
+    workers: usize,
+    batch: usize,
     headers: Vec<(String, String)>,
     body: Vec<u8>,
     limit: Duration,
@@ -347,13 +331,28 @@ async fn run_bare(
     let failed = Arc::new(AtomicU64::new(0));
     let deadline = Instant::now() + limit;
     let mut tasks = Vec::new();
-    for _ in 0..concurrency {
+    for _ in 0..workers {
         let (client, map, body, url) = (client.clone(), map.clone(), body.clone(), url.clone());
         let (next, ok, failed) = (next.clone(), ok.clone(), failed.clone());
         tasks.push(tokio::spawn(async move {
-            while next.fetch_add(1, Ordering::Relaxed) < n && Instant::now() < deadline {
-                let good = post_once(&client, &url, &map, &body).await;
-                if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
+            while Instant::now() < deadline {
+                let start = next.fetch_add(batch, Ordering::Relaxed);
+                if start >= n {
+                    break;
+                }
+                let count = |good: bool| {
+                    if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
+                };
+                if batch == 1 {
+                    // No join wrapper around a single request: the baseline stays bare.
+                    count(post_once(&client, &url, &map, &body).await);
+                } else {
+                    let requests = (start..(start + batch).min(n)).map(|_| post_once(&client, &url, &map, &body));
+                    futures_util::future::join_all(requests)
+                        .await
+                        .into_iter()
+                        .for_each(count);
+                }
             }
         }));
     }
@@ -380,46 +379,6 @@ async fn post_once(client: &reqwest::Client, url: &str, map: &reqwest::header::H
         }
         Err(_) => false,
     }
-}
-
-/// The bare loop in the handler's shape: `workers` loops, each posting a batch of
-/// `BATCH_SIZE` requests at once and waiting for all of them before the next.
-async fn run_bare_batched(
-    url: String,
-    n: usize,
-    workers: usize,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-    limit: Duration,
-) -> Result<(u64, u64), String> {
-    let client = bare_client()?;
-    let map = header_map(&headers);
-    let next = Arc::new(AtomicUsize::new(0));
-    let ok = Arc::new(AtomicU64::new(0));
-    let failed = Arc::new(AtomicU64::new(0));
-    let deadline = Instant::now() + limit;
-    let mut tasks = Vec::new();
-    for _ in 0..workers {
-        let (client, map, body, url) = (client.clone(), map.clone(), body.clone(), url.clone());
-        let (next, ok, failed) = (next.clone(), ok.clone(), failed.clone());
-        tasks.push(tokio::spawn(async move {
-            while Instant::now() < deadline {
-                let start = next.fetch_add(BATCH_SIZE, Ordering::Relaxed);
-                if start >= n {
-                    break;
-                }
-                // Polled together in this task, as a handler works its batch.
-                let batch = (start..(start + BATCH_SIZE).min(n)).map(|_| post_once(&client, &url, &map, &body));
-                for good in futures_util::future::join_all(batch).await {
-                    if good { &ok } else { &failed }.fetch_add(1, Ordering::Relaxed);
-                }
-            }
-        }));
-    }
-    for t in tasks {
-        let _ = t.await;
-    }
-    Ok((ok.load(Ordering::Relaxed), failed.load(Ordering::Relaxed)))
 }
 
 async fn run_sender(
@@ -586,6 +545,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             url.clone(),
             per_round,
             concurrency,
+            1,
             w.headers.clone(),
             w.body.clone(),
             cfg.time_limit,
@@ -596,10 +556,11 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
 
         let rt = runtime()?;
         let u = Usage::start();
-        let (ok, failed) = rt.block_on(run_bare_batched(
+        let (ok, failed) = rt.block_on(run_bare(
             url.clone(),
             per_round,
             workers,
+            BATCH_SIZE,
             w.headers.clone(),
             w.body.clone(),
             cfg.time_limit,
