@@ -278,15 +278,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 
 /// The sender Lambda's subscriber (functions/sender/src/main.rs), on stdout.
 fn init_logging(logging: Logging) {
-    let builder = tracing_subscriber::fmt()
-        .json()
-        .with_current_span(true)
-        .with_target(false)
-        .without_time();
-    match logging {
-        Logging::Lambda => builder.init(),
-        Logging::LambdaWithoutSpanList => builder.with_span_list(false).init(),
-    }
+    courier_sender::init_logging(logging == Logging::Lambda);
 }
 
 fn bare_client() -> Result<reqwest::Client, String> {

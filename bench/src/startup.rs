@@ -173,12 +173,7 @@ pub fn init_steps_child() -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     lap("tokio runtime", &mut steps);
-    tracing_subscriber::fmt()
-        .json()
-        .with_current_span(true)
-        .with_target(false)
-        .without_time()
-        .init();
+    courier_sender::init_logging(true);
     lap("tracing subscriber", &mut steps);
     let config = courier_app::config::Config::from_env().map_err(|e| e.to_string())?;
     lap("Config::from_env", &mut steps);

@@ -12,6 +12,20 @@ use std::io::Write;
 use std::sync::Mutex;
 use tracing::Instrument;
 
+/// The sender Lambda's logging: one JSON line per event on stdout, carrying the
+/// current span (with the delivery and attempt ids), no time (CloudWatch stamps
+/// lines). `span_list: false` drops the list of enclosing spans; the bench compares
+/// both. Here so that the Lambda and the bench's copies of it cannot drift apart.
+pub fn init_logging(span_list: bool) {
+    tracing_subscriber::fmt()
+        .json()
+        .with_current_span(true)
+        .with_span_list(span_list)
+        .with_target(false)
+        .without_time()
+        .init();
+}
+
 /// What happened to one record, for logs and the local runner's display.
 #[derive(Debug)]
 pub struct RecordResult {

@@ -16,12 +16,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> Result<(), Error> {
-    tracing_subscriber::fmt()
-        .json()
-        .with_current_span(true)
-        .with_target(false)
-        .without_time()
-        .init();
+    courier_sender::init_logging(true);
     let config = Config::from_env()?;
     let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await;
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
