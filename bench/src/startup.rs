@@ -191,7 +191,8 @@ pub fn init_steps_child() -> Result<(), String> {
         config.queue_arn.clone(),
         config.scheduler_role_arn.clone(),
     );
-    lap("DynamoDB, SQS, Scheduler clients", &mut steps);
+    // SQS and Scheduler build their clients on first use (courier_aws::lazy_client).
+    lap("DynamoDB client (SQS, Scheduler: on first use)", &mut steps);
     let http = courier_http::ReqwestSender::new(config.allow_private_targets);
     lap("ReqwestSender::new", &mut steps);
     drop((tls, store, queue, timer, http));

@@ -13,6 +13,7 @@ pub mod counting;
 pub mod dynamo;
 pub mod error;
 pub mod http_client;
+pub mod lazy_client;
 pub mod scheduler;
 pub mod sqs;
 pub mod testing;
@@ -70,12 +71,26 @@ pub async fn aws_config_from_env() -> aws_config::SdkConfig {
     if env_credentials_present(|name| std::env::var(name).ok()) {
         loader = loader.credentials_provider(aws_config::environment::EnvironmentVariableCredentialsProvider::new());
     }
+    // The default region chain asks the environment first too, but building it also
+    // builds an instance-metadata client (about 0.2 ms of a cold start) that a
+    // region from the environment (always there on Lambda) never lets it use.
+    if let Some(region) = env_region(|name| std::env::var(name).ok()) {
+        loader = loader.region(aws_config::Region::new(region));
+    }
     if let Ok(url) = std::env::var("AWS_ENDPOINT_URL")
         && !url.trim().is_empty()
     {
         loader = loader.endpoint_url(url.trim());
     }
     loader.load().await
+}
+
+/// The region the SDK's environment provider would find (`AWS_REGION`, else
+/// `AWS_DEFAULT_REGION`), when it is not blank.
+fn env_region(var: impl Fn(&str) -> Option<String>) -> Option<String> {
+    ["AWS_REGION", "AWS_DEFAULT_REGION"]
+        .into_iter()
+        .find_map(|name| var(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty()))
 }
 
 /// Whether the SDK's environment provider would find credentials: an access key id
@@ -88,7 +103,7 @@ fn env_credentials_present(var: impl Fn(&str) -> Option<String>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::env_credentials_present;
+    use super::{env_credentials_present, env_region};
 
     fn env(vars: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
         move |name| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v).to_owned())
@@ -112,5 +127,24 @@ mod tests {
             ("AWS_SECRET_ACCESS_KEY", "secret"),
         ])));
         assert!(!env_credentials_present(env(&[])));
+    }
+
+    #[test]
+    fn the_region_comes_from_the_environment_as_the_sdk_reads_it() {
+        assert_eq!(
+            env_region(env(&[("AWS_REGION", "eu-west-1"), ("AWS_DEFAULT_REGION", "us-east-1")])).as_deref(),
+            Some("eu-west-1")
+        );
+        assert_eq!(
+            env_region(env(&[("AWS_DEFAULT_REGION", "us-east-1")])).as_deref(),
+            Some("us-east-1")
+        );
+        assert_eq!(
+            env_region(env(&[("AWS_REGION", " "), ("AWS_DEFAULT_REGION", "us-east-1")])).as_deref(),
+            Some("us-east-1")
+        );
+        // Nothing usable: the SDK's default chain (profile, instance metadata) decides.
+        assert_eq!(env_region(env(&[("AWS_REGION", "")])), None);
+        assert_eq!(env_region(env(&[])), None);
     }
 }

@@ -4,6 +4,7 @@
 //! local runner stands in for Scheduler where the emulator never fires schedules.
 
 use crate::error::from_sdk;
+use crate::lazy_client::LazyClient;
 use async_trait::async_trait;
 use aws_sdk_scheduler::Client;
 use aws_sdk_scheduler::operation::create_schedule::CreateScheduleError;
@@ -17,7 +18,7 @@ use courier_core::Timestamp;
 
 #[derive(Clone)]
 pub struct SchedulerTimer {
-    client: Client,
+    client: LazyClient<Client>,
     group: String,
     queue_arn: String,
     role_arn: String,
@@ -37,14 +38,21 @@ pub fn parse_at_expression(expr: &str) -> Option<Timestamp> {
 
 impl SchedulerTimer {
     /// `group`: the schedule group; `queue_arn`: the delivery queue; `role_arn`: the
-    /// role Scheduler assumes to call `sqs:SendMessage` on it.
+    /// role Scheduler assumes to call `sqs:SendMessage` on it. The Scheduler client
+    /// is built on first use (see [`LazyClient`]).
     pub fn new(
         config: &aws_config::SdkConfig,
         group: impl Into<String>,
         queue_arn: impl Into<String>,
         role_arn: impl Into<String>,
     ) -> Self {
-        Self::with_client(Client::new(config), group, queue_arn, role_arn)
+        let config = config.clone();
+        SchedulerTimer {
+            client: LazyClient::new(move || Client::new(&config)),
+            group: group.into(),
+            queue_arn: queue_arn.into(),
+            role_arn: role_arn.into(),
+        }
     }
 
     pub fn with_client(
@@ -54,7 +62,7 @@ impl SchedulerTimer {
         role_arn: impl Into<String>,
     ) -> Self {
         SchedulerTimer {
-            client,
+            client: LazyClient::ready(client),
             group: group.into(),
             queue_arn: queue_arn.into(),
             role_arn: role_arn.into(),
@@ -62,7 +70,12 @@ impl SchedulerTimer {
     }
 
     pub fn client(&self) -> &Client {
-        &self.client
+        self.client.get()
+    }
+
+    /// Whether the Scheduler client has been built (it is, once anything was asked).
+    pub fn client_built(&self) -> bool {
+        self.client.is_built()
     }
 
     pub fn group(&self) -> &str {
@@ -78,7 +91,7 @@ impl SchedulerTimer {
         let mut token = None;
         loop {
             let resp = self
-                .client
+                .client()
                 .list_schedules()
                 .group_name(&self.group)
                 .set_next_token(token)
@@ -94,7 +107,7 @@ impl SchedulerTimer {
         let mut due = Vec::new();
         for name in names {
             let resp = match self
-                .client
+                .client()
                 .get_schedule()
                 .group_name(&self.group)
                 .name(&name)
@@ -134,7 +147,7 @@ impl SchedulerTimer {
     /// Deletes a schedule; deleting one that is already gone succeeds.
     pub async fn delete(&self, name: &str) -> PortResult<()> {
         match self
-            .client
+            .client()
             .delete_schedule()
             .group_name(&self.group)
             .name(name)
@@ -173,7 +186,7 @@ impl Timer for SchedulerTimer {
             .build()
             .map_err(|e| PortError::Backend(Box::new(e)))?;
         let r = self
-            .client
+            .client()
             .create_schedule()
             .name(name)
             .group_name(&self.group)

@@ -3,6 +3,7 @@
 //! Lambda's event source mapping.
 
 use crate::error::from_sdk;
+use crate::lazy_client::LazyClient;
 use async_trait::async_trait;
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName};
@@ -25,18 +26,23 @@ pub struct ReceivedMessage {
 
 #[derive(Clone)]
 pub struct SqsQueue {
-    client: Client,
+    client: LazyClient<Client>,
     queue_url: String,
 }
 
 impl SqsQueue {
+    /// The SQS client is built on first use (see [`LazyClient`]).
     pub fn new(config: &aws_config::SdkConfig, queue_url: impl Into<String>) -> Self {
-        Self::with_client(Client::new(config), queue_url)
+        let config = config.clone();
+        SqsQueue {
+            client: LazyClient::new(move || Client::new(&config)),
+            queue_url: queue_url.into(),
+        }
     }
 
     pub fn with_client(client: Client, queue_url: impl Into<String>) -> Self {
         SqsQueue {
-            client,
+            client: LazyClient::ready(client),
             queue_url: queue_url.into(),
         }
     }
@@ -46,7 +52,12 @@ impl SqsQueue {
     }
 
     pub fn client(&self) -> &Client {
-        &self.client
+        self.client.get()
+    }
+
+    /// Whether the SQS client has been built (it is, once anything was sent).
+    pub fn client_built(&self) -> bool {
+        self.client.is_built()
     }
 
     /// Receives up to `max` (1..=10) messages, long-polling up to `wait_seconds`
@@ -58,7 +69,7 @@ impl SqsQueue {
         visibility_seconds: i32,
     ) -> PortResult<Vec<ReceivedMessage>> {
         let resp = self
-            .client
+            .client()
             .receive_message()
             .queue_url(&self.queue_url)
             .max_number_of_messages(max.clamp(1, 10))
@@ -89,7 +100,7 @@ impl SqsQueue {
 
     /// Deletes a received message (the batch item succeeded).
     pub async fn delete(&self, receipt_handle: &str) -> PortResult<()> {
-        self.client
+        self.client()
             .delete_message()
             .queue_url(&self.queue_url)
             .receipt_handle(receipt_handle)
@@ -101,7 +112,7 @@ impl SqsQueue {
 
     /// Makes a received message visible again after `seconds` (0: now).
     pub async fn change_visibility(&self, receipt_handle: &str, seconds: i32) -> PortResult<()> {
-        self.client
+        self.client()
             .change_message_visibility()
             .queue_url(&self.queue_url)
             .receipt_handle(receipt_handle)
@@ -115,7 +126,7 @@ impl SqsQueue {
     /// The queue's ARN (for the Lambda event's `eventSourceARN`).
     pub async fn arn(&self) -> PortResult<String> {
         let resp = self
-            .client
+            .client()
             .get_queue_attributes()
             .queue_url(&self.queue_url)
             .attribute_names(QueueAttributeName::QueueArn)
@@ -140,7 +151,7 @@ impl Queue for SqsQueue {
         if delay_seconds > MAX_DELAY_SECONDS {
             return Err(PortError::Backend(Box::new(DelayOutOfRange(delay_seconds))));
         }
-        self.client
+        self.client()
             .send_message()
             .queue_url(&self.queue_url)
             .message_body(message.to_json())
