@@ -70,19 +70,74 @@ pub enum ErrorClass {
 }
 
 macro_rules! wire_names {
-    ($($t:ty),*) => {$(
+    ($($t:ident { $($variant:ident => $wire:literal),* $(,)? })*) => {$(
         impl $t {
-            /// The snake_case name used on the wire.
-            pub fn as_str(&self) -> String {
-                serde_json::to_value(self)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default()
+            /// The snake_case name used on the wire (serde's name for the variant).
+            pub fn wire_name(self) -> &'static str {
+                match self {
+                    $($t::$variant => $wire,)*
+                }
             }
+            /// [`Self::wire_name`], owned.
+            pub fn as_str(&self) -> String {
+                self.wire_name().to_owned()
+            }
+            #[cfg(test)]
+            const VARIANTS: &'static [$t] = &[$($t::$variant),*];
         }
     )*};
 }
-wire_names!(AttemptState, Diagnostic, Remediation, ErrorClass);
+// Spelled out rather than asked of serde on every attempt (a JSON value and two
+// strings per name); a test checks each against serde's own.
+wire_names! {
+    AttemptState {
+        Succeeded => "succeeded",
+        RetryableFailure => "retryable_failure",
+        TerminalFailure => "terminal_failure",
+        Ambiguous => "ambiguous",
+        AwaitingCompletion => "awaiting_completion",
+    }
+    Diagnostic {
+        Delivered => "delivered",
+        HttpRetryable => "http_retryable",
+        RateLimited => "rate_limited",
+        HttpRefused => "http_refused",
+        HttpTerminal => "http_terminal",
+        NetworkAmbiguous => "network_ambiguous",
+        CompletionTimedOut => "completion_timed_out",
+        AcceptedLongRunning => "accepted_long_running",
+        CompletionFailed => "completion_failed",
+        EndpointUnavailable => "endpoint_unavailable",
+        EndpointUnsafe => "endpoint_unsafe",
+        EndpointGone => "endpoint_gone",
+        EndpointDisabled => "endpoint_disabled",
+        EndpointRevoked => "endpoint_revoked",
+        EndpointPaused => "endpoint_paused",
+        SigningSecretMissing => "signing_secret_missing",
+        BreakerOpen => "breaker_open",
+        PayloadUnavailable => "payload_unavailable",
+        DuplicateInflight => "duplicate_inflight",
+        IdentityConflict => "identity_conflict",
+    }
+    Remediation {
+        None => "none",
+        InspectReceiver => "inspect_receiver",
+        ReviewRetryPolicy => "review_retry_policy",
+        ReviewEndpoint => "review_endpoint",
+        ReplacePayload => "replace_payload",
+        ReviewBeforeRedelivery => "review_before_redelivery",
+        ContactSupport => "contact_support",
+    }
+    ErrorClass {
+        Status => "status",
+        Redirect => "redirect",
+        Timeout => "timeout",
+        Tls => "tls",
+        Network => "network",
+        Dns => "dns",
+        Unknown => "unknown",
+    }
+}
 
 /// A duplicate queue message for a delivery whose attempt is already in flight is not
 /// an attempt: nothing is recorded as a failure, nothing counts toward any limit, and
@@ -368,4 +423,32 @@ fn partial_tail(body: &[u8]) -> usize {
         return if needs > back { back } else { 0 };
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn serde_name<T: Serialize>(v: T) -> String {
+        serde_json::to_value(v)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn wire_names_are_serdes() {
+        for v in AttemptState::VARIANTS {
+            assert_eq!(v.wire_name(), serde_name(v));
+        }
+        for v in Diagnostic::VARIANTS {
+            assert_eq!(v.wire_name(), serde_name(v));
+        }
+        for v in Remediation::VARIANTS {
+            assert_eq!(v.wire_name(), serde_name(v));
+        }
+        for v in ErrorClass::VARIANTS {
+            assert_eq!(v.as_str(), serde_name(v));
+        }
+    }
 }

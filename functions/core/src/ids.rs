@@ -19,7 +19,7 @@ pub struct IdError {
     pub got: String,
 }
 
-fn encode(now: Timestamp, rng: &mut dyn RandomSource) -> String {
+fn encode(now: Timestamp, rng: &mut dyn RandomSource) -> [u8; BODY_LEN] {
     let ms = (now.millis().max(0) as u128) & ((1u128 << 48) - 1);
     let rand = ((rng.next_u64() as u128) << 16) | (rng.next_u64() as u128 & 0xFFFF);
     let mut value = (ms << 80) | (rand & ((1u128 << 80) - 1));
@@ -28,7 +28,7 @@ fn encode(now: Timestamp, rng: &mut dyn RandomSource) -> String {
         *slot = ALPHABET[(value & 31) as usize];
         value >>= 5;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 /// `IN_ALPHABET[b]`: whether byte `b` is one of `ALPHABET`'s (ids are parsed from
@@ -47,50 +47,83 @@ fn valid_body(body: &str) -> bool {
     body.len() == BODY_LEN && body.bytes().all(|c| IN_ALPHABET[c as usize])
 }
 
+/// Parses an id straight from the text being deserialised (going through a
+/// `String` first would allocate for every id read).
+struct IdVisitor<T>(fn(&str) -> Result<T, IdError>);
+
+impl<T> serde::de::Visitor<'_> for IdVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<T, E> {
+        (self.0)(v).map_err(E::custom)
+    }
+}
+
 macro_rules! prefixed_id {
     ($name:ident, $prefix:literal, $kind:literal) => {
-        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(String);
+        /// The id's text (prefix and body, ASCII only), held inline: ids are copied
+        /// into every record, message and map key, and a heap string made each copy
+        /// an allocation. Compares and sorts like the text (every id of a kind has
+        /// the same length).
+        #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name([u8; $prefix.len() + BODY_LEN]);
 
         impl $name {
             pub const PREFIX: &'static str = $prefix;
 
             pub fn generate(now: Timestamp, rng: &mut dyn RandomSource) -> Self {
-                $name(format!("{}{}", $prefix, encode(now, rng)))
+                let mut text = [0u8; $prefix.len() + BODY_LEN];
+                let (prefix, body) = text.split_at_mut($prefix.len());
+                prefix.copy_from_slice($prefix.as_bytes());
+                body.copy_from_slice(&encode(now, rng));
+                $name(text)
             }
 
             pub fn parse(s: &str) -> Result<Self, IdError> {
                 match s.strip_prefix($prefix) {
-                    Some(body) if valid_body(body) => Ok($name(s.to_owned())),
-                    _ => Err(IdError {
-                        kind: $kind,
-                        prefix: $prefix,
-                        got: s.chars().take(64).collect(),
-                    }),
+                    Some(body) if valid_body(body) => {
+                        if let Ok(text) = s.as_bytes().try_into() {
+                            return Ok($name(text));
+                        }
+                    }
+                    _ => {}
                 }
+                Err(IdError {
+                    kind: $kind,
+                    prefix: $prefix,
+                    got: s.chars().take(64).collect(),
+                })
             }
 
             pub fn as_str(&self) -> &str {
-                &self.0
+                // Always ASCII: built only by `generate` and `parse`.
+                std::str::from_utf8(&self.0).unwrap_or_default()
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_tuple(stringify!($name)).field(&self.as_str()).finish()
             }
         }
 
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&self.0)
+                f.write_str(self.as_str())
             }
         }
 
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(&self.0)
+                s.serialize_str(self.as_str())
             }
         }
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = String::deserialize(d)?;
-                $name::parse(&s).map_err(serde::de::Error::custom)
+                d.deserialize_str(IdVisitor($name::parse))
             }
         }
     };
@@ -116,6 +149,32 @@ mod tests {
         assert_eq!(a.as_str().len(), 4 + 26);
         assert_eq!(DeliveryId::parse(a.as_str()), Ok(a.clone()));
         assert!(a < b);
+    }
+
+    #[test]
+    fn ids_print_read_and_order_as_their_text() {
+        let mut rng = SplitMix64::new(5);
+        let a = AttemptId::generate(Timestamp(1_000), &mut rng);
+        let e = EndpointId::generate(Timestamp(1_000), &mut rng);
+        assert_eq!(format!("{a:?}"), format!("AttemptId({:?})", a.as_str()));
+        assert_eq!(a.to_string(), a.as_str());
+        assert_eq!(e.as_str().len(), 3 + 26);
+        assert_eq!(EndpointId::parse(e.as_str()), Ok(e.clone()));
+        let json = serde_json::to_string(&e).unwrap_or_default();
+        assert_eq!(json, format!("\"{}\"", e.as_str()));
+        assert_eq!(serde_json::from_str::<EndpointId>(&json).ok(), Some(e));
+        let err = serde_json::from_str::<EndpointId>("42").map_err(|e| e.to_string());
+        assert_eq!(
+            err,
+            Err("invalid type: integer `42`, expected a string at line 1 column 2".to_owned())
+        );
+        let mut texts: Vec<String> = (0..50)
+            .map(|i| DeliveryId::generate(Timestamp(i % 7), &mut rng).to_string())
+            .collect();
+        let mut ids: Vec<DeliveryId> = texts.iter().filter_map(|t| DeliveryId::parse(t).ok()).collect();
+        texts.sort();
+        ids.sort();
+        assert_eq!(ids.iter().map(|i| i.to_string()).collect::<Vec<_>>(), texts);
     }
 
     #[test]
