@@ -503,33 +503,31 @@ impl DeliveryStore for MemoryStore {
 
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
         let (mut st, now) = self.begin()?;
-        let holds = live_delivery(&st, &delivery.id, now)
+        let StoreState {
+            deliveries, attempts, ..
+        } = &mut *st;
+        // One lookup serves the check and the write.
+        let stored = deliveries.get_mut(&delivery.id).filter(|d| is_live(d.expires_at, now));
+        let holds = stored
+            .as_ref()
             .and_then(|d| d.claim.as_ref())
             .is_some_and(|c| &c.attempt_id == claim_id);
-        let repeat = || {
-            live_delivery(&st, &delivery.id, now) == Some(delivery)
-                && st
-                    .attempts
-                    .get(&(attempt.delivery_id.clone(), attempt.number, attempt.id.clone()))
-                    == Some(attempt)
-        };
-        if !holds && repeat() {
-            // Exactly this outcome is recorded already: a repeated call.
-            return Ok(());
-        }
+        let key = (attempt.delivery_id.clone(), attempt.number, attempt.id.clone());
         if !holds {
+            if stored.as_deref() == Some(delivery) && attempts.get(&key) == Some(attempt) {
+                // Exactly this outcome is recorded already: a repeated call.
+                return Ok(());
+            }
             return Err(PortError::Conflict(format!(
                 "delivery {} does not hold the claim for {claim_id}",
                 delivery.id
             )));
         }
-        if let Some(stored) = st.deliveries.get_mut(&delivery.id) {
-            *stored = delivery.clone();
+        if let Some(stored) = stored {
+            // Field by field into the stored strings: no fresh copy of the body.
+            stored.clone_from(delivery);
         }
-        st.attempts.insert(
-            (attempt.delivery_id.clone(), attempt.number, attempt.id.clone()),
-            attempt.clone(),
-        );
+        attempts.insert(key, attempt.clone());
         Ok(())
     }
 
