@@ -171,7 +171,13 @@ impl ReqwestSender {
         // One deadline bounds the whole attempt, connecting, sending and the body read
         // below. (reqwest's own per-request timeout would start later, so it could
         // never fire first, yet costs a boxed timer per attempt.)
-        let pending = client.post(url).headers(headers).body(request.body).send();
+        // Assembled directly rather than through a RequestBuilder, whose `headers`
+        // re-inserts every header into a second map. What `send` would then do is
+        // `execute`; the builder's one check (the URL has a host) admission made.
+        let mut outbound = reqwest::Request::new(reqwest::Method::POST, url);
+        *outbound.headers_mut() = headers;
+        *outbound.body_mut() = Some(reqwest::Body::from(request.body));
+        let pending = client.execute(outbound);
         let response = match tokio::time::timeout_at(deadline, pending).await {
             Err(_elapsed) => return (AttemptOutcome::transport(TransportFailure::Timeout), None),
             Ok(Err(err)) => {
@@ -245,7 +251,10 @@ static ATTEMPT_HEADER_NAMES: [HeaderName; 5] = [
 
 /// Values every attempt carries unchanged: static values are shared, never copied,
 /// when reqwest clones the request.
-static CONSTANT_HEADER_VALUES: [HeaderValue; 1] = [HeaderValue::from_static("application/json")];
+static CONSTANT_HEADER_VALUES: [HeaderValue; 2] = [
+    HeaderValue::from_static("application/json"),
+    HeaderValue::from_static(courier_app::sender::USER_AGENT),
+];
 
 /// The value, moved rather than copied, under `HeaderValue::from_str`'s rule
 /// (visible ASCII and tabs; `try_from` alone would also pass other bytes).
