@@ -295,6 +295,43 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 // Store
 // ---------------------------------------------------------------------------------
 
+/// Hashes the store's id keys with a multiply-rotate over 8-byte words (FxHash's
+/// scheme) instead of SipHash, which cost more than the rest of a lookup. The store
+/// holds test, local and bench data, where hash flooding is no concern.
+#[derive(Default, Clone, Copy)]
+struct IdHasher(u64);
+
+impl IdHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl std::hash::Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            self.add(u64::from_le_bytes(b));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut b = [0u8; 8];
+            b[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(b));
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type IdHash = std::hash::BuildHasherDefault<IdHasher>;
+
 #[derive(Default)]
 struct StoreState {
     tenant_keys: HashMap<String, Tenant>,
@@ -302,8 +339,11 @@ struct StoreState {
     events: HashMap<EventId, EventRecord>,
     /// Endpoints an event was created with a delivery for (the audit log's index).
     event_endpoints: HashMap<EventId, Vec<EndpointId>>,
-    deliveries: HashMap<DeliveryId, Delivery>,
-    attempts: BTreeMap<(DeliveryId, u32, AttemptId), Attempt>,
+    deliveries: HashMap<DeliveryId, Delivery, IdHash>,
+    /// Each delivery's attempts in (number, id) order: one lookup per recorded
+    /// attempt, where a map of every attempt ordered by (delivery, number, id) had to
+    /// be searched and its node contents shifted on every insert.
+    attempts: HashMap<DeliveryId, Vec<Attempt>, IdHash>,
     idempotency: HashMap<String, IdempotencyRecord>,
     /// Fault injection: the next N calls fail with `Unavailable`.
     failures: u32,
@@ -342,7 +382,10 @@ impl MemoryStore {
 
     /// Every stored attempt of every delivery, in (delivery, number, id) order.
     pub fn all_attempts(&self) -> Vec<Attempt> {
-        lock(&self.state).attempts.values().cloned().collect()
+        let st = lock(&self.state);
+        let mut by_delivery: Vec<(&DeliveryId, &Vec<Attempt>)> = st.attempts.iter().collect();
+        by_delivery.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        by_delivery.into_iter().flat_map(|(_, v)| v.iter().cloned()).collect()
     }
 
     /// Every stored event, expired ones included, oldest id first.
@@ -502,6 +545,8 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
+        // Copied before the lock is taken: concurrent steps wait on it.
+        let copy = attempt.clone();
         let (mut st, now) = self.begin()?;
         let StoreState {
             deliveries, attempts, ..
@@ -512,9 +557,11 @@ impl DeliveryStore for MemoryStore {
             .as_ref()
             .and_then(|d| d.claim.as_ref())
             .is_some_and(|c| &c.attempt_id == claim_id);
-        let key = (attempt.delivery_id.clone(), attempt.number, attempt.id.clone());
         if !holds {
-            if stored.as_deref() == Some(delivery) && attempts.get(&key) == Some(attempt) {
+            let same = attempts
+                .get(&attempt.delivery_id)
+                .and_then(|v| v.iter().find(|a| a.number == attempt.number && a.id == attempt.id));
+            if stored.as_deref() == Some(delivery) && same == Some(attempt) {
                 // Exactly this outcome is recorded already: a repeated call.
                 return Ok(());
             }
@@ -527,7 +574,16 @@ impl DeliveryStore for MemoryStore {
             // Field by field into the stored strings: no fresh copy of the body.
             stored.clone_from(delivery);
         }
-        attempts.insert(key, attempt.clone());
+        let list = attempts
+            .entry(attempt.delivery_id.clone())
+            // Most deliveries end after one attempt.
+            .or_insert_with(|| Vec::with_capacity(1));
+        // Replaces an attempt recorded under the same number and id, as a map keyed
+        // by them would.
+        match list.binary_search_by(|a| (a.number, &a.id).cmp(&(attempt.number, &attempt.id))) {
+            Ok(i) => list[i] = copy,
+            Err(i) => list.insert(i, copy),
+        }
         Ok(())
     }
 
@@ -552,10 +608,9 @@ impl DeliveryStore for MemoryStore {
         let (st, now) = self.begin()?;
         Ok(st
             .attempts
-            .iter()
-            .filter(|((d, _, _), a)| d == delivery && is_live(a.expires_at, now))
-            .map(|(_, a)| a.clone())
-            .collect())
+            .get(delivery)
+            .map(|v| v.iter().filter(|a| is_live(a.expires_at, now)).cloned().collect())
+            .unwrap_or_default())
     }
 
     async fn list_deliveries(
