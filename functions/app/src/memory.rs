@@ -295,42 +295,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 // Store
 // ---------------------------------------------------------------------------------
 
-/// Hashes the store's id keys with a multiply-rotate over 8-byte words (FxHash's
-/// scheme) instead of SipHash, which cost more than the rest of a lookup. The store
-/// holds test, local and bench data, where hash flooding is no concern.
-#[derive(Default, Clone, Copy)]
-struct IdHasher(u64);
-
-impl IdHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl std::hash::Hasher for IdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(w);
-            self.add(u64::from_le_bytes(b));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(b));
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type IdHash = std::hash::BuildHasherDefault<IdHasher>;
+/// The store's id keys are hashed with FxHash instead of SipHash, which cost more
+/// than the rest of a lookup. The store holds test, local and bench data, where hash
+/// flooding is no concern.
+type IdHash = rustc_hash::FxBuildHasher;
 
 #[derive(Default)]
 struct StoreState {
@@ -571,8 +539,7 @@ impl DeliveryStore for MemoryStore {
             )));
         }
         if let Some(stored) = stored {
-            // Field by field into the stored strings: no fresh copy of the body.
-            stored.clone_from(delivery);
+            *stored = delivery.clone();
         }
         let list = attempts
             .entry(attempt.delivery_id.clone())

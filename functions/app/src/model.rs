@@ -146,7 +146,7 @@ pub struct ClaimRecord {
     pub lease_until: Timestamp,
 }
 
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Delivery {
     pub id: DeliveryId,
@@ -190,112 +190,6 @@ pub struct Delivery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
     pub version: u64,
-}
-
-/// Written out so that `clone_from` reuses the target's strings (the body above all):
-/// the in-memory store overwrites a stored delivery with its next state on every
-/// attempt, and a fresh copy each time made it allocate and grow. The destructuring
-/// makes a new field a compile error here rather than a field left uncopied.
-impl Clone for Delivery {
-    fn clone(&self) -> Self {
-        let Delivery {
-            id,
-            tenant_id,
-            event_id,
-            endpoint_id,
-            webhook_id,
-            status,
-            dead_reason,
-            trigger,
-            attempt_count,
-            next_attempt,
-            receiver_failures,
-            next_attempt_at,
-            last_planned,
-            claim,
-            created_at,
-            planned_at,
-            settled_at,
-            dead_lettered_at,
-            awaiting,
-            body,
-            expires_at,
-            version,
-        } = self;
-        Delivery {
-            id: id.clone(),
-            tenant_id: tenant_id.clone(),
-            event_id: event_id.clone(),
-            endpoint_id: endpoint_id.clone(),
-            webhook_id: webhook_id.clone(),
-            status: *status,
-            dead_reason: dead_reason.clone(),
-            trigger: *trigger,
-            attempt_count: *attempt_count,
-            next_attempt: *next_attempt,
-            receiver_failures: *receiver_failures,
-            next_attempt_at: *next_attempt_at,
-            last_planned: *last_planned,
-            claim: claim.clone(),
-            created_at: *created_at,
-            planned_at: *planned_at,
-            settled_at: *settled_at,
-            dead_lettered_at: *dead_lettered_at,
-            awaiting: awaiting.clone(),
-            body: body.clone(),
-            expires_at: *expires_at,
-            version: *version,
-        }
-    }
-
-    fn clone_from(&mut self, source: &Self) {
-        let Delivery {
-            id,
-            tenant_id,
-            event_id,
-            endpoint_id,
-            webhook_id,
-            status,
-            dead_reason,
-            trigger,
-            attempt_count,
-            next_attempt,
-            receiver_failures,
-            next_attempt_at,
-            last_planned,
-            claim,
-            created_at,
-            planned_at,
-            settled_at,
-            dead_lettered_at,
-            awaiting,
-            body,
-            expires_at,
-            version,
-        } = source;
-        self.id.clone_from(id);
-        self.tenant_id.clone_from(tenant_id);
-        self.event_id.clone_from(event_id);
-        self.endpoint_id.clone_from(endpoint_id);
-        self.webhook_id.clone_from(webhook_id);
-        self.status = *status;
-        self.dead_reason.clone_from(dead_reason);
-        self.trigger = *trigger;
-        self.attempt_count = *attempt_count;
-        self.next_attempt = *next_attempt;
-        self.receiver_failures = *receiver_failures;
-        self.next_attempt_at = *next_attempt_at;
-        self.last_planned = *last_planned;
-        self.claim.clone_from(claim);
-        self.created_at = *created_at;
-        self.planned_at = *planned_at;
-        self.settled_at = *settled_at;
-        self.dead_lettered_at = *dead_lettered_at;
-        self.awaiting.clone_from(awaiting);
-        self.body.clone_from(body);
-        self.expires_at = *expires_at;
-        self.version = *version;
-    }
 }
 
 /// A 202 for long-running work, waiting for `POST /v1/attempts/{id}/complete`.
