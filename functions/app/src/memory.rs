@@ -19,7 +19,7 @@ use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use courier_core::rng::{RandomSource, SplitMix64};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 // ---------------------------------------------------------------------------------
@@ -300,6 +300,11 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// flooding is no concern.
 type IdHash = rustc_hash::FxBuildHasher;
 
+/// Deliveries and their attempts are split over this many shards, each behind its
+/// own lock: with one lock over everything, concurrent senders spent more time
+/// waiting for each other (futex sleeps and wake-ups) than in their lookups.
+const SHARDS: usize = 16;
+
 #[derive(Default)]
 struct StoreState {
     tenant_keys: HashMap<String, Tenant>,
@@ -307,21 +312,37 @@ struct StoreState {
     events: HashMap<EventId, EventRecord>,
     /// Endpoints an event was created with a delivery for (the audit log's index).
     event_endpoints: HashMap<EventId, Vec<EndpointId>>,
+    idempotency: HashMap<String, IdempotencyRecord>,
+}
+
+/// One shard of the deliveries, with their attempts (a delivery's attempts live in
+/// its delivery's shard, so recording an outcome takes one lock).
+#[derive(Default)]
+struct DeliveryShard {
     deliveries: HashMap<DeliveryId, Delivery, IdHash>,
     /// Each delivery's attempts in (number, id) order: one lookup per recorded
     /// attempt, where a map of every attempt ordered by (delivery, number, id) had to
     /// be searched and its node contents shifted on every insert.
     attempts: HashMap<DeliveryId, Vec<Attempt>, IdHash>,
-    idempotency: HashMap<String, IdempotencyRecord>,
-    /// Fault injection: the next N calls fail with `Unavailable`.
-    failures: u32,
 }
 
-/// Every store port in one mutex-guarded map set. Reads consult the injected clock
-/// to hide TTL-expired items, exactly like the DynamoDB adapter.
+/// Which shard holds a delivery. Bits 32..36 of the key's hash: the shard's own map
+/// indexes its buckets by the low bits and tags them with the top seven, and a shard
+/// chosen by either would leave its keys all alike there.
+fn shard_of(id: &DeliveryId) -> usize {
+    use std::hash::BuildHasher;
+    ((IdHash::default().hash_one(id) >> 32) as usize) % SHARDS
+}
+
+/// Every store port in memory. Reads consult the injected clock to hide TTL-expired
+/// items, exactly like the DynamoDB adapter. Lock order, where a call takes more
+/// than one: `state`, then shards in ascending index.
 pub struct MemoryStore {
     clock: Arc<dyn Clock>,
     state: Mutex<StoreState>,
+    shards: [Mutex<DeliveryShard>; SHARDS],
+    /// Fault injection: the next N calls fail with `Unavailable`.
+    failures: AtomicU32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -333,27 +354,42 @@ impl MemoryStore {
         MemoryStore {
             clock,
             state: Mutex::new(StoreState::default()),
+            shards: std::array::from_fn(|_| Mutex::new(DeliveryShard::default())),
+            failures: AtomicU32::new(0),
         }
     }
 
     /// Makes the next `n` store calls fail with `PortError::Unavailable`.
     pub fn fail_next(&self, n: u32) {
-        lock(&self.state).failures = n;
+        self.failures.store(n, Ordering::SeqCst);
     }
 
     /// Every stored delivery, expired ones included (for test assertions).
     pub fn all_deliveries(&self) -> Vec<Delivery> {
-        let mut v: Vec<Delivery> = lock(&self.state).deliveries.values().cloned().collect();
+        let mut v: Vec<Delivery> = self
+            .shards
+            .iter()
+            .flat_map(|s| lock(s).deliveries.values().cloned().collect::<Vec<_>>())
+            .collect();
         v.sort_by(|a, b| a.id.cmp(&b.id));
         v
     }
 
     /// Every stored attempt of every delivery, in (delivery, number, id) order.
     pub fn all_attempts(&self) -> Vec<Attempt> {
-        let st = lock(&self.state);
-        let mut by_delivery: Vec<(&DeliveryId, &Vec<Attempt>)> = st.attempts.iter().collect();
-        by_delivery.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        by_delivery.into_iter().flat_map(|(_, v)| v.iter().cloned()).collect()
+        let mut by_delivery: Vec<(DeliveryId, Vec<Attempt>)> = self
+            .shards
+            .iter()
+            .flat_map(|s| {
+                lock(s)
+                    .attempts
+                    .iter()
+                    .map(|(id, v)| (id.clone(), v.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        by_delivery.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        by_delivery.into_iter().flat_map(|(_, v)| v).collect()
     }
 
     /// Every stored event, expired ones included, oldest id first.
@@ -363,18 +399,42 @@ impl MemoryStore {
         v
     }
 
-    fn begin(&self) -> PortResult<(MutexGuard<'_, StoreState>, Timestamp)> {
-        let mut st = lock(&self.state);
-        if st.failures > 0 {
-            st.failures -= 1;
+    /// Starts a call: fails it when a failure is injected, else reads the clock.
+    fn begin_call(&self) -> PortResult<Timestamp> {
+        let injected = self
+            .failures
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+        if injected {
             return Err(PortError::Unavailable(Box::new(InjectedFailure)));
         }
-        Ok((st, self.clock.now()))
+        Ok(self.clock.now())
+    }
+
+    /// [`Self::begin_call`], then the lock over everything but deliveries.
+    fn begin(&self) -> PortResult<(MutexGuard<'_, StoreState>, Timestamp)> {
+        let now = self.begin_call()?;
+        Ok((lock(&self.state), now))
+    }
+
+    /// [`Self::begin_call`], then the lock of the shard holding `id`.
+    fn begin_shard(&self, id: &DeliveryId) -> PortResult<(MutexGuard<'_, DeliveryShard>, Timestamp)> {
+        let now = self.begin_call()?;
+        Ok((lock(&self.shards[shard_of(id)]), now))
     }
 }
 
-fn live_delivery<'a>(st: &'a StoreState, id: &DeliveryId, now: Timestamp) -> Option<&'a Delivery> {
-    st.deliveries.get(id).filter(|d| is_live(d.expires_at, now))
+/// The shard holding `id` among those a call has locked.
+fn locked_shard<'a>(
+    locked: &'a mut [(usize, MutexGuard<'_, DeliveryShard>)],
+    id: &DeliveryId,
+) -> Option<&'a mut DeliveryShard> {
+    let i = shard_of(id);
+    locked.iter_mut().find(|(j, _)| *j == i).map(|(_, g)| &mut **g)
+}
+
+fn live_delivery<'a>(shard: &'a DeliveryShard, id: &DeliveryId, now: Timestamp) -> Option<&'a Delivery> {
+    shard.deliveries.get(id).filter(|d| is_live(d.expires_at, now))
 }
 
 #[async_trait]
@@ -443,8 +503,17 @@ impl DeliveryStore for MemoryStore {
         if st.events.get(&event.id).is_some_and(|e| is_live(e.expires_at, now)) {
             return Err(PortError::Conflict(format!("event {} already exists", event.id)));
         }
+        // Every shard the event writes to, locked in ascending order (after `state`)
+        // for the whole check-then-write, as one transaction.
+        let mut wanted: Vec<usize> = deliveries.iter().map(|d| shard_of(&d.id)).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut shards: Vec<(usize, MutexGuard<'_, DeliveryShard>)> =
+            wanted.into_iter().map(|i| (i, lock(&self.shards[i]))).collect();
         for (i, d) in deliveries.iter().enumerate() {
-            if live_delivery(&st, &d.id, now).is_some() || deliveries[..i].iter().any(|o| o.id == d.id) {
+            let taken =
+                locked_shard(&mut shards, &d.id).is_some_and(|shard| live_delivery(shard, &d.id, now).is_some());
+            if taken || deliveries[..i].iter().any(|o| o.id == d.id) {
                 return Err(PortError::Conflict(format!("delivery {} already exists", d.id)));
             }
         }
@@ -453,7 +522,9 @@ impl DeliveryStore for MemoryStore {
             if !endpoints.contains(&d.endpoint_id) {
                 endpoints.push(d.endpoint_id.clone());
             }
-            st.deliveries.insert(d.id.clone(), d.clone());
+            if let Some(shard) = locked_shard(&mut shards, &d.id) {
+                shard.deliveries.insert(d.id.clone(), d.clone());
+            }
         }
         st.event_endpoints.insert(event.id.clone(), endpoints);
         st.events.insert(event.id.clone(), event.clone());
@@ -461,7 +532,7 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
-        let (mut st, now) = self.begin()?;
+        let (mut st, now) = self.begin_shard(&delivery.id)?;
         if live_delivery(&st, &delivery.id, now).is_some() {
             return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
         }
@@ -479,7 +550,7 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
-        let (st, now) = self.begin()?;
+        let (st, now) = self.begin_shard(id)?;
         Ok(live_delivery(&st, id, now).cloned())
     }
 
@@ -491,7 +562,7 @@ impl DeliveryStore for MemoryStore {
         now: Timestamp,
         lease_until: Timestamp,
     ) -> PortResult<Claim> {
-        let (mut st, clock_now) = self.begin()?;
+        let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
         let Some(current) = st.deliveries.get_mut(id).filter(|d| is_live(d.expires_at, clock_now)) else {
             return Ok(Claim::Refused(None));
@@ -515,10 +586,8 @@ impl DeliveryStore for MemoryStore {
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
         // Copied before the lock is taken: concurrent steps wait on it.
         let copy = attempt.clone();
-        let (mut st, now) = self.begin()?;
-        let StoreState {
-            deliveries, attempts, ..
-        } = &mut *st;
+        let (mut st, now) = self.begin_shard(&delivery.id)?;
+        let DeliveryShard { deliveries, attempts } = &mut *st;
         // One lookup serves the check and the write.
         let stored = deliveries.get_mut(&delivery.id).filter(|d| is_live(d.expires_at, now));
         let holds = stored
@@ -555,7 +624,7 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
-        let (mut st, now) = self.begin()?;
+        let (mut st, now) = self.begin_shard(&delivery.id)?;
         match live_delivery(&st, &delivery.id, now) {
             // Exactly this state is stored already: a repeated call (see `claim_held_by`).
             Some(stored) if stored == delivery => Ok(()),
@@ -572,7 +641,7 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>> {
-        let (st, now) = self.begin()?;
+        let (st, now) = self.begin_shard(delivery)?;
         Ok(st
             .attempts
             .get(delivery)
@@ -589,18 +658,23 @@ impl DeliveryStore for MemoryStore {
         cursor: Option<&str>,
         limit: u32,
     ) -> PortResult<Page<Delivery>> {
-        let (st, now) = self.begin()?;
-        let mut items: Vec<(String, Delivery)> = st
-            .deliveries
-            .values()
-            .filter(|d| {
-                &d.endpoint_id == endpoint
-                    && is_live(d.expires_at, now)
-                    && status.is_none_or(|s| d.status.as_str() == s)
-                    && in_window(d.created_at, since, until)
-            })
-            .map(|d| (time_key(d.created_at, d.id.as_str()), d.clone()))
-            .collect();
+        let now = self.begin_call()?;
+        // Shard by shard, like a DynamoDB index query, which is not a snapshot either.
+        let mut items: Vec<(String, Delivery)> = Vec::new();
+        for shard in &self.shards {
+            items.extend(
+                lock(shard)
+                    .deliveries
+                    .values()
+                    .filter(|d| {
+                        &d.endpoint_id == endpoint
+                            && is_live(d.expires_at, now)
+                            && status.is_none_or(|s| d.status.as_str() == s)
+                            && in_window(d.created_at, since, until)
+                    })
+                    .map(|d| (time_key(d.created_at, d.id.as_str()), d.clone())),
+            );
+        }
         items.sort_by(|a, b| b.0.cmp(&a.0));
         paginate(items, cursor, limit, true)
     }

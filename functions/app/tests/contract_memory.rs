@@ -63,3 +63,85 @@ async fn timer() {
     let t = MemoryTimer::new();
     contract::timer_contract(&t, &t).await;
 }
+
+// The store keeps deliveries in shards, each behind its own lock. These check what the
+// one-lock store gave for free: an event spread over many shards is still written
+// all or nothing, and concurrent claims of one attempt still admit exactly one.
+
+fn event_with(
+    ids: &contract::Ids,
+    deliveries: usize,
+) -> (courier_app::model::EventRecord, Vec<courier_app::model::Delivery>) {
+    let tenant = ids.tenant();
+    let endpoint = ids.endpoint();
+    let event = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({"n": deliveries}));
+    let body = contract::sample_body(&event);
+    let list = (0..deliveries)
+        .map(|_| contract::sample_delivery(&event, &endpoint, &ids.delivery(), T0, body.clone()))
+        .collect();
+    (event, list)
+}
+
+#[tokio::test]
+async fn an_event_over_many_shards_is_written_all_or_nothing() {
+    use courier_app::ports::{DeliveryStore, PortError};
+    let (s, _) = store();
+    let ids = contract::Ids::new();
+    let (first, first_deliveries) = event_with(&ids, 3);
+    s.create_event(&first, &first_deliveries).await.expect("first event");
+    // Forty deliveries land in nearly every shard; the last one reuses an existing id.
+    let (second, mut second_deliveries) = event_with(&ids, 40);
+    second_deliveries[39].id = first_deliveries[2].id.clone();
+    let refused = s.create_event(&second, &second_deliveries).await;
+    assert!(matches!(refused, Err(PortError::Conflict(_))), "got {refused:?}");
+    assert_eq!(s.get_event(&second.tenant_id, &second.id).await.expect("read"), None);
+    for d in &second_deliveries[..39] {
+        assert_eq!(s.get_delivery(&d.id).await.expect("read"), None, "{} was written", d.id);
+    }
+    assert_eq!(
+        s.get_delivery(&first_deliveries[2].id).await.expect("read"),
+        Some(first_deliveries[2].clone())
+    );
+    assert_eq!(s.all_deliveries().len(), 3);
+    // Without the collision, all forty are written, each readable.
+    second_deliveries[39].id = ids.delivery();
+    s.create_event(&second, &second_deliveries).await.expect("second event");
+    for d in &second_deliveries {
+        assert_eq!(s.get_delivery(&d.id).await.expect("read"), Some(d.clone()));
+    }
+    assert_eq!(s.all_deliveries().len(), 43);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_claims_of_one_attempt_admit_exactly_one() {
+    use courier_app::ports::{Claim, DeliveryStore};
+    let (s, _) = store();
+    let s = Arc::new(s);
+    let ids = Arc::new(contract::Ids::new());
+    let (event, deliveries) = event_with(&ids, 20);
+    s.create_event(&event, &deliveries).await.expect("event");
+    for d in &deliveries {
+        let claims: Vec<_> = (0..8)
+            .map(|_| {
+                let (s, id, attempt) = (s.clone(), d.id.clone(), ids.attempt());
+                tokio::spawn(async move {
+                    s.claim_attempt(&id, 1, &attempt, T0, T0.plus_secs(30))
+                        .await
+                        .expect("claim")
+                })
+            })
+            .collect();
+        let mut claimed = 0;
+        for c in claims {
+            match c.await.expect("task") {
+                Claim::Claimed { lost, .. } => {
+                    assert_eq!(lost, None);
+                    claimed += 1;
+                }
+                Claim::Refused(Some(_)) => {}
+                Claim::Refused(None) => panic!("{} vanished", d.id),
+            }
+        }
+        assert_eq!(claimed, 1, "claims admitted for {}", d.id);
+    }
+}
