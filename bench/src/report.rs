@@ -125,6 +125,18 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "",
                 String::new(),
             );
+            row(
+                "1 sender",
+                s.sender_alone.name.clone(),
+                format!(
+                    "{} /s, {:.1} CPU us/delivery (with the request: {:.1})",
+                    n0(s.sender_alone.per_second),
+                    s.sender_alone.cpu_seconds_per_1000 * 1000.0,
+                    s.sender.cpu_seconds_per_1000 * 1000.0
+                ),
+                "",
+                String::new(),
+            );
             for v in [&s.sender_with_logs, &s.sender_with_lean_logs] {
                 row(
                     "1 sender",
@@ -159,8 +171,11 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "",
                 String::new(),
             );
-            let failures =
-                s.bare.failures + s.sender.failures + s.sender_with_logs.failures + s.sender_with_lean_logs.failures;
+            let failures = s.bare.failures
+                + s.sender.failures
+                + s.sender_alone.failures
+                + s.sender_with_logs.failures
+                + s.sender_with_lean_logs.failures;
             if failures > 0 {
                 row(
                     "1 sender",

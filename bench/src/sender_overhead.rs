@@ -8,7 +8,9 @@
 //! subscriber of `functions/sender/src/main.rs` plus the EMF metric lines, and the
 //! same with the span list turned off. Same concurrency everywhere: `concurrency`
 //! requests in flight, the handler working batches of 10 as SQS hands them to
-//! Lambda. The log variants also count the bytes logged per delivery. A second bare
+//! Lambda. The log variants also count the bytes logged per delivery. One more
+//! in-process variant runs the handler alone, every attempt answered 200 at once by
+//! an in-process stand-in: its CPU per delivery is the handler's own cost. A second bare
 //! loop posts in the handler's shape, batches of 10 that each wait for their
 //! slowest request: the gap between the two bare loops is what working in SQS
 //! batches costs any handler, the gap from it to the handler is the handler's own.
@@ -21,9 +23,10 @@ use courier_app::memory::{MemoryQueue, MemoryStore, MemoryTimer, OsSecrets, OsSe
 use courier_app::message::QueueMessage;
 use courier_app::model::Tenant;
 use courier_app::planner::{Planner, PlannerSettings};
-use courier_app::ports::{Clock, DeliveryStore, EndpointStore, Random};
+use courier_app::ports::{Clock, DeliveryStore, EndpointStore, HttpSender, OutboundRequest, Random, SendResult};
 use courier_app::sender::{NoFaults, PortRng, Sender, SenderSettings, StepOutcome};
 use courier_core::ids::{AttemptId, EndpointId, TenantId};
+use courier_core::outcome::{AttemptOutcome, ResponseSummary};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
@@ -118,6 +121,9 @@ pub struct Report {
     /// The bare loop in batches of 10, `concurrency / 10` batches at once.
     pub bare_batched: Variant,
     pub sender: Variant,
+    /// The handler with an in-process stand-in answering 200 at once: its CPU per
+    /// delivery is the handler's own cost, without the request's.
+    pub sender_alone: Variant,
     pub sender_with_logs: Variant,
     pub sender_with_lean_logs: Variant,
     /// Sender deliveries per second over bare (target >= 0.9).
@@ -138,7 +144,7 @@ pub struct Report {
 struct World {
     store: Arc<MemoryStore>,
     planner: Planner,
-    /// One queue of batches per (round, sender variant).
+    /// One queue of batches per (round, in-process sender variant).
     batches: Vec<Vec<SqsEvent>>,
     body: Vec<u8>,
     headers: Vec<(String, String)>,
@@ -373,9 +379,29 @@ async fn post_once(client: &reqwest::Client, url: &str, map: &reqwest::header::H
     }
 }
 
+/// The handler-alone variant's stand-in for the network: every attempt is answered
+/// 200 with no body, after yielding once so that each record still suspends (and is
+/// woken) as it would on a real request. What is left is the handler's own work.
+struct InstantReceiver;
+
+#[async_trait::async_trait]
+impl HttpSender for InstantReceiver {
+    async fn send(&self, request: OutboundRequest) -> SendResult {
+        // The request is built and dropped, as the real client consumes it.
+        drop(request);
+        tokio::task::yield_now().await;
+        SendResult {
+            outcome: AttemptOutcome::Response(ResponseSummary::new(200)),
+            peer: None,
+            duration_ms: 0,
+        }
+    }
+}
+
 async fn run_sender(
     store: Arc<MemoryStore>,
     planner: Planner,
+    http: Arc<dyn HttpSender>,
     batches: Vec<SqsEvent>,
     workers: usize,
     limit: Duration,
@@ -384,7 +410,7 @@ async fn run_sender(
         secrets: Arc::new(OsSecrets),
         deliveries: store.clone(),
         endpoints: store,
-        http: Arc::new(courier_http::ReqwestSender::new(true)),
+        http,
         clock: Arc::new(SystemClock),
         random: Arc::new(OsSeededRandom::new()),
         planner,
@@ -438,6 +464,7 @@ pub fn child(args: &[String]) -> Result<(), String> {
     let (ok, failed) = rt.block_on(run_sender(
         w.store,
         w.planner,
+        Arc::new(courier_http::ReqwestSender::new(true)),
         batches,
         concurrency.div_ceil(BATCH_SIZE),
         Duration::from_secs(90),
@@ -509,7 +536,8 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
     let concurrency = cfg.concurrency.max(1);
     let workers = concurrency.div_ceil(BATCH_SIZE);
     let setup = runtime()?;
-    let mut w = setup.block_on(world(&url, &vec![per_round; rounds]))?;
+    // Two queues of batches per round: the sender's, and the handler-alone variant's.
+    let mut w = setup.block_on(world(&url, &vec![per_round; 2 * rounds]))?;
     drop(setup);
     let mut report = Report {
         concurrency,
@@ -518,6 +546,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         bare: Variant::named("bare reqwest loop"),
         bare_batched: Variant::named("bare reqwest loop in batches of 10"),
         sender: Variant::named("sender handler"),
+        sender_alone: Variant::named("sender handler alone (instant 200, no network)"),
         sender_with_logs: Variant::named("sender handler + Lambda logging"),
         sender_with_lean_logs: Variant::named("sender handler + Lambda logging without span list"),
         throughput_ratio: f64::NAN,
@@ -567,12 +596,28 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         let (ok, failed) = rt.block_on(run_sender(
             w.store.clone(),
             w.planner.clone(),
+            Arc::new(courier_http::ReqwestSender::new(true)),
             batches,
             workers,
             cfg.time_limit,
         ));
         let (wall, cpu) = u.stop();
         report.sender.add(ok, failed, wall, cpu, 0);
+        drop(rt);
+
+        let rt = runtime()?;
+        let batches = queues.next().unwrap_or_default();
+        let u = Usage::start();
+        let (ok, failed) = rt.block_on(run_sender(
+            w.store.clone(),
+            w.planner.clone(),
+            Arc::new(InstantReceiver),
+            batches,
+            workers,
+            cfg.time_limit,
+        ));
+        let (wall, cpu) = u.stop();
+        report.sender_alone.add(ok, failed, wall, cpu, 0);
         drop(rt);
 
         for (logging, v) in [
