@@ -590,35 +590,26 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         report.bare_batched.add(ok, failed, wall, cpu, 0);
         drop(rt);
 
-        let rt = runtime()?;
-        let batches = queues.next().unwrap_or_default();
-        let u = Usage::start();
-        let (ok, failed) = rt.block_on(run_sender(
-            w.store.clone(),
-            w.planner.clone(),
-            Arc::new(courier_http::ReqwestSender::new(true)),
-            batches,
-            workers,
-            cfg.time_limit,
-        ));
-        let (wall, cpu) = u.stop();
-        report.sender.add(ok, failed, wall, cpu, 0);
-        drop(rt);
-
-        let rt = runtime()?;
-        let batches = queues.next().unwrap_or_default();
-        let u = Usage::start();
-        let (ok, failed) = rt.block_on(run_sender(
-            w.store.clone(),
-            w.planner.clone(),
-            Arc::new(InstantReceiver),
-            batches,
-            workers,
-            cfg.time_limit,
-        ));
-        let (wall, cpu) = u.stop();
-        report.sender_alone.add(ok, failed, wall, cpu, 0);
-        drop(rt);
+        let in_process: [(Arc<dyn HttpSender>, &mut Variant); 2] = [
+            (Arc::new(courier_http::ReqwestSender::new(true)), &mut report.sender),
+            (Arc::new(InstantReceiver), &mut report.sender_alone),
+        ];
+        for (http, v) in in_process {
+            let rt = runtime()?;
+            let batches = queues.next().unwrap_or_default();
+            let u = Usage::start();
+            let (ok, failed) = rt.block_on(run_sender(
+                w.store.clone(),
+                w.planner.clone(),
+                http,
+                batches,
+                workers,
+                cfg.time_limit,
+            ));
+            let (wall, cpu) = u.stop();
+            v.add(ok, failed, wall, cpu, 0);
+            drop(rt);
+        }
 
         for (logging, v) in [
             (Logging::Lambda, &mut report.sender_with_logs),
