@@ -4,7 +4,7 @@
 use courier_app::message::QueueMessage;
 use courier_app::sender::Faults;
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -65,7 +65,7 @@ async fn gavai_breaker_opens_drops_resets_and_closes() {
         let id = h.event(&ep, json!({})).await;
         assert_eq!(h.settled(&id, SETTLE).await["deadReason"], "max_attempts");
     }
-    let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    let view = endpoint_once(&h, &ep, "/breaker/state", json!("open"), Duration::from_secs(5)).await;
     assert_eq!(view["breaker"]["state"], "open");
     // While open: new events are recorded as dropped, a test event is refused.
     let dropped = h.event(&ep, json!({"n": "dropped"})).await;
@@ -90,7 +90,7 @@ async fn gavai_breaker_opens_drops_resets_and_closes() {
     assert_eq!(view["breaker"]["state"], "closed");
     let ok = h.event(&ep, json!({})).await;
     assert_eq!(h.settled(&ok, SETTLE).await["status"], "succeeded");
-    let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    let view = endpoint_once(&h, &ep, "/breaker/exhaustedInARow", json!(0), Duration::from_secs(5)).await;
     assert_eq!(view["breaker"]["exhaustedInARow"], 0);
     h.stop().await;
 }
@@ -109,25 +109,21 @@ async fn smartchat_degrades_recovers_and_is_disabled_by_410_then_enabled_with_re
     let policy = json!({
         "base": "smartchat",
         "maxAttempts": 3,
-        "waitsSeconds": [1, 3],
+        "waitsSeconds": [1, 6],
         "jitter": {"min": 1, "max": 1},
         "health": {"model": "smartchat", "degradeAfterFailures": 2, "pauseAfterFailures": 20, "pauseAfterSeconds": 259200, "disableAfterSeconds": 604800}
     });
     let (ep, _) = h.endpoint(&rx.url(), policy).await;
     let first = h.event(&ep, json!({"n": 1})).await;
-    // 500, 500 (degraded after 2 in a row), then, 3 s later, 200 (active again).
+    // 500, 500 (degraded after 2 in a row), then, 6 s later, 200 (active again). The
+    // degraded spell lasts the whole wait; it is looked for in its first 5 s, which
+    // leaves a loaded machine seconds to record the second attempt (it had 2.5 s of
+    // a 3 s wait before).
     rx.wait_for(2, SETTLE).await;
-    let deadline = tokio::time::Instant::now() + Duration::from_millis(2_500);
-    let status = loop {
-        let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
-        if view["status"] == "degraded" || tokio::time::Instant::now() >= deadline {
-            break view["status"].clone();
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    assert_eq!(status, "degraded");
+    let view = endpoint_once(&h, &ep, "/status", json!("degraded"), Duration::from_secs(5)).await;
+    assert_eq!(view["status"], "degraded");
     assert_eq!(h.settled(&first, SETTLE).await["status"], "succeeded");
-    let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    let view = endpoint_once(&h, &ep, "/status", json!("active"), Duration::from_secs(5)).await;
     assert_eq!(view["status"], "active");
     // 410 disables the endpoint at once; the delivery fails.
     let gone = h.event(&ep, json!({"n": 2})).await;
@@ -136,7 +132,7 @@ async fn smartchat_degrades_recovers_and_is_disabled_by_410_then_enabled_with_re
         (d["status"].as_str(), d["deadReason"].as_str()),
         (Some("failed"), Some("endpoint_disabled"))
     );
-    let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    let view = endpoint_once(&h, &ep, "/status", json!("disabled"), Duration::from_secs(5)).await;
     assert_eq!(view["status"], "disabled");
     // Events while disabled are not queued.
     let missed = h.event(&ep, json!({"n": 3})).await;
@@ -165,6 +161,20 @@ async fn smartchat_degrades_recovers_and_is_disabled_by_410_then_enabled_with_re
     ns.sort();
     assert_eq!(ns, [2, 3]);
     h.stop().await;
+}
+
+/// The endpoint's view once the value at `pointer` is `want`, or the last view read
+/// when `within` runs out first. Health and breaker state are written after the
+/// attempt they follow from, so they may trail the delivery's settled state.
+async fn endpoint_once(h: &Harness, ep: &str, pointer: &str, want: Value, within: Duration) -> Value {
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        let (_, view) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+        if view.pointer(pointer) == Some(&want) || tokio::time::Instant::now() >= deadline {
+            return view;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Fails every step while set, as if storage were down.
