@@ -3,8 +3,7 @@
 
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
-use serde::{Deserialize, Deserializer, Serialize, de};
-use std::fmt;
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -42,89 +41,23 @@ impl Trigger {
 pub struct QueueMessage {
     /// Message format version (1).
     pub v: u32,
-    #[serde(deserialize_with = "delivery_id")]
     pub delivery_id: DeliveryId,
-    #[serde(deserialize_with = "tenant_id")]
     pub tenant_id: TenantId,
     /// Carried so the sender can load (and cache) the endpoint before claiming.
-    #[serde(deserialize_with = "endpoint_id")]
     pub endpoint_id: EndpointId,
     /// The attempt number this message asks for.
     pub attempt: u32,
     /// The attempt must not start before this instant; an early message is re-delayed.
-    #[serde(deserialize_with = "timestamp")]
     pub not_before: Timestamp,
     pub trigger: Trigger,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "optional_attempt_id"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_attempt_id: Option<AttemptId>,
     /// A pre-assigned id for the attempt (redeliveries answer it to the caller).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "optional_attempt_id"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempt_id: Option<AttemptId>,
     /// A timer checking that long-running attempt `attempt` was reported in time.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub completion_check: bool,
-}
-
-/// Parses a string field from the message text as it is read. The ids' and
-/// timestamps' own `Deserialize` go through an owned `String` first: one more
-/// allocation per field on every message the sender handles.
-struct ParsedStr<T, E>(fn(&str) -> Result<T, E>);
-
-impl<T, E: fmt::Display> de::Visitor<'_> for ParsedStr<T, E> {
-    type Value = T;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-    fn visit_str<Er: de::Error>(self, v: &str) -> Result<T, Er> {
-        (self.0)(v).map_err(Er::custom)
-    }
-}
-
-/// [`ParsedStr`] for an optional field (`null` is `None`, as with the derived impl).
-struct OptionalParsedStr<T, E>(fn(&str) -> Result<T, E>);
-
-impl<'de, T, E: fmt::Display> de::Visitor<'de> for OptionalParsedStr<T, E> {
-    type Value = Option<T>;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string or null")
-    }
-    fn visit_none<Er: de::Error>(self) -> Result<Option<T>, Er> {
-        Ok(None)
-    }
-    fn visit_unit<Er: de::Error>(self) -> Result<Option<T>, Er> {
-        Ok(None)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
-        d.deserialize_str(ParsedStr(self.0)).map(Some)
-    }
-}
-
-fn delivery_id<'de, D: Deserializer<'de>>(d: D) -> Result<DeliveryId, D::Error> {
-    d.deserialize_str(ParsedStr(DeliveryId::parse))
-}
-
-fn tenant_id<'de, D: Deserializer<'de>>(d: D) -> Result<TenantId, D::Error> {
-    d.deserialize_str(ParsedStr(TenantId::parse))
-}
-
-fn endpoint_id<'de, D: Deserializer<'de>>(d: D) -> Result<EndpointId, D::Error> {
-    d.deserialize_str(ParsedStr(EndpointId::parse))
-}
-
-fn timestamp<'de, D: Deserializer<'de>>(d: D) -> Result<Timestamp, D::Error> {
-    d.deserialize_str(ParsedStr(Timestamp::parse_rfc3339))
-}
-
-fn optional_attempt_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<AttemptId>, D::Error> {
-    d.deserialize_option(OptionalParsedStr(AttemptId::parse))
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -47,20 +47,6 @@ fn valid_body(body: &str) -> bool {
     body.len() == BODY_LEN && body.bytes().all(|c| IN_ALPHABET[c as usize])
 }
 
-/// Parses an id straight from the text being deserialised (going through a
-/// `String` first would allocate for every id read).
-struct IdVisitor<T>(fn(&str) -> Result<T, IdError>);
-
-impl<T> serde::de::Visitor<'_> for IdVisitor<T> {
-    type Value = T;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<T, E> {
-        (self.0)(v).map_err(E::custom)
-    }
-}
-
 macro_rules! prefixed_id {
     ($name:ident, $prefix:literal, $kind:literal) => {
         /// The id's text (prefix and body, ASCII only), held inline: ids are copied
@@ -123,7 +109,7 @@ macro_rules! prefixed_id {
 
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                d.deserialize_str(IdVisitor($name::parse))
+                d.deserialize_str(crate::ParsedStr($name::parse))
             }
         }
     };

@@ -18,6 +18,21 @@ pub mod signing;
 pub mod simulate;
 pub mod time;
 
+/// Deserialises a value parsed from string text as it is read: going through an
+/// owned `String` first would allocate for every id and timestamp read. Shared by
+/// the ids' and `Timestamp`'s `Deserialize`.
+pub(crate) struct ParsedStr<T, E>(pub(crate) fn(&str) -> Result<T, E>);
+
+impl<T, E: std::fmt::Display> serde::de::Visitor<'_> for ParsedStr<T, E> {
+    type Value = T;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<Er: serde::de::Error>(self, v: &str) -> Result<T, Er> {
+        (self.0)(v).map_err(Er::custom)
+    }
+}
+
 pub use classify::{AttemptState, Classification, Diagnostic, ErrorClass, Remediation};
 pub use decide::{Decision, DeliveryContext, LatencyClass, SettleReason};
 pub use outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};

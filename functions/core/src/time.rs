@@ -73,8 +73,7 @@ impl serde::Serialize for Timestamp {
 
 impl<'de> serde::Deserialize<'de> for Timestamp {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Timestamp::parse_rfc3339(&s).map_err(serde::de::Error::custom)
+        d.deserialize_str(crate::ParsedStr(Timestamp::parse_rfc3339))
     }
 }
 
@@ -175,6 +174,24 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_from_json_text_escapes_and_values() {
+        let t = Timestamp::from_secs(1_800_000_000).plus_millis(5);
+        let json = serde_json::to_string(&t).unwrap_or_default();
+        assert_eq!(json, format!("\"{}\"", t.to_rfc3339()));
+        assert_eq!(serde_json::from_str::<Timestamp>(&json).ok(), Some(t));
+        let escaped = json.replace('T', "\\u0054");
+        assert_ne!(escaped, json);
+        assert_eq!(serde_json::from_str::<Timestamp>(&escaped).ok(), Some(t));
+        let value = serde_json::Value::String(t.to_rfc3339());
+        assert_eq!(serde_json::from_value::<Timestamp>(value).ok(), Some(t));
+        assert_eq!(
+            serde_json::from_str::<Timestamp>("42").map_err(|e| e.to_string()),
+            Err("invalid type: integer `42`, expected a string at line 1 column 2".to_owned())
+        );
+        assert!(serde_json::from_str::<Timestamp>("\"yesterday\"").is_err());
+    }
 
     #[test]
     fn formats_and_parses_round_trip() {
