@@ -424,15 +424,6 @@ impl MemoryStore {
     }
 }
 
-/// The shard holding `id` among those a call has locked.
-fn locked_shard<'a>(
-    locked: &'a mut [(usize, MutexGuard<'_, DeliveryShard>)],
-    id: &DeliveryId,
-) -> Option<&'a mut DeliveryShard> {
-    let i = shard_of(id);
-    locked.iter_mut().find(|(j, _)| *j == i).map(|(_, g)| &mut **g)
-}
-
 fn live_delivery<'a>(shard: &'a DeliveryShard, id: &DeliveryId, now: Timestamp) -> Option<&'a Delivery> {
     shard.deliveries.get(id).filter(|d| is_live(d.expires_at, now))
 }
@@ -505,14 +496,20 @@ impl DeliveryStore for MemoryStore {
         }
         // Every shard the event writes to, locked in ascending order (after `state`)
         // for the whole check-then-write, as one transaction.
-        let mut wanted: Vec<usize> = deliveries.iter().map(|d| shard_of(&d.id)).collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let mut shards: Vec<(usize, MutexGuard<'_, DeliveryShard>)> =
-            wanted.into_iter().map(|i| (i, lock(&self.shards[i]))).collect();
+        let mut wanted = [false; SHARDS];
+        for d in deliveries {
+            wanted[shard_of(&d.id)] = true;
+        }
+        let mut shards: [Option<MutexGuard<'_, DeliveryShard>>; SHARDS] = Default::default();
+        for (i, guard) in shards.iter_mut().enumerate() {
+            if wanted[i] {
+                *guard = Some(lock(&self.shards[i]));
+            }
+        }
         for (i, d) in deliveries.iter().enumerate() {
-            let taken =
-                locked_shard(&mut shards, &d.id).is_some_and(|shard| live_delivery(shard, &d.id, now).is_some());
+            let taken = shards[shard_of(&d.id)]
+                .as_deref()
+                .is_some_and(|shard| live_delivery(shard, &d.id, now).is_some());
             if taken || deliveries[..i].iter().any(|o| o.id == d.id) {
                 return Err(PortError::Conflict(format!("delivery {} already exists", d.id)));
             }
@@ -522,7 +519,7 @@ impl DeliveryStore for MemoryStore {
             if !endpoints.contains(&d.endpoint_id) {
                 endpoints.push(d.endpoint_id.clone());
             }
-            if let Some(shard) = locked_shard(&mut shards, &d.id) {
+            if let Some(shard) = shards[shard_of(&d.id)].as_deref_mut() {
                 shard.deliveries.insert(d.id.clone(), d.clone());
             }
         }

@@ -117,7 +117,7 @@ async fn concurrent_claims_of_one_attempt_admit_exactly_one() {
     use courier_app::ports::{Claim, DeliveryStore};
     let (s, _) = store();
     let s = Arc::new(s);
-    let ids = Arc::new(contract::Ids::new());
+    let ids = contract::Ids::new();
     let (event, deliveries) = event_with(&ids, 20);
     s.create_event(&event, &deliveries).await.expect("event");
     for d in &deliveries {

@@ -326,9 +326,10 @@ fn sqs_event(messages: &[courier_aws::sqs::ReceivedMessage], queue_arn: &str) ->
 /// Pollers of the delivery queue, as many as Lambda's event source mapping starts with.
 const SENDER_POLLERS: usize = 5;
 
-/// Stands in for Lambda's SQS event source mapping (one of its pollers): long-polls, hands batches to the
-/// handler as real SQS events, deletes what succeeded, leaves the rest to come back
-/// after the visibility timeout (and, after 5 receives, to move to the DLQ).
+/// Stands in for one poller of Lambda's SQS event source mapping: long-polls, hands
+/// batches to the handler as real SQS events, deletes what succeeded, leaves the rest
+/// to come back after the visibility timeout (and, after 5 receives, to move to the
+/// DLQ).
 async fn poll_loop(
     consumer: Consumer,
     queue: Arc<SqsQueue>,
