@@ -162,11 +162,11 @@ pub fn sample_attempt(delivery: &Delivery, id: &AttemptId, number: u32, started_
         number,
         trigger: if number == 1 { Trigger::Initial } else { Trigger::Retry },
         source_attempt_id: None,
-        state: "failed".to_owned(),
+        state: "failed".into(),
         response_status: Some(503),
-        error_class: Some("http_5xx".to_owned()),
-        diagnostic: "the receiver answered 503".to_owned(),
-        remediation: "check the receiver's health".to_owned(),
+        error_class: Some("http_5xx".into()),
+        diagnostic: "the receiver answered 503".into(),
+        remediation: "check the receiver's health".into(),
         counts_toward_receiver_failures: true,
         failure_snippet: Some("upstream unavailable".to_owned()),
         truncated: false,
@@ -869,7 +869,7 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         "record under a taken-over claim",
     );
     let mut lost_att = sample_attempt(&d, &a2, 2, t2);
-    lost_att.state = "ambiguous".to_owned();
+    lost_att.state = "ambiguous".into();
     lost_att.response_status = None;
     let mut still_claimed = taken.clone();
     still_claimed.status = DeliveryStatus::Ambiguous;

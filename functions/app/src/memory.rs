@@ -315,15 +315,94 @@ struct StoreState {
     idempotency: HashMap<String, IdempotencyRecord>,
 }
 
-/// One shard of the deliveries, with their attempts (a delivery's attempts live in
-/// its delivery's shard, so recording an outcome takes one lock).
+/// One shard of the deliveries, each kept with its attempts, so recording an
+/// outcome takes one lock and one lookup.
 #[derive(Default)]
 struct DeliveryShard {
-    deliveries: HashMap<DeliveryId, Delivery, IdHash>,
-    /// Each delivery's attempts in (number, id) order: one lookup per recorded
-    /// attempt, where a map of every attempt ordered by (delivery, number, id) had to
-    /// be searched and its node contents shifted on every insert.
-    attempts: HashMap<DeliveryId, Vec<Attempt>, IdHash>,
+    deliveries: HashMap<DeliveryId, StoredDelivery, IdHash>,
+}
+
+/// A delivery and its attempts in (number, id) order. Kept together, recording an
+/// attempt updates an entry it has already found instead of inserting into a second
+/// map keyed by the same id (which grew, and rehashed, with every first attempt).
+struct StoredDelivery {
+    delivery: Delivery,
+    attempts: Vec<Attempt>,
+}
+
+impl DeliveryShard {
+    /// Stores a new delivery. An expired one under the same id keeps its attempts, as
+    /// DynamoDB keeps attempt items until their own TTL.
+    fn put_new(&mut self, d: &Delivery) {
+        match self.deliveries.get_mut(&d.id) {
+            Some(stored) => overwrite(&mut stored.delivery, d),
+            None => {
+                let stored = StoredDelivery {
+                    delivery: d.clone(),
+                    attempts: Vec::new(),
+                };
+                self.deliveries.insert(d.id.clone(), stored);
+            }
+        }
+    }
+
+    fn live_mut(&mut self, id: &DeliveryId, now: Timestamp) -> Option<&mut StoredDelivery> {
+        self.deliveries
+            .get_mut(id)
+            .filter(|s| is_live(s.delivery.expires_at, now))
+    }
+}
+
+/// `*to = from.clone()`, reusing the strings `to` already holds (the body above all:
+/// it never changes once written). Every field is named, so a new one cannot be
+/// forgotten here.
+fn overwrite(to: &mut Delivery, from: &Delivery) {
+    let Delivery {
+        id,
+        tenant_id,
+        event_id,
+        endpoint_id,
+        webhook_id,
+        status,
+        dead_reason,
+        trigger,
+        attempt_count,
+        next_attempt,
+        receiver_failures,
+        next_attempt_at,
+        last_planned,
+        claim,
+        created_at,
+        planned_at,
+        settled_at,
+        dead_lettered_at,
+        awaiting,
+        body,
+        expires_at,
+        version,
+    } = from;
+    to.id.clone_from(id);
+    to.tenant_id.clone_from(tenant_id);
+    to.event_id.clone_from(event_id);
+    to.endpoint_id.clone_from(endpoint_id);
+    to.webhook_id.clone_from(webhook_id);
+    to.status = *status;
+    to.dead_reason.clone_from(dead_reason);
+    to.trigger = *trigger;
+    to.attempt_count = *attempt_count;
+    to.next_attempt = *next_attempt;
+    to.receiver_failures = *receiver_failures;
+    to.next_attempt_at = *next_attempt_at;
+    to.last_planned = *last_planned;
+    to.claim.clone_from(claim);
+    to.created_at = *created_at;
+    to.planned_at = *planned_at;
+    to.settled_at = *settled_at;
+    to.dead_lettered_at = *dead_lettered_at;
+    to.awaiting.clone_from(awaiting);
+    to.body.clone_from(body);
+    to.expires_at = *expires_at;
+    to.version = *version;
 }
 
 /// Which shard holds a delivery. Bits 32..36 of the key's hash: the shard's own map
@@ -369,7 +448,13 @@ impl MemoryStore {
         let mut v: Vec<Delivery> = self
             .shards
             .iter()
-            .flat_map(|s| lock(s).deliveries.values().cloned().collect::<Vec<_>>())
+            .flat_map(|s| {
+                lock(s)
+                    .deliveries
+                    .values()
+                    .map(|stored| stored.delivery.clone())
+                    .collect::<Vec<_>>()
+            })
             .collect();
         v.sort_by(|a, b| a.id.cmp(&b.id));
         v
@@ -382,9 +467,10 @@ impl MemoryStore {
             .iter()
             .flat_map(|s| {
                 lock(s)
-                    .attempts
+                    .deliveries
                     .iter()
-                    .map(|(id, v)| (id.clone(), v.clone()))
+                    .filter(|(_, stored)| !stored.attempts.is_empty())
+                    .map(|(id, stored)| (id.clone(), stored.attempts.clone()))
                     .collect::<Vec<_>>()
             })
             .collect();
@@ -425,7 +511,11 @@ impl MemoryStore {
 }
 
 fn live_delivery<'a>(shard: &'a DeliveryShard, id: &DeliveryId, now: Timestamp) -> Option<&'a Delivery> {
-    shard.deliveries.get(id).filter(|d| is_live(d.expires_at, now))
+    shard
+        .deliveries
+        .get(id)
+        .map(|s| &s.delivery)
+        .filter(|d| is_live(d.expires_at, now))
 }
 
 #[async_trait]
@@ -520,7 +610,7 @@ impl DeliveryStore for MemoryStore {
                 endpoints.push(d.endpoint_id.clone());
             }
             if let Some(shard) = shards[shard_of(&d.id)].as_deref_mut() {
-                shard.deliveries.insert(d.id.clone(), d.clone());
+                shard.put_new(d);
             }
         }
         st.event_endpoints.insert(event.id.clone(), endpoints);
@@ -533,7 +623,7 @@ impl DeliveryStore for MemoryStore {
         if live_delivery(&st, &delivery.id, now).is_some() {
             return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
         }
-        st.deliveries.insert(delivery.id.clone(), delivery.clone());
+        st.put_new(delivery);
         Ok(())
     }
 
@@ -561,7 +651,7 @@ impl DeliveryStore for MemoryStore {
     ) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
-        let Some(current) = st.deliveries.get_mut(id).filter(|d| is_live(d.expires_at, clock_now)) else {
+        let Some(current) = st.live_mut(id, clock_now).map(|s| &mut s.delivery) else {
             return Ok(Claim::Refused(None));
         };
         if claim_held_by(current, number, attempt_id) && !current.status.is_settled() {
@@ -584,33 +674,32 @@ impl DeliveryStore for MemoryStore {
         // Copied before the lock is taken: concurrent steps wait on it.
         let copy = attempt.clone();
         let (mut st, now) = self.begin_shard(&delivery.id)?;
-        let DeliveryShard { deliveries, attempts } = &mut *st;
-        // One lookup serves the check and the write.
-        let stored = deliveries.get_mut(&delivery.id).filter(|d| is_live(d.expires_at, now));
+        // One lookup serves the check and both writes.
+        let stored = st.live_mut(&delivery.id, now);
         let holds = stored
             .as_ref()
-            .and_then(|d| d.claim.as_ref())
+            .and_then(|s| s.delivery.claim.as_ref())
             .is_some_and(|c| &c.attempt_id == claim_id);
-        if !holds {
-            let same = attempts
-                .get(&attempt.delivery_id)
-                .and_then(|v| v.iter().find(|a| a.number == attempt.number && a.id == attempt.id));
-            if stored.as_deref() == Some(delivery) && same == Some(attempt) {
-                // Exactly this outcome is recorded already: a repeated call.
-                return Ok(());
+        let stored = match stored {
+            Some(stored) if holds => stored,
+            other => {
+                let repeated = other.is_some_and(|s| s.delivery == *delivery && s.attempts.contains(attempt));
+                if repeated {
+                    // Exactly this outcome is recorded already: a repeated call.
+                    return Ok(());
+                }
+                return Err(PortError::Conflict(format!(
+                    "delivery {} does not hold the claim for {claim_id}",
+                    delivery.id
+                )));
             }
-            return Err(PortError::Conflict(format!(
-                "delivery {} does not hold the claim for {claim_id}",
-                delivery.id
-            )));
-        }
-        if let Some(stored) = stored {
-            *stored = delivery.clone();
-        }
-        let list = attempts
-            .entry(attempt.delivery_id.clone())
+        };
+        overwrite(&mut stored.delivery, delivery);
+        let list = &mut stored.attempts;
+        if list.capacity() == 0 {
             // Most deliveries end after one attempt.
-            .or_insert_with(|| Vec::with_capacity(1));
+            list.reserve_exact(1);
+        }
         // Replaces an attempt recorded under the same number and id, as a map keyed
         // by them would.
         match list.binary_search_by(|a| (a.number, &a.id).cmp(&(attempt.number, &attempt.id))) {
@@ -622,11 +711,11 @@ impl DeliveryStore for MemoryStore {
 
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
         let (mut st, now) = self.begin_shard(&delivery.id)?;
-        match live_delivery(&st, &delivery.id, now) {
+        match st.live_mut(&delivery.id, now).map(|s| &mut s.delivery) {
             // Exactly this state is stored already: a repeated call (see `claim_held_by`).
             Some(stored) if stored == delivery => Ok(()),
             Some(stored) if stored.version == expected_version => {
-                st.deliveries.insert(delivery.id.clone(), delivery.clone());
+                overwrite(stored, delivery);
                 Ok(())
             }
             Some(stored) => Err(PortError::Conflict(format!(
@@ -640,9 +729,15 @@ impl DeliveryStore for MemoryStore {
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>> {
         let (st, now) = self.begin_shard(delivery)?;
         Ok(st
-            .attempts
+            .deliveries
             .get(delivery)
-            .map(|v| v.iter().filter(|a| is_live(a.expires_at, now)).cloned().collect())
+            .map(|s| {
+                s.attempts
+                    .iter()
+                    .filter(|a| is_live(a.expires_at, now))
+                    .cloned()
+                    .collect()
+            })
             .unwrap_or_default())
     }
 
@@ -663,6 +758,7 @@ impl DeliveryStore for MemoryStore {
                 lock(shard)
                     .deliveries
                     .values()
+                    .map(|s| &s.delivery)
                     .filter(|d| {
                         &d.endpoint_id == endpoint
                             && is_live(d.expires_at, now)

@@ -8,6 +8,7 @@ use courier_core::health::{BreakerState, SmartHealth};
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use courier_core::{Policy, Timestamp};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -206,6 +207,9 @@ pub struct AwaitingCompletion {
     pub token_hash: String,
 }
 
+/// One attempt as recorded. The classification's names (state, error class,
+/// diagnostic, remediation) are static strings when the sender makes the record, so
+/// copying an attempt does not copy them; read back from storage they are owned.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Attempt {
@@ -216,13 +220,13 @@ pub struct Attempt {
     pub trigger: Trigger,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_attempt_id: Option<AttemptId>,
-    pub state: String,
+    pub state: Cow<'static, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_status: Option<u16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_class: Option<String>,
-    pub diagnostic: String,
-    pub remediation: String,
+    pub error_class: Option<Cow<'static, str>>,
+    pub diagnostic: Cow<'static, str>,
+    pub remediation: Cow<'static, str>,
     pub counts_toward_receiver_failures: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure_snippet: Option<String>,

@@ -17,6 +17,7 @@ use courier_core::outcome::{AttemptOutcome, PreSendFailure};
 use courier_core::policy::HealthModel;
 use courier_core::rng::RandomSource;
 use courier_core::signing::{SigningKey, SigningSecret, signature_header_keys};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -972,11 +973,11 @@ fn attempt_record(
         number,
         trigger: m.trigger,
         source_attempt_id: m.source_attempt_id.clone(),
-        state: cls.state.as_str(),
+        state: Cow::Borrowed(cls.state.wire_name()),
         response_status: response.map(|r| r.status),
-        error_class: cls.error_class.map(|c| c.as_str()),
-        diagnostic: cls.diagnostic.as_str(),
-        remediation: cls.remediation.as_str(),
+        error_class: cls.error_class.map(|c| Cow::Borrowed(c.wire_name())),
+        diagnostic: Cow::Borrowed(cls.diagnostic.wire_name()),
+        remediation: Cow::Borrowed(cls.remediation.wire_name()),
         counts_toward_receiver_failures: cls.counts_toward_receiver_failures,
         truncated: snippet.as_ref().is_some_and(|s| s.1),
         failure_snippet: snippet.map(|s| s.0),

@@ -418,7 +418,7 @@ async fn tanitar_unsafe_url_and_missing_secret_are_dead_before_sending() {
     );
     let a = w.store.list_attempts(&id).await.unwrap_or_default();
     assert_eq!(
-        (a[0].diagnostic.as_str(), a[0].response_status),
+        (a[0].diagnostic.as_ref(), a[0].response_status),
         ("endpoint_unsafe", None)
     );
 
@@ -577,7 +577,7 @@ async fn a_mangled_stored_payload_is_terminal_payload_unavailable_without_sendin
     );
     let a = w.store.list_attempts(&id).await.unwrap_or_default();
     assert_eq!(
-        (a[0].diagnostic.as_str(), a[0].remediation.as_str()),
+        (a[0].diagnostic.as_ref(), a[0].remediation.as_ref()),
         ("payload_unavailable", "replace_payload")
     );
     assert!(w.http.requests.lock().map(|r| r.is_empty()).unwrap_or(false));

@@ -34,7 +34,7 @@ impl StepSink for Console {
                 let status = attempt
                     .response_status
                     .map(|s| s.to_string())
-                    .unwrap_or_else(|| attempt.error_class.clone().unwrap_or_else(|| "-".into()));
+                    .unwrap_or_else(|| attempt.error_class.as_deref().unwrap_or("-").to_owned());
                 let next = match (delivery.next_attempt_at, delivery.status.is_settled()) {
                     (_, true) => format!(
                         "delivery {}{}",
