@@ -3,12 +3,18 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The response headers anything reads: classification (`content-type`), the
+/// decision (`retry-after`) and the attempt record (those two and the first
+/// request-id header, the last three here). Lower-case.
+pub const READ_HEADERS: [&str; 5] = ["content-type", "retry-after", "x-request-id", "x-amzn-requestid", "cf-ray"];
+
 /// The parts of a receiver's answer that classification and the attempt record need.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct ResponseSummary {
     pub status: u16,
-    /// Header names lower-cased. Only a handful are kept in the record (see
-    /// [`ResponseSummary::kept_headers`]); the rest are here for classification.
+    /// Header names lower-cased. Nothing reads any but [`READ_HEADERS`], so an HTTP
+    /// adapter may keep only those; the record keeps fewer still (see
+    /// [`ResponseSummary::kept_headers`]).
     pub headers: Vec<(String, String)>,
     /// The start of the body, at most what the policy's snippet needs (plus one
     /// character's worth, so truncation can be told).
@@ -44,13 +50,14 @@ impl ResponseSummary {
 
     /// content-type, retry-after and the first request-id header found, in that order.
     pub fn kept_headers(&self) -> Vec<(String, String)> {
+        let (always, request_ids) = READ_HEADERS.split_at(2);
         let mut kept = Vec::new();
-        for name in ["content-type", "retry-after"] {
+        for name in always {
             if let Some(v) = self.header(name) {
-                kept.push((name.to_owned(), v.chars().take(256).collect()));
+                kept.push(((*name).to_owned(), v.chars().take(256).collect()));
             }
         }
-        if let Some((name, v)) = ["x-request-id", "x-amzn-requestid", "cf-ray"]
+        if let Some((name, v)) = request_ids
             .iter()
             .find_map(|n| self.header(n).map(|v| (*n, v)))
         {

@@ -8,7 +8,7 @@ use crate::failure::outcome_of;
 use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
 use courier_app::ports::{HttpSender, OutboundRequest, SendResult};
-use courier_core::outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};
+use courier_core::outcome::{AttemptOutcome, PreSendFailure, READ_HEADERS, ResponseSummary, TransportFailure};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -189,10 +189,13 @@ impl ReqwestSender {
         };
         let peer = response.remote_addr();
         let mut summary = ResponseSummary::new(response.status().as_u16());
-        // http's HeaderName is already lower-case.
+        // Only the headers something reads: a receiver's others (often a dozen)
+        // would each cost two copies for nothing. http's HeaderName is already
+        // lower-case.
         summary.headers = response
             .headers()
             .iter()
+            .filter(|(name, _)| READ_HEADERS.contains(&name.as_str()))
             .map(|(name, value)| {
                 (
                     name.as_str().to_owned(),
