@@ -741,14 +741,25 @@ impl Recorder<'_> {
             let Some(mut e) = self.endpoints.get_endpoint(&endpoint.tenant_id, &endpoint.id).await? else {
                 return Ok(());
             };
+            let mut changed = false;
             if let (Some(ev), Some(rules)) = (breaker_event, e.policy.health.breaker_rules()) {
-                e.breaker = Some(e.breaker.unwrap_or_default().apply(rules, ev, now));
+                let before = e.breaker.unwrap_or_default();
+                let after = before.apply(rules, ev, now);
+                changed |= after != before;
+                e.breaker = Some(after);
             }
             if let (Some(ev), Some(rules)) = (health_event, e.policy.health.smart_rules()) {
-                let h = e
-                    .health
-                    .unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at));
-                e.health = Some(h.apply(rules, ev, now));
+                let before = e.health;
+                let after = before
+                    .unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at))
+                    .apply(rules, ev, now);
+                changed |= before != Some(after);
+                e.health = Some(after);
+            }
+            if !changed {
+                // Most often a success on a closed breaker that counts nothing: the
+                // write would store the same state (a billed write per delivery).
+                return Ok(());
             }
             let expected = e.version;
             e.version += 1;

@@ -215,6 +215,37 @@ async fn gavai_breaker_opens_drops_and_resets_itself() {
 }
 
 #[tokio::test]
+async fn gavai_success_writes_the_breaker_only_when_it_changes() {
+    let w = World::new(vec![status(500), status(200)], 0).await;
+    let ep = w.endpoint(json!({"base": "gavai", "maxAttempts": 1, "health": {"model": "breaker", "exhaustedInARow": 3, "openSeconds": 60}})).await;
+    let path = format!("/v1/endpoints/{ep}");
+    let created = w.call("GET", &path, json!({})).await.1["updatedAt"].clone();
+    // An exhausted delivery counts one.
+    w.clock.advance_secs(1);
+    let id = w.event(&ep).await;
+    w.run(&id, 3).await;
+    let v = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(v["breaker"]["exhaustedInARow"], 1);
+    assert_eq!(v["updatedAt"], json!(T0.plus_secs(1)));
+    assert_ne!(v["updatedAt"], created);
+    // A success resets the count: a write.
+    w.clock.advance_secs(1);
+    let id = w.event(&ep).await;
+    w.run(&id, 3).await;
+    let v = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(v["breaker"]["exhaustedInARow"], 0);
+    assert_eq!(v["updatedAt"], json!(T0.plus_secs(2)));
+    // Another success changes nothing, so nothing is written.
+    w.clock.advance_secs(1);
+    let id = w.event(&ep).await;
+    w.run(&id, 3).await;
+    assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
+    let v = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(v["breaker"]["exhaustedInARow"], 0);
+    assert_eq!(v["updatedAt"], json!(T0.plus_secs(2)));
+}
+
+#[tokio::test]
 async fn greatwait_deadline_settles_instead_of_a_late_attempt() {
     // 1 attempt per minute forever, 15 min horizon: attempts at 0, 1, ... 15 min.
     let w = World::new(vec![status(503)], 0).await;

@@ -6,7 +6,13 @@ use serde::{Deserialize, Serialize};
 /// The response headers anything reads: classification (`content-type`), the
 /// decision (`retry-after`) and the attempt record (those two and the first
 /// request-id header, the last three here). Lower-case.
-pub const READ_HEADERS: [&str; 5] = ["content-type", "retry-after", "x-request-id", "x-amzn-requestid", "cf-ray"];
+pub const READ_HEADERS: [&str; 5] = [
+    "content-type",
+    "retry-after",
+    "x-request-id",
+    "x-amzn-requestid",
+    "cf-ray",
+];
 
 /// The parts of a receiver's answer that classification and the attempt record need.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -57,10 +63,7 @@ impl ResponseSummary {
                 kept.push(((*name).to_owned(), v.chars().take(256).collect()));
             }
         }
-        if let Some((name, v)) = request_ids
-            .iter()
-            .find_map(|n| self.header(n).map(|v| (*n, v)))
-        {
+        if let Some((name, v)) = request_ids.iter().find_map(|n| self.header(n).map(|v| (*n, v))) {
             kept.push((name.to_owned(), v.chars().take(256).collect()));
         }
         kept
