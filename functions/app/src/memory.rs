@@ -17,7 +17,7 @@ use crate::ports::{
 use async_trait::async_trait;
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
-use courier_core::rng::{RandomSource, SplitMix64};
+use courier_core::rng::{RandomSource, SharedSplitMix64, SplitMix64};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -201,28 +201,29 @@ impl Clock for SystemClock {
 /// A reproducible random source for tests.
 #[derive(Debug)]
 pub struct SeededRandom {
-    rng: Mutex<SplitMix64>,
+    rng: SharedSplitMix64,
 }
 
 impl SeededRandom {
     pub fn new(seed: u64) -> Self {
         SeededRandom {
-            rng: Mutex::new(SplitMix64::new(seed)),
+            rng: SharedSplitMix64::new(seed),
         }
     }
 }
 
 impl Random for SeededRandom {
     fn next_u64(&self) -> u64 {
-        lock(&self.rng).next_u64()
+        self.rng.next_u64()
     }
 }
 
-/// Production randomness for ids and jitter: SplitMix64 seeded once from the OS.
+/// Production randomness for ids and jitter: SplitMix64 seeded once from the OS,
+/// drawn without a lock (the batch's records draw from two threads at once).
 /// (Not for secrets: those come from [`OsSecrets`].)
 #[derive(Debug)]
 pub struct OsSeededRandom {
-    rng: Mutex<SplitMix64>,
+    rng: SharedSplitMix64,
 }
 
 impl OsSeededRandom {
@@ -230,7 +231,7 @@ impl OsSeededRandom {
         let mut seed = [0u8; 8];
         OsSecrets.fill(&mut seed);
         OsSeededRandom {
-            rng: Mutex::new(SplitMix64::new(u64::from_le_bytes(seed))),
+            rng: SharedSplitMix64::new(u64::from_le_bytes(seed)),
         }
     }
 }
@@ -243,7 +244,7 @@ impl Default for OsSeededRandom {
 
 impl Random for OsSeededRandom {
     fn next_u64(&self) -> u64 {
-        lock(&self.rng).next_u64()
+        self.rng.next_u64()
     }
 }
 
