@@ -37,7 +37,9 @@ impl SenderOptions {
             admission,
             connect_timeout: Duration::from_secs(5),
             pool_idle_timeout: Duration::from_secs(30),
-            user_agent: concat!("Courier-Webhooks/", env!("CARGO_PKG_VERSION")).to_owned(),
+            // The name every attempt carries too: a request built without its own
+            // user-agent reads the same to a receiver as one the sender built.
+            user_agent: courier_app::sender::USER_AGENT.to_owned(),
         }
     }
 }

@@ -81,11 +81,9 @@ async fn ok_answer_and_request_arrives_intact() {
     assert_eq!(received.header("webhook-attempt"), Some("3"));
     assert_eq!(received.header("tanitar-delivery-attempt"), Some("3"));
     assert_eq!(received.header("host"), Some(addr.to_string().as_str()));
-    assert!(
-        received
-            .header("user-agent")
-            .is_some_and(|ua| ua.starts_with("Courier-Webhooks/"))
-    );
+    // The request named no user-agent: the client's default is the sender's own.
+    assert_eq!(received.header("user-agent"), Some(courier_app::sender::USER_AGENT));
+    assert!(courier_app::sender::USER_AGENT.starts_with("Courier/"));
 }
 
 #[tokio::test]
