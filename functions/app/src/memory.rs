@@ -355,10 +355,16 @@ impl DeliveryShard {
 }
 
 /// `*to = from.clone()`, reusing the strings `to` already holds (the body above all:
-/// it never changes once written). Every field is named, so a new one cannot be
-/// forgotten here.
+/// it never changes once written). The fields are destructured, so a field added to
+/// `Delivery` and not listed here does not compile.
 fn overwrite(to: &mut Delivery, from: &Delivery) {
-    let Delivery {
+    macro_rules! clone_fields_from {
+        ($($field:ident),* $(,)?) => {{
+            let Delivery { $($field),* } = from;
+            $(to.$field.clone_from($field);)*
+        }};
+    }
+    clone_fields_from!(
         id,
         tenant_id,
         event_id,
@@ -381,29 +387,7 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         body,
         expires_at,
         version,
-    } = from;
-    to.id.clone_from(id);
-    to.tenant_id.clone_from(tenant_id);
-    to.event_id.clone_from(event_id);
-    to.endpoint_id.clone_from(endpoint_id);
-    to.webhook_id.clone_from(webhook_id);
-    to.status = *status;
-    to.dead_reason.clone_from(dead_reason);
-    to.trigger = *trigger;
-    to.attempt_count = *attempt_count;
-    to.next_attempt = *next_attempt;
-    to.receiver_failures = *receiver_failures;
-    to.next_attempt_at = *next_attempt_at;
-    to.last_planned = *last_planned;
-    to.claim.clone_from(claim);
-    to.created_at = *created_at;
-    to.planned_at = *planned_at;
-    to.settled_at = *settled_at;
-    to.dead_lettered_at = *dead_lettered_at;
-    to.awaiting.clone_from(awaiting);
-    to.body.clone_from(body);
-    to.expires_at = *expires_at;
-    to.version = *version;
+    );
 }
 
 /// Which shard holds a delivery. Bits 32..36 of the key's hash: the shard's own map
