@@ -6,9 +6,10 @@
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
 use courier_app::message::QueueMessage;
 use courier_app::sender::{EndpointCache, Sender, StepOutcome};
-use futures_util::StreamExt;
 use futures_util::stream::FuturesOrdered;
+use futures_util::{FutureExt, StreamExt};
 use std::io::Write;
+use std::panic::AssertUnwindSafe;
 use std::sync::Mutex;
 use tracing::Instrument;
 
@@ -35,20 +36,47 @@ pub struct RecordResult {
 
 /// Works every record of the batch concurrently. A record that fails (storage or
 /// queue unavailable, unreadable body) is reported for retry; the rest are consumed.
+/// A record whose step panics fails alone: its message comes back, while the
+/// batch's other records keep their outcomes (a panic escaping the handler would
+/// make SQS redeliver the whole batch, resending webhooks that were delivered).
 pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse, Vec<RecordResult>) {
     let cache = EndpointCache::default();
     // EMF lines are gathered and written once per batch: a write per record would
     // cost a system call per delivery on Lambda's stdout pipe.
     let emf = emf_enabled().then(|| Mutex::new(Vec::new()));
     // Polls only the records whose I/O woke the batch (join_all of a small batch
-    // polls all ten on every wake-up), and keeps the results in record order.
-    let results: Vec<RecordResult> = event
+    // polls all ten on every wake-up), and keeps the results in record order. (A
+    // task per record measured slower: the bench's handler-alone figure rose from
+    // about 4.6 to 6.0 us per delivery.)
+    // Unwind safety: what a panicking step leaves behind is the cache's and the EMF
+    // buffer's locks, both read as absent when poisoned, and the ports' own state,
+    // which recover from a poisoned lock.
+    let caught: Vec<std::thread::Result<RecordResult>> = event
         .records
         .iter()
-        .map(|r| handle_record(sender, r, &cache, emf.as_ref()))
+        .map(|r| AssertUnwindSafe(handle_record(sender, r, &cache, emf.as_ref())).catch_unwind())
         .collect::<FuturesOrdered<_>>()
         .collect()
         .await;
+    let results: Vec<RecordResult> = caught
+        .into_iter()
+        .zip(&event.records)
+        .map(|(result, record)| {
+            result.unwrap_or_else(|panic| {
+                let message_id = record.message_id.clone().unwrap_or_default();
+                let why = panic_message(panic.as_ref());
+                tracing::error!(
+                    message_id,
+                    panic = why,
+                    "a record's step panicked; message left for retry"
+                );
+                RecordResult {
+                    message_id,
+                    result: Err(format!("step panicked: {why}")),
+                }
+            })
+        })
+        .collect();
     if let Some(lines) = emf.and_then(|m| m.into_inner().ok()).filter(|l| !l.is_empty()) {
         // CloudWatch Logs extracts the metrics from these stdout lines. A failed write
         // loses metrics, not deliveries: the batch's outcome stands.
@@ -164,6 +192,15 @@ pub fn from_queue(event: &SqsEvent, queue_url: &str) -> bool {
             .first()
             .and_then(|r| r.event_source_arn.as_deref())
             .is_some_and(|arn| arn.rsplit(':').next() == Some(name))
+}
+
+/// A panic's message, when it is text.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    panic
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(not text)")
 }
 
 /// EMF lines are for CloudWatch: printed only inside Lambda (or when asked).
