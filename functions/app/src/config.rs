@@ -13,9 +13,10 @@ pub const ENV_SQS_MAX_DELAY: &str = "COURIER_SQS_MAX_DELAY_SECONDS";
 pub const ENV_SCHEDULE_LEAD: &str = "COURIER_SCHEDULE_LEAD_SECONDS";
 pub const ENV_ALLOW_PRIVATE: &str = "COURIER_ALLOW_PRIVATE_TARGETS";
 pub const ENV_ALLOW_HTTP: &str = "COURIER_ALLOW_HTTP_TARGETS";
+pub const ENV_TRUSTED_CA_PEM: &str = "COURIER_TRUSTED_CA_PEM";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 10] = [
+pub const ALL_ENV: [&str; 11] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -26,6 +27,7 @@ pub const ALL_ENV: [&str; 10] = [
     ENV_SCHEDULE_LEAD,
     ENV_ALLOW_PRIVATE,
     ENV_ALLOW_HTTP,
+    ENV_TRUSTED_CA_PEM,
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +47,9 @@ pub struct Config {
     pub schedule_lead_seconds: u32,
     pub allow_private_targets: bool,
     pub allow_http_targets: bool,
+    /// PEM certificates the sender trusts as roots for webhook endpoints, beside the
+    /// public ones: receivers whose certificates a private CA issued.
+    pub trusted_ca_pem: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -109,6 +114,73 @@ impl Config {
             schedule_lead_seconds: num(ENV_SCHEDULE_LEAD, 60, 600)?,
             allow_private_targets: flag(ENV_ALLOW_PRIVATE)?,
             allow_http_targets: flag(ENV_ALLOW_HTTP)?,
+            trusted_ca_pem: vars.get(ENV_TRUSTED_CA_PEM).filter(|v| !v.trim().is_empty()).cloned(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(extra: &[(&str, &str)]) -> HashMap<String, String> {
+        let required = [
+            (ENV_TABLE, "courier"),
+            (ENV_QUEUE_URL, "https://sqs.eu-west-1.amazonaws.com/1/q"),
+            (ENV_QUEUE_ARN, "arn:aws:sqs:eu-west-1:1:q"),
+            (ENV_SCHEDULE_GROUP, "courier"),
+            (ENV_SCHEDULER_ROLE_ARN, "arn:aws:iam::1:role/r"),
+        ];
+        required
+            .iter()
+            .chain(extra)
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn optional_settings_default_and_trusted_ca_text_is_kept_as_given() {
+        let c = Config::from_map(&vars(&[])).expect("valid");
+        assert_eq!(
+            (
+                c.sqs_max_delay_seconds,
+                c.schedule_lead_seconds,
+                c.allow_private_targets,
+                c.allow_http_targets
+            ),
+            (900, 60, false, false)
+        );
+        assert_eq!((c.dlq_url, c.trusted_ca_pem), (None, None));
+        // Empty or blank (as the template's default passes it): no extra roots.
+        for blank in ["", " \n "] {
+            let c = Config::from_map(&vars(&[(ENV_TRUSTED_CA_PEM, blank)])).expect("valid");
+            assert_eq!(c.trusted_ca_pem, None);
+        }
+        let pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+        let c = Config::from_map(&vars(&[(ENV_TRUSTED_CA_PEM, pem)])).expect("valid");
+        assert_eq!(c.trusted_ca_pem.as_deref(), Some(pem));
+    }
+
+    #[test]
+    fn a_missing_or_invalid_setting_is_named() {
+        let mut v = vars(&[]);
+        v.remove(ENV_TABLE);
+        assert_eq!(Config::from_map(&v), Err(ConfigError::Missing(ENV_TABLE)));
+        let v = vars(&[(ENV_ALLOW_PRIVATE, "yes")]);
+        assert!(matches!(
+            Config::from_map(&v),
+            Err(ConfigError::Invalid {
+                name: ENV_ALLOW_PRIVATE,
+                ..
+            })
+        ));
+        let v = vars(&[(ENV_SQS_MAX_DELAY, "901")]);
+        assert!(matches!(
+            Config::from_map(&v),
+            Err(ConfigError::Invalid {
+                name: ENV_SQS_MAX_DELAY,
+                ..
+            })
+        ));
     }
 }

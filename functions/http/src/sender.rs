@@ -29,6 +29,9 @@ pub struct SenderOptions {
     /// closing at that moment (which would turn into an ambiguous failure).
     pub pool_idle_timeout: Duration,
     pub user_agent: String,
+    /// CA certificates (PEM) trusted beside the public roots, for receivers whose
+    /// certificates a private CA issued (`COURIER_TRUSTED_CA_PEM`).
+    pub trusted_ca_pem: Option<String>,
 }
 
 impl SenderOptions {
@@ -40,6 +43,7 @@ impl SenderOptions {
             // The name every attempt carries too: a request built without its own
             // user-agent reads the same to a receiver as one the sender built.
             user_agent: courier_app::sender::USER_AGENT.to_owned(),
+            trusted_ca_pem: None,
         }
     }
 }
@@ -58,6 +62,8 @@ pub enum SenderBuildError {
     Tls(#[source] rustls::Error),
     #[error("invalid user agent {0:?}")]
     UserAgent(String),
+    #[error("the trusted CA certificates cannot be used")]
+    TrustedCa(#[source] crate::tls::TrustedCaError),
 }
 
 /// Request headers the client computes itself: a caller's value would either be
@@ -84,10 +90,7 @@ impl ReqwestSender {
     /// is left to endpoint admission: here `http` and `https` are both sent to,
     /// while every address is checked with `allow_private`.
     pub fn new(allow_private: bool) -> Self {
-        let options = SenderOptions::new(AdmissionPolicy {
-            allow_http: true,
-            allow_private,
-        });
+        let options = SenderOptions::new(sending_policy(allow_private));
         let admission = options.admission;
         match ReqwestSender::try_new(options) {
             Ok(sender) => sender,
@@ -101,6 +104,17 @@ impl ReqwestSender {
         }
     }
 
+    /// [`ReqwestSender::new`]'s sender, also trusting the deployment's CA
+    /// certificates when there are any. Fails rather than falling back: better a
+    /// start that fails, visibly, than every attempt to those receivers failing its
+    /// TLS handshake.
+    pub fn with_trusted_ca(allow_private: bool, trusted_ca_pem: Option<String>) -> Result<Self, SenderBuildError> {
+        ReqwestSender::try_new(SenderOptions {
+            trusted_ca_pem,
+            ..SenderOptions::new(sending_policy(allow_private))
+        })
+    }
+
     /// The sender with explicit options, failing when the client cannot be built
     /// (TLS backend initialisation): preferable at startup.
     pub fn try_new(options: SenderOptions) -> Result<Self, SenderBuildError> {
@@ -108,7 +122,10 @@ impl ReqwestSender {
             .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?;
         // The process's one TLS configuration (public roots compiled in), shared
         // with the AWS SDK's client: see `crate::tls`.
-        let tls = crate::tls::client_config().map_err(SenderBuildError::Tls)?;
+        let tls = match &options.trusted_ca_pem {
+            Some(pem) => crate::tls::client_config_trusting(pem).map_err(SenderBuildError::TrustedCa)?,
+            None => crate::tls::client_config().map_err(SenderBuildError::Tls)?,
+        };
         let client = reqwest::Client::builder()
             .tls_backend_preconfigured(tls)
             // A 3xx is the receiver's answer; following it could reach an unchecked
@@ -216,6 +233,15 @@ impl ReqwestSender {
 impl HttpSender for ReqwestSender {
     async fn send(&self, request: OutboundRequest) -> SendResult {
         self.attempt(request).await
+    }
+}
+
+/// What the sender itself allows: `http` and `https` both (the scheme rule is left
+/// to endpoint admission), every address checked under `allow_private`.
+fn sending_policy(allow_private: bool) -> AdmissionPolicy {
+    AdmissionPolicy {
+        allow_http: true,
+        allow_private,
     }
 }
 

@@ -22,10 +22,55 @@ pub fn client_config() -> Result<rustls::ClientConfig, rustls::Error> {
     SHARED.get_or_init(build).clone()
 }
 
-fn build() -> Result<rustls::ClientConfig, rustls::Error> {
-    let roots = rustls::RootCertStore {
+/// Why the trusted CA certificates (`COURIER_TRUSTED_CA_PEM`) cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TrustedCaError {
+    #[error("no PEM certificate (-----BEGIN CERTIFICATE-----) in the trusted CA text")]
+    NoCertificate,
+    #[error("trusted CA text is not valid PEM: {0}")]
+    Pem(String),
+    #[error("trusted CA certificate {index} cannot be a trust anchor: {source}")]
+    Anchor {
+        /// Its position in the text, from 1.
+        index: usize,
+        #[source]
+        source: rustls::Error,
+    },
+    #[error("could not build the TLS configuration")]
+    Tls(#[source] rustls::Error),
+}
+
+/// A configuration for webhook requests that also trusts the CA certificates in
+/// `pem` (one or more PEM blocks), for receivers whose certificates a private CA
+/// issued. Built anew at each call (once per process: the sender builds its client
+/// once); the AWS SDK keeps [`client_config`] and the public roots alone.
+pub fn client_config_trusting(pem: &str) -> Result<rustls::ClientConfig, TrustedCaError> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
+    let mut added = 0;
+    for (i, cert) in CertificateDer::pem_slice_iter(pem.as_bytes()).enumerate() {
+        let cert = cert.map_err(|e| TrustedCaError::Pem(e.to_string()))?;
+        roots
+            .add(cert)
+            .map_err(|source| TrustedCaError::Anchor { index: i + 1, source })?;
+        added += 1;
+    }
+    if added == 0 {
+        return Err(TrustedCaError::NoCertificate);
+    }
+    with_roots(roots).map_err(TrustedCaError::Tls)
+}
+
+fn build() -> Result<rustls::ClientConfig, rustls::Error> {
+    with_roots(rustls::RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    })
+}
+
+fn with_roots(roots: rustls::RootCertStore) -> Result<rustls::ClientConfig, rustls::Error> {
     // Not the process default provider: nothing installs one, and the choice should
     // not depend on which crate happens to install one first.
     let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
@@ -45,26 +90,8 @@ mod tests {
 
     /// Self-signed for `localhost` (P-256, valid until 2126): a certificate no
     /// public root vouches for.
-    const SELF_SIGNED_CERT: &str = "\
------BEGIN CERTIFICATE-----
-MIIBqDCCAU2gAwIBAgIUaU/cvc+4sbszR3t8P1JAzfIh39AwCgYIKoZIzj0EAwIw
-FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEzMDA5MzU1MFoYDzIxMjYxMTA2
-MDkzNTUwWjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
-PQMBBwNCAARZw6IcuMKBoT8kk0kfrQyz9OM4KpcfRB+6/0NsUngWTbgmcuR3UF3D
-w2WMfM5goNsAFkXjbAB/qvz5mYGRjljyo3sweTAdBgNVHQ4EFgQUnQn/UxtNHKZa
-lhVvZ29kBe+fZ/kwHwYDVR0jBBgwFoAUnQn/UxtNHKZalhVvZ29kBe+fZ/kwFAYD
-VR0RBA0wC4IJbG9jYWxob3N0MAwGA1UdEwEB/wQCMAAwEwYDVR0lBAwwCgYIKwYB
-BQUHAwEwCgYIKoZIzj0EAwIDSQAwRgIhAKElJ1w9M11VQRtYPfJdI9WVT9KiGgwf
-cyt8lB5vvItSAiEAvOF1EMjzgIkG8I6VKAVp+q1jICURTcETXMmD4eJbqYY=
------END CERTIFICATE-----
-";
-    const SELF_SIGNED_KEY: &str = "\
------BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgFcRZtR0Oh34hgtg+
-ROT05RFtYnjgA1B4Zoa6F9nDMVShRANCAARZw6IcuMKBoT8kk0kfrQyz9OM4Kpcf
-RB+6/0NsUngWTbgmcuR3UF3Dw2WMfM5goNsAFkXjbAB/qvz5mYGRjljy
------END PRIVATE KEY-----
-";
+    const SELF_SIGNED_CERT: &str = include_str!("../tests/fixtures/localhost.crt");
+    const SELF_SIGNED_KEY: &str = include_str!("../tests/fixtures/localhost.key");
 
     #[test]
     fn shared_config_offers_h2_and_http1_with_sni() {
@@ -83,10 +110,9 @@ RB+6/0NsUngWTbgmcuR3UF3Dw2WMfM5goNsAFkXjbAB/qvz5mYGRjljy
         assert!(Arc::ptr_eq(a.crypto_provider(), b.crypto_provider()));
     }
 
-    /// The compiled-in roots really are checked: a handshake (in memory, no
-    /// network) with a server presenting a self-signed certificate fails.
-    #[test]
-    fn a_certificate_outside_the_public_roots_is_refused() {
+    /// A handshake in memory (no network) of `config` with a server presenting the
+    /// self-signed certificate: the client's error, or `None` once it completes.
+    fn handshake_error(config: rustls::ClientConfig) -> Option<rustls::Error> {
         let cert = CertificateDer::from_pem_slice(SELF_SIGNED_CERT.as_bytes()).expect("test certificate");
         let key = PrivateKeyDer::from_pem_slice(SELF_SIGNED_KEY.as_bytes()).expect("test key");
         let server_config =
@@ -98,27 +124,66 @@ RB+6/0NsUngWTbgmcuR3UF3Dw2WMfM5goNsAFkXjbAB/qvz5mYGRjljy
                 .expect("server certificate");
         let mut server = rustls::ServerConnection::new(Arc::new(server_config)).expect("server connection");
         let name = ServerName::try_from("localhost").expect("server name");
-        let mut client = rustls::ClientConnection::new(Arc::new(client_config().expect("client config")), name)
-            .expect("client connection");
-        let mut refused = None;
+        let mut client = rustls::ClientConnection::new(Arc::new(config), name).expect("client connection");
         for _ in 0..10 {
             let mut wire = Vec::new();
             client.write_tls(&mut wire).expect("client writes");
             server.read_tls(&mut &wire[..]).expect("server reads");
-            server.process_new_packets().expect("the server accepts the hello");
+            server
+                .process_new_packets()
+                .expect("the server accepts the client's messages");
             wire.clear();
             server.write_tls(&mut wire).expect("server writes");
             client.read_tls(&mut &wire[..]).expect("client reads");
             if let Err(err) = client.process_new_packets() {
-                refused = Some(err);
-                break;
+                return Some(err);
+            }
+            if !client.is_handshaking() {
+                return None;
             }
         }
+        panic!("the handshake neither completed nor failed");
+    }
+
+    /// The compiled-in roots really are checked.
+    #[test]
+    fn a_certificate_outside_the_public_roots_is_refused() {
         assert_eq!(
-            refused,
+            handshake_error(client_config().expect("client config")),
             Some(rustls::Error::InvalidCertificate(
                 rustls::CertificateError::UnknownIssuer
             ))
         );
+    }
+
+    #[test]
+    fn a_trusted_ca_is_accepted_beside_the_public_roots() {
+        // A bundle: a comment line, then the certificate.
+        let bundle = format!("private CA of the receivers\n{SELF_SIGNED_CERT}");
+        let config = client_config_trusting(&bundle).expect("the bundle is usable");
+        assert_eq!(handshake_error(config.clone()), None);
+        assert_eq!(config.alpn_protocols, vec![b"h2".to_vec(), b"http/1.1".to_vec()]);
+        // The shared configuration is untouched.
+        assert!(handshake_error(client_config().expect("client config")).is_some());
+    }
+
+    #[test]
+    fn unusable_trusted_ca_text_is_a_typed_error() {
+        assert!(matches!(client_config_trusting(""), Err(TrustedCaError::NoCertificate)));
+        // A key is not a certificate.
+        assert!(matches!(
+            client_config_trusting(SELF_SIGNED_KEY),
+            Err(TrustedCaError::NoCertificate)
+        ));
+        assert!(matches!(
+            client_config_trusting("-----BEGIN CERTIFICATE-----\n!!!\n-----END CERTIFICATE-----\n"),
+            Err(TrustedCaError::Pem(_))
+        ));
+        // Well-formed PEM around bytes that are not a certificate ("hello").
+        let second = format!("{SELF_SIGNED_CERT}-----BEGIN CERTIFICATE-----\naGVsbG8=\n-----END CERTIFICATE-----\n");
+        assert!(matches!(
+            client_config_trusting(&second),
+            Err(TrustedCaError::Anchor { index: 2, .. })
+        ));
     }
 }

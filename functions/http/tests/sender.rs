@@ -467,3 +467,37 @@ async fn ipv6_loopback_receiver() {
         AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe)
     );
 }
+
+#[tokio::test]
+async fn a_receiver_of_a_trusted_private_ca_is_reached_over_https() {
+    let answer = response("200 OK", &[("Content-Length", "0")], b"");
+    // With the public roots alone the receiver's certificate is refused.
+    let (url, server) = serve_once_tls(answer.clone()).await;
+    let public_only = courier_http::ReqwestSender::with_trusted_ca(true, None).expect("client builds");
+    let result = public_only.send(request(url, 5_000, 1_024)).await;
+    assert_eq!(result.outcome, AttemptOutcome::transport(TransportFailure::Tls));
+    let refused = tokio::time::timeout(WAIT, server).await.expect("server done");
+    assert!(matches!(refused, Ok(None)), "{refused:?}");
+
+    // The deployment's CA text makes it trusted.
+    let (url, server) = serve_once_tls(answer).await;
+    let trusting =
+        courier_http::ReqwestSender::with_trusted_ca(true, Some(LOCALHOST_CERT.to_owned())).expect("client builds");
+    let result = trusting.send(request(url, 5_000, 1_024)).await;
+    assert_eq!(expect_response(&result.outcome).status, 200);
+    let received = tokio::time::timeout(WAIT, server)
+        .await
+        .expect("server done")
+        .expect("server task")
+        .expect("the handshake completed");
+    assert_eq!(received.request_line, "POST /hook HTTP/1.1");
+    assert_eq!(received.body, br#"{"id":"evt_1","data":{}}"#);
+
+    // CA text that holds no usable certificate fails the build, not each attempt.
+    assert!(matches!(
+        courier_http::ReqwestSender::with_trusted_ca(true, Some("not a certificate".to_owned())),
+        Err(courier_http::SenderBuildError::TrustedCa(
+            courier_http::tls::TrustedCaError::NoCertificate
+        ))
+    ));
+}

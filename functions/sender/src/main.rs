@@ -25,7 +25,10 @@ async fn main() -> Result<(), Error> {
         secrets: Arc::new(courier_app::memory::OsSecrets),
         deliveries: store.clone(),
         endpoints: store,
-        http: Arc::new(courier_http::ReqwestSender::new(config.allow_private_targets)),
+        http: Arc::new(courier_http::ReqwestSender::with_trusted_ca(
+            config.allow_private_targets,
+            config.trusted_ca_pem.clone(),
+        )?),
         clock: Arc::new(courier_app::memory::SystemClock),
         random: Arc::new(courier_app::memory::OsSeededRandom::new()),
         planner,

@@ -9,7 +9,7 @@ use courier_app::ports::OutboundRequest;
 use courier_http::{AdmissionPolicy, ReqwestSender, SenderOptions};
 use std::net::SocketAddr;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 /// Bound on any single wait for the peer in a test receiver.
@@ -79,13 +79,13 @@ pub async fn stays_quiet(listener: &TcpListener) -> bool {
 }
 
 /// Reads one request (head, then a Content-Length body).
-pub async fn read_request(stream: &mut TcpStream) -> Received {
+pub async fn read_request<S: AsyncRead + Unpin>(stream: &mut S) -> Received {
     tokio::time::timeout(WAIT, read_request_inner(stream))
         .await
         .expect("request within WAIT")
 }
 
-async fn read_request_inner(stream: &mut TcpStream) -> Received {
+async fn read_request_inner<S: AsyncRead + Unpin>(stream: &mut S) -> Received {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
     let head_end = loop {
@@ -137,6 +137,42 @@ pub async fn serve_once(response: Vec<u8>) -> (String, SocketAddr, tokio::task::
         received
     });
     (format!("http://{addr}/hook"), addr, task)
+}
+
+/// A self-signed certificate for `localhost` (P-256, valid until 2126) and its key:
+/// a receiver whose certificate no public root vouches for.
+pub const LOCALHOST_CERT: &str = include_str!("../fixtures/localhost.crt");
+const LOCALHOST_KEY: &str = include_str!("../fixtures/localhost.key");
+
+/// [`serve_once`] over TLS with [`LOCALHOST_CERT`]. The URL is
+/// `https://localhost:<port>/hook`. The task ends with what was received, or with
+/// `None` when the client gave up during the handshake (it did not trust us).
+pub async fn serve_once_tls(response: Vec<u8>) -> (String, tokio::task::JoinHandle<Option<Received>>) {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let cert = CertificateDer::from_pem_slice(LOCALHOST_CERT.as_bytes()).expect("test certificate");
+    let key = PrivateKeyDer::from_pem_slice(LOCALHOST_KEY.as_bytes()).expect("test key");
+    let config =
+        rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(rustls::crypto::aws_lc_rs::default_provider()))
+            .with_safe_default_protocol_versions()
+            .expect("server versions")
+            .with_no_client_auth()
+            .with_single_cert(vec![cert], key)
+            .expect("server certificate");
+    let acceptor = tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(config));
+    let (listener, addr) = bind().await;
+    let task = tokio::spawn(async move {
+        let stream = accept(&listener).await;
+        let mut tls = tokio::time::timeout(WAIT, acceptor.accept(stream))
+            .await
+            .expect("handshake within WAIT")
+            .ok()?;
+        let received = read_request(&mut tls).await;
+        tls.write_all(&response).await.expect("write response");
+        tls.flush().await.expect("flush");
+        Some(received)
+    });
+    (format!("https://localhost:{}/hook", addr.port()), task)
 }
 
 pub fn response(status_line: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
