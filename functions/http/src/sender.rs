@@ -121,7 +121,8 @@ impl ReqwestSender {
         let user_agent = HeaderValue::from_str(&options.user_agent)
             .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?;
         // The process's one TLS configuration (public roots compiled in), shared
-        // with the AWS SDK's client: see `crate::tls`.
+        // with the AWS SDK's client (see `crate::tls`); a configuration of its own
+        // when the deployment trusts a private CA for its receivers.
         let tls = match &options.trusted_ca_pem {
             Some(pem) => crate::tls::client_config_trusting(pem).map_err(SenderBuildError::TrustedCa)?,
             None => crate::tls::client_config().map_err(SenderBuildError::Tls)?,
