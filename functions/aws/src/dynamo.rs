@@ -531,6 +531,96 @@ impl DynamoStore {
             .collect())
     }
 
+    /// After an event's transaction failed: the shared body items set up for its
+    /// deliveries must not keep them as users, or an item made for them would keep
+    /// no TTL (its users look unsettled) and stay for ever. Only deliveries that are
+    /// really absent are released: a failure can be ambiguous (the transaction may
+    /// have been applied after all). An item left with no user at all expires now,
+    /// set only while it still has none (a user added meanwhile keeps it); one left
+    /// with other users has its TTL worked out again from theirs, as when a user
+    /// settles, since ours may have been what removed it.
+    async fn release_bodies(&self, deliveries: &[Delivery]) -> PortResult<()> {
+        let mut wanted: BTreeMap<String, (&str, Vec<&DeliveryId>)> = BTreeMap::new();
+        for d in deliveries {
+            if let BodyPlace::Shared(hash) = body_place(&d.body) {
+                wanted
+                    .entry(hash)
+                    .or_insert((d.body.as_str(), Vec::new()))
+                    .1
+                    .push(&d.id);
+            }
+        }
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let keys: Vec<Item> = deliveries
+            .iter()
+            .map(|d| key(delivery_pk(&d.id), DELIVERY_SK))
+            .collect();
+        let present: HashSet<String> = self
+            .batch_get(keys, true)
+            .await?
+            .iter()
+            .filter_map(|i| get_s(i, PK).map(str::to_owned))
+            .collect();
+        for (hash, (body, ids)) in wanted {
+            let gone: Vec<String> = ids
+                .iter()
+                .filter(|id| !present.contains(&delivery_pk(id)))
+                .map(|id| id.to_string())
+                .collect();
+            if gone.is_empty() {
+                continue;
+            }
+            let body_key = key(body_pk(&hash), BODY_SK);
+            let left = self
+                .client
+                .update_item()
+                .table_name(&self.table)
+                .set_key(Some(body_key.clone()))
+                .update_expression("DELETE #users :gone")
+                .condition_expression("attribute_exists(PK)")
+                .expression_attribute_names("#users", BODY_USERS)
+                .expression_attribute_values(":gone", AttributeValue::Ss(gone))
+                .return_values(ReturnValue::AllNew)
+                .send()
+                .await;
+            let item = match left {
+                Ok(r) => r.attributes.unwrap_or_default(),
+                // The item is gone already: nothing to release.
+                Err(e) if is_update_conflict(&e) => continue,
+                Err(e) => return Err(from_sdk(e)),
+            };
+            if get_n(&item, TTL_ATTR).is_some() {
+                continue;
+            }
+            if item.contains_key(BODY_USERS) {
+                self.ensure_body(&hash, body, &[]).await?;
+                continue;
+            }
+            let expired = self
+                .client
+                .update_item()
+                .table_name(&self.table)
+                .set_key(Some(body_key))
+                .update_expression("SET #ttl = :now")
+                .condition_expression(
+                    "attribute_exists(PK) AND attribute_not_exists(#users) AND attribute_not_exists(#ttl)",
+                )
+                .set_expression_attribute_names(Some(names(&[("#ttl", TTL_ATTR), ("#users", BODY_USERS)])))
+                .expression_attribute_values(":now", n(self.now().millis() / 1000))
+                .send()
+                .await;
+            match expired {
+                // A user came meanwhile, or the TTL was set: the item is theirs.
+                Ok(_) => {}
+                Err(e) if is_update_conflict(&e) => {}
+                Err(e) => return Err(from_sdk(e)),
+            }
+        }
+        Ok(())
+    }
+
     async fn ensure_bodies<'a>(&self, deliveries: impl IntoIterator<Item = &'a Delivery>) -> PortResult<()> {
         // One body item per distinct large body, with the deliveries that use it.
         let mut wanted: BTreeMap<String, (&str, Vec<BodyUser>)> = BTreeMap::new();
@@ -950,8 +1040,8 @@ impl DeliveryStore for DynamoStore {
             }
         }
         // Shared bodies first, which keeps the transaction far below 4 MB. If the
-        // transaction then fails, a new body item is left naming users that never
-        // came; it has no TTL (they look unsettled) and stays until deleted.
+        // transaction then fails, the deliveries it did not write are taken off
+        // their body items again (`release_bodies`).
         self.ensure_bodies(deliveries).await?;
 
         let now = self.now();
@@ -985,16 +1075,22 @@ impl DeliveryStore for DynamoStore {
             let audit = audited.insert(&d.endpoint_id).then_some(event);
             actions.push(put(self.delivery_item(d, audit)?)?);
         }
-        self.client
+        let written = self
+            .client
             .transact_write_items()
             .set_transact_items(Some(actions))
             .send()
-            .await
-            .map_err(|e| {
-                from_transaction(e, || {
-                    format!("event {} or one of its deliveries already exists", event.id)
-                })
-            })?;
+            .await;
+        if let Err(e) = written {
+            if let Err(release) = self.release_bodies(deliveries).await {
+                // The event's own error is what the caller needs; an item left
+                // behind costs storage, not correctness.
+                tracing::warn!(event = %event.id, error = %release, "could not release the shared bodies of a failed event");
+            }
+            return Err(from_transaction(e, || {
+                format!("event {} or one of its deliveries already exists", event.id)
+            }));
+        }
         Ok(())
     }
 

@@ -35,6 +35,31 @@ async fn scan(
         .unwrap_or_default()
 }
 
+/// Every shared body item: its body, its TTL and its users (sorted; none when the
+/// set is gone).
+async fn body_items(client: &aws_sdk_dynamodb::Client, table: &str) -> Vec<(String, Option<i64>, Vec<String>)> {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    scan(client, table)
+        .await
+        .into_iter()
+        .filter(|i| i["PK"].as_s().is_ok_and(|p| p.starts_with("BODY#")))
+        .map(|i| {
+            let body = i.get("body").and_then(|b| b.as_s().ok()).cloned().unwrap_or_default();
+            let ttl = i
+                .get("expiresAt")
+                .and_then(|v| v.as_n().ok())
+                .map(|n| n.parse::<i64>().expect("number"));
+            let mut users = match i.get("users") {
+                Some(AttributeValue::Ss(v)) => v.clone(),
+                None => Vec::new(),
+                other => panic!("users must be a string set, got {other:?}"),
+            };
+            users.sort();
+            (body, ttl, users)
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn store_contract() {
     let (_emu, config, res) = setup().await;
@@ -310,7 +335,6 @@ async fn dynamo_layout() {
 /// whole body).
 #[tokio::test]
 async fn a_shared_body_lives_as_long_as_its_last_user() {
-    use aws_sdk_dynamodb::types::AttributeValue;
     use courier_app::ports::{Claim, DeliveryStore};
     use courier_aws::counting::{RequestCounter, describe_table};
     let (_emu, config, res) = setup().await;
@@ -331,22 +355,9 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
         .expect("create");
 
     let body_item = || async {
-        let items = scan(&plain, &res.table).await;
-        let mut bodies: Vec<_> = items
-            .into_iter()
-            .filter(|i| i["PK"].as_s().is_ok_and(|p| p.starts_with("BODY#")))
-            .collect();
+        let mut bodies = body_items(&plain, &res.table).await;
         assert_eq!(bodies.len(), 1, "one shared body item");
-        let b = bodies.remove(0);
-        let ttl = b
-            .get("expiresAt")
-            .and_then(|v| v.as_n().ok())
-            .map(|n| n.parse::<i64>().expect("number"));
-        let mut users = match b.get("users") {
-            Some(AttributeValue::Ss(v)) => v.clone(),
-            other => panic!("users must be a string set, got {other:?}"),
-        };
-        users.sort();
+        let (_, ttl, users) = bodies.remove(0);
         (ttl, users)
     };
     let mut both = vec![d1.id.to_string(), d2.id.to_string()];
@@ -407,4 +418,63 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
         "the delivery's own update only"
     );
     assert_eq!(body_item().await, (Some(e3), both));
+}
+
+/// An event whose transaction fails takes its deliveries off the shared body items
+/// set up for them: an item nobody else uses expires, and one whose other users are
+/// settled gets back the TTL the failed delivery had removed. (Before, the item
+/// kept the never-written users, no TTL, and stayed for ever.)
+#[tokio::test]
+async fn a_failed_event_releases_its_shared_bodies() {
+    use courier_app::ports::DeliveryStore;
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let plain = aws_sdk_dynamodb::Client::new(&config);
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let ids = contract::Ids::new();
+    let tenant = ids.tenant();
+    let endpoint = ids.endpoint();
+    let event = contract::sample_event(&tenant, &ids.event(), T0, contract::payload_of_size(20_000));
+    let body = contract::sample_body(&event);
+    let d1 = contract::sample_delivery(&event, &endpoint, &ids.delivery(), T0, body.clone());
+    store
+        .create_event(&event, std::slice::from_ref(&d1))
+        .await
+        .expect("create");
+
+    // (TTL, users) of the body item holding `text`.
+    let body_item = |text: String| {
+        let (plain, table) = (&plain, res.table.clone());
+        async move {
+            body_items(plain, &table)
+                .await
+                .into_iter()
+                .find(|(body, _, _)| *body == text)
+                .map(|(_, ttl, users)| (ttl, users))
+                .expect("the body item exists")
+        }
+    };
+    let refused = |r: Result<(), PortError>| assert!(matches!(r, Err(PortError::Conflict(_))), "{r:?}");
+
+    // The same event id again, with another large body: the transaction fails, and
+    // the item made for its delivery is left with no user, expiring now.
+    let again = contract::sample_event(&tenant, &event.id, T0, contract::payload_of_size(20_001));
+    let other_body = contract::sample_body(&again);
+    assert_ne!(other_body, body);
+    let d2 = contract::sample_delivery(&again, &endpoint, &ids.delivery(), T0, other_body.clone());
+    refused(store.create_event(&again, &[d2]).await);
+    assert_eq!(body_item(other_body).await, (Some(T0.millis() / 1000), Vec::new()));
+
+    // d1 settles; then a failed event shares its body. Adding the unsettled user
+    // removed the TTL; releasing it puts d1's back.
+    let e1 = 1_900_000_000;
+    let mut current = store.get_delivery(&d1.id).await.expect("get").expect("exists");
+    let version = current.version;
+    current.expires_at = Some(e1);
+    current.version += 1;
+    store.update_delivery(&current, version).await.expect("settle");
+    assert_eq!(body_item(body.clone()).await, (Some(e1), vec![d1.id.to_string()]));
+    let d3 = contract::sample_delivery(&again, &endpoint, &ids.delivery(), T0, body.clone());
+    refused(store.create_event(&again, &[d3]).await);
+    assert_eq!(body_item(body).await, (Some(e1), vec![d1.id.to_string()]));
 }
