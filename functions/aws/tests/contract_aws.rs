@@ -478,3 +478,89 @@ async fn a_failed_event_releases_its_shared_bodies() {
     refused(store.create_event(&again, &[d3]).await);
     assert_eq!(body_item(body).await, (Some(e1), vec![d1.id.to_string()]));
 }
+
+/// A delivery's `data` leaves out what its item's other attributes hold (id,
+/// tenant, status, next attempt, TTL, version, claim, body, and the webhook id when
+/// it is the delivery's own), which keeps a delivery with a 200-byte body under
+/// DynamoDB's 1 KiB write unit; reading puts them back. Items written before, with
+/// every field in `data`, still read the same.
+#[tokio::test]
+async fn delivery_items_stay_small_and_old_items_still_read() {
+    use courier_app::ports::DeliveryStore;
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let plain = aws_sdk_dynamodb::Client::new(&config);
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let ids = contract::Ids::new();
+    let event = contract::sample_event(&ids.tenant(), &ids.event(), T0, contract::payload_of_size(120));
+    let body = contract::sample_body(&event);
+    assert!(
+        (180..=260).contains(&body.len()),
+        "a small envelope: {} bytes",
+        body.len()
+    );
+    let mut settled = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body.clone());
+    settled.status = courier_app::model::DeliveryStatus::Succeeded;
+    settled.attempt_count = 1;
+    settled.next_attempt = 2;
+    settled.next_attempt_at = None;
+    settled.settled_at = Some(T0.plus_secs(1));
+    settled.expires_at = Some(1_900_000_000);
+    let mut replay = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body);
+    replay.webhook_id = settled.id.to_string();
+    for d in [&settled, &replay] {
+        store.create_delivery(d).await.expect("create");
+        assert_eq!(store.get_delivery(&d.id).await.expect("get").as_ref(), Some(d));
+    }
+
+    let item_of = |id: &courier_core::ids::DeliveryId| {
+        let pk = courier_aws::dynamo::delivery_pk(id);
+        let (plain, table) = (&plain, res.table.clone());
+        async move {
+            scan(plain, &table)
+                .await
+                .into_iter()
+                .find(|i| i["PK"].as_s().is_ok_and(|p| *p == pk))
+                .expect("the delivery item")
+        }
+    };
+    let item = item_of(&settled.id).await;
+    let data: serde_json::Value = serde_json::from_str(item["data"].as_s().expect("data")).expect("JSON");
+    for field in [
+        "id",
+        "tenantId",
+        "status",
+        "nextAttempt",
+        "expiresAt",
+        "version",
+        "claim",
+        "body",
+        "webhookId",
+    ] {
+        assert!(data.get(field).is_none(), "`data` repeats {field}: {data}");
+    }
+    let size = courier_aws::counting::item_size(&item);
+    assert!(size <= 1024, "the item takes one write unit: {size} bytes");
+    // A replay's webhook id is another delivery's: it stays in `data`.
+    let item = item_of(&replay.id).await;
+    let data: serde_json::Value = serde_json::from_str(item["data"].as_s().expect("data")).expect("JSON");
+    assert_eq!(data["webhookId"], serde_json::json!(settled.id.to_string()));
+
+    // An item as written before: every field but the body and the claim in `data`.
+    let mut old = item_of(&settled.id).await;
+    let mut full = settled.clone();
+    full.body = String::new();
+    full.version = 0;
+    old.insert(
+        "data".to_owned(),
+        aws_sdk_dynamodb::types::AttributeValue::S(serde_json::to_string(&full).expect("JSON")),
+    );
+    plain
+        .put_item()
+        .table_name(&res.table)
+        .set_item(Some(old))
+        .send()
+        .await
+        .expect("put the old-format item");
+    assert_eq!(store.get_delivery(&settled.id).await.expect("get"), Some(settled));
+}
