@@ -218,10 +218,22 @@ type BodyUser = (String, Option<i64>);
 /// `data`, they keep a delivery with a small body under 1 KiB, one write unit per
 /// write instead of two; [`delivery_from_item`] puts them back.
 const FIELDS_IN_ATTRIBUTES: [&str; 7] = ["body", "claim", "version", "id", "tenantId", "status", "nextAttempt"];
-/// Also left out: the TTL (an attribute when set), and the webhook id when it is the
-/// delivery's own id (all but replays).
+/// Also left out: the TTL (an attribute when set), the webhook id when it is the
+/// delivery's own id (all but replays), the planned instant when it is the creation
+/// instant (all but events planned ahead), and counters and flags at their start
+/// value. With these gone a claimed delivery with a 200-byte body still fits 1 KiB.
 const TTL_FIELD: &str = "expiresAt";
 const WEBHOOK_ID_FIELD: &str = "webhookId";
+const PLANNED_AT_FIELD: &str = "plannedAt";
+const CREATED_AT_FIELD: &str = "createdAt";
+/// Fields left out at their start value, and put back at it.
+fn fields_at_start() -> [(&'static str, serde_json::Value); 3] {
+    [
+        ("lastPlanned", serde_json::Value::Bool(false)),
+        ("attemptCount", serde_json::Value::from(0)),
+        ("receiverFailures", serde_json::Value::from(0)),
+    ]
+}
 
 /// The delivery's JSON without what its item's other attributes hold.
 fn delivery_data(d: &Delivery) -> PortResult<String> {
@@ -234,6 +246,14 @@ fn delivery_data(d: &Delivery) -> PortResult<String> {
     }
     if d.webhook_id == d.id.as_str() {
         doc.remove(WEBHOOK_ID_FIELD);
+    }
+    if d.planned_at == d.created_at {
+        doc.remove(PLANNED_AT_FIELD);
+    }
+    for (field, start) in fields_at_start() {
+        if doc.get(field) == Some(&start) {
+            doc.remove(field);
+        }
     }
     serde_json::to_string(&doc).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))
 }
@@ -269,6 +289,12 @@ fn delivery_from_item(item: &Item) -> PortResult<Delivery> {
         if let Some(value) = value {
             doc.entry(field).or_insert(value);
         }
+    }
+    if let Some(created) = doc.get(CREATED_AT_FIELD).cloned() {
+        doc.entry(PLANNED_AT_FIELD).or_insert(created);
+    }
+    for (field, start) in fields_at_start() {
+        doc.entry(field).or_insert(start);
     }
     serde_json::from_value(Value::Object(doc)).map_err(|e| corrupt(format!("delivery {id}: {e}")))
 }

@@ -480,10 +480,11 @@ async fn a_failed_event_releases_its_shared_bodies() {
 }
 
 /// A delivery's `data` leaves out what its item's other attributes hold (id,
-/// tenant, status, next attempt, TTL, version, claim, body, and the webhook id when
-/// it is the delivery's own), which keeps a delivery with a 200-byte body under
-/// DynamoDB's 1 KiB write unit; reading puts them back. Items written before, with
-/// every field in `data`, still read the same.
+/// tenant, status, next attempt, TTL, version, claim, body), the webhook id when it
+/// is the delivery's own, the planned instant when it is the creation instant, and
+/// counters and flags at their start value. That keeps a claimed delivery with a
+/// 200-byte body under DynamoDB's 1 KiB write unit; reading puts them back. Items
+/// written before, with every field in `data`, still read the same.
 #[tokio::test]
 async fn delivery_items_stay_small_and_old_items_still_read() {
     use courier_app::ports::DeliveryStore;
@@ -506,9 +507,20 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
     settled.next_attempt_at = None;
     settled.settled_at = Some(T0.plus_secs(1));
     settled.expires_at = Some(1_900_000_000);
-    let mut replay = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body);
+    let mut replay = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body.clone());
     replay.webhook_id = settled.id.to_string();
-    for d in [&settled, &replay] {
+    replay.planned_at = T0.plus_secs(60);
+    replay.last_planned = true;
+    replay.receiver_failures = 2;
+    // Claimed: the largest a first attempt's item gets.
+    let mut claimed = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body);
+    claimed.claim = Some(courier_app::model::ClaimRecord {
+        number: 1,
+        attempt_id: ids.attempt(),
+        started_at: T0,
+        lease_until: T0.plus_secs(30),
+    });
+    for d in [&settled, &replay, &claimed] {
         store.create_delivery(d).await.expect("create");
         assert_eq!(store.get_delivery(&d.id).await.expect("get").as_ref(), Some(d));
     }
@@ -536,15 +548,28 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
         "claim",
         "body",
         "webhookId",
+        "plannedAt",
+        "lastPlanned",
+        "receiverFailures",
     ] {
         assert!(data.get(field).is_none(), "`data` repeats {field}: {data}");
     }
-    let size = courier_aws::counting::item_size(&item);
-    assert!(size <= 1024, "the item takes one write unit: {size} bytes");
-    // A replay's webhook id is another delivery's: it stays in `data`.
+    assert_eq!(data["attemptCount"], serde_json::json!(1));
+    let size = courier_aws::counting::item_size(&item_of(&claimed.id).await);
+    assert!(size <= 1024, "a claimed item takes one write unit: {size} bytes");
+    // A replay's webhook id is another delivery's, and its fields are not at their
+    // start values: they stay in `data`.
     let item = item_of(&replay.id).await;
     let data: serde_json::Value = serde_json::from_str(item["data"].as_s().expect("data")).expect("JSON");
-    assert_eq!(data["webhookId"], serde_json::json!(settled.id.to_string()));
+    assert_eq!(
+        (&data["webhookId"], &data["lastPlanned"], &data["receiverFailures"]),
+        (
+            &serde_json::json!(settled.id.to_string()),
+            &serde_json::json!(true),
+            &serde_json::json!(2)
+        )
+    );
+    assert_eq!(data["plannedAt"], serde_json::json!(T0.plus_secs(60)));
 
     // An item as written before: every field but the body and the claim in `data`.
     let mut old = item_of(&settled.id).await;
