@@ -630,9 +630,10 @@ impl DynamoStore {
         if wanted.is_empty() {
             return Ok(());
         }
-        let keys: Vec<Item> = deliveries
-            .iter()
-            .map(|d| key(delivery_pk(&d.id), DELIVERY_SK))
+        let keys: Vec<Item> = wanted
+            .values()
+            .flat_map(|(_, ids)| ids)
+            .map(|id| key(delivery_pk(id), DELIVERY_SK))
             .collect();
         let present: HashSet<String> = self
             .batch_get(keys, true)
