@@ -208,6 +208,20 @@ fn body_place(body: &str) -> BodyPlace {
     }
 }
 
+/// One entry per distinct large body (by hash): the body and the deliveries that use
+/// it, in order.
+fn shared_bodies<'a>(
+    deliveries: impl IntoIterator<Item = &'a Delivery>,
+) -> BTreeMap<String, (&'a str, Vec<&'a Delivery>)> {
+    let mut shared: BTreeMap<String, (&str, Vec<&Delivery>)> = BTreeMap::new();
+    for d in deliveries {
+        if let BodyPlace::Shared(hash) = body_place(&d.body) {
+            shared.entry(hash).or_insert((d.body.as_str(), Vec::new())).1.push(d);
+        }
+    }
+    shared
+}
+
 /// A delivery using a shared body: its id and its TTL (`None`: not settled).
 type BodyUser = (String, Option<i64>);
 
@@ -617,23 +631,14 @@ impl DynamoStore {
     /// with other users has its TTL worked out again from theirs, as when a user
     /// settles, since ours may have been what removed it.
     async fn release_bodies(&self, deliveries: &[Delivery]) -> PortResult<()> {
-        let mut wanted: BTreeMap<String, (&str, Vec<&DeliveryId>)> = BTreeMap::new();
-        for d in deliveries {
-            if let BodyPlace::Shared(hash) = body_place(&d.body) {
-                wanted
-                    .entry(hash)
-                    .or_insert((d.body.as_str(), Vec::new()))
-                    .1
-                    .push(&d.id);
-            }
-        }
+        let wanted = shared_bodies(deliveries);
         if wanted.is_empty() {
             return Ok(());
         }
         let keys: Vec<Item> = wanted
             .values()
-            .flat_map(|(_, ids)| ids)
-            .map(|id| key(delivery_pk(id), DELIVERY_SK))
+            .flat_map(|(_, users)| users)
+            .map(|d| key(delivery_pk(&d.id), DELIVERY_SK))
             .collect();
         let present: HashSet<String> = self
             .batch_get(keys, true)
@@ -641,11 +646,11 @@ impl DynamoStore {
             .iter()
             .filter_map(|i| get_s(i, PK).map(str::to_owned))
             .collect();
-        for (hash, (body, ids)) in wanted {
-            let gone: Vec<String> = ids
+        for (hash, (body, users)) in wanted {
+            let gone: Vec<String> = users
                 .iter()
-                .filter(|id| !present.contains(&delivery_pk(id)))
-                .map(|id| id.to_string())
+                .filter(|d| !present.contains(&delivery_pk(&d.id)))
+                .map(|d| d.id.to_string())
                 .collect();
             if gone.is_empty() {
                 continue;
@@ -700,15 +705,8 @@ impl DynamoStore {
     }
 
     async fn ensure_bodies<'a>(&self, deliveries: impl IntoIterator<Item = &'a Delivery>) -> PortResult<()> {
-        // One body item per distinct large body, with the deliveries that use it.
-        let mut wanted: BTreeMap<String, (&str, Vec<BodyUser>)> = BTreeMap::new();
-        for d in deliveries {
-            if let BodyPlace::Shared(hash) = body_place(&d.body) {
-                let entry = wanted.entry(hash).or_insert((d.body.as_str(), Vec::new()));
-                entry.1.push((d.id.to_string(), d.expires_at));
-            }
-        }
-        for (hash, (body, users)) in wanted {
+        for (hash, (body, users)) in shared_bodies(deliveries) {
+            let users: Vec<BodyUser> = users.iter().map(|d| (d.id.to_string(), d.expires_at)).collect();
             self.ensure_body(&hash, body, &users).await?;
         }
         Ok(())
