@@ -47,9 +47,7 @@ pub enum TrustedCaError {
 pub fn client_config_trusting(pem: &str) -> Result<rustls::ClientConfig, TrustedCaError> {
     use rustls::pki_types::CertificateDer;
     use rustls::pki_types::pem::PemObject;
-    let mut roots = rustls::RootCertStore {
-        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-    };
+    let mut roots = public_roots();
     let mut added = 0;
     for (i, cert) in CertificateDer::pem_slice_iter(pem.as_bytes()).enumerate() {
         let cert = cert.map_err(|e| TrustedCaError::Pem(e.to_string()))?;
@@ -65,9 +63,14 @@ pub fn client_config_trusting(pem: &str) -> Result<rustls::ClientConfig, Trusted
 }
 
 fn build() -> Result<rustls::ClientConfig, rustls::Error> {
-    with_roots(rustls::RootCertStore {
+    with_roots(public_roots())
+}
+
+/// Mozilla's roots, compiled in.
+fn public_roots() -> rustls::RootCertStore {
+    rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-    })
+    }
 }
 
 fn with_roots(roots: rustls::RootCertStore) -> Result<rustls::ClientConfig, rustls::Error> {
