@@ -12,14 +12,14 @@ use courier_core::Timestamp;
 use courier_core::classify::{AttemptState, Classification};
 use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
 use courier_core::health::{BreakerEvent, HealthEvent, HealthStatus};
-use courier_core::ids::{AttemptId, EndpointId};
+use courier_core::ids::{AttemptId, EndpointId, TenantId};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure};
 use courier_core::policy::HealthModel;
 use courier_core::rng::RandomSource;
 use courier_core::signing::{SigningKey, SigningSecret, signature_header_keys};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use tokio::sync::OnceCell;
 
 /// Adapts the `Random` port to the core's `RandomSource`.
 pub struct PortRng<'a>(pub &'a dyn Random);
@@ -112,21 +112,30 @@ pub enum StepError {
     InjectedFailure,
 }
 
-/// Endpoints read once per batch: most batches target few endpoints. Shared, not
-/// copied, by the batch's records.
+/// Endpoints read once per batch: most batches target few endpoints. The records of
+/// a batch run concurrently, so the first record to need an endpoint reads it and
+/// the others wait for that read instead of each making its own (on DynamoDB, ten
+/// `GetItem`s for a batch of ten). An endpoint that does not exist is remembered
+/// too; a failed read is not, so the next record tries again. Shared, not copied,
+/// by the batch's records.
 #[derive(Default)]
 pub struct EndpointCache {
-    inner: Mutex<HashMap<EndpointId, Arc<PreparedEndpoint>>>,
+    /// A batch holds at most ten records, so a short list beats a hash map.
+    inner: Mutex<Vec<EndpointSlot>>,
 }
 
+type EndpointSlot = (TenantId, EndpointId, Arc<OnceCell<Option<Arc<PreparedEndpoint>>>>);
+
 impl EndpointCache {
-    fn get(&self, id: &EndpointId) -> Option<Arc<PreparedEndpoint>> {
-        self.inner.lock().ok()?.get(id).cloned()
-    }
-    fn put(&self, e: &Arc<PreparedEndpoint>) {
-        if let Ok(mut m) = self.inner.lock() {
-            m.insert(e.endpoint.id.clone(), e.clone());
+    /// The slot of this tenant's endpoint, added empty on first use.
+    fn slot(&self, tenant: &TenantId, id: &EndpointId) -> Arc<OnceCell<Option<Arc<PreparedEndpoint>>>> {
+        let mut slots = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, _, cell)) = slots.iter().find(|(t, e, _)| e == id && t == tenant) {
+            return cell.clone();
         }
+        let cell = Arc::new(OnceCell::new());
+        slots.push((tenant.clone(), id.clone(), cell.clone()));
+        cell
     }
 }
 
@@ -212,23 +221,24 @@ pub const HEADER_COMPLETION_TOKEN: &str = "webhook-completion-token";
 
 impl Sender {
     async fn endpoint(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<Arc<PreparedEndpoint>, StepError> {
-        // The cache is keyed by id alone: an endpoint of another tenant must not be
-        // served to this message.
-        if let Some(e) = cache
-            .get(&m.endpoint_id)
-            .filter(|e| e.endpoint.tenant_id == m.tenant_id)
-        {
-            return Ok(e);
-        }
-        let e = self
-            .endpoints
-            .get_endpoint(&m.tenant_id, &m.endpoint_id)
-            .await
-            .map_err(StepError::Store)?
-            .ok_or_else(|| StepError::EndpointMissing(m.endpoint_id.clone()))?;
-        let e = Arc::new(PreparedEndpoint::new(e));
-        cache.put(&e);
-        Ok(e)
+        let slot = cache.slot(&m.tenant_id, &m.endpoint_id);
+        let found = slot
+            .get_or_try_init(|| async {
+                let read = self
+                    .endpoints
+                    .get_endpoint(&m.tenant_id, &m.endpoint_id)
+                    .await
+                    .map_err(StepError::Store)?;
+                // An endpoint of another tenant must never serve this message.
+                Ok::<_, StepError>(
+                    read.filter(|e| e.tenant_id == m.tenant_id)
+                        .map(|e| Arc::new(PreparedEndpoint::new(e))),
+                )
+            })
+            .await?;
+        found
+            .clone()
+            .ok_or_else(|| StepError::EndpointMissing(m.endpoint_id.clone()))
     }
 
     /// Handles one message. `Err` means: leave the message on the queue.
@@ -265,7 +275,7 @@ impl Sender {
             Ok(e) => e,
             // The message names an endpoint that is not this tenant's: it cannot be
             // ours to send. Claim and settle as an identity conflict below.
-            Err(StepError::EndpointMissing(_)) => return Box::pin(self.identity_conflict(m, now)).await,
+            Err(StepError::EndpointMissing(_)) => return Box::pin(self.identity_conflict(m, cache, now)).await,
             Err(e) => return Err(e),
         };
         let endpoint = &prepared.endpoint;
@@ -405,7 +415,12 @@ impl Sender {
         self.recorder().finish(&msg, &endpoint, delivery, done).await
     }
 
-    async fn identity_conflict(&self, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
+    async fn identity_conflict(
+        &self,
+        m: &QueueMessage,
+        cache: &EndpointCache,
+        now: Timestamp,
+    ) -> Result<StepOutcome, StepError> {
         // Load the stored delivery's own endpoint so the conflict is recorded under
         // the policy the delivery really has.
         let Some(d) = self
@@ -423,16 +438,16 @@ impl Sender {
             endpoint_id: d.endpoint_id.clone(),
             ..m.clone()
         };
-        let Some(endpoint) = self
-            .endpoints
-            .get_endpoint(&real.tenant_id, &real.endpoint_id)
-            .await
-            .map_err(StepError::Store)?
-        else {
-            return Ok(StepOutcome::Dropped {
-                why: DropReason::UnknownDelivery,
-            });
+        let prepared = match self.endpoint(&real, cache).await {
+            Ok(e) => e,
+            Err(StepError::EndpointMissing(_)) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::UnknownDelivery,
+                });
+            }
+            Err(e) => return Err(e),
         };
+        let endpoint = &prepared.endpoint;
         let mut rng = PortRng(self.random.as_ref());
         let attempt_id = AttemptId::generate(now, &mut rng);
         let lease_until = now.plus_millis(self.settings.lease_margin_ms as i64);
@@ -445,7 +460,7 @@ impl Sender {
             Claim::Claimed { delivery, .. } => {
                 let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
                 self.recorder()
-                    .finish(m, &endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                    .finish(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                     .await
             }
             Claim::Refused(d) => Ok(StepOutcome::Dropped {

@@ -6,8 +6,10 @@ mod common;
 use common::{T0, World, status};
 use courier_app::message::QueueMessage;
 use courier_app::model::DeliveryStatus;
-use courier_app::ports::{DeliveryStore, OutboundRequest};
+use courier_app::model::{Endpoint, Page};
+use courier_app::ports::{DeliveryStore, EndpointStore, OutboundRequest, PortResult};
 use courier_app::sender::{DropReason, EndpointCache, StepOutcome};
+use courier_core::ids::{EndpointId, TenantId};
 use courier_core::outcome::{AttemptOutcome, TransportFailure};
 use serde_json::json;
 
@@ -606,4 +608,76 @@ async fn a_mangled_stored_payload_is_terminal_payload_unavailable_without_sendin
         ("payload_unavailable", "replace_payload")
     );
     assert!(w.http.requests.lock().map(|r| r.is_empty()).unwrap_or(false));
+}
+
+/// An endpoint store that answers only after yielding once, as a read over the
+/// network would, and counts its reads.
+struct SlowEndpoints {
+    inner: std::sync::Arc<courier_app::memory::MemoryStore>,
+    reads: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl EndpointStore for SlowEndpoints {
+    async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()> {
+        self.inner.create_endpoint(endpoint).await
+    }
+    async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
+        self.reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        tokio::task::yield_now().await;
+        self.inner.get_endpoint(tenant, id).await
+    }
+    async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()> {
+        self.inner.update_endpoint(endpoint, expected_version).await
+    }
+    async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
+        self.inner.list_endpoints(tenant, cursor, limit).await
+    }
+}
+
+#[tokio::test]
+async fn a_batch_reads_each_endpoint_once_while_its_records_run_concurrently() {
+    let w = World::new(vec![status(200); 10], 0).await;
+    let a = w.endpoint(json!("greatwait")).await;
+    let b = w.endpoint(json!("tanitar")).await;
+    for i in 0..10 {
+        w.event(if i % 3 == 0 { &b } else { &a }).await;
+    }
+    let slow = std::sync::Arc::new(SlowEndpoints {
+        inner: w.store.clone(),
+        reads: Default::default(),
+    });
+    let sender = courier_app::sender::Sender {
+        endpoints: slow.clone(),
+        ..w.sender
+    };
+    let messages: Vec<QueueMessage> = w.queue.drain_visible(T0).into_iter().map(|(m, _)| m).collect();
+    assert_eq!(messages.len(), 10);
+    // One batch: every record is started before any endpoint read has answered.
+    let cache = EndpointCache::default();
+    let outcomes = futures_util::future::join_all(messages.iter().map(|m| sender.handle(m, &cache))).await;
+    let succeeded = outcomes
+        .iter()
+        .filter(|o| matches!(o, Ok(StepOutcome::Attempted { attempt, .. }) if attempt.state == "succeeded"))
+        .count();
+    assert_eq!(succeeded, 10);
+    assert_eq!(slow.reads.load(std::sync::atomic::Ordering::SeqCst), 2);
+
+    // An endpoint that does not exist is read once for the batch too, and so is the
+    // delivery's real endpoint, which the conflict path reads.
+    let unknown = EndpointId::generate(T0, &mut courier_core::rng::SplitMix64::new(5));
+    let strays: Vec<QueueMessage> = (0..3)
+        .map(|_| {
+            let d = messages[0].delivery_id.clone();
+            QueueMessage {
+                endpoint_id: unknown.clone(),
+                delivery_id: d,
+                ..messages[0].clone()
+            }
+        })
+        .collect();
+    let cache = EndpointCache::default();
+    let outcomes = futures_util::future::join_all(strays.iter().map(|m| sender.handle(m, &cache))).await;
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    assert_eq!(slow.reads.load(std::sync::atomic::Ordering::SeqCst), 4);
 }
