@@ -271,7 +271,11 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         planner,
         batches,
         body: request.body,
-        headers: request.headers,
+        headers: request
+            .headers
+            .into_iter()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect(),
     })
 }
 

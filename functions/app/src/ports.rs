@@ -8,6 +8,7 @@ use async_trait::async_trait;
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
+use std::borrow::Cow;
 use std::net::SocketAddr;
 
 /// An adapter failure. Outcomes of HTTP attempts are never errors; these are
@@ -145,11 +146,16 @@ pub trait Timer: Send + Sync {
     async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()>;
 }
 
+/// One header of an outbound request, name then value. The names and the fixed
+/// values are static text, so preparing a request copies only what changes from
+/// one attempt to the next.
+pub type OutboundHeader = (Cow<'static, str>, Cow<'static, str>);
+
 /// One outbound webhook request, fully prepared (body signed, headers set).
 #[derive(Debug, Clone)]
 pub struct OutboundRequest {
     pub url: String,
-    pub headers: Vec<(String, String)>,
+    pub headers: Vec<OutboundHeader>,
     pub body: Vec<u8>,
     pub timeout_ms: u64,
     /// How many body bytes to read at most (the policy's snippet need).

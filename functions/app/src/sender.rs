@@ -339,7 +339,7 @@ impl Sender {
         if let Some(token) = &completion_token {
             request
                 .headers
-                .push((HEADER_COMPLETION_TOKEN.to_owned(), token.clone()));
+                .push((Cow::Borrowed(HEADER_COMPLETION_TOKEN), Cow::Owned(token.clone())));
         }
         let sent = self.http.send(request).await;
         if self.faults.crash_after_send(m) {
@@ -951,16 +951,19 @@ fn prepared_request(
     // Room for the policy's attempt header and a completion token too.
     let mut headers = Vec::with_capacity(9);
     headers.extend([
-        ("content-type".to_owned(), "application/json".to_owned()),
-        ("user-agent".to_owned(), USER_AGENT.to_owned()),
-        ("webhook-id".to_owned(), delivery.webhook_id.clone()),
-        ("webhook-timestamp".to_owned(), ts.to_string()),
-        ("webhook-signature".to_owned(), signature),
-        (HEADER_ATTEMPT.to_owned(), attempt.clone()),
-        (HEADER_ATTEMPT_ID.to_owned(), attempt_id.as_str().to_owned()),
+        (Cow::Borrowed("content-type"), Cow::Borrowed("application/json")),
+        (Cow::Borrowed("user-agent"), Cow::Borrowed(USER_AGENT)),
+        (Cow::Borrowed("webhook-id"), Cow::Owned(delivery.webhook_id.clone())),
+        (Cow::Borrowed("webhook-timestamp"), Cow::Owned(ts.to_string())),
+        (Cow::Borrowed("webhook-signature"), Cow::Owned(signature)),
+        (Cow::Borrowed(HEADER_ATTEMPT), Cow::Owned(attempt.clone())),
+        (
+            Cow::Borrowed(HEADER_ATTEMPT_ID),
+            Cow::Owned(attempt_id.as_str().to_owned()),
+        ),
     ]);
     if let Some(h) = &endpoint.policy.attempt_header {
-        headers.push((h.clone(), attempt));
+        headers.push((Cow::Owned(h.clone()), Cow::Owned(attempt)));
     }
     OutboundRequest {
         url: endpoint.url.clone(),

@@ -566,7 +566,7 @@ async fn redelivery_is_a_new_attempt_with_its_own_trigger() {
     let reqs = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
     let envelope: Value = serde_json::from_slice(&reqs[1].body).unwrap_or(Value::Null);
     assert_eq!(envelope["trigger"], "redelivery");
-    let header = |n: &str| reqs[1].headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+    let header = |n: &str| reqs[1].headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.to_string());
     assert_eq!(header("webhook-id"), Some(id.to_string()));
 }
 
@@ -624,7 +624,7 @@ async fn smartchat_enable_with_replay_since_resends_missed_events() {
             r.headers
                 .iter()
                 .find(|(k, _)| k == "webhook-id")
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| v.to_string())
                 .unwrap_or_default()
         })
         .collect();

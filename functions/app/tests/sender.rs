@@ -58,7 +58,7 @@ async fn tanitar_long_waits_use_the_scheduler_aimed_early_and_never_start_early(
     let d = w.delivery(&id).await;
     assert_eq!(d.status, DeliveryStatus::Succeeded);
     let reqs = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
-    let header = |r: &OutboundRequest, n: &str| r.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
+    let header = |r: &OutboundRequest, n: &str| r.headers.iter().find(|(k, _)| k == n).map(|(_, v)| v.to_string());
     assert_eq!(
         reqs.iter()
             .map(|r| header(r, "tanitar-delivery-attempt"))
@@ -272,7 +272,7 @@ async fn timeout_outcome_is_ambiguous_and_counts() {
 }
 
 fn header(r: &OutboundRequest, name: &str) -> Option<String> {
-    r.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+    r.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.to_string())
 }
 
 #[tokio::test]

@@ -7,9 +7,10 @@ use crate::admission::{AdmissionError, AdmissionPolicy, check_url};
 use crate::failure::outcome_of;
 use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
-use courier_app::ports::{HttpSender, OutboundRequest, SendResult};
+use courier_app::ports::{HttpSender, OutboundHeader, OutboundRequest, SendResult};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure, READ_HEADERS, ResponseSummary, TransportFailure};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use url::Url;
@@ -288,18 +289,22 @@ static CONSTANT_HEADER_VALUES: [HeaderValue; 2] = [
     HeaderValue::from_static(courier_app::sender::USER_AGENT),
 ];
 
-/// The value, moved rather than copied, under `HeaderValue::from_str`'s rule
-/// (visible ASCII and tabs; `try_from` alone would also pass other bytes).
-fn header_value(value: String) -> Option<HeaderValue> {
+/// The value if it is visible ASCII and tabs only (`HeaderValue`'s own checks would
+/// also pass other bytes). Static values that every attempt carries map to the
+/// shared constants; the others are moved, not copied.
+fn header_value(value: Cow<'static, str>) -> Option<HeaderValue> {
     if !value.bytes().all(|b| b == b'\t' || (32..127).contains(&b)) {
         return None;
     }
-    match CONSTANT_HEADER_VALUES
-        .iter()
-        .find(|known| known.as_bytes() == value.as_bytes())
-    {
-        Some(known) => Some(known.clone()),
-        None => HeaderValue::try_from(value).ok(),
+    match value {
+        Cow::Borrowed(text) => match CONSTANT_HEADER_VALUES
+            .iter()
+            .find(|known| known.as_bytes() == text.as_bytes())
+        {
+            Some(known) => Some(known.clone()),
+            None => HeaderValue::from_str(text).ok(),
+        },
+        Cow::Owned(text) => HeaderValue::try_from(text).ok(),
     }
 }
 
@@ -311,18 +316,17 @@ fn header_name(name: &str) -> Option<HeaderName> {
 }
 
 /// The outbound headers, or the name of the first one that is not valid HTTP.
-/// Values are moved into the map, not copied.
-fn request_headers(pairs: Vec<(String, String)>) -> Result<HeaderMap, String> {
+fn request_headers(pairs: Vec<OutboundHeader>) -> Result<HeaderMap, String> {
     let mut headers = HeaderMap::with_capacity(pairs.len());
     for (name, value) in pairs {
         let Some(header_name) = header_name(&name) else {
-            return Err(name);
+            return Err(name.into_owned());
         };
         if CLIENT_OWNED_HEADERS.contains(&header_name.as_str()) {
             continue;
         }
         let Some(header_value) = header_value(value) else {
-            return Err(name);
+            return Err(name.into_owned());
         };
         headers.append(header_name, header_value);
     }
@@ -383,10 +387,10 @@ mod tests {
     #[test]
     fn request_headers_skip_client_owned_and_reject_invalid() {
         let pairs = vec![
-            ("content-type".to_owned(), "application/json".to_owned()),
-            ("Webhook-Id".to_owned(), "dlv_1".to_owned()),
-            ("Host".to_owned(), "evil.example".to_owned()),
-            ("content-length".to_owned(), "999".to_owned()),
+            owned("content-type", "application/json"),
+            owned("Webhook-Id", "dlv_1"),
+            owned("Host", "evil.example"),
+            owned("content-length", "999"),
         ];
         let headers = request_headers(pairs).unwrap_or_default();
         assert_eq!(headers.len(), 2);
@@ -397,23 +401,38 @@ mod tests {
         assert!(headers.get("host").is_none());
 
         assert_eq!(
-            request_headers(vec![("bad name".to_owned(), "x".to_owned())]),
+            request_headers(vec![owned("bad name", "x")]),
             Err("bad name".to_owned())
         );
         assert_eq!(
-            request_headers(vec![("x-ok".to_owned(), "line\nbreak".to_owned())]),
+            request_headers(vec![owned("x-ok", "line\nbreak")]),
             Err("x-ok".to_owned())
         );
         assert_eq!(
-            request_headers(vec![("x-ok".to_owned(), "caf\u{e9}".to_owned())]),
+            request_headers(vec![owned("x-ok", "caf\u{e9}")]),
             Err("x-ok".to_owned())
         );
         assert_eq!(
-            request_headers(vec![("Webhook-Attempt".to_owned(), "2".to_owned())])
+            request_headers(vec![owned("Webhook-Attempt", "2")])
                 .ok()
                 .and_then(|h| h.get("webhook-attempt").cloned()),
             Some(HeaderValue::from_static("2"))
         );
+        // Static values are held to the same rule as the others.
+        assert_eq!(
+            request_headers(vec![(Cow::Borrowed("x-ok"), Cow::Borrowed("line\nbreak"))]),
+            Err("x-ok".to_owned())
+        );
+        assert_eq!(
+            request_headers(vec![(Cow::Borrowed("content-type"), Cow::Borrowed("application/json"))])
+                .ok()
+                .and_then(|h| h.get("content-type").cloned()),
+            Some(HeaderValue::from_static("application/json"))
+        );
+    }
+
+    fn owned(name: &str, value: &str) -> OutboundHeader {
+        (Cow::Owned(name.to_owned()), Cow::Owned(value.to_owned()))
     }
 
     #[test]

@@ -36,12 +36,12 @@ async fn ok_answer_and_request_arrives_intact() {
     let request = courier_app::ports::OutboundRequest {
         url: format!("{url}?tenant=t1&x=%20y"),
         headers: vec![
-            ("content-type".to_owned(), "application/json".to_owned()),
-            ("webhook-id".to_owned(), "dlv_01J".to_owned()),
-            ("webhook-timestamp".to_owned(), "1700000000".to_owned()),
-            ("webhook-signature".to_owned(), "v1,abc+/= v1,def".to_owned()),
-            ("Webhook-Attempt".to_owned(), "3".to_owned()),
-            ("tanitar-delivery-attempt".to_owned(), "3".to_owned()),
+            ("content-type".into(), "application/json".into()),
+            ("webhook-id".into(), "dlv_01J".into()),
+            ("webhook-timestamp".into(), "1700000000".into()),
+            ("webhook-signature".into(), "v1,abc+/= v1,def".into()),
+            ("Webhook-Attempt".into(), "3".into()),
+            ("tanitar-delivery-attempt".into(), "3".into()),
         ],
         body: body.clone(),
         timeout_ms: 5_000,
@@ -60,8 +60,8 @@ async fn ok_answer_and_request_arrives_intact() {
     assert_eq!(
         kept,
         vec![
-            ("content-type".to_owned(), "application/json".to_owned()),
-            ("x-request-id".to_owned(), "req-42".to_owned()),
+            ("content-type".into(), "application/json".into()),
+            ("x-request-id".into(), "req-42".into()),
         ]
     );
     assert_eq!(result.peer, Some(addr));
@@ -215,11 +215,7 @@ async fn retry_after_is_kept() {
     let summary = expect_response(&result.outcome);
     assert_eq!(summary.status, 429);
     assert_eq!(summary.header("retry-after"), Some("120"));
-    assert!(
-        summary
-            .kept_headers()
-            .contains(&("retry-after".to_owned(), "120".to_owned()))
-    );
+    assert!(summary.kept_headers().contains(&("retry-after".into(), "120".into())));
     assert_eq!(summary.body, b"slow down");
 }
 

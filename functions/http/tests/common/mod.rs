@@ -52,7 +52,7 @@ pub fn strict_http_sender() -> ReqwestSender {
 pub fn request(url: String, timeout_ms: u64, read_limit: usize) -> OutboundRequest {
     OutboundRequest {
         url,
-        headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+        headers: vec![("content-type".into(), "application/json".into())],
         body: br#"{"id":"evt_1","data":{}}"#.to_vec(),
         timeout_ms,
         read_limit,
