@@ -169,6 +169,27 @@ impl PreparedEndpoint {
     }
 }
 
+/// [`Claim`] with its delivery boxed (see [`Sender::handle_received`]).
+enum BoxedClaim {
+    Claimed {
+        delivery: Box<Delivery>,
+        lost: Option<ClaimRecord>,
+    },
+    Refused(Option<Box<Delivery>>),
+}
+
+impl From<Claim> for BoxedClaim {
+    fn from(claim: Claim) -> Self {
+        match claim {
+            Claim::Claimed { delivery, lost } => BoxedClaim::Claimed {
+                delivery: Box::new(delivery),
+                lost,
+            },
+            Claim::Refused(d) => BoxedClaim::Refused(d.map(Box::new)),
+        }
+    }
+}
+
 pub struct Sender {
     pub secrets: Arc<dyn crate::ports::SecretSource>,
     pub deliveries: Arc<dyn DeliveryStore>,
@@ -285,21 +306,24 @@ impl Sender {
             .clone()
             .unwrap_or_else(|| AttemptId::generate(now, &mut rng));
         let lease_until = now.plus_millis((endpoint.timeout_ms() + self.settings.lease_margin_ms) as i64);
-        let claim = self
-            .deliveries
-            .claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until)
-            .await
-            .map_err(StepError::Store)?;
+        // Boxed here, not when the outcome is: then it is not held in this future
+        // across the request, and the outcome reuses the box. Converted in the same
+        // statement as the await, so the unboxed answer (500 bytes) is never a local
+        // of this future, whose every record of a batch allocates and moves.
+        let claim = BoxedClaim::from(
+            self.deliveries
+                .claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until)
+                .await
+                .map_err(StepError::Store)?,
+        );
         let (delivery, lost) = match claim {
-            // Boxed here, not when the outcome is: then it is not held in this future
-            // across the request, and the outcome reuses the box.
-            Claim::Claimed { delivery, lost } => (Box::new(delivery), lost),
-            Claim::Refused(None) => {
+            BoxedClaim::Claimed { delivery, lost } => (delivery, lost),
+            BoxedClaim::Refused(None) => {
                 return Ok(StepOutcome::Dropped {
                     why: DropReason::UnknownDelivery,
                 });
             }
-            Claim::Refused(Some(d)) => {
+            BoxedClaim::Refused(Some(d)) => {
                 if receive_count > 1 && !m.completion_check && next_step_unplanned(&d, m) {
                     let next = crate::dead_letter::resume_message(&d, now);
                     Box::pin(self.planner.plan(next, now)).await.map_err(StepError::Plan)?;
