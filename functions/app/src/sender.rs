@@ -971,7 +971,7 @@ fn prepared_request(
     let body = body_for(delivery, m.trigger);
     let ts = now.millis().div_euclid(1000);
     let signature = signature_header_keys(prepared.signing_keys(now), &delivery.webhook_id, ts, &body);
-    let attempt = m.attempt.to_string();
+    let attempt = attempt_text(m.attempt);
     // Room for the policy's attempt header and a completion token too.
     let mut headers = Vec::with_capacity(9);
     headers.extend([
@@ -980,14 +980,14 @@ fn prepared_request(
         (Cow::Borrowed("webhook-id"), Cow::Owned(delivery.webhook_id.clone())),
         (Cow::Borrowed("webhook-timestamp"), Cow::Owned(ts.to_string())),
         (Cow::Borrowed("webhook-signature"), Cow::Owned(signature)),
-        (Cow::Borrowed(HEADER_ATTEMPT), Cow::Owned(attempt.clone())),
+        (Cow::Borrowed(HEADER_ATTEMPT), attempt.clone()),
         (
             Cow::Borrowed(HEADER_ATTEMPT_ID),
             Cow::Owned(attempt_id.as_str().to_owned()),
         ),
     ]);
     if let Some(h) = &endpoint.policy.attempt_header {
-        headers.push((Cow::Owned(h.clone()), Cow::Owned(attempt)));
+        headers.push((Cow::Owned(h.clone()), attempt));
     }
     OutboundRequest {
         url: endpoint.url.clone(),
@@ -995,6 +995,16 @@ fn prepared_request(
         body,
         timeout_ms: endpoint.timeout_ms(),
         read_limit: endpoint.policy.snippet.read_bytes(),
+    }
+}
+
+/// The attempt number as header text: static for the numbers most attempts carry,
+/// so those copy nothing.
+fn attempt_text(number: u32) -> Cow<'static, str> {
+    const SMALL: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    match SMALL.get(number as usize) {
+        Some(text) => Cow::Borrowed(text),
+        None => Cow::Owned(number.to_string()),
     }
 }
 

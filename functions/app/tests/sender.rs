@@ -681,3 +681,29 @@ async fn a_batch_reads_each_endpoint_once_while_its_records_run_concurrently() {
     assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
     assert_eq!(slow.reads.load(std::sync::atomic::Ordering::SeqCst), 4);
 }
+
+#[tokio::test]
+async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
+    let w = World::new(vec![], 0).await;
+    let ep = w.endpoint(json!("tanitar")).await;
+    let id = w.event(&ep).await;
+    let (m, _) = w.queue.drain_visible(T0).remove(0);
+    let delivery = w.delivery(&id).await;
+    let endpoint = w
+        .store
+        .get_endpoint(&delivery.tenant_id, &delivery.endpoint_id)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no endpoint {ep}"));
+    let attempt_id = courier_core::ids::AttemptId::generate(T0, &mut courier_core::rng::SplitMix64::new(2));
+    for (number, text) in [(1, "1"), (9, "9"), (10, "10"), (123, "123")] {
+        let m = QueueMessage {
+            attempt: number,
+            ..m.clone()
+        };
+        let r = courier_app::sender::build_request(&endpoint, &delivery, &m, &attempt_id, T0);
+        assert_eq!(header(&r, "webhook-attempt").as_deref(), Some(text));
+        assert_eq!(header(&r, "tanitar-delivery-attempt").as_deref(), Some(text));
+    }
+}
