@@ -270,7 +270,7 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         store,
         planner,
         batches,
-        body: request.body,
+        body: request.body.to_vec(),
         headers: request
             .headers
             .into_iter()

@@ -146,7 +146,7 @@ pub fn sample_delivery(
         created_at,
         planned_at: created_at,
         settled_at: None,
-        body,
+        body: body.into(),
         expires_at: None,
         version: 0,
     }
@@ -1371,7 +1371,7 @@ pub async fn large_payload<S: DeliveryStore>(store: &S, clock: &ManualClock) {
 
     // A body replaced by an update (a different envelope) round-trips too.
     let mut rebody = after.clone();
-    rebody.body = sample_body(&f.event).replace("scheduled", "redelivery");
+    rebody.body = sample_body(&f.event).replace("scheduled", "redelivery").into();
     rebody.version += 1;
     ok(
         store.update_delivery(&rebody, after.version).await,

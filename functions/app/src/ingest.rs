@@ -122,7 +122,8 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
                 planned_at,
                 new.trigger,
                 &new.payload,
-            ),
+            )
+            .into(),
             expires_at: dropped.map(|_| now.millis() / 1000 + retention),
             version: 1,
         });

@@ -9,6 +9,7 @@ use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use courier_core::{Policy, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -185,7 +186,9 @@ pub struct Delivery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub awaiting: Option<AwaitingCompletion>,
     /// The exact envelope bytes sent on every automatic attempt (UTF-8 JSON).
-    pub body: String,
+    /// Shared, not copied: a claimed delivery, a stored one and the request of an
+    /// attempt all hold the same text (up to 256 KiB).
+    pub body: Arc<str>,
     /// When the item may be deleted (DynamoDB TTL, epoch seconds); reads treat an
     /// expired item as absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -5,6 +5,7 @@
 use crate::message::QueueMessage;
 use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use async_trait::async_trait;
+use bytes::Bytes;
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
@@ -156,7 +157,8 @@ pub type OutboundHeader = (Cow<'static, str>, Cow<'static, str>);
 pub struct OutboundRequest {
     pub url: String,
     pub headers: Vec<OutboundHeader>,
-    pub body: Vec<u8>,
+    /// Usually the delivery's stored body itself, shared rather than copied.
+    pub body: Bytes,
     pub timeout_ms: u64,
     /// How many body bytes to read at most (the policy's snippet need).
     pub read_limit: usize,

@@ -8,6 +8,7 @@ use crate::message::{QueueMessage, Trigger};
 use crate::model::{Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
 use crate::planner::Planner;
 use crate::ports::{Claim, Clock, DeliveryStore, EndpointStore, HttpSender, OutboundRequest, PortError, Random};
+use bytes::Bytes;
 use courier_core::Timestamp;
 use courier_core::classify::{AttemptState, Classification};
 use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
@@ -932,19 +933,29 @@ fn pre_send_check(
 /// The envelope for this trigger: the stored bytes for automatic attempts, the same
 /// envelope with `trigger` changed for redeliveries, replays and tests (signed, so the
 /// receiver can tell them apart).
-fn body_for(delivery: &Delivery, trigger: Trigger) -> Vec<u8> {
+fn body_for(delivery: &Delivery, trigger: Trigger) -> Bytes {
+    let stored = || Bytes::from_owner(SharedText(delivery.body.clone()));
     let wanted = trigger.envelope_name();
     if delivery.trigger.envelope_name() == wanted {
-        return delivery.body.as_bytes().to_vec();
+        return stored();
     }
     match serde_json::from_str::<serde_json::Value>(&delivery.body) {
         Ok(mut v) => {
             if let Some(obj) = v.as_object_mut() {
                 obj.insert("trigger".into(), serde_json::Value::String(wanted.into()));
             }
-            serde_json::to_vec(&v).unwrap_or_else(|_| delivery.body.as_bytes().to_vec())
+            serde_json::to_vec(&v).map_or_else(|_| stored(), Bytes::from)
         }
-        Err(_) => delivery.body.as_bytes().to_vec(),
+        Err(_) => stored(),
+    }
+}
+
+/// Shared text as the bytes of a request body, without a copy.
+struct SharedText(Arc<str>);
+
+impl AsRef<[u8]> for SharedText {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
     }
 }
 

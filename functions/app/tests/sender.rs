@@ -707,3 +707,33 @@ async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
         assert_eq!(header(&r, "tanitar-delivery-attempt").as_deref(), Some(text));
     }
 }
+
+#[tokio::test]
+async fn an_automatic_attempt_sends_the_stored_body_itself_and_a_redelivery_its_own() {
+    let w = World::new(vec![], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    let (m, _) = w.queue.drain_visible(T0).remove(0);
+    let delivery = w.delivery(&id).await;
+    let endpoint = w
+        .store
+        .get_endpoint(&delivery.tenant_id, &delivery.endpoint_id)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no endpoint {ep}"));
+    let attempt_id = courier_core::ids::AttemptId::generate(T0, &mut courier_core::rng::SplitMix64::new(2));
+    let r = courier_app::sender::build_request(&endpoint, &delivery, &m, &attempt_id, T0);
+    assert_eq!(&r.body[..], delivery.body.as_bytes());
+    // Shared with the delivery, not copied (bodies run to 256 KiB).
+    assert_eq!(r.body.as_ptr(), delivery.body.as_ptr());
+
+    let again = QueueMessage {
+        trigger: courier_app::message::Trigger::Redelivery,
+        ..m
+    };
+    let r = courier_app::sender::build_request(&endpoint, &delivery, &again, &attempt_id, T0);
+    let envelope: serde_json::Value = serde_json::from_slice(&r.body).unwrap_or_default();
+    assert_eq!(envelope["trigger"], "redelivery");
+    assert_eq!(envelope["data"], json!({"k": 1}));
+}

@@ -216,7 +216,7 @@ fn shared_bodies<'a>(
     let mut shared: BTreeMap<String, (&str, Vec<&Delivery>)> = BTreeMap::new();
     for d in deliveries {
         if let BodyPlace::Shared(hash) = body_place(&d.body) {
-            shared.entry(hash).or_insert((d.body.as_str(), Vec::new())).1.push(d);
+            shared.entry(hash).or_insert((&*d.body, Vec::new())).1.push(d);
         }
     }
     shared
@@ -712,7 +712,8 @@ impl DynamoStore {
         Ok(())
     }
 
-    async fn bodies(&self, hashes: &[String]) -> PortResult<HashMap<String, String>> {
+    /// Shared bodies by hash; the deliveries that use one share its text.
+    async fn bodies(&self, hashes: &[String]) -> PortResult<HashMap<String, Arc<str>>> {
         let keys: Vec<Item> = hashes
             .iter()
             .collect::<HashSet<_>>()
@@ -726,7 +727,7 @@ impl DynamoStore {
                 continue;
             };
             if let Some(hash) = pk.strip_prefix("BODY#") {
-                out.insert(hash.to_owned(), body.to_owned());
+                out.insert(hash.to_owned(), Arc::from(body));
             }
         }
         Ok(out)
@@ -753,7 +754,7 @@ impl DynamoStore {
                     .ok_or_else(|| corrupt(format!("delivery {}: no version", d.id)))?;
                 d.claim = claim_from(item)?;
                 d.body = match (get_s(item, BODY), get_s(item, BODY_REF)) {
-                    (Some(b), _) => b.to_owned(),
+                    (Some(b), _) => Arc::from(b),
                     (None, Some(h)) => shared
                         .get(h)
                         .cloned()

@@ -574,7 +574,7 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
     // An item as written before: every field but the body and the claim in `data`.
     let mut old = item_of(&settled.id).await;
     let mut full = settled.clone();
-    full.body = String::new();
+    full.body = "".into();
     full.version = 0;
     old.insert(
         "data".to_owned(),

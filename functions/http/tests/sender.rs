@@ -43,7 +43,7 @@ async fn ok_answer_and_request_arrives_intact() {
             ("Webhook-Attempt".into(), "3".into()),
             ("tanitar-delivery-attempt".into(), "3".into()),
         ],
-        body: body.clone(),
+        body: body.clone().into(),
         timeout_ms: 5_000,
         read_limit: 4_096,
     };

@@ -53,7 +53,7 @@ pub fn request(url: String, timeout_ms: u64, read_limit: usize) -> OutboundReque
     OutboundRequest {
         url,
         headers: vec![("content-type".into(), "application/json".into())],
-        body: br#"{"id":"evt_1","data":{}}"#.to_vec(),
+        body: br#"{"id":"evt_1","data":{}}"#.to_vec().into(),
         timeout_ms,
         read_limit,
     }
