@@ -682,10 +682,18 @@ async fn a_batch_reads_each_endpoint_once_while_its_records_run_concurrently() {
     assert_eq!(slow.reads.load(std::sync::atomic::Ordering::SeqCst), 4);
 }
 
-#[tokio::test]
-async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
+/// One event to a fresh endpoint of `policy`: its first queue message, the delivery,
+/// the endpoint and an attempt id, ready for `build_request`.
+async fn first_step(
+    policy: &str,
+) -> (
+    QueueMessage,
+    courier_app::model::Delivery,
+    Endpoint,
+    courier_core::ids::AttemptId,
+) {
     let w = World::new(vec![], 0).await;
-    let ep = w.endpoint(json!("tanitar")).await;
+    let ep = w.endpoint(json!(policy)).await;
     let id = w.event(&ep).await;
     let (m, _) = w.queue.drain_visible(T0).remove(0);
     let delivery = w.delivery(&id).await;
@@ -697,6 +705,12 @@ async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
         .flatten()
         .unwrap_or_else(|| panic!("no endpoint {ep}"));
     let attempt_id = courier_core::ids::AttemptId::generate(T0, &mut courier_core::rng::SplitMix64::new(2));
+    (m, delivery, endpoint, attempt_id)
+}
+
+#[tokio::test]
+async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
+    let (m, delivery, endpoint, attempt_id) = first_step("tanitar").await;
     for (number, text) in [(1, "1"), (9, "9"), (10, "10"), (123, "123")] {
         let m = QueueMessage {
             attempt: number,
@@ -710,19 +724,7 @@ async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
 
 #[tokio::test]
 async fn an_automatic_attempt_sends_the_stored_body_itself_and_a_redelivery_its_own() {
-    let w = World::new(vec![], 0).await;
-    let ep = w.endpoint(json!("greatwait")).await;
-    let id = w.event(&ep).await;
-    let (m, _) = w.queue.drain_visible(T0).remove(0);
-    let delivery = w.delivery(&id).await;
-    let endpoint = w
-        .store
-        .get_endpoint(&delivery.tenant_id, &delivery.endpoint_id)
-        .await
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| panic!("no endpoint {ep}"));
-    let attempt_id = courier_core::ids::AttemptId::generate(T0, &mut courier_core::rng::SplitMix64::new(2));
+    let (m, delivery, endpoint, attempt_id) = first_step("greatwait").await;
     let r = courier_app::sender::build_request(&endpoint, &delivery, &m, &attempt_id, T0);
     assert_eq!(&r.body[..], delivery.body.as_bytes());
     // Shared with the delivery, not copied (bodies run to 256 KiB).
