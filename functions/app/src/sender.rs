@@ -121,15 +121,18 @@ pub enum StepError {
 /// by the batch's records.
 #[derive(Default)]
 pub struct EndpointCache {
-    /// A batch holds at most ten records, so a short list beats a hash map.
-    inner: Mutex<Vec<EndpointSlot>>,
+    /// The event source mapping hands over batches of at most ten records
+    /// (template.yaml: BatchSize), so a list scanned in full beats a hash map.
+    inner: Mutex<Vec<(TenantId, EndpointId, EndpointCell)>>,
 }
 
-type EndpointSlot = (TenantId, EndpointId, Arc<OnceCell<Option<Arc<PreparedEndpoint>>>>);
+/// One endpoint's read, shared by the batch's records: `None` once read means the
+/// endpoint does not exist.
+type EndpointCell = Arc<OnceCell<Option<Arc<PreparedEndpoint>>>>;
 
 impl EndpointCache {
     /// The slot of this tenant's endpoint, added empty on first use.
-    fn slot(&self, tenant: &TenantId, id: &EndpointId) -> Arc<OnceCell<Option<Arc<PreparedEndpoint>>>> {
+    fn slot(&self, tenant: &TenantId, id: &EndpointId) -> EndpointCell {
         let mut slots = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some((_, _, cell)) = slots.iter().find(|(t, e, _)| e == id && t == tenant) {
             return cell.clone();
