@@ -137,26 +137,25 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "",
                 String::new(),
             );
-            for v in [&s.sender_with_logs, &s.sender_with_lean_logs] {
-                row(
-                    "1 sender",
-                    v.name.clone(),
-                    format!(
-                        "{} /s, {:.3} CPU s/1k, {:.0} log bytes/delivery",
-                        n0(v.per_second),
-                        v.cpu_seconds_per_1000,
-                        v.log_bytes_per_delivery
-                    ),
-                    "",
-                    String::new(),
-                );
-            }
+            let v = &s.sender_with_logs;
+            row(
+                "1 sender",
+                v.name.clone(),
+                format!(
+                    "{} /s, {:.3} CPU s/1k, {:.0} log bytes/delivery",
+                    n0(v.per_second),
+                    v.cpu_seconds_per_1000,
+                    v.log_bytes_per_delivery
+                ),
+                "",
+                String::new(),
+            );
             row(
                 "1 sender",
                 "throughput sender / bare".into(),
                 format!(
-                    "{:.2}x (Lambda logging {:.2}x, without span list {:.2}x)",
-                    s.throughput_ratio, s.logs_throughput_ratio, s.lean_logs_throughput_ratio
+                    "{:.2}x (with Lambda logging {:.2}x)",
+                    s.throughput_ratio, s.logs_throughput_ratio
                 ),
                 ">= 0.90x",
                 verdict(s.throughput_ratio >= 0.9),
@@ -164,18 +163,11 @@ fn rows(b: &Bench) -> Vec<Row> {
             row(
                 "1 sender",
                 "CPU per delivery sender / bare".into(),
-                format!(
-                    "{:.2}x (Lambda logging {:.2}x, without span list {:.2}x)",
-                    s.cpu_ratio, s.logs_cpu_ratio, s.lean_logs_cpu_ratio
-                ),
+                format!("{:.2}x (with Lambda logging {:.2}x)", s.cpu_ratio, s.logs_cpu_ratio),
                 "",
                 String::new(),
             );
-            let failures = s.bare.failures
-                + s.sender.failures
-                + s.sender_alone.failures
-                + s.sender_with_logs.failures
-                + s.sender_with_lean_logs.failures;
+            let failures = s.bare.failures + s.sender.failures + s.sender_alone.failures + s.sender_with_logs.failures;
             if failures > 0 {
                 row(
                     "1 sender",

@@ -5,10 +5,10 @@
 //! `courier_app::sender::Sender` over the in-memory ports and the real
 //! `courier_http::ReqwestSender`); and that handler with the sender Lambda's
 //! logging, in a child process whose stdout is a pipe as on Lambda: the JSON
-//! subscriber of `functions/sender/src/main.rs` plus the EMF metric lines, and the
-//! same with the span list turned off. Same concurrency everywhere: `concurrency`
-//! requests in flight, the handler working batches of 10 as SQS hands them to
-//! Lambda. The log variants also count the bytes logged per delivery. One more
+//! subscriber of `functions/sender/src/main.rs` plus the EMF metric lines. Same
+//! concurrency everywhere: `concurrency` requests in flight, the handler working
+//! batches of 10 as SQS hands them to Lambda. The log variant also counts the bytes
+//! logged per delivery. One more
 //! in-process variant runs the handler alone, every attempt answered 200 at once by
 //! an in-process stand-in: its CPU per delivery is the handler's own cost. A second bare
 //! loop posts in the handler's shape, batches of 10 that each wait for their
@@ -87,30 +87,6 @@ impl Variant {
     }
 }
 
-/// The sender Lambda's logging, reproduced in a child process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Logging {
-    /// `functions/sender/src/main.rs` as it is: JSON, current span, span list.
-    Lambda,
-    /// The same without the span list (each line then carries the span once).
-    LambdaWithoutSpanList,
-}
-
-impl Logging {
-    pub fn arg(self) -> &'static str {
-        match self {
-            Logging::Lambda => "lambda",
-            Logging::LambdaWithoutSpanList => "lambda-no-span-list",
-        }
-    }
-
-    pub fn from_arg(s: &str) -> Option<Logging> {
-        [Logging::Lambda, Logging::LambdaWithoutSpanList]
-            .into_iter()
-            .find(|l| l.arg() == s)
-    }
-}
-
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
@@ -125,15 +101,12 @@ pub struct Report {
     /// delivery is the handler's own cost, without the request's.
     pub sender_alone: Variant,
     pub sender_with_logs: Variant,
-    pub sender_with_lean_logs: Variant,
     /// Sender deliveries per second over bare (target >= 0.9).
     pub throughput_ratio: f64,
     /// Sender CPU per delivery over bare.
     pub cpu_ratio: f64,
     pub logs_throughput_ratio: f64,
     pub logs_cpu_ratio: f64,
-    pub lean_logs_throughput_ratio: f64,
-    pub lean_logs_cpu_ratio: f64,
     /// Sender deliveries per second over the batch-shaped bare loop's.
     pub batched_throughput_ratio: f64,
     pub batched_cpu_ratio: f64,
@@ -284,11 +257,6 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .enable_all()
         .build()
         .map_err(|e| e.to_string())
-}
-
-/// The sender Lambda's subscriber (functions/sender/src/main.rs), on stdout.
-fn init_logging(logging: Logging) {
-    courier_sender::init_logging(logging == Logging::Lambda);
 }
 
 fn bare_client() -> Result<reqwest::Client, String> {
@@ -448,14 +416,14 @@ async fn run_sender(
     (ok.load(Ordering::Relaxed), failed.load(Ordering::Relaxed))
 }
 
-/// The child-process side of a log variant (`courier-bench sender-child <logging>
-/// <deliveries> <concurrency> <url>`): logs to stdout like the Lambda, prints its
-/// figures as `RESULT <json>` on stderr.
+/// The child-process side of the log variant (`courier-bench sender-child
+/// <deliveries> <concurrency> <url>`): logs to stdout like the Lambda (its
+/// subscriber, functions/sender/src/main.rs), prints its figures as `RESULT <json>`
+/// on stderr.
 pub fn child(args: &[String]) -> Result<(), String> {
-    let [logging, n, concurrency, url] = args else {
-        return Err("usage: sender-child <logging> <deliveries> <concurrency> <url>".into());
+    let [n, concurrency, url] = args else {
+        return Err("usage: sender-child <deliveries> <concurrency> <url>".into());
     };
-    let logging = Logging::from_arg(logging).ok_or_else(|| format!("unknown logging {logging}"))?;
     let n: usize = n.parse().map_err(|_| format!("bad count {n}"))?;
     let concurrency: usize = concurrency
         .parse()
@@ -463,7 +431,7 @@ pub fn child(args: &[String]) -> Result<(), String> {
     let rt = runtime()?;
     let w = rt.block_on(world(url, &[n]))?;
     let batches = w.batches.into_iter().next().unwrap_or_default();
-    init_logging(logging);
+    courier_sender::init_logging();
     let u = Usage::start();
     let (ok, failed) = rt.block_on(run_sender(
         w.store,
@@ -474,23 +442,17 @@ pub fn child(args: &[String]) -> Result<(), String> {
         Duration::from_secs(90),
     ));
     let (wall, cpu) = u.stop();
-    let mut v = Variant::named(logging.arg());
+    let mut v = Variant::named("lambda logging");
     v.add(ok, failed, wall, cpu, 0);
     eprintln!("RESULT {}", serde_json::to_string(&v).map_err(|e| e.to_string())?);
     Ok(())
 }
 
 /// Runs a log variant in a child process, counting what it writes to stdout.
-fn run_child(logging: Logging, n: usize, concurrency: usize, url: &str) -> Result<Variant, String> {
+fn run_child(n: usize, concurrency: usize, url: &str) -> Result<Variant, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut child = Command::new(exe)
-        .args([
-            "sender-child",
-            logging.arg(),
-            &n.to_string(),
-            &concurrency.to_string(),
-            url,
-        ])
+        .args(["sender-child", &n.to_string(), &concurrency.to_string(), url])
         // What makes the handler print its EMF lines, as on Lambda.
         .env("COURIER_EMF", "1")
         .stdin(Stdio::null())
@@ -552,13 +514,10 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         sender: Variant::named("sender handler"),
         sender_alone: Variant::named("sender handler alone (instant 200, no network)"),
         sender_with_logs: Variant::named("sender handler + Lambda logging"),
-        sender_with_lean_logs: Variant::named("sender handler + Lambda logging without span list"),
         throughput_ratio: f64::NAN,
         cpu_ratio: f64::NAN,
         logs_throughput_ratio: f64::NAN,
         logs_cpu_ratio: f64::NAN,
-        lean_logs_throughput_ratio: f64::NAN,
-        lean_logs_cpu_ratio: f64::NAN,
         batched_throughput_ratio: f64::NAN,
         batched_cpu_ratio: f64::NAN,
     };
@@ -615,13 +574,10 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             drop(rt);
         }
 
-        for (logging, v) in [
-            (Logging::Lambda, &mut report.sender_with_logs),
-            (Logging::LambdaWithoutSpanList, &mut report.sender_with_lean_logs),
-        ] {
-            let r = run_child(logging, per_round, concurrency, &url)?;
-            v.add(r.deliveries, r.failures, r.wall_seconds, r.cpu_seconds, r.log_bytes);
-        }
+        let r = run_child(per_round, concurrency, &url)?;
+        report
+            .sender_with_logs
+            .add(r.deliveries, r.failures, r.wall_seconds, r.cpu_seconds, r.log_bytes);
     }
     let ratio = |v: &Variant| {
         (
@@ -631,7 +587,6 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
     };
     (report.throughput_ratio, report.cpu_ratio) = ratio(&report.sender);
     (report.logs_throughput_ratio, report.logs_cpu_ratio) = ratio(&report.sender_with_logs);
-    (report.lean_logs_throughput_ratio, report.lean_logs_cpu_ratio) = ratio(&report.sender_with_lean_logs);
     report.batched_throughput_ratio = report.sender.per_second / report.bare_batched.per_second;
     report.batched_cpu_ratio = report.sender.cpu_seconds_per_1000 / report.bare_batched.cpu_seconds_per_1000;
     // The table (report.rs) shows the continuous loop; this shape is in the JSON and here.

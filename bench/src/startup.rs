@@ -173,7 +173,7 @@ pub fn init_steps_child() -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     lap("tokio runtime", &mut steps);
-    courier_sender::init_logging(true);
+    courier_sender::init_logging();
     lap("tracing subscriber", &mut steps);
     let config = courier_app::config::Config::from_env().map_err(|e| e.to_string())?;
     lap("Config::from_env", &mut steps);

@@ -8,23 +8,33 @@ use courier_app::message::QueueMessage;
 use courier_app::sender::{EndpointCache, Sender, StepOutcome};
 use futures_util::stream::FuturesOrdered;
 use futures_util::{FutureExt, StreamExt};
-use std::io::Write;
+use log_format::{JsonLine, JsonMembers};
 use std::panic::AssertUnwindSafe;
 use std::sync::Mutex;
 use tracing::Instrument;
+use tracing_subscriber::filter::LevelFilter;
+use tracing_subscriber::fmt::{MakeWriter, SubscriberBuilder};
 
-/// The sender Lambda's logging: one JSON line per event on stdout, carrying the
-/// current span (with the delivery and attempt ids), no time (CloudWatch stamps
-/// lines). `span_list: false` drops the list of enclosing spans; the bench compares
-/// both. Here so that the Lambda and the bench's copies of it cannot drift apart.
-pub fn init_logging(span_list: bool) {
+pub mod log_buffer;
+pub mod log_format;
+
+/// The sender Lambda's logging: one JSON line per event on stdout, carrying its
+/// time and the current span (with the delivery and attempt ids), in the format of
+/// [`log_format`], held while a batch is worked ([`log_buffer`]). Here so that the
+/// Lambda and the bench's copy of it cannot drift apart.
+pub fn init_logging() {
+    logging(&log_buffer::STDOUT).init();
+}
+
+/// [`init_logging`]'s subscriber, writing to `writer`.
+pub fn logging<W>(writer: W) -> SubscriberBuilder<JsonMembers, JsonLine, LevelFilter, W>
+where
+    W: for<'w> MakeWriter<'w> + Send + Sync + 'static,
+{
     tracing_subscriber::fmt()
-        .json()
-        .with_current_span(true)
-        .with_span_list(span_list)
-        .with_target(false)
-        .without_time()
-        .init();
+        .fmt_fields(JsonMembers)
+        .event_format(JsonLine)
+        .with_writer(writer)
 }
 
 /// What happened to one record, for logs and the local runner's display.
@@ -40,6 +50,8 @@ pub struct RecordResult {
 /// batch's other records keep their outcomes (a panic escaping the handler would
 /// make SQS redeliver the whole batch, resending webhooks that were delivered).
 pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse, Vec<RecordResult>) {
+    // The batch's log lines are written together when it ends (see `log_buffer`).
+    let _log = log_buffer::STDOUT.batch();
     let cache = EndpointCache::default();
     // EMF lines are gathered and written once per batch: a write per record would
     // cost a system call per delivery on Lambda's stdout pipe.
@@ -78,9 +90,9 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
         })
         .collect();
     if let Some(lines) = emf.and_then(|m| m.into_inner().ok()).filter(|l| !l.is_empty()) {
-        // CloudWatch Logs extracts the metrics from these stdout lines. A failed write
-        // loses metrics, not deliveries: the batch's outcome stands.
-        let _ = std::io::stdout().lock().write_all(&lines);
+        // CloudWatch Logs extracts the metrics from these stdout lines, written with the
+        // batch's log lines when it ends.
+        log_buffer::STDOUT.write_lines(&lines);
     }
     let mut response = SqsBatchResponse::default();
     for r in &results {

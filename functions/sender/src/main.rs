@@ -16,7 +16,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> Result<(), Error> {
-    courier_sender::init_logging(true);
+    courier_sender::init_logging();
     let config = Config::from_env()?;
     let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await;
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
