@@ -4,64 +4,113 @@
 
 use crate::sender::StepOutcome;
 use courier_core::Timestamp;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 pub const NAMESPACE: &str = "Courier";
 
+/// One step's EMF document. Typed rather than a JSON value: it is written for every
+/// step, and a value map cost an allocation per key and per string.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepMetrics<'a> {
+    #[serde(rename = "Attempts", skip_serializing_if = "Option::is_none")]
+    attempts: Option<u8>,
+    #[serde(rename = "AttemptState", skip_serializing_if = "Option::is_none")]
+    attempt_state: Option<&'a str>,
+    #[serde(rename = "DeliveriesSettled", skip_serializing_if = "Option::is_none")]
+    deliveries_settled: Option<u8>,
+    #[serde(rename = "DeliveryStatus", skip_serializing_if = "Option::is_none")]
+    delivery_status: Option<&'static str>,
+    #[serde(rename = "SendLatency", skip_serializing_if = "Option::is_none")]
+    send_latency: Option<u64>,
+    #[serde(rename = "TimerLateness", skip_serializing_if = "Option::is_none")]
+    timer_lateness: Option<i64>,
+    #[serde(rename = "_aws")]
+    aws: Aws,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Aws {
+    timestamp: i64,
+    cloud_watch_metrics: [Directive; 1],
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Directive {
+    namespace: &'static str,
+    dimensions: Vec<&'static [&'static str]>,
+    metrics: Vec<Metric>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Metric {
+    name: &'static str,
+    unit: &'static str,
+}
+
+const COUNT: &str = "Count";
+const MILLISECONDS: &str = "Milliseconds";
+
 /// The EMF document for one step, or None for steps that are not worth a metric
 /// (re-delays and dropped duplicates are logged, not counted).
-pub fn step_metrics(outcome: &StepOutcome, planned: Timestamp, now: Timestamp) -> Option<Value> {
+pub fn step_metrics(outcome: &StepOutcome, planned: Timestamp, now: Timestamp) -> Option<StepMetrics<'_>> {
     let (attempt_state, settled, latency_ms, lateness_ms) = match outcome {
         StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => (
-            Some(attempt.state.clone()),
-            delivery
-                .status
-                .is_settled()
-                .then(|| delivery.status.as_str().to_owned()),
+            Some(attempt.state.as_ref()),
+            delivery.status.is_settled().then(|| delivery.status.as_str()),
             Some(attempt.duration_ms),
             Some(attempt.started_at.millis_since(planned).max(0)),
         ),
-        StepOutcome::SettledWithoutAttempt { delivery } => {
-            (None, Some(delivery.status.as_str().to_owned()), None, None)
-        }
+        StepOutcome::SettledWithoutAttempt { delivery } => (None, Some(delivery.status.as_str()), None, None),
         _ => return None,
     };
-    let mut metrics = Vec::new();
-    let mut doc = serde_json::Map::new();
-    if let Some(state) = &attempt_state {
-        metrics.push(json!({"Name": "Attempts", "Unit": "Count"}));
-        doc.insert("Attempts".into(), json!(1));
-        doc.insert("AttemptState".into(), json!(state));
-    }
-    if let Some(status) = &settled {
-        metrics.push(json!({"Name": "DeliveriesSettled", "Unit": "Count"}));
-        doc.insert("DeliveriesSettled".into(), json!(1));
-        doc.insert("DeliveryStatus".into(), json!(status));
-    }
-    if let Some(ms) = latency_ms {
-        metrics.push(json!({"Name": "SendLatency", "Unit": "Milliseconds"}));
-        doc.insert("SendLatency".into(), json!(ms));
-    }
-    if let Some(ms) = lateness_ms {
-        metrics.push(json!({"Name": "TimerLateness", "Unit": "Milliseconds"}));
-        doc.insert("TimerLateness".into(), json!(ms));
-    }
-    let mut dimensions = Vec::new();
+    let mut metrics = Vec::with_capacity(4);
+    let mut dimensions: Vec<&'static [&'static str]> = Vec::with_capacity(3);
     if attempt_state.is_some() {
-        dimensions.push(json!(["AttemptState"]));
+        metrics.push(Metric {
+            name: "Attempts",
+            unit: COUNT,
+        });
+        dimensions.push(&["AttemptState"]);
     }
     if settled.is_some() {
-        dimensions.push(json!(["DeliveryStatus"]));
+        metrics.push(Metric {
+            name: "DeliveriesSettled",
+            unit: COUNT,
+        });
+        dimensions.push(&["DeliveryStatus"]);
     }
-    dimensions.push(json!([]));
-    doc.insert(
-        "_aws".into(),
-        json!({
-            "Timestamp": now.millis(),
-            "CloudWatchMetrics": [{"Namespace": NAMESPACE, "Dimensions": dimensions, "Metrics": metrics}],
-        }),
-    );
-    Some(Value::Object(doc))
+    dimensions.push(&[]);
+    if latency_ms.is_some() {
+        metrics.push(Metric {
+            name: "SendLatency",
+            unit: MILLISECONDS,
+        });
+    }
+    if lateness_ms.is_some() {
+        metrics.push(Metric {
+            name: "TimerLateness",
+            unit: MILLISECONDS,
+        });
+    }
+    Some(StepMetrics {
+        attempts: attempt_state.map(|_| 1),
+        attempt_state,
+        deliveries_settled: settled.map(|_| 1),
+        delivery_status: settled,
+        send_latency: latency_ms,
+        timer_lateness: lateness_ms,
+        aws: Aws {
+            timestamp: now.millis(),
+            cloud_watch_metrics: [Directive {
+                namespace: NAMESPACE,
+                dimensions,
+                metrics,
+            }],
+        },
+    })
 }
 
 #[cfg(test)]
@@ -70,6 +119,7 @@ mod tests {
     use crate::message::Trigger;
     use crate::model::{Attempt, Delivery, DeliveryStatus};
     use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+    use serde_json::json;
 
     fn delivery(status: DeliveryStatus) -> Delivery {
         Delivery {
@@ -126,9 +176,9 @@ mod tests {
             attempt: Box::new(attempt),
             delivery: Box::new(d),
         };
-        let doc = step_metrics(&out, Timestamp(1_000), Timestamp(1_300)).unwrap_or_default();
+        let doc = step_metrics(&out, Timestamp(1_000), Timestamp(1_300)).map(|d| serde_json::to_value(d).ok());
         assert_eq!(
-            doc,
+            doc.flatten().unwrap_or_default(),
             json!({
                 "Attempts": 1, "AttemptState": "succeeded",
                 "DeliveriesSettled": 1, "DeliveryStatus": "succeeded",
@@ -154,8 +204,17 @@ mod tests {
         let out = StepOutcome::SettledWithoutAttempt {
             delivery: Box::new(delivery(DeliveryStatus::Failed)),
         };
-        let doc = step_metrics(&out, Timestamp(0), Timestamp(9)).unwrap_or_default();
-        assert_eq!(doc["DeliveryStatus"], "failed");
-        assert!(doc.get("Attempts").is_none());
+        let doc = step_metrics(&out, Timestamp(0), Timestamp(9)).and_then(|d| serde_json::to_value(d).ok());
+        assert_eq!(
+            doc.unwrap_or_default(),
+            json!({
+                "DeliveriesSettled": 1, "DeliveryStatus": "failed",
+                "_aws": {"Timestamp": 9, "CloudWatchMetrics": [{
+                    "Namespace": "Courier",
+                    "Dimensions": [["DeliveryStatus"], []],
+                    "Metrics": [{"Name": "DeliveriesSettled", "Unit": "Count"}]
+                }]}
+            })
+        );
     }
 }

@@ -132,7 +132,7 @@ async fn handle_record(
             async {
                 match sender.handle_received(&m, cache, receive_count).await {
                     Ok(outcome) => {
-                        log_outcome(&m, &outcome);
+                        log_outcome(&outcome);
                         // EMF, measured now, written with the batch's other lines.
                         if let Some(lines) = emf
                             && let Some(doc) =
@@ -225,33 +225,33 @@ fn emf_enabled() -> bool {
     })
 }
 
-fn log_outcome(m: &QueueMessage, outcome: &StepOutcome) {
+/// The step's outcome line. The record's span already names the delivery, the
+/// attempt number and the trigger, so the fields here do not repeat them.
+fn log_outcome(outcome: &StepOutcome) {
     match outcome {
         StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => {
             tracing::info!(
-                delivery_id = %delivery.id,
                 attempt_id = %attempt.id,
-                attempt = attempt.number,
                 state = %attempt.state,
                 diagnostic = %attempt.diagnostic,
                 status = attempt.response_status,
                 duration_ms = attempt.duration_ms,
                 delivery_status = delivery.status.as_str(),
-                next_attempt_at = delivery.next_attempt_at.map(|t| t.to_rfc3339()).unwrap_or_default(),
+                next_attempt_at = delivery.next_attempt_at.map(|t| t.to_rfc3339()).as_deref(),
                 "attempt recorded"
             )
         }
-        StepOutcome::AwaitingCompletion { delivery } => {
-            tracing::info!(delivery_id = %delivery.id, "202 accepted; awaiting completion report")
+        StepOutcome::AwaitingCompletion { .. } => {
+            tracing::info!("202 accepted; awaiting completion report")
         }
         StepOutcome::Redelayed { until } => {
-            tracing::debug!(delivery_id = %m.delivery_id, until = %until, "early message re-delayed")
+            tracing::debug!(until = %until, "early message re-delayed")
         }
         StepOutcome::SettledWithoutAttempt { delivery } => {
-            tracing::info!(delivery_id = %delivery.id, reason = ?delivery.dead_reason, "settled without an attempt")
+            tracing::info!(reason = ?delivery.dead_reason, "settled without an attempt")
         }
         StepOutcome::Dropped { why } => {
-            tracing::info!(delivery_id = %m.delivery_id, attempt = m.attempt, why = ?why, "message dropped")
+            tracing::info!(why = ?why, "message dropped")
         }
     }
 }
