@@ -475,10 +475,13 @@ impl MemoryStore {
 
     /// Starts a call: fails it when a failure is injected, else reads the clock.
     fn begin_call(&self) -> PortResult<Timestamp> {
-        let injected = self
-            .failures
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-            .is_ok();
+        // Read first: a read-modify-write on every call would move the counter's cache
+        // line between the cores of concurrent callers even when nothing is injected.
+        let injected = self.failures.load(Ordering::SeqCst) > 0
+            && self
+                .failures
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok();
         if injected {
             return Err(PortError::Unavailable(Box::new(InjectedFailure)));
         }
