@@ -53,8 +53,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     // The batch's log lines are written together when it ends (see `log_buffer`).
     let _log = log_buffer::STDOUT.batch();
     let cache = EndpointCache::default();
-    // EMF lines are gathered and written once per batch: a write per record would
-    // cost a system call per delivery on Lambda's stdout pipe.
+    // EMF lines are gathered per batch and go out with its log lines when it ends.
     let emf = emf_enabled().then(|| Mutex::new(Vec::new()));
     // Polls only the records whose I/O woke the batch (join_all of a small batch
     // polls all ten on every wake-up), and keeps the results in record order. (A
