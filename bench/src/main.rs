@@ -2,7 +2,7 @@
 //! writes it as JSON under `<target>/bench/`. Sizes come from the environment:
 //! `COURIER_BENCH_N` (deliveries per sender variant, default 50000),
 //! `COURIER_BENCH_CONCURRENCY` (requests in flight, default 40),
-//! `COURIER_BENCH_ROUNDS` (alternating rounds, default 2), `COURIER_BENCH_AWS_K`
+//! `COURIER_BENCH_ROUNDS` (alternating rounds, default 6), `COURIER_BENCH_AWS_K`
 //! (deliveries per cost path, default 10), `COURIER_BENCH_M` (retries per
 //! lateness path, default 20), `COURIER_BENCH_INIT_RUNS` (default 15) and
 //! `COURIER_BENCH_SECTIONS` (default `sender,aws,lateness,startup,core`).
@@ -80,7 +80,7 @@ fn main() -> ExitCode {
         let cfg = sender_overhead::Config {
             deliveries: env_usize("COURIER_BENCH_N", 50_000),
             concurrency: env_usize("COURIER_BENCH_CONCURRENCY", 40),
-            rounds: env_usize("COURIER_BENCH_ROUNDS", 2),
+            rounds: env_usize("COURIER_BENCH_ROUNDS", 6),
             time_limit: Duration::from_secs(90),
         };
         eprintln!(

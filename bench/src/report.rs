@@ -154,8 +154,11 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "1 sender",
                 "throughput sender / bare".into(),
                 format!(
-                    "{:.2}x (with Lambda logging {:.2}x)",
-                    s.throughput_ratio, s.logs_throughput_ratio
+                    "{:.2}x, median of {} rounds ({}; with Lambda logging {:.2}x)",
+                    s.throughput_ratio,
+                    s.round_throughput_ratios.len(),
+                    range(&s.round_throughput_ratios),
+                    s.logs_throughput_ratio
                 ),
                 ">= 0.90x",
                 verdict(s.throughput_ratio >= 0.9),
@@ -416,6 +419,13 @@ pub fn write_json(b: &Bench, target: &Path) -> std::io::Result<PathBuf> {
     std::fs::write(&file, &text)?;
     std::fs::write(dir.join("latest.json"), &text)?;
     Ok(file)
+}
+
+/// `min–max` of the rounds' ratios.
+fn range(ratios: &[f64]) -> String {
+    let min = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    format!("{min:.2}–{max:.2}")
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Order statistics for the report: min, p50, p99, max of a sample.
+//! Order statistics for the report: min, p50, p99, max of a sample, and medians.
 
 use serde::Serialize;
 
@@ -41,6 +41,19 @@ pub fn summarize(sample: &[f64]) -> Summary {
     }
 }
 
+/// The middle value, the mean of the two middle ones for an even count; NaN for an
+/// empty sample.
+pub fn median(sample: &[f64]) -> f64 {
+    let mut s = sample.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => s[n / 2],
+        _ => (s[n / 2 - 1] + s[n / 2]) / 2.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +65,12 @@ mod tests {
         assert_eq!(percentile(&s, 99.0), 99.0);
         let one = summarize(&[3.0]);
         assert_eq!((one.min, one.p50, one.p99, one.max), (3.0, 3.0, 3.0, 3.0));
+    }
+
+    #[test]
+    fn medians_of_odd_and_even_counts() {
+        assert_eq!(median(&[0.93, 0.73, 0.89]), 0.89);
+        assert_eq!(median(&[0.9, 0.8, 1.0, 0.84]), 0.87);
+        assert!(median(&[]).is_nan());
     }
 }
