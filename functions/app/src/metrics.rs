@@ -1,29 +1,68 @@
-//! CloudWatch metrics as Embedded Metric Format (EMF) log lines: one JSON object per
-//! step, printed to stdout by the Lambda, turned into metrics by CloudWatch Logs with
-//! no API call (and no cost beyond the log bytes). Pure formatting lives here.
+//! CloudWatch metrics as Embedded Metric Format (EMF) log lines, printed to stdout by
+//! the Lambda and turned into metrics by CloudWatch Logs with no API call (and no
+//! cost beyond the log bytes). One document per batch and kind of outcome, each
+//! metric an array of its steps' values: a document per step repeated about 300
+//! bytes of metric definitions for every delivery. Pure formatting lives here.
 
 use crate::sender::StepOutcome;
 use courier_core::Timestamp;
 use serde::Serialize;
+use std::borrow::Cow;
 
 pub const NAMESPACE: &str = "Courier";
 
-/// One step's EMF document. Typed rather than a JSON value: it is written for every
-/// step, and a value map cost an allocation per key and per string.
+/// EMF's limit on the values of one metric in one document.
+pub const MAX_VALUES: usize = 100;
+
+/// What one step contributes to the metrics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepSample {
+    /// The attempt's state, when the step made (or recorded) an attempt.
+    attempt_state: Option<Cow<'static, str>>,
+    /// The delivery's status, when the step settled it.
+    delivery_status: Option<&'static str>,
+    send_latency_ms: Option<u64>,
+    timer_lateness_ms: Option<i64>,
+}
+
+/// The step's sample, or None for steps that are not worth a metric (re-delays and
+/// dropped duplicates are logged, not counted). `planned` is when the message's
+/// attempt was due.
+pub fn step_sample(outcome: &StepOutcome, planned: Timestamp) -> Option<StepSample> {
+    match outcome {
+        StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => {
+            Some(StepSample {
+                attempt_state: Some(attempt.state.clone()),
+                delivery_status: delivery.status.is_settled().then(|| delivery.status.as_str()),
+                send_latency_ms: Some(attempt.duration_ms),
+                timer_lateness_ms: Some(attempt.started_at.millis_since(planned).max(0)),
+            })
+        }
+        StepOutcome::SettledWithoutAttempt { delivery } => Some(StepSample {
+            attempt_state: None,
+            delivery_status: Some(delivery.status.as_str()),
+            send_latency_ms: None,
+            timer_lateness_ms: None,
+        }),
+        _ => None,
+    }
+}
+
+/// One EMF document: the steps of a batch that share their dimension values.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StepMetrics<'a> {
-    #[serde(rename = "Attempts", skip_serializing_if = "Option::is_none")]
-    attempts: Option<u8>,
+pub struct MetricsDocument<'a> {
+    #[serde(rename = "Attempts", skip_serializing_if = "Vec::is_empty")]
+    attempts: Vec<u8>,
     #[serde(rename = "AttemptState", skip_serializing_if = "Option::is_none")]
     attempt_state: Option<&'a str>,
-    #[serde(rename = "DeliveriesSettled", skip_serializing_if = "Option::is_none")]
-    deliveries_settled: Option<u8>,
+    #[serde(rename = "DeliveriesSettled", skip_serializing_if = "Vec::is_empty")]
+    deliveries_settled: Vec<u8>,
     #[serde(rename = "DeliveryStatus", skip_serializing_if = "Option::is_none")]
     delivery_status: Option<&'static str>,
-    #[serde(rename = "SendLatency", skip_serializing_if = "Option::is_none")]
-    send_latency: Option<u64>,
-    #[serde(rename = "TimerLateness", skip_serializing_if = "Option::is_none")]
-    timer_lateness: Option<i64>,
+    #[serde(rename = "SendLatency", skip_serializing_if = "Vec::is_empty")]
+    send_latency: Vec<u64>,
+    #[serde(rename = "TimerLateness", skip_serializing_if = "Vec::is_empty")]
+    timer_lateness: Vec<i64>,
     #[serde(rename = "_aws")]
     aws: Aws,
 }
@@ -53,64 +92,84 @@ struct Metric {
 const COUNT: &str = "Count";
 const MILLISECONDS: &str = "Milliseconds";
 
-/// The EMF document for one step, or None for steps that are not worth a metric
-/// (re-delays and dropped duplicates are logged, not counted).
-pub fn step_metrics(outcome: &StepOutcome, planned: Timestamp, now: Timestamp) -> Option<StepMetrics<'_>> {
-    let (attempt_state, settled, latency_ms, lateness_ms) = match outcome {
-        StepOutcome::Attempted { attempt, delivery } | StepOutcome::LostRecorded { attempt, delivery } => (
-            Some(attempt.state.as_ref()),
-            delivery.status.is_settled().then(|| delivery.status.as_str()),
-            Some(attempt.duration_ms),
-            Some(attempt.started_at.millis_since(planned).max(0)),
-        ),
-        StepOutcome::SettledWithoutAttempt { delivery } => (None, Some(delivery.status.as_str()), None, None),
-        _ => return None,
-    };
-    let mut metrics = Vec::with_capacity(4);
-    let mut dimensions: Vec<&'static [&'static str]> = Vec::with_capacity(3);
-    if attempt_state.is_some() {
-        metrics.push(Metric {
-            name: "Attempts",
-            unit: COUNT,
+/// The batch's EMF documents, stamped `now`: one per (attempt state, delivery status)
+/// seen, in the order first seen, each holding at most [`MAX_VALUES`] steps.
+pub fn batch_metrics(samples: &[StepSample], now: Timestamp) -> Vec<MetricsDocument<'_>> {
+    let mut docs: Vec<MetricsDocument<'_>> = Vec::new();
+    for sample in samples {
+        let state = sample.attempt_state.as_deref();
+        let found = docs.iter_mut().rev().find(|d| {
+            d.attempt_state == state && d.delivery_status == sample.delivery_status && d.steps() < MAX_VALUES
         });
-        dimensions.push(&["AttemptState"]);
+        let doc = match found {
+            Some(doc) => doc,
+            None => {
+                docs.push(MetricsDocument::new(state, sample.delivery_status, now));
+                let last = docs.len() - 1;
+                &mut docs[last]
+            }
+        };
+        if state.is_some() {
+            doc.attempts.push(1);
+        }
+        if sample.delivery_status.is_some() {
+            doc.deliveries_settled.push(1);
+        }
+        doc.send_latency.extend(sample.send_latency_ms);
+        doc.timer_lateness.extend(sample.timer_lateness_ms);
     }
-    if settled.is_some() {
-        metrics.push(Metric {
-            name: "DeliveriesSettled",
-            unit: COUNT,
-        });
-        dimensions.push(&["DeliveryStatus"]);
+    docs
+}
+
+impl<'a> MetricsDocument<'a> {
+    fn new(attempt_state: Option<&'a str>, delivery_status: Option<&'static str>, now: Timestamp) -> Self {
+        let mut metrics = Vec::with_capacity(4);
+        let mut dimensions: Vec<&'static [&'static str]> = Vec::with_capacity(3);
+        if attempt_state.is_some() {
+            metrics.push(Metric {
+                name: "Attempts",
+                unit: COUNT,
+            });
+            metrics.push(Metric {
+                name: "SendLatency",
+                unit: MILLISECONDS,
+            });
+            metrics.push(Metric {
+                name: "TimerLateness",
+                unit: MILLISECONDS,
+            });
+            dimensions.push(&["AttemptState"]);
+        }
+        if delivery_status.is_some() {
+            metrics.push(Metric {
+                name: "DeliveriesSettled",
+                unit: COUNT,
+            });
+            dimensions.push(&["DeliveryStatus"]);
+        }
+        dimensions.push(&[]);
+        MetricsDocument {
+            attempts: Vec::new(),
+            attempt_state,
+            deliveries_settled: Vec::new(),
+            delivery_status,
+            send_latency: Vec::new(),
+            timer_lateness: Vec::new(),
+            aws: Aws {
+                timestamp: now.millis(),
+                cloud_watch_metrics: [Directive {
+                    namespace: NAMESPACE,
+                    dimensions,
+                    metrics,
+                }],
+            },
+        }
     }
-    dimensions.push(&[]);
-    if latency_ms.is_some() {
-        metrics.push(Metric {
-            name: "SendLatency",
-            unit: MILLISECONDS,
-        });
+
+    /// Steps counted in this document.
+    fn steps(&self) -> usize {
+        self.attempts.len().max(self.deliveries_settled.len())
     }
-    if lateness_ms.is_some() {
-        metrics.push(Metric {
-            name: "TimerLateness",
-            unit: MILLISECONDS,
-        });
-    }
-    Some(StepMetrics {
-        attempts: attempt_state.map(|_| 1),
-        attempt_state,
-        deliveries_settled: settled.map(|_| 1),
-        delivery_status: settled,
-        send_latency: latency_ms,
-        timer_lateness: lateness_ms,
-        aws: Aws {
-            timestamp: now.millis(),
-            cloud_watch_metrics: [Directive {
-                namespace: NAMESPACE,
-                dimensions,
-                metrics,
-            }],
-        },
-    })
 }
 
 #[cfg(test)]
@@ -148,9 +207,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_attempt_that_settles_gives_every_metric() {
-        let d = delivery(DeliveryStatus::Succeeded);
+    fn attempted(state: &'static str, status: DeliveryStatus, duration_ms: u64, started_ms: i64) -> StepOutcome {
+        let d = delivery(status);
         let attempt = Attempt {
             id: AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
             delivery_id: d.id.clone(),
@@ -158,7 +216,7 @@ mod tests {
             number: 1,
             trigger: Trigger::Initial,
             source_attempt_id: None,
-            state: "succeeded".into(),
+            state: state.into(),
             response_status: Some(200),
             error_class: None,
             diagnostic: "delivered".into(),
@@ -167,54 +225,98 @@ mod tests {
             failure_snippet: None,
             truncated: false,
             response_headers: Default::default(),
-            duration_ms: 42,
-            started_at: Timestamp(1_250),
+            duration_ms,
+            started_at: Timestamp(started_ms),
             next_attempt_at: None,
             expires_at: None,
         };
-        let out = StepOutcome::Attempted {
+        StepOutcome::Attempted {
             attempt: Box::new(attempt),
             delivery: Box::new(d),
-        };
-        let doc = step_metrics(&out, Timestamp(1_000), Timestamp(1_300)).map(|d| serde_json::to_value(d).ok());
+        }
+    }
+
+    fn documents(samples: &[StepSample], now: i64) -> serde_json::Value {
+        serde_json::to_value(batch_metrics(samples, Timestamp(now))).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_batch_gives_one_document_per_kind_of_outcome_with_each_step_s_values() {
+        let planned = Timestamp(1_000);
+        let outcomes = [
+            attempted("succeeded", DeliveryStatus::Succeeded, 42, 1_250),
+            attempted("retryable_failure", DeliveryStatus::Retrying, 7, 1_000),
+            StepOutcome::Redelayed { until: Timestamp(5) },
+            attempted("succeeded", DeliveryStatus::Succeeded, 40, 900),
+            StepOutcome::SettledWithoutAttempt {
+                delivery: Box::new(delivery(DeliveryStatus::Failed)),
+            },
+        ];
+        let samples: Vec<StepSample> = outcomes.iter().filter_map(|o| step_sample(o, planned)).collect();
+        assert_eq!(samples.len(), 4, "a re-delay is not a metric");
+        let attempt_metrics = json!([
+            {"Name": "Attempts", "Unit": "Count"},
+            {"Name": "SendLatency", "Unit": "Milliseconds"},
+            {"Name": "TimerLateness", "Unit": "Milliseconds"}
+        ]);
+        let settled = json!({"Name": "DeliveriesSettled", "Unit": "Count"});
+        let mut settling_attempt_metrics = attempt_metrics.clone();
+        if let Some(list) = settling_attempt_metrics.as_array_mut() {
+            list.push(settled.clone());
+        }
         assert_eq!(
-            doc.flatten().unwrap_or_default(),
-            json!({
-                "Attempts": 1, "AttemptState": "succeeded",
-                "DeliveriesSettled": 1, "DeliveryStatus": "succeeded",
-                "SendLatency": 42, "TimerLateness": 250,
-                "_aws": {"Timestamp": 1_300, "CloudWatchMetrics": [{
-                    "Namespace": "Courier",
-                    "Dimensions": [["AttemptState"], ["DeliveryStatus"], []],
-                    "Metrics": [
-                        {"Name": "Attempts", "Unit": "Count"},
-                        {"Name": "DeliveriesSettled", "Unit": "Count"},
-                        {"Name": "SendLatency", "Unit": "Milliseconds"},
-                        {"Name": "TimerLateness", "Unit": "Milliseconds"}
-                    ]
-                }]}
-            })
+            documents(&samples, 1_300),
+            json!([
+                {
+                    "Attempts": [1, 1], "AttemptState": "succeeded",
+                    "DeliveriesSettled": [1, 1], "DeliveryStatus": "succeeded",
+                    // An attempt that started before its planned instant counts as 0 late.
+                    "SendLatency": [42, 40], "TimerLateness": [250, 0],
+                    "_aws": {"Timestamp": 1_300, "CloudWatchMetrics": [{
+                        "Namespace": "Courier",
+                        "Dimensions": [["AttemptState"], ["DeliveryStatus"], []],
+                        "Metrics": settling_attempt_metrics
+                    }]}
+                },
+                {
+                    "Attempts": [1], "AttemptState": "retryable_failure",
+                    "SendLatency": [7], "TimerLateness": [0],
+                    "_aws": {"Timestamp": 1_300, "CloudWatchMetrics": [{
+                        "Namespace": "Courier",
+                        "Dimensions": [["AttemptState"], []],
+                        "Metrics": attempt_metrics
+                    }]}
+                },
+                {
+                    "DeliveriesSettled": [1], "DeliveryStatus": "failed",
+                    "_aws": {"Timestamp": 1_300, "CloudWatchMetrics": [{
+                        "Namespace": "Courier",
+                        "Dimensions": [["DeliveryStatus"], []],
+                        "Metrics": [settled]
+                    }]}
+                }
+            ])
         );
+    }
+
+    #[test]
+    fn a_document_holds_at_most_a_hundred_steps() {
+        let outcome = attempted("succeeded", DeliveryStatus::Succeeded, 5, 1_000);
+        let sample = step_sample(&outcome, Timestamp(1_000)).unwrap_or_else(|| panic!("a metric"));
+        let samples = vec![sample; 2 * MAX_VALUES + 1];
+        let docs = batch_metrics(&samples, Timestamp(0));
+        let sizes: Vec<(usize, usize)> = docs.iter().map(|d| (d.attempts.len(), d.send_latency.len())).collect();
+        assert_eq!(sizes, [(100, 100), (100, 100), (1, 1)]);
     }
 
     #[test]
     fn redelays_and_drops_are_not_metrics() {
         let out = StepOutcome::Redelayed { until: Timestamp(5) };
-        assert_eq!(step_metrics(&out, Timestamp(0), Timestamp(0)), None);
-        let out = StepOutcome::SettledWithoutAttempt {
-            delivery: Box::new(delivery(DeliveryStatus::Failed)),
+        assert_eq!(step_sample(&out, Timestamp(0)), None);
+        let out = StepOutcome::Dropped {
+            why: crate::sender::DropReason::Stale,
         };
-        let doc = step_metrics(&out, Timestamp(0), Timestamp(9)).and_then(|d| serde_json::to_value(d).ok());
-        assert_eq!(
-            doc.unwrap_or_default(),
-            json!({
-                "DeliveriesSettled": 1, "DeliveryStatus": "failed",
-                "_aws": {"Timestamp": 9, "CloudWatchMetrics": [{
-                    "Namespace": "Courier",
-                    "Dimensions": [["DeliveryStatus"], []],
-                    "Metrics": [{"Name": "DeliveriesSettled", "Unit": "Count"}]
-                }]}
-            })
-        );
+        assert_eq!(step_sample(&out, Timestamp(0)), None);
+        assert_eq!(documents(&[], 0), json!([]));
     }
 }

@@ -5,6 +5,7 @@
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
 use courier_app::message::QueueMessage;
+use courier_app::metrics::StepSample;
 use courier_app::sender::{EndpointCache, Sender, StepOutcome};
 use futures_util::stream::FuturesOrdered;
 use futures_util::{FutureExt, StreamExt};
@@ -53,7 +54,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     // The batch's log lines are written together when it ends (see `log_buffer`).
     let _log = log_buffer::STDOUT.batch();
     let cache = EndpointCache::default();
-    // EMF lines are gathered per batch and go out with its log lines when it ends.
+    // The steps' metric samples, written as EMF documents when the batch ends.
     let emf = emf_enabled().then(|| Mutex::new(Vec::new()));
     // Polls only the records whose I/O woke the batch (join_all of a small batch
     // polls all ten on every wake-up), and keeps the results in record order. (A
@@ -88,9 +89,17 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
             })
         })
         .collect();
-    if let Some(lines) = emf.and_then(|m| m.into_inner().ok()).filter(|l| !l.is_empty()) {
+    if let Some(samples) = emf.and_then(|m| m.into_inner().ok()).filter(|s| !s.is_empty()) {
         // CloudWatch Logs extracts the metrics from these stdout lines, written with the
-        // batch's log lines when it ends.
+        // batch's log lines.
+        let mut lines = Vec::new();
+        for doc in courier_app::metrics::batch_metrics(&samples, sender.clock.now()) {
+            // Serialised straight into the bytes (a struct of strings and numbers cannot
+            // fail to).
+            if serde_json::to_writer(&mut lines, &doc).is_ok() {
+                lines.push(b'\n');
+            }
+        }
         log_buffer::STDOUT.write_lines(&lines);
     }
     let mut response = SqsBatchResponse::default();
@@ -106,7 +115,7 @@ async fn handle_record(
     sender: &Sender,
     record: &SqsMessage,
     cache: &EndpointCache,
-    emf: Option<&Mutex<Vec<u8>>>,
+    emf: Option<&Mutex<Vec<StepSample>>>,
 ) -> RecordResult {
     let message_id = record.message_id.clone().unwrap_or_default();
     let body = record.body.as_deref().unwrap_or("");
@@ -132,15 +141,12 @@ async fn handle_record(
                 match sender.handle_received(&m, cache, receive_count).await {
                     Ok(outcome) => {
                         log_outcome(&outcome);
-                        // EMF, measured now, written with the batch's other lines.
-                        if let Some(lines) = emf
-                            && let Some(doc) =
-                                courier_app::metrics::step_metrics(&outcome, m.not_before, sender.clock.now())
-                            && let Ok(mut lines) = lines.lock()
-                            // Serialised straight into the bytes (a JSON value cannot fail to).
-                            && serde_json::to_writer(&mut *lines, &doc).is_ok()
+                        // The step's metrics, written with the batch's (see `handle_batch`).
+                        if let Some(samples) = emf
+                            && let Some(sample) = courier_app::metrics::step_sample(&outcome, m.not_before)
+                            && let Ok(mut samples) = samples.lock()
                         {
-                            lines.push(b'\n');
+                            samples.push(sample);
                         }
                         Ok(outcome)
                     }
