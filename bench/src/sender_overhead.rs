@@ -287,10 +287,6 @@ fn header_map(headers: &[(String, String)]) -> reqwest::header::HeaderMap {
     map
 }
 
-/// The bare client: `workers` loops, each taking the next `batch` deliveries and
-/// waiting for all of them before taking more. A batch of 1 is the continuous loop
-/// (each worker keeps one request in flight); `BATCH_SIZE` is the handler's shape,
-/// a batch's requests polled together in one task as a handler works its batch.
 /// What the bare loop sends with, made before its run: like the handler's client,
 /// which a Lambda builds once at init, building it is not part of the run.
 struct Bare {
@@ -309,6 +305,10 @@ impl Bare {
     }
 }
 
+/// The bare client: `workers` loops, each taking the next `batch` deliveries and
+/// waiting for all of them before taking more. A batch of 1 is the continuous loop
+/// (each worker keeps one request in flight); `BATCH_SIZE` is the handler's shape,
+/// a batch's requests polled together in one task as a handler works its batch.
 async fn run_bare(
     bare: Bare,
     url: String,

@@ -70,8 +70,8 @@ impl<S: Write> LogBuffer<S> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Holds lines until the returned guard is dropped (and every other batch's too
-    /// has ended, or the lines pass [`FLUSH_BYTES`]); dropping it writes what is held.
+    /// Holds lines until the returned guard is dropped or they pass [`FLUSH_BYTES`];
+    /// dropping it writes everything held, other open batches' lines included.
     pub fn batch(&self) -> BatchGuard<'_, S> {
         self.lock().open_batches += 1;
         BatchGuard(self)

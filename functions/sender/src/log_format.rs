@@ -121,19 +121,11 @@ impl Visit for Members<'_> {
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-        self.member(field, |w| {
-            w.write_char('"')?;
-            write!(Escaped(&mut *w), "{value:?}")?;
-            w.write_char('"')
-        });
+        self.member(field, |w| quoted(w, format_args!("{value:?}")));
     }
 
     fn record_error(&mut self, field: &Field, value: &(dyn std::error::Error + 'static)) {
-        self.member(field, |w| {
-            w.write_char('"')?;
-            write!(Escaped(&mut *w), "{value}")?;
-            w.write_char('"')
-        });
+        self.member(field, |w| quoted(w, format_args!("{value}")));
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
@@ -160,8 +152,13 @@ impl Visit for Members<'_> {
 
 /// `text` as a JSON string.
 fn string(w: &mut impl Write, text: &str) -> fmt::Result {
+    quoted(w, format_args!("{text}"))
+}
+
+/// Formatted text as a JSON string, escaped as it is written (no intermediate copy).
+fn quoted(w: &mut impl Write, text: fmt::Arguments<'_>) -> fmt::Result {
     w.write_char('"')?;
-    Escaped(&mut *w).write_str(text)?;
+    Escaped(&mut *w).write_fmt(text)?;
     w.write_char('"')
 }
 
