@@ -150,9 +150,12 @@ impl Visit for Members<'_> {
     }
 }
 
-/// `text` as a JSON string.
+/// `text` as a JSON string (written directly: field names and most values are plain
+/// text, and going through the formatting machinery would cost each of them).
 fn string(w: &mut impl Write, text: &str) -> fmt::Result {
-    quoted(w, format_args!("{text}"))
+    w.write_char('"')?;
+    Escaped(&mut *w).write_str(text)?;
+    w.write_char('"')
 }
 
 /// Formatted text as a JSON string, escaped as it is written (no intermediate copy).
