@@ -12,10 +12,7 @@ use courier_core::outcome::{AttemptOutcome, PreSendFailure, READ_HEADERS, Respon
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use std::borrow::Cow;
 use std::net::SocketAddr;
-use std::pin::Pin;
-use std::task::Poll;
 use std::time::{Duration, Instant};
-use tokio::time::Sleep;
 use url::Url;
 
 /// How the shared client is built.
@@ -191,12 +188,10 @@ impl ReqwestSender {
             return (AttemptOutcome::transport(TransportFailure::Other), None);
         };
         let timeout = Duration::from_millis(request.timeout_ms.max(1));
-        // One timer bounds the whole attempt, connecting, sending and the body read
-        // below, rather than a timer per await: each one made looks up the runtime's
-        // handle and makes a timer entry. (reqwest's own per-request timeout would
-        // start later, so it could never fire first, yet costs a boxed timer too.)
-        let deadline = tokio::time::sleep_until(tokio::time::Instant::from_std(started) + timeout);
-        let mut deadline = std::pin::pin!(deadline);
+        let deadline = tokio::time::Instant::from_std(started) + timeout;
+        // One deadline bounds the whole attempt, connecting, sending and the body read
+        // below. (reqwest's own per-request timeout would start later, so it could
+        // never fire first, yet costs a boxed timer per attempt.)
         // Assembled directly rather than through a RequestBuilder, whose `headers`
         // re-inserts every header into a second map. What `send` would then do is
         // `execute`; the builder's one check (the URL has a host) admission made.
@@ -204,14 +199,14 @@ impl ReqwestSender {
         *outbound.headers_mut() = headers;
         *outbound.body_mut() = Some(reqwest::Body::from(request.body));
         let pending = client.execute(outbound);
-        let response = match before(deadline.as_mut(), pending).await {
-            None => return (AttemptOutcome::transport(TransportFailure::Timeout), None),
-            Some(Err(err)) => {
+        let response = match tokio::time::timeout_at(deadline, pending).await {
+            Err(_elapsed) => return (AttemptOutcome::transport(TransportFailure::Timeout), None),
+            Ok(Err(err)) => {
                 let outcome = outcome_of(&err, https);
                 tracing::debug!(error = ?err, ?outcome, "attempt failed");
                 return (outcome, None);
             }
-            Some(Ok(response)) => response,
+            Ok(Ok(response)) => response,
         };
         let peer = response.remote_addr();
         let mut summary = ResponseSummary::new(response.status().as_u16());
@@ -277,20 +272,15 @@ fn admitted(url: &str, policy: AdmissionPolicy) -> Result<Url, AdmissionError> {
     Ok(parsed)
 }
 
-/// The names every attempt carries, as shared constants: matched by text rather than
-/// parsed, they cost no copy, no search and no client-owned check (none of them is).
-fn known_name(name: &str) -> Option<HeaderName> {
-    Some(match name {
-        "content-type" => reqwest::header::CONTENT_TYPE,
-        "user-agent" => reqwest::header::USER_AGENT,
-        "webhook-id" => HeaderName::from_static("webhook-id"),
-        "webhook-timestamp" => HeaderName::from_static("webhook-timestamp"),
-        "webhook-signature" => HeaderName::from_static("webhook-signature"),
-        courier_app::sender::HEADER_ATTEMPT => HeaderName::from_static("webhook-attempt"),
-        courier_app::sender::HEADER_ATTEMPT_ID => HeaderName::from_static("webhook-attempt-id"),
-        _ => return None,
-    })
-}
+/// Names every attempt carries, as static `HeaderName`s: parsing them from text would
+/// copy each one into a fresh allocation on every attempt.
+static ATTEMPT_HEADER_NAMES: [HeaderName; 5] = [
+    HeaderName::from_static("webhook-id"),
+    HeaderName::from_static("webhook-timestamp"),
+    HeaderName::from_static("webhook-signature"),
+    HeaderName::from_static("webhook-attempt"),
+    HeaderName::from_static("webhook-attempt-id"),
+];
 
 /// Values every attempt carries unchanged: static values are shared, never copied,
 /// when reqwest clones the request.
@@ -299,12 +289,11 @@ static CONSTANT_HEADER_VALUES: [HeaderValue; 2] = [
     HeaderValue::from_static(courier_app::sender::USER_AGENT),
 ];
 
-/// The value if it is visible ASCII and tabs only. `HeaderValue` refuses the other
-/// control bytes itself but would pass bytes above 127, hence the ASCII check first.
-/// Static values that every attempt carries map to the shared constants; the others
-/// are moved, not copied.
+/// The value if it is visible ASCII and tabs only (`HeaderValue`'s own checks would
+/// also pass other bytes). Static values that every attempt carries map to the
+/// shared constants; the others are moved, not copied.
 fn header_value(value: Cow<'static, str>) -> Option<HeaderValue> {
-    if !value.is_ascii() {
+    if !value.bytes().all(|b| b == b'\t' || (32..127).contains(&b)) {
         return None;
     }
     match value {
@@ -319,18 +308,23 @@ fn header_value(value: Cow<'static, str>) -> Option<HeaderValue> {
     }
 }
 
+fn header_name(name: &str) -> Option<HeaderName> {
+    match ATTEMPT_HEADER_NAMES.iter().find(|known| known.as_str() == name) {
+        Some(known) => Some(known.clone()),
+        None => HeaderName::from_bytes(name.as_bytes()).ok(),
+    }
+}
+
 /// The outbound headers, or the name of the first one that is not valid HTTP.
 fn request_headers(pairs: Vec<OutboundHeader>) -> Result<HeaderMap, String> {
     let mut headers = HeaderMap::with_capacity(pairs.len());
     for (name, value) in pairs {
-        let header_name = match known_name(&name) {
-            Some(known) => known,
-            None => match HeaderName::from_bytes(name.as_bytes()) {
-                Ok(parsed) if CLIENT_OWNED_HEADERS.contains(&parsed.as_str()) => continue,
-                Ok(parsed) => parsed,
-                Err(_) => return Err(name.into_owned()),
-            },
+        let Some(header_name) = header_name(&name) else {
+            return Err(name.into_owned());
         };
+        if CLIENT_OWNED_HEADERS.contains(&header_name.as_str()) {
+            continue;
+        }
         let Some(header_value) = header_value(value) else {
             return Err(name.into_owned());
         };
@@ -345,7 +339,7 @@ fn request_headers(pairs: Vec<OutboundHeader>) -> Result<HeaderMap, String> {
 /// costs one chunk of memory. Once the status arrived the receiver has answered, so
 /// a body cut short by the deadline or a dropped connection keeps the answer, with
 /// what was read and `truncated` set (the rest is unknown).
-async fn read_capped(mut response: reqwest::Response, limit: usize, mut deadline: Pin<&mut Sleep>) -> (Vec<u8>, bool) {
+async fn read_capped(mut response: reqwest::Response, limit: usize, deadline: tokio::time::Instant) -> (Vec<u8>, bool) {
     let declared = response.content_length();
     let capacity = declared.map_or(limit, |n| usize::try_from(n).unwrap_or(usize::MAX).min(limit));
     let mut body = Vec::with_capacity(capacity.min(64 * 1024));
@@ -355,12 +349,12 @@ async fn read_capped(mut response: reqwest::Response, limit: usize, mut deadline
             let more = match declared {
                 Some(length) => length > body.len() as u64,
                 // Chunked: only the next chunk can tell whether there is more.
-                None => !matches!(before(deadline.as_mut(), response.chunk()).await, Some(Ok(None))),
+                None => !matches!(tokio::time::timeout_at(deadline, response.chunk()).await, Ok(Ok(None))),
             };
             return (body, more);
         }
-        match before(deadline.as_mut(), response.chunk()).await {
-            Some(Ok(Some(chunk))) => {
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
+            Ok(Ok(Some(chunk))) => {
                 if chunk.is_empty() {
                     empty_chunks += 1;
                     if empty_chunks > MAX_EMPTY_CHUNKS {
@@ -376,25 +370,14 @@ async fn read_capped(mut response: reqwest::Response, limit: usize, mut deadline
                 }
                 body.extend_from_slice(&chunk);
             }
-            Some(Ok(None)) => return (body, false),
-            Some(Err(err)) => {
+            Ok(Ok(None)) => return (body, false),
+            Ok(Err(err)) => {
                 tracing::debug!(error = ?err, "response body ended early");
                 return (body, true);
             }
-            None => return (body, true),
+            Err(_elapsed) => return (body, true),
         }
     }
-}
-
-/// What `work` gives, or None once `deadline` has passed. `work` is polled first, so
-/// an answer ready at the deadline is still taken, as with `tokio::time::timeout`.
-async fn before<F: Future>(mut deadline: Pin<&mut Sleep>, work: F) -> Option<F::Output> {
-    let mut work = std::pin::pin!(work);
-    std::future::poll_fn(|cx| match work.as_mut().poll(cx) {
-        Poll::Ready(out) => Poll::Ready(Some(out)),
-        Poll::Pending => deadline.as_mut().poll(cx).map(|()| None),
-    })
-    .await
 }
 
 #[cfg(test)]
