@@ -151,7 +151,8 @@ async fn handle_record(
                         Ok(outcome)
                     }
                     Err(e) => {
-                        tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, error = %e, "step failed; message left for retry");
+                        // The span names the delivery and the attempt.
+                        tracing::warn!(error = %e, "step failed; message left for retry");
                         Err(e.to_string())
                     }
                 }
