@@ -7,7 +7,7 @@
 # e.g. `make bench COURIER_BENCH_N=5000`:
 #   COURIER_BENCH_N            deliveries per sender variant (50000)
 #   COURIER_BENCH_CONCURRENCY  requests in flight (40)
-#   COURIER_BENCH_ROUNDS       alternating rounds of the sender variants (2)
+#   COURIER_BENCH_ROUNDS       alternating rounds of the sender variants (6)
 #   COURIER_BENCH_AWS_K        deliveries per path for the request counts (10)
 #   COURIER_BENCH_M            retries per path for timer lateness (20)
 #   COURIER_BENCH_INIT_RUNS    init-time runs per binary (15)

@@ -114,6 +114,20 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "",
                 String::new(),
             );
+            let m = &s.bare_multi_thread;
+            row(
+                "1 sender",
+                "bare reqwest loop, multi-thread runtime (comparison)".into(),
+                format!(
+                    "{} /s, {:.3} CPU s/1k; sender / it: {:.2}x throughput, {:.2}x CPU",
+                    n0(m.per_second),
+                    m.cpu_seconds_per_1000,
+                    s.multi_thread_throughput_ratio,
+                    s.multi_thread_cpu_ratio
+                ),
+                "",
+                String::new(),
+            );
             row(
                 "1 sender",
                 "sender handler".into(),
@@ -170,7 +184,11 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "",
                 String::new(),
             );
-            let failures = s.bare.failures + s.sender.failures + s.sender_alone.failures + s.sender_with_logs.failures;
+            let failures = s.bare.failures
+                + s.bare_multi_thread.failures
+                + s.sender.failures
+                + s.sender_alone.failures
+                + s.sender_with_logs.failures;
             if failures > 0 {
                 row(
                     "1 sender",

@@ -14,6 +14,10 @@
 //! loop posts in the handler's shape, batches of 10 that each wait for their
 //! slowest request: the gap between the two bare loops is what working in SQS
 //! batches costs any handler, the gap from it to the handler is the handler's own.
+//! Every variant runs on the sender Lambda's runtime, tokio's current-thread one
+//! (`functions/sender/src/main.rs`), so the ratios compare like with like; one more
+//! bare loop runs on tokio's multi-thread runtime, what `#[tokio::main]` gives a
+//! program that does not choose, for comparison only.
 
 use crate::cpu::Usage;
 use crate::receiver::ChildReceiver;
@@ -96,6 +100,8 @@ pub struct Report {
     pub bare: Variant,
     /// The bare loop in batches of 10, `concurrency / 10` batches at once.
     pub bare_batched: Variant,
+    /// The bare loop on tokio's multi-thread runtime (two workers here).
+    pub bare_multi_thread: Variant,
     pub sender: Variant,
     /// The handler with an in-process stand-in answering 200 at once: its CPU per
     /// delivery is the handler's own cost, without the request's.
@@ -116,6 +122,10 @@ pub struct Report {
     /// Sender deliveries per second over the batch-shaped bare loop's.
     pub batched_throughput_ratio: f64,
     pub batched_cpu_ratio: f64,
+    /// Sender deliveries per second over the multi-thread bare loop's (the sender on
+    /// its own runtime against a loop on another: for comparison, not the target).
+    pub multi_thread_throughput_ratio: f64,
+    pub multi_thread_cpu_ratio: f64,
 }
 
 /// The in-memory world: deliveries created through the real API, their first
@@ -258,7 +268,16 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
     })
 }
 
+/// The sender Lambda's runtime flavour, for every variant but one.
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// tokio's multi-thread runtime, a worker per core: the comparison bare loop's.
+fn multi_thread_runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -537,6 +556,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         rounds,
         bare: Variant::named("bare reqwest loop"),
         bare_batched: Variant::named("bare reqwest loop in batches of 10"),
+        bare_multi_thread: Variant::named("bare reqwest loop, multi-thread runtime"),
         sender: Variant::named("sender handler"),
         sender_alone: Variant::named("sender handler alone (instant 200, no network)"),
         sender_with_logs: Variant::named("sender handler + Lambda logging"),
@@ -548,6 +568,8 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         logs_cpu_ratio: f64::NAN,
         batched_throughput_ratio: f64::NAN,
         batched_cpu_ratio: f64::NAN,
+        multi_thread_throughput_ratio: f64::NAN,
+        multi_thread_cpu_ratio: f64::NAN,
     };
     let mut queues = std::mem::take(&mut w.batches).into_iter();
     for _ in 0..rounds {
@@ -573,6 +595,14 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         ))?;
         let (wall, cpu) = u.stop();
         report.bare_batched.add(ok, failed, wall, cpu, 0);
+        drop(rt);
+
+        let rt = multi_thread_runtime()?;
+        let bare = Bare::new(&w)?;
+        let u = Usage::start();
+        let (ok, failed) = rt.block_on(run_bare(bare, url.clone(), per_round, concurrency, 1, cfg.time_limit))?;
+        let (wall, cpu) = u.stop();
+        report.bare_multi_thread.add(ok, failed, wall, cpu, 0);
         drop(rt);
 
         // The third element: the round's ratio to the bare loop goes to this list.
@@ -620,6 +650,8 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
     (report.logs_throughput_ratio, report.logs_cpu_ratio) = ratio(&report.sender_with_logs);
     report.batched_throughput_ratio = report.sender.per_second / report.bare_batched.per_second;
     report.batched_cpu_ratio = report.sender.cpu_seconds_per_1000 / report.bare_batched.cpu_seconds_per_1000;
+    report.multi_thread_throughput_ratio = report.sender.per_second / report.bare_multi_thread.per_second;
+    report.multi_thread_cpu_ratio = report.sender.cpu_seconds_per_1000 / report.bare_multi_thread.cpu_seconds_per_1000;
     // The table (report.rs) shows the continuous loop; this shape is in the JSON and here.
     eprintln!(
         "courier-bench: bare loop in batches of 10: {:.0} /s, {:.3} CPU s/1k; sender / it: {:.2}x throughput, {:.2}x CPU",

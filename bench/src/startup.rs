@@ -168,7 +168,8 @@ pub fn init_steps_child() -> Result<(), String> {
         steps.push((name, t.elapsed().as_secs_f64() * 1000.0));
         t = Instant::now();
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
+    // The sender's runtime flavour (functions/sender/src/main.rs).
+    let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
