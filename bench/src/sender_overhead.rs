@@ -572,38 +572,20 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         multi_thread_cpu_ratio: f64::NAN,
     };
     let mut queues = std::mem::take(&mut w.batches).into_iter();
+    // One bare loop's round on a fresh runtime: its deliveries per second go into `v`,
+    // and are returned for the round's ratio.
+    let bare_round = |rt: tokio::runtime::Runtime, v: &mut Variant, workers: usize, batch: usize| {
+        let bare = Bare::new(&w)?;
+        let u = Usage::start();
+        let (ok, failed) = rt.block_on(run_bare(bare, url.clone(), per_round, workers, batch, cfg.time_limit))?;
+        let (wall, cpu) = u.stop();
+        v.add(ok, failed, wall, cpu, 0);
+        Ok::<f64, String>(ok as f64 / wall.max(1e-9))
+    };
     for _ in 0..rounds {
-        let rt = runtime()?;
-        let bare = Bare::new(&w)?;
-        let u = Usage::start();
-        let (ok, failed) = rt.block_on(run_bare(bare, url.clone(), per_round, concurrency, 1, cfg.time_limit))?;
-        let (wall, cpu) = u.stop();
-        report.bare.add(ok, failed, wall, cpu, 0);
-        let bare_rate = ok as f64 / wall.max(1e-9);
-        drop(rt);
-
-        let rt = runtime()?;
-        let bare = Bare::new(&w)?;
-        let u = Usage::start();
-        let (ok, failed) = rt.block_on(run_bare(
-            bare,
-            url.clone(),
-            per_round,
-            workers,
-            BATCH_SIZE,
-            cfg.time_limit,
-        ))?;
-        let (wall, cpu) = u.stop();
-        report.bare_batched.add(ok, failed, wall, cpu, 0);
-        drop(rt);
-
-        let rt = multi_thread_runtime()?;
-        let bare = Bare::new(&w)?;
-        let u = Usage::start();
-        let (ok, failed) = rt.block_on(run_bare(bare, url.clone(), per_round, concurrency, 1, cfg.time_limit))?;
-        let (wall, cpu) = u.stop();
-        report.bare_multi_thread.add(ok, failed, wall, cpu, 0);
-        drop(rt);
+        let bare_rate = bare_round(runtime()?, &mut report.bare, concurrency, 1)?;
+        bare_round(runtime()?, &mut report.bare_batched, workers, BATCH_SIZE)?;
+        bare_round(multi_thread_runtime()?, &mut report.bare_multi_thread, concurrency, 1)?;
 
         // The third element: the round's ratio to the bare loop goes to this list.
         let in_process: [InProcess<'_>; 2] = [
