@@ -184,11 +184,17 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "",
                 String::new(),
             );
-            let failures = s.bare.failures
-                + s.bare_multi_thread.failures
-                + s.sender.failures
-                + s.sender_alone.failures
-                + s.sender_with_logs.failures;
+            let failures: u64 = [
+                &s.bare,
+                &s.bare_batched,
+                &s.bare_multi_thread,
+                &s.sender,
+                &s.sender_alone,
+                &s.sender_with_logs,
+            ]
+            .iter()
+            .map(|v| v.failures)
+            .sum();
             if failures > 0 {
                 row(
                     "1 sender",
