@@ -1,8 +1,9 @@
 //! AWS adapters for Courier's ports: DynamoDB ([`dynamo::DynamoStore`]), SQS
 //! ([`sqs::SqsQueue`]) and EventBridge Scheduler ([`scheduler::SchedulerTimer`]),
 //! the idempotent resource bootstrap used by the local runner and the tests
-//! ([`bootstrap`]), the SDK's HTTP client ([`http_client`]), and the moto emulator
-//! harness for tests ([`testing`]).
+//! ([`bootstrap`]), the SDK's HTTP client ([`http_client`]), the moto emulator
+//! harness for tests ([`testing`]), and a stub of the Lambda Runtime API that runs
+//! the functions' binaries as Lambda would ([`runtime_stub`]).
 //!
 //! Every SDK failure becomes a typed `PortError` that keeps the SDK error as its
 //! source ([`error`]); nothing here decides by an error's text. Use cases never see
@@ -14,6 +15,7 @@ pub mod dynamo;
 pub mod error;
 pub mod http_client;
 pub mod lazy_client;
+pub mod runtime_stub;
 pub mod scheduler;
 pub mod sqs;
 pub mod testing;

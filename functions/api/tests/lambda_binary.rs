@@ -1,0 +1,87 @@
+//! The API function's real binary, run as Lambda runs it: against a stub of the
+//! Runtime API on 127.0.0.1, with the environment Lambda gives it and no AWS
+//! reachable. Requests that need no storage show the runtime, the request
+//! adaptation and the response shape work end to end, one invocation after another.
+
+use courier_aws::runtime_stub::{Posted, RuntimeApiStub, lambda_env};
+use serde_json::{Value, json};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// Kills the function when the test ends, however it ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn http_api_event(method: &str, path: &str) -> String {
+    json!({
+        "version": "2.0",
+        "routeKey": "$default",
+        "rawPath": path,
+        "rawQueryString": "",
+        "headers": {"host": "abc.execute-api.us-east-1.amazonaws.com", "user-agent": "test"},
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "abc",
+            "domainName": "abc.execute-api.us-east-1.amazonaws.com",
+            "domainPrefix": "abc",
+            "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": "127.0.0.1", "userAgent": "test"},
+            "requestId": "r",
+            "routeKey": "$default",
+            "stage": "$default",
+            "time": "01/Dec/2026:00:00:00 +0000",
+            "timeEpoch": 1_796_083_200_000_i64
+        },
+        "isBase64Encoded": false
+    })
+    .to_string()
+}
+
+fn json_of(p: &Posted) -> Value {
+    serde_json::from_slice(&p.body).unwrap_or(Value::Null)
+}
+
+#[test]
+fn the_binary_answers_invocations_in_turn() {
+    let stub = RuntimeApiStub::start(vec![
+        http_api_event("GET", "/v1/endpoints"),
+        http_api_event("POST", "/v1/events"),
+    ])
+    .expect("stub");
+    let child = Command::new(env!("CARGO_BIN_EXE_courier-api"))
+        .env_clear()
+        .envs(lambda_env(&stub.address()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn courier-api");
+    let _running = Running(child);
+    let posted = stub.wait_posted(2, Duration::from_secs(20));
+    let paths: Vec<&str> = posted.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/2018-06-01/runtime/invocation/req-1/response",
+            "/2018-06-01/runtime/invocation/req-2/response"
+        ]
+    );
+    for p in &posted {
+        let response = json_of(p);
+        // No API key: refused before any storage is asked, with the API's error shape.
+        assert_eq!(response["statusCode"], json!(401), "{response}");
+        let body: Value = serde_json::from_str(response["body"].as_str().unwrap_or("")).unwrap_or(Value::Null);
+        assert_eq!(body["code"], json!("unauthorized"), "{body}");
+        assert_eq!(body["status"], json!(401), "{body}");
+        assert_eq!(
+            response["headers"]["content-type"],
+            json!("application/problem+json"),
+            "{response}"
+        );
+    }
+}

@@ -1,0 +1,75 @@
+//! The sender function's real binary, run as Lambda runs it: against a stub of the
+//! Runtime API on 127.0.0.1, with the environment Lambda gives it and no AWS
+//! reachable. Unreadable queue messages need no storage, so they show the runtime,
+//! the event's decoding and the partial-batch response end to end.
+
+use courier_aws::runtime_stub::{RuntimeApiStub, lambda_env};
+use serde_json::{Value, json};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// Kills the function when the test ends, however it ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn sqs_event(records: &[(&str, &str)]) -> String {
+    let records: Vec<Value> = records
+        .iter()
+        .map(|(id, body)| {
+            json!({
+                "messageId": id,
+                "receiptHandle": "rh",
+                "body": body,
+                "attributes": {"ApproximateReceiveCount": "1"},
+                "messageAttributes": {},
+                "md5OfBody": "",
+                "eventSource": "aws:sqs",
+                "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:courier-stub-deliveries",
+                "awsRegion": "us-east-1"
+            })
+        })
+        .collect();
+    json!({ "Records": records }).to_string()
+}
+
+#[test]
+fn unreadable_messages_come_back_as_batch_item_failures() {
+    let stub = RuntimeApiStub::start(vec![
+        sqs_event(&[("m-1", "not json"), ("m-2", r#"{"deliveryId": 7}"#)]),
+        sqs_event(&[("m-3", "")]),
+    ])
+    .expect("stub");
+    let child = Command::new(env!("CARGO_BIN_EXE_courier-sender"))
+        .env_clear()
+        .envs(lambda_env(&stub.address()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn courier-sender");
+    let _running = Running(child);
+    let posted = stub.wait_posted(2, Duration::from_secs(20));
+    let answers: Vec<(&str, Value)> = posted
+        .iter()
+        .map(|p| (p.path.as_str(), serde_json::from_slice(&p.body).unwrap_or(Value::Null)))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            (
+                "/2018-06-01/runtime/invocation/req-1/response",
+                json!({"batchItemFailures": [{"itemIdentifier": "m-1"}, {"itemIdentifier": "m-2"}]})
+            ),
+            (
+                "/2018-06-01/runtime/invocation/req-2/response",
+                json!({"batchItemFailures": [{"itemIdentifier": "m-3"}]})
+            ),
+        ]
+    );
+}
