@@ -20,10 +20,11 @@ BENCH_TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
 
 .PHONY: bench bench-build bench-core
 
-# Two invocations: the sender binary is built with exactly its own features, as
-# infra/build.mk builds it for Lambda, not unified with the bench crate's.
+# Two invocations: the functions' binaries are built with exactly their own
+# features, as infra/build.mk builds them for Lambda, not unified with the bench
+# crate's.
 bench-build:
-	$(CARGO) build --release --locked -p courier-sender --bin courier-sender
+	$(CARGO) build --release --locked -p courier-sender --bin courier-sender -p courier-api --bin courier-api
 	$(CARGO) build --release --locked -p courier-bench --bins
 
 # Criterion's own report goes to a log; courier-bench reads its estimates back.

@@ -342,6 +342,15 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "<= 1.5x",
                 verdict(s.init_ratio <= 1.5),
             );
+            if let (Some(api), Some(ratio)) = (&s.api_init_ms, s.api_init_ratio) {
+                row(
+                    "4 startup",
+                    "API init to first poll, p50 (host release)".into(),
+                    format!("{:.1} ms = {ratio:.2}x hello (min {:.1} ms)", api.p50, api.min),
+                    "",
+                    String::new(),
+                );
+            }
             if !s.sender_init_steps_ms.is_empty() {
                 let steps: Vec<String> = s
                     .sender_init_steps_ms

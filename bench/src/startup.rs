@@ -2,9 +2,11 @@
 //! binary (the arm64 Lambda build when it exists, else the host build), and the
 //! sender's init time, process start to its first `GET .../invocation/next` on a
 //! stub of the Lambda Runtime API on 127.0.0.1, against a hello-world
-//! lambda_runtime binary (`hello_lambda`) built the same way. Runs alternate
-//! between the two binaries; the child gets the environment Lambda would give it
-//! (static dummy credentials, region, function settings) and never reaches AWS.
+//! lambda_runtime binary (`hello_lambda`) built the same way; the API function's
+//! too, when its host build is there (its cold start is the latency a user's
+//! request meets after an idle spell). Runs alternate between the binaries; the
+//! child gets the environment Lambda would give it (static dummy credentials,
+//! region, function settings) and never reaches AWS.
 
 use crate::stats::{Summary, summarize};
 use serde::Serialize;
@@ -40,6 +42,10 @@ pub struct Report {
     pub hello_init_ms: Summary,
     /// Median sender init over median hello init (target <= 1.5).
     pub init_ratio: f64,
+    /// The API function's init, when its host release build exists.
+    pub api_init_ms: Option<Summary>,
+    /// Median API init over median hello init.
+    pub api_init_ratio: Option<f64>,
     pub init_failures: usize,
     /// Where the sender's init goes: each step of `functions/sender/src/main.rs`
     /// timed in a fresh process, median ms per step.
@@ -78,42 +84,6 @@ fn sizes(release: &Path) -> (Vec<BinarySize>, bool) {
     (out, arm64_missing)
 }
 
-/// The environment Lambda gives the sender (dummy credentials; no AWS reachable).
-fn lambda_env(runtime_api: &str) -> [(&'static str, String); 20] {
-    [
-        ("AWS_LAMBDA_RUNTIME_API", runtime_api.to_owned()),
-        ("AWS_LAMBDA_FUNCTION_NAME", "courier-bench".into()),
-        ("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST".into()),
-        ("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "256".into()),
-        ("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/courier-bench".into()),
-        ("AWS_LAMBDA_LOG_STREAM_NAME", "bench".into()),
-        ("AWS_REGION", "us-east-1".into()),
-        ("AWS_DEFAULT_REGION", "us-east-1".into()),
-        ("AWS_ACCESS_KEY_ID", "testing".into()),
-        ("AWS_SECRET_ACCESS_KEY", "testing".into()),
-        ("AWS_SESSION_TOKEN", "testing".into()),
-        // Never read the host's AWS files or instance metadata.
-        ("AWS_CONFIG_FILE", "/nonexistent/courier-bench".into()),
-        ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/courier-bench".into()),
-        ("AWS_EC2_METADATA_DISABLED", "true".into()),
-        ("COURIER_TABLE", "bench-table".into()),
-        (
-            "COURIER_QUEUE_URL",
-            "https://sqs.us-east-1.amazonaws.com/123456789012/bench-deliveries".into(),
-        ),
-        (
-            "COURIER_QUEUE_ARN",
-            "arn:aws:sqs:us-east-1:123456789012:bench-deliveries".into(),
-        ),
-        ("COURIER_SCHEDULE_GROUP", "bench-schedules".into()),
-        (
-            "COURIER_SCHEDULER_ROLE_ARN",
-            "arn:aws:iam::123456789012:role/bench-scheduler".into(),
-        ),
-        ("TZ", ":UTC".into()),
-    ]
-}
-
 /// Milliseconds from spawning `bin` to its first request on the stub.
 fn init_once(bin: &Path) -> Result<f64, String> {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| e.to_string())?;
@@ -122,7 +92,7 @@ fn init_once(bin: &Path) -> Result<f64, String> {
     let started = Instant::now();
     let mut child = Command::new(bin)
         .env_clear()
-        .envs(lambda_env(&addr.to_string()))
+        .envs(courier_aws::runtime_stub::lambda_env(&addr.to_string()))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -212,7 +182,7 @@ fn init_steps(runs: usize) -> Vec<(String, f64)> {
         let out = Command::new(&exe)
             .arg("init-steps")
             .env_clear()
-            .envs(lambda_env("127.0.0.1:9"))
+            .envs(courier_aws::runtime_stub::lambda_env("127.0.0.1:9"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -243,20 +213,24 @@ pub fn run(runs: usize) -> Result<Report, String> {
     let (sizes, arm64_missing) = sizes(&release);
     let sender = release.join("courier-sender");
     let hello = release.join("hello_lambda");
-    let mut s = Vec::new();
-    let mut h = Vec::new();
+    let api = Some(release.join("courier-api")).filter(|p| p.exists());
+    let (mut s, mut h, mut a) = (Vec::new(), Vec::new(), Vec::new());
     let mut failures = 0;
-    // One unmeasured run each: page cache and dynamic loader warm for both.
-    let _ = init_once(&sender);
-    let _ = init_once(&hello);
+    // One unmeasured run each: page cache and dynamic loader warm for all.
+    let bins: Vec<&Path> = [Some(&sender), Some(&hello), api.as_ref()]
+        .into_iter()
+        .flatten()
+        .map(PathBuf::as_path)
+        .collect();
+    for bin in &bins {
+        let _ = init_once(bin);
+    }
     for _ in 0..runs.max(1) {
-        match init_once(&sender) {
-            Ok(ms) => s.push(ms),
-            Err(_) => failures += 1,
-        }
-        match init_once(&hello) {
-            Ok(ms) => h.push(ms),
-            Err(_) => failures += 1,
+        for (bin, out) in bins.iter().zip([&mut s, &mut h, &mut a]) {
+            match init_once(bin) {
+                Ok(ms) => out.push(ms),
+                Err(_) => failures += 1,
+            }
         }
     }
     if s.is_empty() || h.is_empty() {
@@ -268,11 +242,14 @@ pub fn run(runs: usize) -> Result<Report, String> {
     }
     let sender_init_ms = summarize(&s);
     let hello_init_ms = summarize(&h);
+    let api_init_ms = (!a.is_empty()).then(|| summarize(&a));
     Ok(Report {
         sizes,
         arm64_missing,
         runs: runs.max(1),
         init_ratio: sender_init_ms.p50 / hello_init_ms.p50,
+        api_init_ratio: api_init_ms.as_ref().map(|api| api.p50 / hello_init_ms.p50),
+        api_init_ms,
         sender_init_ms,
         hello_init_ms,
         init_failures: failures,

@@ -6,7 +6,10 @@ use courier_app::config::Config;
 use lambda_http::{Body, Error, Request, Response, service_fn};
 use std::sync::Arc;
 
-#[tokio::main]
+/// tokio's current-thread runtime, as the sender's: an instance serves one request at
+/// a time, so worker threads add nothing but their start at every cold start and a
+/// thread hop for every AWS response (docs/bench.md, section 4).
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Error> {
     tracing_subscriber::fmt()
         .json()
