@@ -3,20 +3,9 @@
 //! reachable. Requests that need no storage show the runtime, the request
 //! adaptation and the response shape work end to end, one invocation after another.
 
-use courier_aws::runtime_stub::{Posted, RuntimeApiStub, lambda_env};
+use courier_aws::runtime_stub::{Posted, RuntimeApiStub};
 use serde_json::{Value, json};
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-
-/// Kills the function when the test ends, however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn http_api_event(method: &str, path: &str) -> String {
     json!({
@@ -53,15 +42,9 @@ fn the_binary_answers_invocations_in_turn() {
         http_api_event("POST", "/v1/events"),
     ])
     .expect("stub");
-    let child = Command::new(env!("CARGO_BIN_EXE_courier-api"))
-        .env_clear()
-        .envs(lambda_env(&stub.address()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
+    let _running = stub
+        .run_function(env!("CARGO_BIN_EXE_courier-api"))
         .expect("spawn courier-api");
-    let _running = Running(child);
     let posted = stub.wait_posted(2, Duration::from_secs(20));
     let paths: Vec<&str> = posted.iter().map(|p| p.path.as_str()).collect();
     assert_eq!(

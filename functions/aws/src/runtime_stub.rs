@@ -7,6 +7,8 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -69,6 +71,19 @@ impl RuntimeApiStub {
         self.addr.to_string()
     }
 
+    /// Starts the function binary `bin` polling this stub, with [`lambda_env`] as its
+    /// whole environment and its output discarded; it is killed when the handle drops.
+    pub fn run_function(&self, bin: impl AsRef<Path>) -> std::io::Result<RunningFunction> {
+        Command::new(bin.as_ref())
+            .env_clear()
+            .envs(lambda_env(&self.address()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map(RunningFunction)
+    }
+
     /// What has been posted so far, once there are `n` posts or `timeout` passed.
     pub fn wait_posted(&self, n: usize, timeout: Duration) -> Vec<Posted> {
         let until = Instant::now() + timeout;
@@ -89,6 +104,17 @@ impl RuntimeApiStub {
 impl Drop for RuntimeApiStub {
     fn drop(&mut self) {
         self.shared.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A function process started by [`RuntimeApiStub::run_function`], killed when this
+/// drops, however the test ends.
+pub struct RunningFunction(Child);
+
+impl Drop for RunningFunction {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 

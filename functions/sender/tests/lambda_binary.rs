@@ -3,20 +3,9 @@
 //! reachable. Unreadable queue messages need no storage, so they show the runtime,
 //! the event's decoding and the partial-batch response end to end.
 
-use courier_aws::runtime_stub::{RuntimeApiStub, lambda_env};
+use courier_aws::runtime_stub::RuntimeApiStub;
 use serde_json::{Value, json};
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-
-/// Kills the function when the test ends, however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn sqs_event(records: &[(&str, &str)]) -> String {
     let records: Vec<Value> = records
@@ -45,15 +34,9 @@ fn unreadable_messages_come_back_as_batch_item_failures() {
         sqs_event(&[("m-3", "")]),
     ])
     .expect("stub");
-    let child = Command::new(env!("CARGO_BIN_EXE_courier-sender"))
-        .env_clear()
-        .envs(lambda_env(&stub.address()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
+    let _running = stub
+        .run_function(env!("CARGO_BIN_EXE_courier-sender"))
         .expect("spawn courier-sender");
-    let _running = Running(child);
     let posted = stub.wait_posted(2, Duration::from_secs(20));
     let answers: Vec<(&str, Value)> = posted
         .iter()
