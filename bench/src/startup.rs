@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::io::Read;
 use std::net::{Ipv4Addr, TcpListener};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 pub const LAMBDA_TARGET: &str = "aarch64-unknown-linux-gnu";
@@ -90,12 +90,7 @@ fn init_once(bin: &Path) -> Result<f64, String> {
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     listener.set_nonblocking(true).map_err(|e| e.to_string())?;
     let started = Instant::now();
-    let mut child = Command::new(bin)
-        .env_clear()
-        .envs(courier_aws::runtime_stub::lambda_env(&addr.to_string()))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+    let mut child = courier_aws::runtime_stub::lambda_command(bin, &addr.to_string())
         .spawn()
         .map_err(|e| format!("{}: {e}", bin.display()))?;
     let result = loop {
@@ -179,12 +174,8 @@ fn init_steps(runs: usize) -> Vec<(String, f64)> {
     };
     let mut samples: Vec<(String, Vec<f64>)> = Vec::new();
     for _ in 0..runs {
-        let out = Command::new(&exe)
+        let out = courier_aws::runtime_stub::lambda_command(&exe, "127.0.0.1:9")
             .arg("init-steps")
-            .env_clear()
-            .envs(courier_aws::runtime_stub::lambda_env("127.0.0.1:9"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .output();
         let Ok(out) = out else { continue };
@@ -215,18 +206,18 @@ pub fn run(runs: usize) -> Result<Report, String> {
     let hello = release.join("hello_lambda");
     let api = Some(release.join("courier-api")).filter(|p| p.exists());
     let (mut s, mut h, mut a) = (Vec::new(), Vec::new(), Vec::new());
+    // Each binary beside the list its times go to.
+    let mut timed: Vec<(&Path, &mut Vec<f64>)> = vec![(&sender, &mut s), (&hello, &mut h)];
+    if let Some(api) = &api {
+        timed.push((api, &mut a));
+    }
     let mut failures = 0;
     // One unmeasured run each: page cache and dynamic loader warm for all.
-    let bins: Vec<&Path> = [Some(&sender), Some(&hello), api.as_ref()]
-        .into_iter()
-        .flatten()
-        .map(PathBuf::as_path)
-        .collect();
-    for bin in &bins {
+    for (bin, _) in &timed {
         let _ = init_once(bin);
     }
     for _ in 0..runs.max(1) {
-        for (bin, out) in bins.iter().zip([&mut s, &mut h, &mut a]) {
+        for (bin, out) in &mut timed {
             match init_once(bin) {
                 Ok(ms) => out.push(ms),
                 Err(_) => failures += 1,

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -27,7 +27,7 @@ pub struct Posted {
 #[derive(Default)]
 struct Shared {
     events: Mutex<Vec<String>>,
-    next_id: Mutex<usize>,
+    next_id: AtomicUsize,
     posted: Mutex<Vec<Posted>>,
     stop: AtomicBool,
 }
@@ -74,14 +74,7 @@ impl RuntimeApiStub {
     /// Starts the function binary `bin` polling this stub, with [`lambda_env`] as its
     /// whole environment and its output discarded; it is killed when the handle drops.
     pub fn run_function(&self, bin: impl AsRef<Path>) -> std::io::Result<RunningFunction> {
-        Command::new(bin.as_ref())
-            .env_clear()
-            .envs(lambda_env(&self.address()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map(RunningFunction)
+        lambda_command(bin, &self.address()).spawn().map(RunningFunction)
     }
 
     /// What has been posted so far, once there are `n` posts or `timeout` passed.
@@ -154,10 +147,7 @@ fn hold(shared: &Shared) {
 
 fn next_event(shared: &Shared) -> Option<Vec<u8>> {
     let event = shared.events.lock().ok()?.pop()?;
-    let id = shared.next_id.lock().map_or(0, |mut n| {
-        *n += 1;
-        *n
-    });
+    let id = shared.next_id.fetch_add(1, Ordering::Relaxed) + 1;
     let deadline = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() + 60_000);
@@ -226,6 +216,20 @@ fn read_request(reader: &mut BufReader<TcpStream>, shared: &Shared) -> Option<(S
         }
     }
     Some((method, path, body))
+}
+
+/// The command that starts the function binary `bin` polling `runtime_api`, as
+/// Lambda would: [`lambda_env`] as its whole environment, no input, its output
+/// discarded (callers may still redirect it).
+pub fn lambda_command(bin: impl AsRef<Path>, runtime_api: &str) -> Command {
+    let mut command = Command::new(bin.as_ref());
+    command
+        .env_clear()
+        .envs(lambda_env(runtime_api))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    command
 }
 
 /// The environment Lambda gives a Courier function polling `runtime_api`: its
