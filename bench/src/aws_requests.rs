@@ -8,7 +8,9 @@
 //!
 //! Paths, each with `per_path` deliveries: the first attempt succeeds; one retry
 //! through an SQS delay; one retry through a Scheduler schedule (which, aimed
-//! early, also takes one SQS re-delay); a redelivery with an Idempotency-Key.
+//! early, also takes one SQS re-delay); the first attempt succeeding on a gavAI
+//! and on a SmartChat endpoint, whose health state a success may update; a
+//! redelivery with an Idempotency-Key.
 
 use crate::cost::{self, Breakdown, Usage};
 use crate::receiver::Receiver;
@@ -559,12 +561,17 @@ async fn run_paths(
             json!({"base": "tanitar", "waitsSeconds": [SQS_MAX_DELAY_SECONDS + 3]}),
         )
         .await?;
+    // The presets whose endpoints keep health state: what a success costs them.
+    let gavai = h.endpoint(&receiver.url("/ok"), json!("gavai")).await?;
+    let smartchat = h.endpoint(&receiver.url("/ok"), json!("smartchat")).await?;
     let mut out = Vec::new();
     let mut first_ids: Vec<DeliveryId> = Vec::new();
     for (name, endpoint, attempts) in [
         ("first attempt succeeds", &ok, 1),
         ("one retry via SQS delay", &via_sqs, 2),
         ("one retry via Scheduler", &via_schedule, 2),
+        ("first attempt succeeds, gavAI (breaker)", &gavai, 1),
+        ("first attempt succeeds, SmartChat (health)", &smartchat, 1),
     ] {
         h.reset();
         let ids = events(h, endpoint, k).await?;

@@ -1,6 +1,7 @@
 //! CPU time of this process (every thread), from `/proc/self/stat`: `utime` plus
 //! `stime`, in clock ticks of 1/100 s (Linux reports procfs times in USER_HZ,
-//! which is 100 on every architecture). Safe code only, no libc.
+//! which is 100 on every architecture). Safe code only, no libc. [`Usage`] also
+//! reads the calling thread's allocation tally ([`crate::alloc_count`]).
 
 /// Procfs clock ticks per second (USER_HZ).
 const TICKS_PER_SECOND: f64 = 100.0;
@@ -17,11 +18,24 @@ pub fn process_cpu_seconds() -> Option<f64> {
     Some((utime + stime) / TICKS_PER_SECOND)
 }
 
-/// CPU seconds and wall time spent between `start` and `stop`.
+/// What a run spent between [`Usage::start`] and [`Usage::stop`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spent {
+    pub wall_seconds: f64,
+    /// The whole process's CPU seconds.
+    pub cpu_seconds: f64,
+    /// Allocations made on the calling thread (all of a current-thread runtime's
+    /// work); zero unless the program's allocator is `alloc_count::Counting`.
+    pub allocations: u64,
+    pub allocated_bytes: u64,
+}
+
+/// CPU seconds, wall time and this thread's allocations between `start` and `stop`.
 #[derive(Debug, Clone, Copy)]
 pub struct Usage {
     cpu: f64,
     wall: std::time::Instant,
+    allocs: (u64, u64),
 }
 
 impl Usage {
@@ -29,13 +43,19 @@ impl Usage {
         Usage {
             cpu: process_cpu_seconds().unwrap_or(0.0),
             wall: std::time::Instant::now(),
+            allocs: crate::alloc_count::thread_totals(),
         }
     }
 
-    /// (wall seconds, CPU seconds) since `start`.
-    pub fn stop(self) -> (f64, f64) {
+    pub fn stop(self) -> Spent {
         let cpu = process_cpu_seconds().unwrap_or(0.0) - self.cpu;
-        (self.wall.elapsed().as_secs_f64(), cpu.max(0.0))
+        let (allocations, bytes) = crate::alloc_count::thread_totals();
+        Spent {
+            wall_seconds: self.wall.elapsed().as_secs_f64(),
+            cpu_seconds: cpu.max(0.0),
+            allocations: allocations - self.allocs.0,
+            allocated_bytes: bytes - self.allocs.1,
+        }
     }
 }
 

@@ -18,9 +18,10 @@ use std::time::Duration;
 /// mimalloc rather than glibc's malloc: per-thread free lists with no arena lock,
 /// where glibc spent about a quarter of the sender's CPU per delivery (workers
 /// freeing what another worker allocated). The bench runs under the same allocator,
-/// the bare client included, so its comparison stays like for like.
+/// the bare client included, so its comparison stays like for like. Counting
+/// (`alloc_count`) adds a thread-local add per allocation, to every variant alike.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: courier_bench::alloc_count::Counting = courier_bench::alloc_count::Counting;
 
 fn main() -> ExitCode {
     if std::env::args().nth(1).as_deref() == Some("receiver") {

@@ -184,6 +184,19 @@ fn rows(b: &Bench) -> Vec<Row> {
                 "",
                 String::new(),
             );
+            row(
+                "1 sender",
+                "heap allocations per delivery (bytes asked for)".into(),
+                format!(
+                    "bare {}, sender {}, handler alone {}, with Lambda logging {}",
+                    allocations(&s.bare),
+                    allocations(&s.sender),
+                    allocations(&s.sender_alone),
+                    allocations(&s.sender_with_logs)
+                ),
+                "",
+                String::new(),
+            );
             let failures: u64 = [
                 &s.bare,
                 &s.bare_batched,
@@ -318,7 +331,14 @@ fn rows(b: &Bench) -> Vec<Row> {
                 row(
                     "4 startup",
                     format!("{} bootstrap size ({})", size.name, size.build),
-                    mb(size.bytes),
+                    if size.older_than_host {
+                        format!(
+                            "{} (built before the host binary: may be stale; `make build`)",
+                            mb(size.bytes)
+                        )
+                    } else {
+                        mb(size.bytes)
+                    },
                     "",
                     String::new(),
                 );
@@ -452,6 +472,15 @@ pub fn write_json(b: &Bench, target: &Path) -> std::io::Result<PathBuf> {
     std::fs::write(&file, &text)?;
     std::fs::write(dir.join("latest.json"), &text)?;
     Ok(file)
+}
+
+/// A variant's allocations per delivery and the bytes they asked for.
+fn allocations(v: &crate::sender_overhead::Variant) -> String {
+    format!(
+        "{:.1} ({} B)",
+        v.allocations_per_delivery,
+        n0(v.allocated_bytes_per_delivery)
+    )
 }
 
 /// `min–max` of the rounds' ratios.

@@ -19,7 +19,7 @@
 //! bare loop runs on tokio's multi-thread runtime, what `#[tokio::main]` gives a
 //! program that does not choose, for comparison only.
 
-use crate::cpu::Usage;
+use crate::cpu::{Spent, Usage};
 use crate::receiver::ChildReceiver;
 use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::api::{Api, ApiRequest};
@@ -67,8 +67,19 @@ pub struct Variant {
     pub cpu_seconds_per_1000: f64,
     /// Bytes written to stdout (logs and EMF lines) per delivery.
     pub log_bytes_per_delivery: f64,
+    /// Heap allocations (reallocations included) per delivery, and the bytes they
+    /// asked for, on the runtime's thread: every variant but the multi-thread one,
+    /// whose work runs on worker threads the tally does not follow (zero there).
+    #[serde(default)]
+    pub allocations_per_delivery: f64,
+    #[serde(default)]
+    pub allocated_bytes_per_delivery: f64,
     #[serde(default)]
     log_bytes: u64,
+    #[serde(default)]
+    allocations: u64,
+    #[serde(default)]
+    allocated_bytes: u64,
 }
 
 impl Variant {
@@ -79,15 +90,20 @@ impl Variant {
         }
     }
 
-    fn add(&mut self, ok: u64, failed: u64, wall: f64, cpu: f64, log_bytes: u64) {
+    fn add(&mut self, ok: u64, failed: u64, spent: Spent, log_bytes: u64) {
         self.deliveries += ok;
         self.failures += failed;
-        self.wall_seconds += wall;
-        self.cpu_seconds += cpu;
+        self.wall_seconds += spent.wall_seconds;
+        self.cpu_seconds += spent.cpu_seconds;
         self.log_bytes += log_bytes;
+        self.allocations += spent.allocations;
+        self.allocated_bytes += spent.allocated_bytes;
+        let attempts = (self.deliveries + self.failures).max(1) as f64;
         self.per_second = self.deliveries as f64 / self.wall_seconds.max(1e-9);
         self.cpu_seconds_per_1000 = self.cpu_seconds * 1000.0 / (self.deliveries.max(1) as f64);
-        self.log_bytes_per_delivery = self.log_bytes as f64 / (self.deliveries + self.failures).max(1) as f64;
+        self.log_bytes_per_delivery = self.log_bytes as f64 / attempts;
+        self.allocations_per_delivery = self.allocations as f64 / attempts;
+        self.allocated_bytes_per_delivery = self.allocated_bytes as f64 / attempts;
     }
 }
 
@@ -486,9 +502,8 @@ pub fn child(args: &[String]) -> Result<(), String> {
         concurrency.div_ceil(BATCH_SIZE),
         Duration::from_secs(90),
     ));
-    let (wall, cpu) = u.stop();
     let mut v = Variant::named("lambda logging");
-    v.add(ok, failed, wall, cpu, 0);
+    v.add(ok, failed, u.stop(), 0);
     eprintln!("RESULT {}", serde_json::to_string(&v).map_err(|e| e.to_string())?);
     Ok(())
 }
@@ -578,9 +593,9 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         let bare = Bare::new(&w)?;
         let u = Usage::start();
         let (ok, failed) = rt.block_on(run_bare(bare, url.clone(), per_round, workers, batch, cfg.time_limit))?;
-        let (wall, cpu) = u.stop();
-        v.add(ok, failed, wall, cpu, 0);
-        Ok::<f64, String>(ok as f64 / wall.max(1e-9))
+        let spent = u.stop();
+        v.add(ok, failed, spent, 0);
+        Ok::<f64, String>(ok as f64 / spent.wall_seconds.max(1e-9))
     };
     for _ in 0..rounds {
         let bare_rate = bare_round(runtime()?, &mut report.bare, concurrency, 1)?;
@@ -608,18 +623,24 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
                 workers,
                 cfg.time_limit,
             ));
-            let (wall, cpu) = u.stop();
+            let spent = u.stop();
             if let Some(ratios) = ratios {
-                ratios.push(ok as f64 / wall.max(1e-9) / bare_rate);
+                ratios.push(ok as f64 / spent.wall_seconds.max(1e-9) / bare_rate);
             }
-            v.add(ok, failed, wall, cpu, 0);
+            v.add(ok, failed, spent, 0);
             drop(rt);
         }
 
         let r = run_child(per_round, concurrency, &url)?;
+        let spent = Spent {
+            wall_seconds: r.wall_seconds,
+            cpu_seconds: r.cpu_seconds,
+            allocations: r.allocations,
+            allocated_bytes: r.allocated_bytes,
+        };
         report
             .sender_with_logs
-            .add(r.deliveries, r.failures, r.wall_seconds, r.cpu_seconds, r.log_bytes);
+            .add(r.deliveries, r.failures, spent, r.log_bytes);
     }
     // (throughput, CPU per delivery) of `v` over `base`'s.
     let ratio = |v: &Variant, base: &Variant| {

@@ -29,6 +29,9 @@ pub struct BinarySize {
     pub build: String,
     pub path: String,
     pub bytes: u64,
+    /// An arm64 binary last built before the host one, which `make bench` has just
+    /// rebuilt: it may predate the source measured here (`make build` refreshes it).
+    pub older_than_host: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -67,15 +70,19 @@ fn sizes(release: &Path) -> (Vec<BinarySize>, bool) {
             ("host", Some(release.join(name))),
         ];
         let mut found_arm = false;
+        let host_built = std::fs::metadata(release.join(name)).and_then(|m| m.modified()).ok();
         for (build, path) in candidates {
             let Some(path) = path else { continue };
             if let Ok(meta) = std::fs::metadata(&path) {
-                found_arm |= build == LAMBDA_TARGET;
+                let is_arm = build == LAMBDA_TARGET;
+                found_arm |= is_arm;
+                let built = meta.modified().ok();
                 out.push(BinarySize {
                     name: name.to_owned(),
                     build: build.to_owned(),
                     path: path.display().to_string(),
                     bytes: meta.len(),
+                    older_than_host: is_arm && matches!((built, host_built), (Some(a), Some(h)) if a < h),
                 });
             }
         }
@@ -246,4 +253,47 @@ pub fn run(runs: usize) -> Result<Report, String> {
         init_failures: failures,
         sender_init_steps_ms: init_steps(runs.max(1)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LAMBDA_TARGET, sizes};
+    use std::time::{Duration, SystemTime};
+
+    fn write(path: &std::path::Path, bytes: usize, modified: SystemTime) {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(path, vec![0u8; bytes]).expect("write");
+        let file = std::fs::File::options().write(true).open(path).expect("open");
+        file.set_modified(modified).expect("mtime");
+    }
+
+    #[test]
+    fn arm64_builds_older_than_the_host_build_are_flagged() {
+        let root = std::env::temp_dir().join(format!("courier-bench-sizes-{}", std::process::id()));
+        let release = root.join("release");
+        let arm = root.join(LAMBDA_TARGET).join("release");
+        let now = SystemTime::now();
+        let hour = Duration::from_secs(3600);
+        // The sender's arm64 build predates its host build; the API's is newer.
+        write(&release.join("courier-sender"), 30, now);
+        write(&arm.join("courier-sender"), 20, now - hour);
+        write(&release.join("courier-api"), 40, now - hour);
+        write(&arm.join("courier-api"), 10, now);
+        let (found, arm64_missing) = sizes(&release);
+        let _ = std::fs::remove_dir_all(&root);
+        let seen: Vec<(&str, &str, u64, bool)> = found
+            .iter()
+            .map(|s| (s.name.as_str(), s.build.as_str(), s.bytes, s.older_than_host))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("courier-api", LAMBDA_TARGET, 10, false),
+                ("courier-api", "host", 40, false),
+                ("courier-sender", LAMBDA_TARGET, 20, true),
+                ("courier-sender", "host", 30, false),
+            ]
+        );
+        assert!(!arm64_missing);
+    }
 }
