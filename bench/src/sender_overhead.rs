@@ -69,7 +69,7 @@ pub struct Variant {
     pub log_bytes_per_delivery: f64,
     /// Heap allocations (reallocations included) per delivery, and the bytes they
     /// asked for, on the runtime's thread: every variant but the multi-thread one,
-    /// whose work runs on worker threads the tally does not follow (zero there).
+    /// whose work runs on worker threads the tally does not follow (near zero there).
     #[serde(default)]
     pub allocations_per_delivery: f64,
     #[serde(default)]
