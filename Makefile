@@ -43,7 +43,7 @@ lint: fmt-check clippy
 # Tests start their own emulator processes (one per test binary, on free ports) from
 # the venv, and stop them when they finish. nextest's summary line ends the run.
 test-rust: venv
-	$(CARGO) test --workspace --exclude courier-bench --doc --quiet
-	$(CARGO) nextest run --workspace --exclude courier-bench --no-fail-fast
+	$(CARGO) test --workspace --doc --quiet
+	$(CARGO) nextest run --workspace --no-fail-fast
 
 test: lint template-lint test-rust
