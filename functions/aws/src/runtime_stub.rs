@@ -179,19 +179,11 @@ fn response(status: u16, headers: &[(&str, String)], body: &[u8]) -> Vec<u8> {
 }
 
 /// The next request's method, path and body; `None` when the connection ends or the
-/// stub stops. Read timeouts only mean "nothing yet".
+/// stub stops.
 fn read_request(reader: &mut BufReader<TcpStream>, shared: &Shared) -> Option<(String, String, Vec<u8>)> {
     let mut head = Vec::new();
     while !head.ends_with(b"\r\n\r\n") {
-        if shared.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        match reader.read_until(b'\n', &mut head) {
-            Ok(0) => return None,
-            Ok(_) => {}
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
-            Err(_) => return None,
-        }
+        read_some(shared, || reader.read_until(b'\n', &mut head))?;
     }
     let head = String::from_utf8_lossy(&head).into_owned();
     let mut lines = head.lines();
@@ -205,17 +197,26 @@ fn read_request(reader: &mut BufReader<TcpStream>, shared: &Shared) -> Option<(S
     let mut body = vec![0; length];
     let mut read = 0;
     while read < length {
+        read += read_some(shared, || reader.read(&mut body[read..]))?;
+    }
+    Some((method, path, body))
+}
+
+/// Repeats the read `op` until it gives bytes: their count, or `None` when the
+/// connection ends or fails or the stub stops. A read timeout only means "nothing
+/// yet" (it is how a blocked read comes back to look at the stop flag).
+fn read_some(shared: &Shared, mut op: impl FnMut() -> std::io::Result<usize>) -> Option<usize> {
+    loop {
         if shared.stop.load(Ordering::Relaxed) {
             return None;
         }
-        match reader.read(&mut body[read..]) {
+        match op() {
             Ok(0) => return None,
-            Ok(k) => read += k,
+            Ok(k) => return Some(k),
             Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
             Err(_) => return None,
         }
     }
-    Some((method, path, body))
 }
 
 /// The command that starts the function binary `bin` polling `runtime_api`, as
