@@ -1,21 +1,13 @@
-//! CPU time of this process (every thread), from `/proc/self/stat`: `utime` plus
-//! `stime`, in clock ticks of 1/100 s (Linux reports procfs times in USER_HZ,
-//! which is 100 on every architecture). Safe code only, no libc. [`Usage`] also
-//! reads the calling thread's allocation tally ([`crate::alloc_count`]).
+//! CPU time of this process (every thread), read from the kernel's per-process CPU
+//! clock (`CLOCK_PROCESS_CPUTIME_ID`, nanoseconds, through rustix's safe wrapper).
+//! `/proc/self/stat` counts in ticks of 1/100 s, too coarse for a handler run of a
+//! few tens of milliseconds. [`Usage`] also reads the calling thread's allocation
+//! tally ([`crate::alloc_count`]).
 
-/// Procfs clock ticks per second (USER_HZ).
-const TICKS_PER_SECOND: f64 = 100.0;
-
-/// User plus system CPU seconds this process has used so far (None off Linux).
-pub fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name may hold spaces and parentheses: fields follow the last ')'.
-    let rest = stat.get(stat.rfind(')')? + 1..)?;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // `rest` starts at field 3 (state); utime and stime are fields 14 and 15.
-    let utime: f64 = fields.get(11)?.parse().ok()?;
-    let stime: f64 = fields.get(12)?.parse().ok()?;
-    Some((utime + stime) / TICKS_PER_SECOND)
+/// User plus system CPU seconds this process has used so far.
+pub fn process_cpu_seconds() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
 /// What a run spent between [`Usage::start`] and [`Usage::stop`].
@@ -41,14 +33,14 @@ pub struct Usage {
 impl Usage {
     pub fn start() -> Usage {
         Usage {
-            cpu: process_cpu_seconds().unwrap_or(0.0),
+            cpu: process_cpu_seconds(),
             wall: std::time::Instant::now(),
             allocs: crate::alloc_count::thread_totals(),
         }
     }
 
     pub fn stop(self) -> Spent {
-        let cpu = process_cpu_seconds().unwrap_or(0.0) - self.cpu;
+        let cpu = process_cpu_seconds() - self.cpu;
         let (allocations, bytes) = crate::alloc_count::thread_totals();
         Spent {
             wall_seconds: self.wall.elapsed().as_secs_f64(),
@@ -61,9 +53,22 @@ impl Usage {
 
 #[cfg(test)]
 mod tests {
+    /// The clock moves in steps far finer than procfs's 10 ms ticks (a busy loop
+    /// sees it advance by microseconds), and sleeping does not move it.
     #[test]
-    fn reads_some_cpu_time() {
-        let t = super::process_cpu_seconds();
-        assert!(t.is_some_and(|t| t >= 0.0));
+    fn steps_finely_and_ignores_sleep() {
+        let first = super::process_cpu_seconds();
+        let mut next = first;
+        // Bounded: a clock that never moved would end here and fail below.
+        let spin = std::time::Instant::now();
+        while next == first && spin.elapsed() < std::time::Duration::from_secs(5) {
+            next = std::hint::black_box(super::process_cpu_seconds());
+        }
+        let step = next - first;
+        assert!(step > 0.0 && step < 0.001, "smallest step seen: {step} s");
+        let before = super::process_cpu_seconds();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let slept = super::process_cpu_seconds() - before;
+        assert!(slept < 0.02, "30 ms of sleep read as {slept} s of CPU");
     }
 }

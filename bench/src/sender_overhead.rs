@@ -408,10 +408,6 @@ async fn post_once(client: &reqwest::Client, url: &str, map: &reqwest::header::H
     }
 }
 
-/// An in-process handler variant: its HTTP port, its figures, and where its rounds'
-/// ratios to the bare loop go, if anywhere.
-type InProcess<'a> = (Arc<dyn HttpSender>, &'a mut Variant, Option<&'a mut Vec<f64>>);
-
 /// The handler-alone variant's stand-in for the network: every attempt is answered
 /// 200 with no body, after yielding once so that each record still suspends (and is
 /// woken) as it would on a real request. What is left is the handler's own work.
@@ -597,39 +593,45 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         v.add(ok, failed, spent, 0);
         Ok::<f64, String>(ok as f64 / spent.wall_seconds.max(1e-9))
     };
-    for _ in 0..rounds {
-        let bare_rate = bare_round(runtime()?, &mut report.bare, concurrency, 1)?;
-        bare_round(runtime()?, &mut report.bare_batched, workers, BATCH_SIZE)?;
-        bare_round(multi_thread_runtime()?, &mut report.bare_multi_thread, concurrency, 1)?;
-
-        // The third element: the round's ratio to the bare loop goes to this list.
-        let in_process: [InProcess<'_>; 2] = [
-            (
-                Arc::new(courier_http::ReqwestSender::new(true)),
-                &mut report.sender,
-                Some(&mut report.round_throughput_ratios),
-            ),
-            (Arc::new(InstantReceiver), &mut report.sender_alone, None),
-        ];
-        for (http, v, ratios) in in_process {
-            let rt = runtime()?;
-            let batches = queues.next().unwrap_or_default();
-            let u = Usage::start();
-            let (ok, failed) = rt.block_on(run_sender(
-                w.store.clone(),
-                w.planner.clone(),
-                http,
-                batches,
-                workers,
-                cfg.time_limit,
-            ));
-            let spent = u.stop();
-            if let Some(ratios) = ratios {
-                ratios.push(ok as f64 / spent.wall_seconds.max(1e-9) / bare_rate);
-            }
-            v.add(ok, failed, spent, 0);
-            drop(rt);
+    // One in-process handler variant's round on a fresh runtime, with the next queue
+    // of batches: its deliveries per second go into `v`, and are returned.
+    let sender_round = |batches: Vec<SqsEvent>, http: Arc<dyn HttpSender>, v: &mut Variant| {
+        let rt = runtime()?;
+        let u = Usage::start();
+        let (ok, failed) = rt.block_on(run_sender(
+            w.store.clone(),
+            w.planner.clone(),
+            http,
+            batches,
+            workers,
+            cfg.time_limit,
+        ));
+        let spent = u.stop();
+        v.add(ok, failed, spent, 0);
+        Ok::<f64, String>(ok as f64 / spent.wall_seconds.max(1e-9))
+    };
+    for round in 0..rounds {
+        // The two runs whose ratio is the target run back to back, and in turn
+        // first: whatever else on the machine drifts during a round (another
+        // process waking, the host's load) then falls on both alike, and neither
+        // always runs second, after the other has warmed or cooled the caches.
+        let sender_http: Arc<dyn HttpSender> = Arc::new(courier_http::ReqwestSender::new(true));
+        let sender_batches = queues.next().unwrap_or_default();
+        let bare_rate;
+        let sender_rate;
+        if round % 2 == 0 {
+            bare_rate = bare_round(runtime()?, &mut report.bare, concurrency, 1)?;
+            sender_rate = sender_round(sender_batches, sender_http, &mut report.sender)?;
+        } else {
+            sender_rate = sender_round(sender_batches, sender_http, &mut report.sender)?;
+            bare_rate = bare_round(runtime()?, &mut report.bare, concurrency, 1)?;
         }
+        report.round_throughput_ratios.push(sender_rate / bare_rate);
+        bare_round(runtime()?, &mut report.bare_batched, workers, BATCH_SIZE)?;
+        let multi = multi_thread_runtime()?;
+        bare_round(multi, &mut report.bare_multi_thread, concurrency, 1)?;
+        let alone_batches = queues.next().unwrap_or_default();
+        sender_round(alone_batches, Arc::new(InstantReceiver), &mut report.sender_alone)?;
 
         let r = run_child(per_round, concurrency, &url)?;
         let spent = Spent {
