@@ -583,12 +583,12 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         multi_thread_cpu_ratio: f64::NAN,
     };
     let mut queues = std::mem::take(&mut w.batches).into_iter();
-    // One bare loop's round on a fresh runtime: its deliveries per second go into `v`,
-    // and are returned for the round's ratio.
-    let bare_round = |rt: tokio::runtime::Runtime, v: &mut Variant, workers: usize, batch: usize| {
+    // A bare loop's run of `n` deliveries on a fresh runtime: its deliveries per second
+    // go into `v`, and are returned for the round's ratio.
+    let bare_run = |n: usize, rt: tokio::runtime::Runtime, v: &mut Variant, workers: usize, batch: usize| {
         let bare = Bare::new(&w)?;
         let u = Usage::start();
-        let (ok, failed) = rt.block_on(run_bare(bare, url.clone(), per_round, workers, batch, cfg.time_limit))?;
+        let (ok, failed) = rt.block_on(run_bare(bare, url.clone(), n, workers, batch, cfg.time_limit))?;
         let spent = u.stop();
         v.add(ok, failed, spent, 0);
         Ok::<f64, String>(ok as f64 / spent.wall_seconds.max(1e-9))
@@ -615,21 +615,31 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         // first: whatever else on the machine drifts during a round (another
         // process waking, the host's load) then falls on both alike, and neither
         // always runs second, after the other has warmed or cooled the caches.
+        // A short bare run first, not counted: what comes before the pair (the
+        // previous round's child process above all) left the machine colder for
+        // whichever of the two ran first, by about a tenth in the eleventh session.
+        bare_run(
+            per_round.div_ceil(8),
+            runtime()?,
+            &mut Variant::default(),
+            concurrency,
+            1,
+        )?;
         let sender_http: Arc<dyn HttpSender> = Arc::new(courier_http::ReqwestSender::new(true));
         let sender_batches = queues.next().unwrap_or_default();
         let bare_rate;
         let sender_rate;
         if round % 2 == 0 {
-            bare_rate = bare_round(runtime()?, &mut report.bare, concurrency, 1)?;
+            bare_rate = bare_run(per_round, runtime()?, &mut report.bare, concurrency, 1)?;
             sender_rate = sender_round(sender_batches, sender_http, &mut report.sender)?;
         } else {
             sender_rate = sender_round(sender_batches, sender_http, &mut report.sender)?;
-            bare_rate = bare_round(runtime()?, &mut report.bare, concurrency, 1)?;
+            bare_rate = bare_run(per_round, runtime()?, &mut report.bare, concurrency, 1)?;
         }
         report.round_throughput_ratios.push(sender_rate / bare_rate);
-        bare_round(runtime()?, &mut report.bare_batched, workers, BATCH_SIZE)?;
+        bare_run(per_round, runtime()?, &mut report.bare_batched, workers, BATCH_SIZE)?;
         let multi = multi_thread_runtime()?;
-        bare_round(multi, &mut report.bare_multi_thread, concurrency, 1)?;
+        bare_run(per_round, multi, &mut report.bare_multi_thread, concurrency, 1)?;
         let alone_batches = queues.next().unwrap_or_default();
         sender_round(alone_batches, Arc::new(InstantReceiver), &mut report.sender_alone)?;
 
