@@ -475,7 +475,7 @@ pub fn write_json(b: &Bench, target: &Path) -> std::io::Result<PathBuf> {
 }
 
 /// A variant's allocations per delivery and the bytes they asked for.
-fn allocations(v: &crate::sender_overhead::Variant) -> String {
+fn allocations(v: &sender_overhead::Variant) -> String {
     format!(
         "{:.1} ({} B)",
         v.allocations_per_delivery,

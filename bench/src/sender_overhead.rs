@@ -593,9 +593,9 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         v.add(ok, failed, spent, 0);
         Ok::<f64, String>(ok as f64 / spent.wall_seconds.max(1e-9))
     };
-    // One in-process handler variant's round on a fresh runtime, with the next queue
+    // An in-process handler variant's run on a fresh runtime, with the next queue
     // of batches: its deliveries per second go into `v`, and are returned.
-    let sender_round = |batches: Vec<SqsEvent>, http: Arc<dyn HttpSender>, v: &mut Variant| {
+    let sender_run = |batches: Vec<SqsEvent>, http: Arc<dyn HttpSender>, v: &mut Variant| {
         let rt = runtime()?;
         let u = Usage::start();
         let (ok, failed) = rt.block_on(run_sender(
@@ -611,10 +611,6 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         Ok::<f64, String>(ok as f64 / spent.wall_seconds.max(1e-9))
     };
     for round in 0..rounds {
-        // The two runs whose ratio is the target run back to back, and in turn
-        // first: whatever else on the machine drifts during a round (another
-        // process waking, the host's load) then falls on both alike, and neither
-        // always runs second, after the other has warmed or cooled the caches.
         // A short bare run first, not counted: what comes before the pair (the
         // previous round's child process above all) left the machine colder for
         // whichever of the two ran first, by about a tenth in the eleventh session.
@@ -625,15 +621,19 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
             concurrency,
             1,
         )?;
+        // The two runs whose ratio is the target run back to back, and in turn
+        // first: whatever else on the machine drifts during a round (another
+        // process waking, the host's load) then falls on both alike, and neither
+        // always runs second, after the other has warmed or cooled the caches.
         let sender_http: Arc<dyn HttpSender> = Arc::new(courier_http::ReqwestSender::new(true));
         let sender_batches = queues.next().unwrap_or_default();
         let bare_rate;
         let sender_rate;
         if round % 2 == 0 {
             bare_rate = bare_run(per_round, runtime()?, &mut report.bare, concurrency, 1)?;
-            sender_rate = sender_round(sender_batches, sender_http, &mut report.sender)?;
+            sender_rate = sender_run(sender_batches, sender_http, &mut report.sender)?;
         } else {
-            sender_rate = sender_round(sender_batches, sender_http, &mut report.sender)?;
+            sender_rate = sender_run(sender_batches, sender_http, &mut report.sender)?;
             bare_rate = bare_run(per_round, runtime()?, &mut report.bare, concurrency, 1)?;
         }
         report.round_throughput_ratios.push(sender_rate / bare_rate);
@@ -641,7 +641,7 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         let multi = multi_thread_runtime()?;
         bare_run(per_round, multi, &mut report.bare_multi_thread, concurrency, 1)?;
         let alone_batches = queues.next().unwrap_or_default();
-        sender_round(alone_batches, Arc::new(InstantReceiver), &mut report.sender_alone)?;
+        sender_run(alone_batches, Arc::new(InstantReceiver), &mut report.sender_alone)?;
 
         let r = run_child(per_round, concurrency, &url)?;
         let spent = Spent {
