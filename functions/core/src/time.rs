@@ -79,16 +79,15 @@ impl<'de> serde::Deserialize<'de> for Timestamp {
 
 fn parse(s: &str) -> Option<Timestamp> {
     let b = s.as_bytes();
-    if b.len() < 20 || !s.is_ascii() {
+    if b.len() < 20 {
         return None;
     }
+    // Digits read in place: every queue message carries a timestamp, and this runs
+    // once per message.
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
-        let part = s.get(r)?;
-        if part.bytes().all(|c| c.is_ascii_digit()) {
-            part.parse().ok()
-        } else {
-            None
-        }
+        b.get(r)?
+            .iter()
+            .try_fold(0i64, |n, &c| c.is_ascii_digit().then(|| n * 10 + i64::from(c - b'0')))
     };
     let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     if b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
@@ -112,19 +111,19 @@ fn parse(s: &str) -> Option<Timestamp> {
         if i == start || i - start > 9 {
             return None;
         }
-        let frac = &s[start..i];
-        let padded: String = frac.chars().chain("000".chars()).take(3).collect();
-        ms = padded.parse().ok()?;
+        // Milliseconds: the first three digits, padded with zeros; finer ones dropped.
+        ms = (start..start + 3).fold(0, |n, k| {
+            n * 10 + b.get(k).filter(|_| k < i).map_or(0, |&c| i64::from(c - b'0'))
+        });
     }
-    let offset_secs = match s.get(i..)? {
-        "Z" | "z" => 0,
-        rest if rest.len() == 6 && (rest.starts_with('+') || rest.starts_with('-')) => {
-            let oh = num(i + 1..i + 3)?;
-            let om = num(i + 4..i + 6)?;
-            if &rest[3..4] != ":" || oh > 23 || om > 59 {
+    let offset_secs = match &b[i..] {
+        b"Z" | b"z" => 0,
+        [sign @ (b'+' | b'-'), _, _, b':', _, _] => {
+            let (oh, om) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
+            if oh > 23 || om > 59 {
                 return None;
             }
-            let sign = if rest.starts_with('-') { -1 } else { 1 };
+            let sign = if *sign == b'-' { -1 } else { 1 };
             sign * (oh * 3600 + om * 60)
         }
         _ => return None,
@@ -208,6 +207,15 @@ mod tests {
             Ok(1_796_020_081_000)
         );
         assert_eq!(Timestamp::parse_rfc3339("1970-01-01T00:00:00Z"), Ok(Timestamp(0)));
+        // A fraction gives milliseconds: short ones padded, digits past the third dropped.
+        for (text, ms) in [
+            ("1970-01-01T00:00:01.5Z", 1_500),
+            ("1970-01-01T00:00:01.05z", 1_050),
+            ("1970-01-01T00:00:01.123456789Z", 1_123),
+            ("1970-01-01 00:00:01.999-00:30", 1_801_999),
+        ] {
+            assert_eq!(Timestamp::parse_rfc3339(text).map(|t| t.millis()), Ok(ms), "{text}");
+        }
         for bad in [
             "",
             "yesterday",
@@ -215,6 +223,14 @@ mod tests {
             "2026-02-30T00:00:00Z",
             "2026-01-01T00:00:00",
             "2026-01-01T00:00:00+2",
+            "2026-01-01T00:00:00.Z",
+            "2026-01-01T00:00:00.1234567890Z",
+            "2026-01-01T00:00:00+02-00",
+            "2026-01-01T00:00:00+24:00",
+            "2026-01-01T00:00:00Zz",
+            "2026-01-01T00:00:0\u{e9}Z",
+            "2026-01-01T00:00:00\u{e9}",
+            "+026-01-01T00:00:00Z",
         ] {
             assert!(Timestamp::parse_rfc3339(bad).is_err(), "{bad}");
         }

@@ -349,11 +349,11 @@ async fn read_capped(mut response: reqwest::Response, limit: usize, deadline: to
             let more = match declared {
                 Some(length) => length > body.len() as u64,
                 // Chunked: only the next chunk can tell whether there is more.
-                None => !matches!(tokio::time::timeout_at(deadline, response.chunk()).await, Ok(Ok(None))),
+                None => !matches!(by_deadline(deadline, response.chunk()).await, Ok(Ok(None))),
             };
             return (body, more);
         }
-        match tokio::time::timeout_at(deadline, response.chunk()).await {
+        match by_deadline(deadline, response.chunk()).await {
             Ok(Ok(Some(chunk))) => {
                 if chunk.is_empty() {
                     empty_chunks += 1;
@@ -377,6 +377,20 @@ async fn read_capped(mut response: reqwest::Response, limit: usize, deadline: to
             }
             Err(_elapsed) => return (body, true),
         }
+    }
+}
+
+/// `future`'s output, or `Elapsed` once `deadline` passes. A future that is ready
+/// at its first poll (a small body arrives with the response's head) finishes
+/// without a timer: making one, and dropping it, would cost more than the read.
+async fn by_deadline<F: std::future::Future>(
+    deadline: tokio::time::Instant,
+    future: F,
+) -> Result<F::Output, tokio::time::error::Elapsed> {
+    let mut future = std::pin::pin!(future);
+    match std::future::poll_fn(|cx| std::task::Poll::Ready(future.as_mut().poll(cx))).await {
+        std::task::Poll::Ready(output) => Ok(output),
+        std::task::Poll::Pending => tokio::time::timeout_at(deadline, future).await,
     }
 }
 
