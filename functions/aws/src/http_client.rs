@@ -68,7 +68,7 @@ fn build_connector(tls: &rustls::ClientConfig, (connect, read): Timeouts) -> Req
         .redirect(reqwest::redirect::Policy::none())
         .no_proxy()
         // Retries are the SDK's (its retry strategy and classifiers).
-        .retry(reqwest::retry::never());
+        .retry(courier_http::no_retries());
     if let Some(connect) = connect {
         builder = builder.connect_timeout(connect);
     }

@@ -21,4 +21,4 @@ pub use admission::{
     resolve_checked,
 };
 pub use resolver::CheckedResolver;
-pub use sender::{ReqwestSender, SenderBuildError, SenderOptions};
+pub use sender::{ReqwestSender, SenderBuildError, SenderOptions, no_retries};

@@ -139,7 +139,7 @@ impl ReqwestSender {
             .dns_resolver(CheckedResolver::new(options.admission.allow_private))
             .https_only(!options.admission.allow_http)
             // Exactly one attempt per message: retries are Courier's decision.
-            .retry(reqwest::retry::never())
+            .retry(no_retries())
             .connect_timeout(options.connect_timeout)
             .pool_idle_timeout(options.pool_idle_timeout)
             .user_agent(user_agent)
@@ -236,6 +236,14 @@ impl HttpSender for ReqwestSender {
     async fn send(&self, request: OutboundRequest) -> SendResult {
         self.attempt(request).await
     }
+}
+
+/// reqwest's retry policy for a client that never retries. `retry::never()` alone
+/// still lets reqwest copy every request (headers, URI, body handle) in case it
+/// retries, and drop the copy unused: a header map's worth of allocations per
+/// request. A limit of zero retries makes reqwest skip the copy.
+pub fn no_retries() -> reqwest::retry::Builder {
+    reqwest::retry::never().max_retries_per_request(0)
 }
 
 /// What the sender itself allows: `http` and `https` both (the scheme rule is left

@@ -278,6 +278,8 @@ async fn hang_up_after_reading_the_request_is_reset_after_send() {
                 stream.set_zero_linger().expect("SO_LINGER 0");
             }
             drop(stream);
+            // The client makes one attempt: a repeat would arrive on a new connection.
+            stays_quiet(&listener).await
         });
         let result = local_sender()
             .send(request(format!("http://{addr}/hook"), 5_000, 1_024))
@@ -287,7 +289,11 @@ async fn hang_up_after_reading_the_request_is_reset_after_send() {
             AttemptOutcome::transport(TransportFailure::ResetAfterSend),
             "abortive={abortive}"
         );
-        let _ = tokio::time::timeout(WAIT, closer).await;
+        let quiet = tokio::time::timeout(WAIT, closer).await;
+        assert!(
+            matches!(quiet, Ok(Ok(true))),
+            "the request was sent again (abortive={abortive})"
+        );
     }
 }
 
