@@ -34,6 +34,19 @@ impl Trigger {
             Trigger::Test => "test",
         }
     }
+
+    pub const ALL: [Trigger; 5] = [
+        Trigger::Initial,
+        Trigger::Retry,
+        Trigger::Redelivery,
+        Trigger::Replay,
+        Trigger::Test,
+    ];
+
+    /// The trigger [`Trigger::as_str`] names `name` (serde's names too).
+    pub fn from_name(name: &str) -> Option<Trigger> {
+        Trigger::ALL.into_iter().find(|t| t.as_str() == name)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,14 +131,7 @@ fn read_canonical(body: &str) -> Option<QueueMessage> {
     r.literal(b",\"notBefore\":")?;
     let not_before = Timestamp::parse_rfc3339(r.string()?).ok()?;
     r.literal(b",\"trigger\":")?;
-    let trigger = match r.string()? {
-        "initial" => Trigger::Initial,
-        "retry" => Trigger::Retry,
-        "redelivery" => Trigger::Redelivery,
-        "replay" => Trigger::Replay,
-        "test" => Trigger::Test,
-        _ => return None,
-    };
+    let trigger = Trigger::from_name(r.string()?)?;
     // Absent, or present and valid; `None` (not canonical) for present and invalid.
     let mut optional_id = |name: &[u8]| match r.literal(name) {
         Some(()) => r.string().and_then(|s| AttemptId::parse(s).ok()).map(Some),
@@ -277,13 +283,7 @@ mod tests {
             endpoint_id: EndpointId::generate(now, &mut SplitMix64::new(seed + 2)),
             attempt: [0, 1, 2, 9, 10, 4_294_967_295][(pick % 6) as usize],
             not_before: now.plus_millis((pick % 1000) as i64),
-            trigger: [
-                Trigger::Initial,
-                Trigger::Retry,
-                Trigger::Redelivery,
-                Trigger::Replay,
-                Trigger::Test,
-            ][(pick / 7 % 5) as usize],
+            trigger: Trigger::ALL[(pick / 7 % 5) as usize],
             source_attempt_id: (pick & 8 != 0).then(&mut id),
             attempt_id: (pick & 16 != 0).then(&mut id),
             completion_check: pick & 32 != 0,
