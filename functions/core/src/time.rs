@@ -112,9 +112,7 @@ fn parse(s: &str) -> Option<Timestamp> {
             return None;
         }
         // Milliseconds: the first three digits, padded with zeros; finer ones dropped.
-        ms = (start..start + 3).fold(0, |n, k| {
-            n * 10 + b.get(k).filter(|_| k < i).map_or(0, |&c| i64::from(c - b'0'))
-        });
+        ms = (start..start + 3).fold(0, |n, k| n * 10 + if k < i { i64::from(b[k] - b'0') } else { 0 });
     }
     let offset_secs = match &b[i..] {
         b"Z" | b"z" => 0,
