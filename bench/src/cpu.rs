@@ -40,11 +40,12 @@ impl Usage {
     }
 
     pub fn stop(self) -> Spent {
+        // The process CPU clock never goes back, so the difference needs no clamp.
         let cpu = process_cpu_seconds() - self.cpu;
         let (allocations, bytes) = crate::alloc_count::thread_totals();
         Spent {
             wall_seconds: self.wall.elapsed().as_secs_f64(),
-            cpu_seconds: cpu.max(0.0),
+            cpu_seconds: cpu,
             allocations: allocations - self.allocs.0,
             allocated_bytes: bytes - self.allocs.1,
         }
