@@ -131,7 +131,7 @@ pub fn sample_delivery(
         tenant_id: event.tenant_id.clone(),
         event_id: event.id.clone(),
         endpoint_id: endpoint.clone(),
-        webhook_id: id.to_string(),
+        webhook_id: id.clone(),
         status: DeliveryStatus::Pending,
         dead_reason: None,
         trigger: Trigger::Initial,
@@ -580,7 +580,7 @@ pub async fn added_deliveries<S: DeliveryStore>(store: &S, clock: &ManualClock) 
     ok(store.create_event(&f.event, &f.deliveries).await, "create event");
     let mut replay = sample_delivery(&f.event, &ep, &ids.delivery(), T0.plus_secs(60), sample_body(&f.event));
     replay.trigger = Trigger::Replay;
-    replay.webhook_id = f.deliveries[0].id.to_string();
+    replay.webhook_id = f.deliveries[0].id.clone();
     ok(store.create_delivery(&replay).await, "add a delivery");
     assert_eq!(
         ok(store.get_delivery(&replay.id).await, "get added"),

@@ -65,7 +65,7 @@ pub struct NewEvent<'a> {
     pub endpoints: &'a [Endpoint],
     pub trigger: Trigger,
     /// For replays: the webhook-id each endpoint's delivery keeps.
-    pub webhook_ids: Option<Vec<String>>,
+    pub webhook_ids: Option<Vec<DeliveryId>>,
     /// The delivery id for each endpoint, when an earlier answer already promised
     /// them (an Idempotency-Key repeat rebuilding a first request that died before
     /// writing); fresh ids otherwise.
@@ -95,7 +95,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             .webhook_ids
             .as_ref()
             .and_then(|w| w.get(i).cloned())
-            .unwrap_or_else(|| id.to_string());
+            .unwrap_or_else(|| id.clone());
         deliveries.push(Delivery {
             id: id.clone(),
             tenant_id: ep.tenant_id.clone(),

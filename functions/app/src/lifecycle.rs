@@ -285,7 +285,7 @@ impl Api {
                 .targets
                 .iter()
                 .find(|t| t.endpoint_id == e.id)
-                .map(|t| t.delivery_id.to_string());
+                .map(|t| t.delivery_id.clone());
             let new = NewEvent {
                 event_id: ev.id.clone(),
                 event_type: ev.event_type.clone(),

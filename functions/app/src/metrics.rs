@@ -186,7 +186,7 @@ mod tests {
             tenant_id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
             event_id: EventId::parse("evt_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
             endpoint_id: EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-            webhook_id: "dlv_01JAAAAAAAAAAAAAAAAAAAAAAA".into(),
+            webhook_id: DeliveryId::parse("dlv_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
             status,
             dead_reason: None,
             trigger: Trigger::Initial,

@@ -157,7 +157,7 @@ pub struct Delivery {
     pub endpoint_id: EndpointId,
     /// The `webhook-id` the receiver sees: this delivery's id, or the original
     /// delivery's for a replay, so receivers dedupe across replays too.
-    pub webhook_id: String,
+    pub webhook_id: DeliveryId,
     pub status: DeliveryStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dead_reason: Option<String>,

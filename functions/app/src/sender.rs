@@ -984,14 +984,14 @@ fn prepared_request(
     let endpoint = &prepared.endpoint;
     let body = body_for(delivery, m.trigger);
     let ts = now.millis().div_euclid(1000);
-    let signature = signature_header_keys(prepared.signing_keys(now), &delivery.webhook_id, ts, &body);
+    let signature = signature_header_keys(prepared.signing_keys(now), delivery.webhook_id.as_str(), ts, &body);
     let attempt = attempt_text(m.attempt);
     // Room for the policy's attempt header and a completion token too.
     let mut headers = Vec::with_capacity(9);
     headers.extend([
         (Cow::Borrowed("content-type"), Cow::Borrowed("application/json")),
         (Cow::Borrowed("user-agent"), Cow::Borrowed(USER_AGENT)),
-        (Cow::Borrowed("webhook-id"), Cow::Owned(delivery.webhook_id.clone())),
+        (Cow::Borrowed("webhook-id"), Cow::Owned(delivery.webhook_id.to_string())),
         (Cow::Borrowed("webhook-timestamp"), Cow::Owned(ts.to_string())),
         (Cow::Borrowed("webhook-signature"), Cow::Owned(signature)),
         (Cow::Borrowed(HEADER_ATTEMPT), attempt.clone()),

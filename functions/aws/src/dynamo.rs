@@ -258,7 +258,7 @@ fn delivery_data(d: &Delivery) -> PortResult<String> {
     for field in FIELDS_IN_ATTRIBUTES.iter().chain([&TTL_FIELD]) {
         doc.remove(*field);
     }
-    if d.webhook_id == d.id.as_str() {
+    if d.webhook_id == d.id {
         doc.remove(WEBHOOK_ID_FIELD);
     }
     if d.planned_at == d.created_at {

@@ -508,7 +508,7 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
     settled.settled_at = Some(T0.plus_secs(1));
     settled.expires_at = Some(1_900_000_000);
     let mut replay = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body.clone());
-    replay.webhook_id = settled.id.to_string();
+    replay.webhook_id = settled.id.clone();
     replay.planned_at = T0.plus_secs(60);
     replay.last_planned = true;
     replay.receiver_failures = 2;
@@ -588,4 +588,25 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
         .await
         .expect("put the old-format item");
     assert_eq!(store.get_delivery(&settled.id).await.expect("get"), Some(settled));
+
+    // A webhook id is a delivery id: anything else in the item reads as corrupt,
+    // never as a header value sent to a receiver.
+    let mut bad = item_of(&replay.id).await;
+    let mut data: serde_json::Value = serde_json::from_str(bad["data"].as_s().expect("data")).expect("JSON");
+    data["webhookId"] = serde_json::json!("msg_not-a-delivery-id");
+    bad.insert(
+        "data".to_owned(),
+        aws_sdk_dynamodb::types::AttributeValue::S(data.to_string()),
+    );
+    plain
+        .put_item()
+        .table_name(&res.table)
+        .set_item(Some(bad))
+        .send()
+        .await
+        .expect("put the altered item");
+    match store.get_delivery(&replay.id).await {
+        Err(PortError::Corrupt(why)) => assert!(why.contains(replay.id.as_str()), "names the delivery: {why}"),
+        other => panic!("a webhook id that is not a delivery id must read as corrupt, got {other:?}"),
+    }
 }
