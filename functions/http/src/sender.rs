@@ -119,8 +119,15 @@ impl ReqwestSender {
     /// The sender with explicit options, failing when the client cannot be built
     /// (TLS backend initialisation): preferable at startup.
     pub fn try_new(options: SenderOptions) -> Result<Self, SenderBuildError> {
-        let user_agent = HeaderValue::from_str(&options.user_agent)
-            .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?;
+        // reqwest's connector keeps the client's user agent and is cloned for every
+        // request: the default name as a static value makes that clone a copy of a
+        // pointer, not a count kept in shared memory.
+        let user_agent = if options.user_agent == courier_app::sender::USER_AGENT {
+            HeaderValue::from_static(courier_app::sender::USER_AGENT)
+        } else {
+            HeaderValue::from_str(&options.user_agent)
+                .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?
+        };
         // The process's one TLS configuration (public roots compiled in), shared
         // with the AWS SDK's client (see `crate::tls`); a configuration of its own
         // when the deployment trusts a private CA for its receivers.
