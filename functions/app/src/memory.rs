@@ -349,11 +349,11 @@ impl DeliveryShard {
         }
     }
 
-    fn live_mut(&mut self, id: &DeliveryId, now: Timestamp) -> Option<&mut StoredDelivery> {
+    fn live_mut(&mut self, id: &DeliveryId, now: &CallNow<'_>) -> Option<&mut StoredDelivery> {
         self.deliveries
             .get_mut(id)
             .map(|s| &mut **s)
-            .filter(|s| is_live(s.delivery.expires_at, now))
+            .filter(|s| now.live(s.delivery.expires_at))
     }
 }
 
@@ -475,6 +475,12 @@ impl MemoryStore {
 
     /// Starts a call: fails it when a failure is injected, else reads the clock.
     fn begin_call(&self) -> PortResult<Timestamp> {
+        self.check_injected()?;
+        Ok(self.clock.now())
+    }
+
+    /// Fails the call when a failure is injected.
+    fn check_injected(&self) -> PortResult<()> {
         // Read first: a read-modify-write on every call would move the counter's cache
         // line between the cores of concurrent callers even when nothing is injected.
         let injected = self.failures.load(Ordering::SeqCst) > 0
@@ -485,7 +491,7 @@ impl MemoryStore {
         if injected {
             return Err(PortError::Unavailable(Box::new(InjectedFailure)));
         }
-        Ok(self.clock.now())
+        Ok(())
     }
 
     /// [`Self::begin_call`], then the lock over everything but deliveries.
@@ -495,18 +501,47 @@ impl MemoryStore {
     }
 
     /// [`Self::begin_call`], then the lock of the shard holding `id`.
-    fn begin_shard(&self, id: &DeliveryId) -> PortResult<(MutexGuard<'_, DeliveryShard>, Timestamp)> {
-        let now = self.begin_call()?;
+    fn begin_shard(&self, id: &DeliveryId) -> PortResult<(MutexGuard<'_, DeliveryShard>, CallNow<'_>)> {
+        self.check_injected()?;
+        let now = CallNow {
+            clock: self.clock.as_ref(),
+            read: std::cell::Cell::new(None),
+        };
         Ok((lock(&self.shards[shard_of(id)]), now))
     }
 }
 
-fn live_delivery<'a>(shard: &'a DeliveryShard, id: &DeliveryId, now: Timestamp) -> Option<&'a Delivery> {
+fn live_delivery<'a>(shard: &'a DeliveryShard, id: &DeliveryId, now: &CallNow<'_>) -> Option<&'a Delivery> {
     shard
         .deliveries
         .get(id)
         .map(|s| &s.delivery)
-        .filter(|d| is_live(d.expires_at, now))
+        .filter(|d| now.live(d.expires_at))
+}
+
+/// A shard call's "now", read from the store's clock at most once, and only when an
+/// item with a TTL asks. The deliveries a sender claims and records have none until
+/// they settle, so those two calls read no clock.
+struct CallNow<'a> {
+    clock: &'a dyn Clock,
+    read: std::cell::Cell<Option<Timestamp>>,
+}
+
+impl CallNow<'_> {
+    fn get(&self) -> Timestamp {
+        match self.read.get() {
+            Some(now) => now,
+            None => {
+                let now = self.clock.now();
+                self.read.set(Some(now));
+                now
+            }
+        }
+    }
+
+    fn live(&self, expires_at: Option<i64>) -> bool {
+        expires_at.is_none() || is_live(expires_at, self.get())
+    }
 }
 
 #[async_trait]
@@ -587,10 +622,14 @@ impl DeliveryStore for MemoryStore {
                 *guard = Some(lock(&self.shards[i]));
             }
         }
+        let known_now = CallNow {
+            clock: self.clock.as_ref(),
+            read: std::cell::Cell::new(Some(now)),
+        };
         for (i, d) in deliveries.iter().enumerate() {
             let taken = shards[shard_of(&d.id)]
                 .as_deref()
-                .is_some_and(|shard| live_delivery(shard, &d.id, now).is_some());
+                .is_some_and(|shard| live_delivery(shard, &d.id, &known_now).is_some());
             if taken || deliveries[..i].iter().any(|o| o.id == d.id) {
                 return Err(PortError::Conflict(format!("delivery {} already exists", d.id)));
             }
@@ -611,7 +650,7 @@ impl DeliveryStore for MemoryStore {
 
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
         let (mut st, now) = self.begin_shard(&delivery.id)?;
-        if live_delivery(&st, &delivery.id, now).is_some() {
+        if live_delivery(&st, &delivery.id, &now).is_some() {
             return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
         }
         st.put_new(delivery);
@@ -629,7 +668,7 @@ impl DeliveryStore for MemoryStore {
 
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
         let (st, now) = self.begin_shard(id)?;
-        Ok(live_delivery(&st, id, now).cloned())
+        Ok(live_delivery(&st, id, &now).cloned())
     }
 
     async fn claim_attempt(
@@ -642,7 +681,7 @@ impl DeliveryStore for MemoryStore {
     ) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
-        let Some(current) = st.live_mut(id, clock_now).map(|s| &mut s.delivery) else {
+        let Some(current) = st.live_mut(id, &clock_now).map(|s| &mut s.delivery) else {
             return Ok(Claim::Refused(None));
         };
         if claim_held_by(current, number, attempt_id) && !current.status.is_settled() {
@@ -666,7 +705,7 @@ impl DeliveryStore for MemoryStore {
         let copy = attempt.clone();
         let (mut st, now) = self.begin_shard(&delivery.id)?;
         // One lookup serves the check and both writes.
-        let stored = st.live_mut(&delivery.id, now);
+        let stored = st.live_mut(&delivery.id, &now);
         let holds = stored
             .as_ref()
             .and_then(|s| s.delivery.claim.as_ref())
@@ -702,7 +741,7 @@ impl DeliveryStore for MemoryStore {
 
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
         let (mut st, now) = self.begin_shard(&delivery.id)?;
-        match st.live_mut(&delivery.id, now).map(|s| &mut s.delivery) {
+        match st.live_mut(&delivery.id, &now).map(|s| &mut s.delivery) {
             // Exactly this state is stored already: a repeated call (see `claim_held_by`).
             Some(stored) if stored == delivery => Ok(()),
             Some(stored) if stored.version == expected_version => {
@@ -722,13 +761,7 @@ impl DeliveryStore for MemoryStore {
         Ok(st
             .deliveries
             .get(delivery)
-            .map(|s| {
-                s.attempts
-                    .iter()
-                    .filter(|a| is_live(a.expires_at, now))
-                    .cloned()
-                    .collect()
-            })
+            .map(|s| s.attempts.iter().filter(|a| now.live(a.expires_at)).cloned().collect())
             .unwrap_or_default())
     }
 

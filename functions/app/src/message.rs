@@ -117,30 +117,30 @@ impl QueueMessage {
 /// Each value goes through the same parser serde's would, so what this accepts
 /// reads the same either way (the tests compare them).
 fn read_canonical(body: &str) -> Option<QueueMessage> {
-    let mut r = Cursor(body.as_bytes());
-    r.literal(b"{\"v\":")?;
+    let mut r = Cursor(body);
+    r.literal("{\"v\":")?;
     let v = r.number()?;
-    r.literal(b",\"deliveryId\":")?;
+    r.literal(",\"deliveryId\":")?;
     let delivery_id = DeliveryId::parse(r.string()?).ok()?;
-    r.literal(b",\"tenantId\":")?;
+    r.literal(",\"tenantId\":")?;
     let tenant_id = TenantId::parse(r.string()?).ok()?;
-    r.literal(b",\"endpointId\":")?;
+    r.literal(",\"endpointId\":")?;
     let endpoint_id = EndpointId::parse(r.string()?).ok()?;
-    r.literal(b",\"attempt\":")?;
+    r.literal(",\"attempt\":")?;
     let attempt = r.number()?;
-    r.literal(b",\"notBefore\":")?;
+    r.literal(",\"notBefore\":")?;
     let not_before = Timestamp::parse_rfc3339(r.string()?).ok()?;
-    r.literal(b",\"trigger\":")?;
+    r.literal(",\"trigger\":")?;
     let trigger = Trigger::from_name(r.string()?)?;
     // Absent, or present and valid; `None` (not canonical) for present and invalid.
-    let mut optional_id = |name: &[u8]| match r.literal(name) {
+    let mut optional_id = |name: &str| match r.literal(name) {
         Some(()) => r.string().and_then(|s| AttemptId::parse(s).ok()).map(Some),
         None => Some(None),
     };
-    let source_attempt_id = optional_id(b",\"sourceAttemptId\":")?;
-    let attempt_id = optional_id(b",\"attemptId\":")?;
-    let completion_check = r.literal(b",\"completionCheck\":true").is_some();
-    r.literal(b"}")?;
+    let source_attempt_id = optional_id(",\"sourceAttemptId\":")?;
+    let attempt_id = optional_id(",\"attemptId\":")?;
+    let completion_check = r.literal(",\"completionCheck\":true").is_some();
+    r.literal("}")?;
     r.0.is_empty().then_some(QueueMessage {
         v,
         delivery_id,
@@ -155,14 +155,15 @@ fn read_canonical(body: &str) -> Option<QueueMessage> {
     })
 }
 
-/// What is left of the text [`read_canonical`] reads.
-struct Cursor<'a>(&'a [u8]);
+/// What is left of the text [`read_canonical`] reads. Kept as text: every cut is
+/// next to an ASCII byte, so the values come out as `&str` without a UTF-8 check.
+struct Cursor<'a>(&'a str);
 
 impl<'a> Cursor<'a> {
     /// Inlined so that each call compares against a constant of known length
     /// rather than calling `memcmp`.
     #[inline(always)]
-    fn literal(&mut self, text: &[u8]) -> Option<()> {
+    fn literal(&mut self, text: &str) -> Option<()> {
         self.0 = self.0.strip_prefix(text)?;
         Some(())
     }
@@ -171,22 +172,22 @@ impl<'a> Cursor<'a> {
     /// it is left for the caller's parser to refuse: none of the values read here
     /// (ids, a timestamp, a trigger name) may hold either.
     fn string(&mut self) -> Option<&'a str> {
-        let rest = self.0.strip_prefix(b"\"")?;
-        let end = rest.iter().position(|&b| b == b'"')?;
-        self.0 = &rest[end + 1..];
-        std::str::from_utf8(&rest[..end]).ok()
+        let rest = self.0.strip_prefix('"')?;
+        let (value, rest) = rest.split_once('"')?;
+        self.0 = rest;
+        Some(value)
     }
 
     /// A `u32` in plain decimal, without a leading zero (which JSON forbids).
     fn number(&mut self) -> Option<u32> {
-        let digits = self.0.iter().take_while(|b| b.is_ascii_digit()).count();
+        let digits = self.0.bytes().take_while(u8::is_ascii_digit).count();
         let (text, rest) = self.0.split_at(digits);
-        if text.is_empty() || (text.len() > 1 && text[0] == b'0') {
+        if text.is_empty() || (text.len() > 1 && text.starts_with('0')) {
             return None;
         }
         self.0 = rest;
-        text.iter()
-            .try_fold(0u32, |n, &d| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))
+        text.bytes()
+            .try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))
     }
 }
 

@@ -669,8 +669,8 @@ impl Recorder<'_> {
             }
             Err(e) => return Err(StepError::Store(e)),
         }
-        let now = self.clock.now().max(ended);
-        self.after_record(m, endpoint, &delivery, &cls, &decision, now).await?;
+        self.after_record(m, endpoint, &delivery, &cls, &decision, ended)
+            .await?;
         Ok(if lost {
             StepOutcome::LostRecorded { attempt, delivery }
         } else {
@@ -734,7 +734,8 @@ impl Recorder<'_> {
         })
     }
 
-    /// Health bookkeeping, then the next step. Runs only once the outcome is durable.
+    /// Health bookkeeping, then the next step, both as of now (never before `ended`).
+    /// Runs only once the outcome is durable.
     async fn after_record(
         &self,
         m: &QueueMessage,
@@ -742,10 +743,15 @@ impl Recorder<'_> {
         delivery: &Delivery,
         cls: &Classification,
         decision: &Decision,
-        now: Timestamp,
+        ended: Timestamp,
     ) -> Result<(), StepError> {
-        if m.trigger != Trigger::Test
-            && let Some(events) = health_events(endpoint, cls, decision)
+        let health = health_events(endpoint, cls, decision).filter(|_| m.trigger != Trigger::Test);
+        if health.is_none() && !matches!(decision, Decision::Retry { .. }) {
+            // Nothing to write as of a time: most successes.
+            return Ok(());
+        }
+        let now = self.clock.now().max(ended);
+        if let Some(events) = health
             && let Err(e) = Box::pin(self.update_health(endpoint, events, now)).await
         {
             // Health is advisory for this delivery; the step itself is durable.
