@@ -572,39 +572,33 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
     assert_eq!(data["plannedAt"], serde_json::json!(T0.plus_secs(60)));
 
     // An item as written before: every field but the body and the claim in `data`.
-    let mut old = item_of(&settled.id).await;
+    // A delivery's item put back with `data` replaced.
+    let put_with_data = |id: courier_core::ids::DeliveryId, data: String| {
+        let (plain, table, item) = (&plain, res.table.clone(), item_of(&id));
+        async move {
+            let mut item = item.await;
+            item.insert("data".to_owned(), aws_sdk_dynamodb::types::AttributeValue::S(data));
+            plain
+                .put_item()
+                .table_name(&table)
+                .set_item(Some(item))
+                .send()
+                .await
+                .expect("put the rewritten item");
+        }
+    };
     let mut full = settled.clone();
     full.body = "".into();
     full.version = 0;
-    old.insert(
-        "data".to_owned(),
-        aws_sdk_dynamodb::types::AttributeValue::S(serde_json::to_string(&full).expect("JSON")),
-    );
-    plain
-        .put_item()
-        .table_name(&res.table)
-        .set_item(Some(old))
-        .send()
-        .await
-        .expect("put the old-format item");
+    put_with_data(settled.id.clone(), serde_json::to_string(&full).expect("JSON")).await;
     assert_eq!(store.get_delivery(&settled.id).await.expect("get"), Some(settled));
 
     // A webhook id is a delivery id: anything else in the item reads as corrupt,
     // never as a header value sent to a receiver.
-    let mut bad = item_of(&replay.id).await;
-    let mut data: serde_json::Value = serde_json::from_str(bad["data"].as_s().expect("data")).expect("JSON");
+    let item = item_of(&replay.id).await;
+    let mut data: serde_json::Value = serde_json::from_str(item["data"].as_s().expect("data")).expect("JSON");
     data["webhookId"] = serde_json::json!("msg_not-a-delivery-id");
-    bad.insert(
-        "data".to_owned(),
-        aws_sdk_dynamodb::types::AttributeValue::S(data.to_string()),
-    );
-    plain
-        .put_item()
-        .table_name(&res.table)
-        .set_item(Some(bad))
-        .send()
-        .await
-        .expect("put the altered item");
+    put_with_data(replay.id.clone(), data.to_string()).await;
     match store.get_delivery(&replay.id).await {
         Err(PortError::Corrupt(why)) => assert!(why.contains(replay.id.as_str()), "names the delivery: {why}"),
         other => panic!("a webhook id that is not a delivery id must read as corrupt, got {other:?}"),
