@@ -500,14 +500,11 @@ impl MemoryStore {
         Ok((lock(&self.state), now))
     }
 
-    /// [`Self::begin_call`], then the lock of the shard holding `id`.
+    /// Fails the call when a failure is injected, else takes the lock of the shard
+    /// holding `id`, with the call's "now" left to read when something asks for it.
     fn begin_shard(&self, id: &DeliveryId) -> PortResult<(MutexGuard<'_, DeliveryShard>, CallNow<'_>)> {
         self.check_injected()?;
-        let now = CallNow {
-            clock: self.clock.as_ref(),
-            read: std::cell::Cell::new(None),
-        };
-        Ok((lock(&self.shards[shard_of(id)]), now))
+        Ok((lock(&self.shards[shard_of(id)]), CallNow::unread(self.clock.as_ref())))
     }
 }
 
@@ -527,7 +524,22 @@ struct CallNow<'a> {
     read: std::cell::Cell<Option<Timestamp>>,
 }
 
-impl CallNow<'_> {
+impl<'a> CallNow<'a> {
+    fn unread(clock: &'a dyn Clock) -> Self {
+        CallNow {
+            clock,
+            read: std::cell::Cell::new(None),
+        }
+    }
+
+    /// A "now" the call has read already.
+    fn known(clock: &'a dyn Clock, now: Timestamp) -> Self {
+        CallNow {
+            clock,
+            read: std::cell::Cell::new(Some(now)),
+        }
+    }
+
     fn get(&self) -> Timestamp {
         match self.read.get() {
             Some(now) => now,
@@ -622,10 +634,7 @@ impl DeliveryStore for MemoryStore {
                 *guard = Some(lock(&self.shards[i]));
             }
         }
-        let known_now = CallNow {
-            clock: self.clock.as_ref(),
-            read: std::cell::Cell::new(Some(now)),
-        };
+        let known_now = CallNow::known(self.clock.as_ref(), now);
         for (i, d) in deliveries.iter().enumerate() {
             let taken = shards[shard_of(&d.id)]
                 .as_deref()
