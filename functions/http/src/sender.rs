@@ -122,11 +122,10 @@ impl ReqwestSender {
         // reqwest's connector keeps the client's user agent and is cloned for every
         // request: the default name as a static value makes that clone a copy of a
         // pointer, not a count kept in shared memory.
-        let user_agent = if options.user_agent == courier_app::sender::USER_AGENT {
-            HeaderValue::from_static(courier_app::sender::USER_AGENT)
-        } else {
-            HeaderValue::from_str(&options.user_agent)
-                .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?
+        let user_agent = match constant_value(&options.user_agent) {
+            Some(shared) => shared,
+            None => HeaderValue::from_str(&options.user_agent)
+                .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?,
         };
         // The process's one TLS configuration (public roots compiled in), shared
         // with the AWS SDK's client (see `crate::tls`); a configuration of its own
@@ -312,15 +311,17 @@ fn header_value(value: Cow<'static, str>) -> Option<HeaderValue> {
         return None;
     }
     match value {
-        Cow::Borrowed(text) => match CONSTANT_HEADER_VALUES
-            .iter()
-            .find(|known| known.as_bytes() == text.as_bytes())
-        {
-            Some(known) => Some(known.clone()),
-            None => HeaderValue::from_str(text).ok(),
-        },
+        Cow::Borrowed(text) => constant_value(text).or_else(|| HeaderValue::from_str(text).ok()),
         Cow::Owned(text) => HeaderValue::try_from(text).ok(),
     }
+}
+
+/// The shared static value for `text`, when it is one of the constants.
+fn constant_value(text: &str) -> Option<HeaderValue> {
+    CONSTANT_HEADER_VALUES
+        .iter()
+        .find(|known| known.as_bytes() == text.as_bytes())
+        .cloned()
 }
 
 fn header_name(name: &str) -> Option<HeaderName> {
