@@ -2,6 +2,7 @@
 //! Names are the contract with template.yaml (a test checks they match).
 
 use std::collections::HashMap;
+use std::ffi::OsString;
 
 pub const ENV_TABLE: &str = "COURIER_TABLE";
 pub const ENV_QUEUE_URL: &str = "COURIER_QUEUE_URL";
@@ -62,11 +63,28 @@ pub enum ConfigError {
         value: String,
         expected: &'static str,
     },
+    #[error("environment variable {0} is not valid UTF-8")]
+    NotUnicode(&'static str),
 }
 
 impl Config {
+    /// Reads Courier's own variables only: an unrelated variable whose value is not
+    /// UTF-8 is none of its business (`std::env::vars` would panic on it), and one
+    /// of Courier's that is not UTF-8 is a named error.
     pub fn from_env() -> Result<Self, ConfigError> {
-        Config::from_map(&std::env::vars().collect())
+        Config::from_lookup(|name| std::env::var_os(name))
+    }
+
+    /// [`Config::from_env`] with the environment given as a lookup by name.
+    pub fn from_lookup(var: impl Fn(&str) -> Option<OsString>) -> Result<Self, ConfigError> {
+        let mut vars = HashMap::with_capacity(ALL_ENV.len());
+        for name in ALL_ENV {
+            if let Some(value) = var(name) {
+                let value = value.into_string().map_err(|_| ConfigError::NotUnicode(name))?;
+                vars.insert(name.to_owned(), value);
+            }
+        }
+        Config::from_map(&vars)
     }
 
     pub fn from_map(vars: &HashMap<String, String>) -> Result<Self, ConfigError> {
@@ -182,5 +200,42 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// The environment as `from_lookup` sees it: `vars`, plus one raw value.
+    #[cfg(unix)]
+    fn lookup_with(raw: (&'static str, Vec<u8>)) -> impl Fn(&str) -> Option<OsString> {
+        use std::os::unix::ffi::OsStringExt;
+        let vars = vars(&[]);
+        move |name: &str| {
+            if name == raw.0 {
+                return Some(OsString::from_vec(raw.1.clone()));
+            }
+            vars.get(name).map(OsString::from)
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_courier_variables_are_read_and_a_non_utf8_one_is_named() {
+        // An unrelated variable that is not UTF-8 is never asked for.
+        let c = Config::from_lookup(lookup_with(("LANG", vec![0xff, 0xfe]))).expect("valid");
+        assert_eq!(c, Config::from_map(&vars(&[])).expect("valid"));
+        // One of Courier's that is not UTF-8: a named error, not a panic.
+        assert_eq!(
+            Config::from_lookup(lookup_with((ENV_TABLE, vec![b'c', 0xff]))),
+            Err(ConfigError::NotUnicode(ENV_TABLE))
+        );
+        assert_eq!(
+            Config::from_lookup(lookup_with((ENV_TRUSTED_CA_PEM, vec![0xc3]))),
+            Err(ConfigError::NotUnicode(ENV_TRUSTED_CA_PEM))
+        );
+        // The lookup is asked for Courier's names and nothing else.
+        let asked = std::cell::RefCell::new(Vec::new());
+        let _ = Config::from_lookup(|name| {
+            asked.borrow_mut().push(name.to_owned());
+            None
+        });
+        assert_eq!(asked.into_inner(), ALL_ENV.map(str::to_owned).to_vec());
     }
 }
