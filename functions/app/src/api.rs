@@ -269,6 +269,13 @@ impl ApiError {
 
 impl From<PortError> for ApiError {
     fn from(e: PortError) -> Self {
+        if matches!(e, PortError::BadCursor) {
+            // Sent back by the caller, so the caller's to fix: a 503 would have it
+            // retry the same cursor for ever.
+            return ApiError::validation(
+                "query parameter `cursor` is not one this list returned (lists with other filters or time windows have cursors of their own); list again without it",
+            );
+        }
         tracing::error!(error = %e, "storage failure behind the API");
         let mut err = ApiError::new(
             503,

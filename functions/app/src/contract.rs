@@ -244,6 +244,13 @@ fn conflict<T: Debug>(r: PortResult<T>, what: &str) {
     }
 }
 
+fn bad_cursor<T: Debug>(r: PortResult<T>, what: &str) {
+    match r {
+        Err(PortError::BadCursor) => {}
+        other => panic!("{what}: expected Err(BadCursor), got {other:?}"),
+    }
+}
+
 fn backend<T: Debug>(r: PortResult<T>, what: &str) {
     match r {
         Err(PortError::Backend(_)) => {}
@@ -429,6 +436,17 @@ pub async fn endpoint_pages<S: EndpointStore>(store: &S, clock: &ManualClock) {
         "limit is clamped to 100",
     );
     assert_eq!(big.items, mine);
+
+    // A cursor continues only the list that handed it out.
+    let first = ok(store.list_endpoints(&tenant, None, 2).await, "first page");
+    let cursor = first.next_cursor.unwrap_or_default();
+    bad_cursor(
+        store.list_endpoints(&other, Some(&cursor), 2).await,
+        "another tenant's cursor",
+    );
+    for garbage in ["not-a-cursor", "", "%%", "zz", "00"] {
+        bad_cursor(store.list_endpoints(&tenant, Some(garbage), 2).await, garbage);
+    }
 }
 
 struct Fixture {
@@ -1107,6 +1125,48 @@ pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     assert!(
         !got.items.iter().any(|d| d.id == moved.id),
         "the old status no longer lists it"
+    );
+
+    // A cursor continues only the list that handed it out: not another endpoint's,
+    // not another status's, and not from a key outside the window asked for.
+    let page = ok(store.list_deliveries(&ep, None, None, None, None, 2).await, "a page");
+    let cursor = page.next_cursor.unwrap_or_default();
+    bad_cursor(
+        store.list_deliveries(&other, None, None, None, Some(&cursor), 2).await,
+        "another endpoint's cursor",
+    );
+    bad_cursor(
+        store
+            .list_deliveries(&ep, Some("failed"), None, None, Some(&cursor), 2)
+            .await,
+        "the whole log's cursor on a status list",
+    );
+    // The first page ends with a delivery made at T0 + 20 s: outside a window that
+    // ends there or starts later, inside one that starts earlier.
+    bad_cursor(
+        store
+            .list_deliveries(&ep, None, None, Some(T0.plus_secs(20)), Some(&cursor), 2)
+            .await,
+        "a cursor past the window's end",
+    );
+    bad_cursor(
+        store
+            .list_deliveries(&ep, None, Some(T0.plus_secs(31)), None, Some(&cursor), 2)
+            .await,
+        "a cursor before the window's start",
+    );
+    let rest = ok(
+        store
+            .list_deliveries(&ep, None, Some(T0), None, Some(&cursor), 100)
+            .await,
+        "a cursor inside a wider window",
+    );
+    assert_eq!(rest.items.len(), mine.len() - 2);
+    bad_cursor(
+        store
+            .list_deliveries(&ep, None, None, None, Some("not-a-cursor"), 2)
+            .await,
+        "garbage",
     );
 }
 

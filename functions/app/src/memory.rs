@@ -116,22 +116,66 @@ fn unhex(s: &str) -> Option<String> {
     String::from_utf8(bytes?).ok()
 }
 
-fn bad_cursor() -> PortError {
-    PortError::Corrupt("cursor is not one this list returned".to_owned())
+/// The list a page belongs to: a name for its partition (tenant, endpoint, status
+/// filter), which its cursors carry, and the time window asked for, which a
+/// cursor's key must lie in. The DynamoDB adapter refuses the same cursors: one
+/// whose partition differs, or whose key lies outside the query's key condition
+/// (which DynamoDB itself rejects).
+struct ListScope {
+    name: String,
+    since: Option<Timestamp>,
+    until: Option<Timestamp>,
+}
+
+impl ListScope {
+    fn whole(name: String) -> Self {
+        ListScope {
+            name,
+            since: None,
+            until: None,
+        }
+    }
+
+    fn cursor(&self, key: &str) -> String {
+        hex(&format!("{}\n{key}", self.name))
+    }
+
+    /// The key a cursor continues after, if the cursor is one of this list's.
+    fn key_after(&self, cursor: &str) -> PortResult<String> {
+        let text = unhex(cursor).ok_or(PortError::BadCursor)?;
+        let (name, key) = text.split_once('\n').ok_or(PortError::BadCursor)?;
+        if name != self.name {
+            return Err(PortError::BadCursor);
+        }
+        if self.since.is_some() || self.until.is_some() {
+            // Time keys start with the instant's milliseconds (`time_key`).
+            let ms = key
+                .split_once('#')
+                .and_then(|(ms, _)| ms.parse::<i64>().ok())
+                .ok_or(PortError::BadCursor)?;
+            if !in_window(Timestamp(ms), self.since.map(clamp_ms), self.until.map(clamp_ms)) {
+                return Err(PortError::BadCursor);
+            }
+        }
+        Ok(key.to_owned())
+    }
+}
+
+/// An instant as time keys hold it (`sort_ms`), so windows compare like keys do.
+fn clamp_ms(t: Timestamp) -> Timestamp {
+    Timestamp(sort_ms(t))
 }
 
 /// Cuts one page out of `items` (already in list order, each with its sort key):
 /// the items after the cursor's key, `limit` of them, and a cursor iff more remain.
 fn paginate<T: Clone>(
     items: Vec<(String, T)>,
+    scope: &ListScope,
     cursor: Option<&str>,
     limit: u32,
     descending: bool,
 ) -> PortResult<Page<T>> {
-    let after = match cursor {
-        Some(c) => Some(unhex(c).ok_or_else(bad_cursor)?),
-        None => None,
-    };
+    let after = cursor.map(|c| scope.key_after(c)).transpose()?;
     let limit = clamp_limit(limit);
     let mut rest = items.into_iter().filter(|(k, _)| match &after {
         None => true,
@@ -140,7 +184,11 @@ fn paginate<T: Clone>(
     });
     let page: Vec<(String, T)> = rest.by_ref().take(limit).collect();
     let more = rest.next().is_some();
-    let next_cursor = if more { page.last().map(|(k, _)| hex(k)) } else { None };
+    let next_cursor = if more {
+        page.last().map(|(k, _)| scope.cursor(k))
+    } else {
+        None
+    };
     Ok(Page {
         items: page.into_iter().map(|(_, t)| t).collect(),
         next_cursor,
@@ -611,7 +659,13 @@ impl EndpointStore for MemoryStore {
             .filter(|((t, _), _)| t == tenant)
             .map(|((_, id), e)| (id.as_str().to_owned(), e.clone()))
             .collect();
-        paginate(items, cursor, limit, false)
+        paginate(
+            items,
+            &ListScope::whole(format!("endpoints {tenant}")),
+            cursor,
+            limit,
+            false,
+        )
     }
 }
 
@@ -802,7 +856,12 @@ impl DeliveryStore for MemoryStore {
             );
         }
         items.sort_by(|a, b| b.0.cmp(&a.0));
-        paginate(items, cursor, limit, true)
+        let scope = ListScope {
+            name: format!("deliveries {endpoint} {}", status.unwrap_or("*")),
+            since,
+            until,
+        };
+        paginate(items, &scope, cursor, limit, true)
     }
 
     async fn list_events(
@@ -827,7 +886,12 @@ impl DeliveryStore for MemoryStore {
             .map(|e| (time_key(e.created_at, e.id.as_str()), e.clone()))
             .collect();
         items.sort_by(|a, b| b.0.cmp(&a.0));
-        paginate(items, cursor, limit, true)
+        let scope = ListScope {
+            name: format!("events {tenant} {}", endpoint.map_or("*", |e| e.as_str())),
+            since,
+            until,
+        };
+        paginate(items, &scope, cursor, limit, true)
     }
 }
 

@@ -25,6 +25,11 @@ pub enum PortError {
     /// Stored data could not be decoded.
     #[error("stored item is corrupt: {0}")]
     Corrupt(String),
+    /// A list's cursor that this list did not hand out: not one at all, another
+    /// list's (another tenant's, endpoint's or status's), or one outside the time
+    /// window asked for. The caller's mistake, not the store's.
+    #[error("cursor is not one this list returned")]
+    BadCursor,
     /// Anything else from the service.
     #[error("backend error: {0}")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),

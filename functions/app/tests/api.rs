@@ -144,6 +144,62 @@ async fn another_tenants_ids_answer_404_on_every_route() {
 }
 
 #[tokio::test]
+async fn a_cursor_from_elsewhere_is_a_400_naming_the_cursor() {
+    let w = World::new(vec![], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let other = w.endpoint(json!("tanitar")).await;
+    for _ in 0..3 {
+        w.event(&ep).await;
+    }
+    let auth = format!("Bearer {KEY}");
+    let h = [("authorization", auth.as_str())];
+    let (s, b, _) = raw(
+        &w,
+        "GET",
+        &format!("/v1/endpoints/{ep}/deliveries"),
+        Some("limit=1"),
+        &h,
+        b"",
+    )
+    .await;
+    assert_eq!(s, 200, "{b}");
+    let cursor = b["nextCursor"].as_str().unwrap_or_default().to_owned();
+    assert!(!cursor.is_empty(), "{b}");
+    // The cursor goes on its own list; elsewhere, or made up, it is the caller's mistake.
+    let (s, _, _) = raw(
+        &w,
+        "GET",
+        &format!("/v1/endpoints/{ep}/deliveries"),
+        Some(&format!("limit=1&cursor={cursor}")),
+        &h,
+        b"",
+    )
+    .await;
+    assert_eq!(s, 200);
+    let refused = [
+        (format!("/v1/endpoints/{other}/deliveries"), format!("cursor={cursor}")),
+        (
+            format!("/v1/endpoints/{ep}/deliveries"),
+            format!("status=failed&cursor={cursor}"),
+        ),
+        (
+            format!("/v1/endpoints/{ep}/deliveries"),
+            "cursor=2027-01-15T08:00:00Z".to_owned(),
+        ),
+        ("/v1/endpoints".to_owned(), "cursor=not-a-cursor".to_owned()),
+        ("/v1/events".to_owned(), format!("cursor={cursor}")),
+    ];
+    for (path, query) in refused {
+        let (s, b, _) = raw(&w, "GET", &path, Some(&query), &h, b"").await;
+        assert_problem(s, &b, 400, "validation_failed");
+        assert!(
+            b["detail"].as_str().is_some_and(|d| d.contains("`cursor`")),
+            "{path}?{query}: {b}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn malformed_input_is_a_clear_4xx() {
     let w = World::new(vec![], 0).await;
     let ep = w.endpoint(json!("greatwait")).await;

@@ -340,7 +340,7 @@ struct QuerySpec {
     pk: (&'static str, String),
     /// Sort attribute, and the key condition on it (`None`: the whole partition).
     sk_attr: &'static str,
-    sk_cond: Option<(String, Item)>,
+    sk_cond: Option<SortCondition>,
     forward: bool,
     /// Drop expired items server-side (the index carries `expiresAt`).
     ttl_filter: bool,
@@ -359,27 +359,59 @@ impl QuerySpec {
     }
 }
 
-/// Window key condition on a time-ordered sort key: `[since, until)`.
-fn window_condition(attr: &str, since: Option<Timestamp>, until: Option<Timestamp>) -> Option<(String, Item)> {
+/// A key condition on a query's sort key. Typed rather than kept as expression
+/// text, so that a cursor can be checked against it: DynamoDB refuses a start key
+/// outside the condition with a validation error, which would otherwise reach the
+/// caller as a failing store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum SortCondition {
+    Prefix(&'static str),
+    AtLeast(String),
+    Below(String),
+    /// Both ends included, as DynamoDB's BETWEEN.
+    Between(String, String),
+}
+
+impl SortCondition {
+    fn expression(&self, attr: &str) -> (String, Item) {
+        match self {
+            SortCondition::Prefix(p) => (
+                format!("begins_with({attr}, :prefix)"),
+                HashMap::from([(":prefix".to_owned(), s(*p))]),
+            ),
+            SortCondition::AtLeast(lo) => (
+                format!("{attr} >= :lo"),
+                HashMap::from([(":lo".to_owned(), s(lo.clone()))]),
+            ),
+            SortCondition::Below(hi) => (
+                format!("{attr} < :hi"),
+                HashMap::from([(":hi".to_owned(), s(hi.clone()))]),
+            ),
+            SortCondition::Between(lo, hi) => (
+                format!("{attr} BETWEEN :lo AND :hi"),
+                HashMap::from([(":lo".to_owned(), s(lo.clone())), (":hi".to_owned(), s(hi.clone()))]),
+            ),
+        }
+    }
+
+    fn admits(&self, value: &str) -> bool {
+        match self {
+            SortCondition::Prefix(p) => value.starts_with(p),
+            SortCondition::AtLeast(lo) => value >= lo.as_str(),
+            SortCondition::Below(hi) => value < hi.as_str(),
+            SortCondition::Between(lo, hi) => lo.as_str() <= value && value <= hi.as_str(),
+        }
+    }
+}
+
+/// Window key condition on a time-ordered sort key: `[since, until)`. Sort keys are
+/// `<ms>#<id>`, so `BETWEEN "<since>" AND "<until>"` keeps since <= ms < until.
+fn window_condition(since: Option<Timestamp>, until: Option<Timestamp>) -> Option<SortCondition> {
     match (since, until) {
         (None, None) => None,
-        (Some(a), None) => Some((
-            format!("{attr} >= :lo"),
-            HashMap::from([(":lo".to_owned(), s(time_bound(a)))]),
-        )),
-        (None, Some(b)) => Some((
-            format!("{attr} < :hi"),
-            HashMap::from([(":hi".to_owned(), s(time_bound(b)))]),
-        )),
-        // Sort keys are `<ms>#<id>`, so BETWEEN "<since>" AND "<until>" keeps
-        // since <= ms < until.
-        (Some(a), Some(b)) => Some((
-            format!("{attr} BETWEEN :lo AND :hi"),
-            HashMap::from([
-                (":lo".to_owned(), s(time_bound(a))),
-                (":hi".to_owned(), s(time_bound(b))),
-            ]),
-        )),
+        (Some(a), None) => Some(SortCondition::AtLeast(time_bound(a))),
+        (None, Some(b)) => Some(SortCondition::Below(time_bound(b))),
+        (Some(a), Some(b)) => Some(SortCondition::Between(time_bound(a), time_bound(b))),
     }
 }
 
@@ -388,7 +420,7 @@ fn empty_window(since: Option<Timestamp>, until: Option<Timestamp>) -> bool {
 }
 
 fn bad_cursor() -> PortError {
-    corrupt("cursor is not one this list returned")
+    PortError::BadCursor
 }
 
 fn encode_cursor(item: &Item, attrs: &[&str]) -> PortResult<String> {
@@ -407,8 +439,14 @@ fn decode_cursor(cursor: &str, spec: &QuerySpec) -> PortResult<Item> {
     if m.len() != attrs.len() || !attrs.iter().all(|a| m.contains_key(*a)) {
         return Err(bad_cursor());
     }
-    // A cursor only continues the list it came from (and never another tenant's).
+    // A cursor only continues the list it came from (and never another tenant's),
+    // from a key inside the window asked for.
     if m.get(spec.pk.0) != Some(&spec.pk.1) {
+        return Err(bad_cursor());
+    }
+    if let Some(cond) = &spec.sk_cond
+        && !m.get(spec.sk_attr).is_some_and(|v| cond.admits(v))
+    {
         return Err(bad_cursor());
     }
     Ok(m.into_iter().map(|(k, v)| (k, s(v))).collect())
@@ -842,9 +880,10 @@ impl DynamoStore {
         loop {
             let mut values: Item = HashMap::from([(":pk".to_owned(), s(spec.pk.1.clone()))]);
             let mut cond = format!("{} = :pk", spec.pk.0);
-            if let Some((c, v)) = &spec.sk_cond {
+            if let Some(sk) = &spec.sk_cond {
+                let (c, v) = sk.expression(spec.sk_attr);
                 cond = format!("{cond} AND {c}");
-                values.extend(v.clone());
+                values.extend(v);
             }
             let mut q = self
                 .client
@@ -1080,10 +1119,7 @@ impl EndpointStore for DynamoStore {
             index: None,
             pk: (PK, tenant_pk(tenant)),
             sk_attr: SK,
-            sk_cond: Some((
-                "begins_with(SK, :ep)".to_owned(),
-                HashMap::from([(":ep".to_owned(), s("EP#"))]),
-            )),
+            sk_cond: Some(SortCondition::Prefix("EP#")),
             forward: true,
             ttl_filter: false,
             consistent: true,
@@ -1432,7 +1468,7 @@ impl DeliveryStore for DynamoStore {
             index: Some(index),
             pk,
             sk_attr: sk,
-            sk_cond: window_condition(sk, since, until),
+            sk_cond: window_condition(since, until),
             forward: false,
             ttl_filter: false,
             consistent: false,
@@ -1483,7 +1519,7 @@ impl DeliveryStore for DynamoStore {
             index: Some(GSI_AUDIT),
             pk: (GSI3PK, audit_pk(tenant, endpoint)),
             sk_attr: GSI3SK,
-            sk_cond: window_condition(GSI3SK, since, until),
+            sk_cond: window_condition(since, until),
             forward: false,
             ttl_filter: false,
             consistent: false,

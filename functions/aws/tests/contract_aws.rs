@@ -300,11 +300,11 @@ async fn dynamo_layout() {
         .expect("page");
     let cursor = page.next_cursor.expect("more pages");
     match store.list_deliveries(&ep2, None, None, None, Some(&cursor), 1).await {
-        Err(PortError::Corrupt(_)) => {}
+        Err(PortError::BadCursor) => {}
         other => panic!("a foreign cursor must be refused, got {other:?}"),
     }
     match store.list_endpoints(&tenant, Some("not-a-cursor"), 10).await {
-        Err(PortError::Corrupt(_)) => {}
+        Err(PortError::BadCursor) => {}
         other => panic!("a garbage cursor must be refused, got {other:?}"),
     }
     match store.create_delivery(&more[0]).await {
