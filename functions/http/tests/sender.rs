@@ -219,6 +219,59 @@ async fn retry_after_is_kept() {
     assert_eq!(summary.body, b"slow down");
 }
 
+/// Answers that are not quite HTTP, or odd HTTP: each must come back as the outcome
+/// the policies can classify, never as a panic or a lost attempt. Past connecting,
+/// an answer that cannot be read means the request may have been processed
+/// (`ResetAfterSend`, which the presets treat as ambiguous).
+#[tokio::test]
+async fn odd_answers_are_classified() {
+    let huge_header = format!(
+        "HTTP/1.1 200 OK\r\nx-big: {}\r\ncontent-length: 0\r\n\r\n",
+        "a".repeat(512 * 1024)
+    );
+    // (what the receiver writes, the status it must read as, or None for ResetAfterSend)
+    let cases: Vec<(Vec<u8>, Option<u16>)> = vec![
+        (b"garbage\r\n\r\n".to_vec(), None),
+        (b"HTTP/1.1 abc Nope\r\ncontent-length: 0\r\n\r\n".to_vec(), None),
+        (b"HTTP/1.1 2000 Too Long\r\ncontent-length: 0\r\n\r\n".to_vec(), None),
+        (b"HTTP/1.1 200 OK\r\ncontent-length: x\r\n\r\n".to_vec(), None),
+        (
+            b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nshort".to_vec(),
+            Some(200),
+        ),
+        (huge_header.into_bytes(), None),
+        // An interim answer, then the real one.
+        (
+            b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n".to_vec(),
+            Some(204),
+        ),
+        // A status hyper reads but no policy names: kept as it came.
+        (b"HTTP/1.1 599 Odd\r\ncontent-length: 0\r\n\r\n".to_vec(), Some(599)),
+        // HTTP/1.0 with the body ended by the close.
+        (b"HTTP/1.0 500 Internal Server Error\r\n\r\nbroken".to_vec(), Some(500)),
+        // A header value that is not UTF-8 is kept, lossily.
+        (
+            b"HTTP/1.1 429 Too Many Requests\r\nretry-after: \xff\xfe\r\ncontent-length: 0\r\n\r\n".to_vec(),
+            Some(429),
+        ),
+    ];
+    for (answer, want) in cases {
+        let shown = String::from_utf8_lossy(&answer[..answer.len().min(60)]).into_owned();
+        let (url, _, receiver) = serve_once(answer).await;
+        let result = local_sender().send(request(url, 5_000, 1_024)).await;
+        match (want, &result.outcome) {
+            (Some(status), AttemptOutcome::Response(summary)) => assert_eq!(summary.status, status, "{shown:?}"),
+            (None, outcome) => assert_eq!(
+                outcome,
+                &AttemptOutcome::transport(TransportFailure::ResetAfterSend),
+                "{shown:?}"
+            ),
+            (Some(_), other) => panic!("{shown:?}: expected a response, got {other:?}"),
+        }
+        let _ = tokio::time::timeout(WAIT, receiver).await;
+    }
+}
+
 #[tokio::test]
 async fn silent_receiver_times_out() {
     let (listener, addr) = bind().await;
