@@ -276,19 +276,23 @@ enum IdRef {
     Literal(String),
 }
 
+/// One of `texts`, or any text matching `pattern`.
+fn text_among(texts: &'static [&'static str], pattern: &'static str) -> impl Strategy<Value = String> {
+    prop_oneof![prop::sample::select(texts).prop_map(str::to_owned), pattern]
+}
+
 fn id_ref() -> impl Strategy<Value = IdRef> {
+    const ODD_IDS: &[&str] = &[
+        "ep_01JAAAAAAAAAAAAAAAAAAAAAAA",
+        "dlv_01JAAAAAAAAAAAAAAAAAAAAAAA",
+        "att_01JAAAAAAAAAAAAAAAAAAAAAAA",
+        "ep_",
+        "%2e%2e",
+        "ep_01jaaaaaaaaaaaaaaaaaaaaaaa",
+    ];
     prop_oneof![
         6 => any::<usize>().prop_map(IdRef::Seen),
-        1 => prop_oneof![
-            Just("ep_01JAAAAAAAAAAAAAAAAAAAAAAA".to_owned()),
-            Just("dlv_01JAAAAAAAAAAAAAAAAAAAAAAA".to_owned()),
-            Just("att_01JAAAAAAAAAAAAAAAAAAAAAAA".to_owned()),
-            Just("ep_".to_owned()),
-            Just("%2e%2e".to_owned()),
-            Just("ep_01jaaaaaaaaaaaaaaaaaaaaaaa".to_owned()),
-            ".{0,30}",
-        ]
-        .prop_map(IdRef::Literal),
+        1 => text_among(ODD_IDS, ".{0,30}").prop_map(IdRef::Literal),
     ]
 }
 
@@ -354,15 +358,17 @@ enum Auth {
 fn query() -> impl Strategy<Value = Option<String>> {
     let pair = (
         prop::sample::select(&["limit", "cursor", "since", "until", "status", "endpointId", "x"][..]),
-        prop_oneof![
-            Just("0".to_owned()),
-            Just("101".to_owned()),
-            Just("18446744073709551616".to_owned()),
-            Just("2027-01-15T08:00:00Z".to_owned()),
-            Just("succeeded".to_owned()),
-            Just("%FF%00".to_owned()),
+        text_among(
+            &[
+                "0",
+                "101",
+                "18446744073709551616",
+                "2027-01-15T08:00:00Z",
+                "succeeded",
+                "%FF%00",
+            ],
             ".{0,20}",
-        ],
+        ),
     )
         .prop_map(|(k, v)| format!("{k}={v}"));
     prop::option::of(prop::collection::vec(pair, 0..4).prop_map(|p| p.join("&")))
