@@ -7,7 +7,8 @@
 //! lateness path, default 20), `COURIER_BENCH_INIT_RUNS` (default 15) and
 //! `COURIER_BENCH_SECTIONS` (default `sender,aws,lateness,startup,core`).
 //! `courier-bench receiver`, `sender-child ...` and `init-steps` are the child
-//! processes the sections start.
+//! processes the sections start; `init-order <binary> <script>` writes the sender's
+//! start-up code layout (`make init-order`, see `init_order`).
 
 use courier_app::ports::Clock;
 use courier_bench::report::{self, Bench, Section};
@@ -39,6 +40,16 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("sender child: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if std::env::args().nth(1).as_deref() == Some("init-order") {
+        let args: Vec<String> = std::env::args().skip(2).collect();
+        return match courier_bench::init_order::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("init-order: {e}");
                 ExitCode::FAILURE
             }
         };
