@@ -251,38 +251,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn v0_crate_hashes_are_opened_and_plain_names_kept() {
-        assert_eq!(
-            symbol_pattern("_RNvCs4Dm8SlzMGBq_5tokio4main").as_deref(),
-            Some("_RNvCs*_5tokio4main")
-        );
-        assert_eq!(
-            symbol_pattern("_RINvNtCsd1_4core3ptr13drop_in_placeNtCsx9_5bytes5BytesEB4_.llvm.42").as_deref(),
-            Some("_RINvNtCs*_4core3ptr13drop_in_placeNtCs*_5bytes5BytesE*.*")
-        );
-        assert_eq!(
-            symbol_pattern("mi_process_attach").as_deref(),
-            Some("mi_process_attach")
-        );
-        assert_eq!(symbol_pattern("0x00000000004df020"), None);
-        assert_eq!(symbol_pattern("(below main)"), None);
-        assert_eq!(
-            symbol_pattern("_RNvCsabc_3foo3bar'2").as_deref(),
-            Some("_RNvCs*_3foo3bar")
-        );
-        assert_eq!(
-            symbol_pattern("_RINvNtCs1_4http3map4hashNtB2_4NameECs3pagiZNudLF_11courier_aws").as_deref(),
-            Some("_RINvNtCs*_4http3map4hashNtB*_4NameE*")
-        );
-        // Back-references opened, an identifier's `B..._` text kept; the trailing
-        // instantiating crate (a back-reference here, a crate root below) open.
-        assert_eq!(
-            symbol_pattern(
-                "_RNvMs3_NtCs1x_5alloc7raw_vecINtB5_6RawVecNtNtCs2y_3app7metrics14BusinessMetricE8grow_oneBS_"
-            )
-            .as_deref(),
-            Some("_RNvMs3_NtCs*_5alloc7raw_vecINtB*_6RawVecNtNtCs*_3app7metrics14BusinessMetricE8grow_one*")
-        );
+    fn v0_hashes_back_references_and_instantiating_crates_are_opened() {
+        // (symbol, pattern)
+        let cases: [(&str, Option<&str>); 8] = [
+            ("_RNvCs4Dm8SlzMGBq_5tokio4main", Some("_RNvCs*_5tokio4main")),
+            // A local copy's LLVM suffix, and the instantiating crate as a back-reference.
+            (
+                "_RINvNtCsd1_4core3ptr13drop_in_placeNtCsx9_5bytes5BytesEB4_.llvm.42",
+                Some("_RINvNtCs*_4core3ptr13drop_in_placeNtCs*_5bytes5BytesE*.*"),
+            ),
+            // The instantiating crate as a crate root.
+            (
+                "_RINvNtCs1_4http3map4hashNtB2_4NameECs3pagiZNudLF_11courier_aws",
+                Some("_RINvNtCs*_4http3map4hashNtB*_4NameE*"),
+            ),
+            // An identifier's `B..._` text is not a back-reference.
+            (
+                "_RNvMs3_NtCs1x_5alloc7raw_vecINtB5_6RawVecNtNtCs2y_3app7metrics14BusinessMetricE8grow_oneBS_",
+                Some("_RNvMs3_NtCs*_5alloc7raw_vecINtB*_6RawVecNtNtCs*_3app7metrics14BusinessMetricE8grow_one*"),
+            ),
+            ("_RNvCsabc_3foo3bar'2", Some("_RNvCs*_3foo3bar")),
+            ("mi_process_attach", Some("mi_process_attach")),
+            ("0x00000000004df020", None),
+            ("(below main)", None),
+        ];
+        for (symbol, pattern) in cases {
+            assert_eq!(symbol_pattern(symbol).as_deref(), pattern, "{symbol}");
+        }
     }
 
     #[test]
