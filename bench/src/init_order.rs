@@ -45,11 +45,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status()
-        .map_err(|e| format!("valgrind (is it installed?): {e}"))?;
+        .status();
     // The function exits with an error (its poll failed); callgrind still writes.
-    let text = std::fs::read_to_string(&profile).map_err(|e| format!("callgrind output ({status}): {e}"))?;
+    let text = std::fs::read_to_string(&profile);
     let _ = std::fs::remove_dir_all(&dir);
+    let status = status.map_err(|e| format!("valgrind (is it installed?): {e}"))?;
+    let text = text.map_err(|e| format!("callgrind output ({status}): {e}"))?;
     let object = binary.display().to_string();
     let functions = executed_functions(&text, &object);
     if functions.len() < 100 {
@@ -164,26 +165,15 @@ pub fn symbol_pattern(symbol: &str) -> Option<String> {
 }
 
 /// `Cs<base-62 hash>_` (a crate root's disambiguator in a v0 symbol) as `Cs*_`.
-/// Only where a crate root can start: `C` followed by `s`, base-62 digits, `_` and
-/// then the crate name's decimal length.
+/// Only where a crate root can start: the `_` is followed by the crate name's
+/// decimal length.
 fn open_crate_hashes(symbol: &str) -> String {
-    let bytes = symbol.as_bytes();
-    let mut out = String::with_capacity(symbol.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'C' && bytes.get(i + 1) == Some(&b's') {
-            let digits = bytes[i + 2..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
-            let end = i + 2 + digits;
-            if digits > 0 && bytes.get(end) == Some(&b'_') && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) {
-                out.push_str("Cs*_");
-                i = end + 1;
-                continue;
-            }
-        }
-        out.push(char::from(bytes[i]));
-        i += 1;
-    }
-    out
+    open_numbered(
+        symbol,
+        "Cs",
+        |digits| digits > 0,
+        |next| next.is_some_and(u8::is_ascii_digit),
+    )
 }
 
 /// Where a v0 symbol's instantiating crate starts, if it names one: a trailing crate
@@ -206,15 +196,29 @@ fn instantiating_crate_start(symbol: &str) -> Option<usize> {
 /// between builds. At most four digits, so an identifier's text (`Bytes_...`) is
 /// left alone.
 fn open_backrefs(symbol: &str) -> String {
+    open_numbered(symbol, "B", |digits| (1..=4).contains(&digits), |_| true)
+}
+
+/// Every `<marker><base-62 digits>_` in `symbol` as `<marker>*_`, where `count`
+/// accepts the number of digits and `next` the byte after the `_` (if any).
+fn open_numbered(
+    symbol: &str,
+    marker: &str,
+    count: impl Fn(usize) -> bool,
+    next: impl Fn(Option<&u8>) -> bool,
+) -> String {
     let bytes = symbol.as_bytes();
     let mut out = String::with_capacity(symbol.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'B' {
-            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
-            if (1..=4).contains(&digits) && bytes.get(i + 1 + digits) == Some(&b'_') {
-                out.push_str("B*_");
-                i += digits + 2;
+        if bytes[i..].starts_with(marker.as_bytes()) {
+            let start = i + marker.len();
+            let digits = bytes[start..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+            let end = start + digits;
+            if count(digits) && bytes.get(end) == Some(&b'_') && next(bytes.get(end + 1)) {
+                out.push_str(marker);
+                out.push_str("*_");
+                i = end + 1;
                 continue;
             }
         }
