@@ -24,44 +24,25 @@ use std::time::Duration;
 #[global_allocator]
 static ALLOCATOR: courier_bench::alloc_count::Counting = courier_bench::alloc_count::Counting;
 
+/// A subcommand's end: its error on stderr, named, and the exit status.
+fn finish<E: std::fmt::Display>(name: &str, result: Result<(), E>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{name}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    if std::env::args().nth(1).as_deref() == Some("receiver") {
-        return match receiver::serve_as_child() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("receiver: {e}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    if std::env::args().nth(1).as_deref() == Some("sender-child") {
-        let args: Vec<String> = std::env::args().skip(2).collect();
-        return match sender_overhead::child(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("sender child: {e}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    if std::env::args().nth(1).as_deref() == Some("init-order") {
-        let args: Vec<String> = std::env::args().skip(2).collect();
-        return match courier_bench::init_order::run(&args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("init-order: {e}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    if std::env::args().nth(1).as_deref() == Some("init-steps") {
-        return match startup::init_steps_child() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("init-steps: {e}");
-                ExitCode::FAILURE
-            }
-        };
+    let rest: Vec<String> = std::env::args().skip(2).collect();
+    match std::env::args().nth(1).as_deref() {
+        Some("receiver") => return finish("receiver", receiver::serve_as_child()),
+        Some("sender-child") => return finish("sender child", sender_overhead::child(&rest)),
+        Some("init-order") => return finish("init-order", courier_bench::init_order::run(&rest)),
+        Some("init-steps") => return finish("init-steps", startup::init_steps_child()),
+        _ => {}
     }
     let sections =
         std::env::var("COURIER_BENCH_SECTIONS").unwrap_or_else(|_| "sender,aws,lateness,startup,core".into());
