@@ -419,10 +419,6 @@ fn empty_window(since: Option<Timestamp>, until: Option<Timestamp>) -> bool {
     matches!((since, until), (Some(a), Some(b)) if a.millis().max(0) >= b.millis().max(0))
 }
 
-fn bad_cursor() -> PortError {
-    PortError::BadCursor
-}
-
 fn encode_cursor(item: &Item, attrs: &[&str]) -> PortResult<String> {
     let mut m = BTreeMap::new();
     for a in attrs {
@@ -433,21 +429,21 @@ fn encode_cursor(item: &Item, attrs: &[&str]) -> PortResult<String> {
 }
 
 fn decode_cursor(cursor: &str, spec: &QuerySpec) -> PortResult<Item> {
-    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| bad_cursor())?;
-    let m: BTreeMap<String, String> = serde_json::from_slice(&bytes).map_err(|_| bad_cursor())?;
+    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| PortError::BadCursor)?;
+    let m: BTreeMap<String, String> = serde_json::from_slice(&bytes).map_err(|_| PortError::BadCursor)?;
     let attrs = spec.key_attrs();
     if m.len() != attrs.len() || !attrs.iter().all(|a| m.contains_key(*a)) {
-        return Err(bad_cursor());
+        return Err(PortError::BadCursor);
     }
     // A cursor only continues the list it came from (and never another tenant's),
     // from a key inside the window asked for.
     if m.get(spec.pk.0) != Some(&spec.pk.1) {
-        return Err(bad_cursor());
+        return Err(PortError::BadCursor);
     }
     if let Some(cond) = &spec.sk_cond
         && !m.get(spec.sk_attr).is_some_and(|v| cond.admits(v))
     {
-        return Err(bad_cursor());
+        return Err(PortError::BadCursor);
     }
     Ok(m.into_iter().map(|(k, v)| (k, s(v))).collect())
 }
