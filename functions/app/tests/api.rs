@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{KEY, T0, World, status};
-use courier_app::api::ApiRequest;
+use common::{KEY, T0, World, raw, status};
 use courier_app::model::{DeliveryStatus, Tenant};
 use courier_app::ports::DeliveryStore;
 use courier_core::ids::{DeliveryId, TenantId};
@@ -22,28 +21,6 @@ async fn with_other_tenant(w: &World) {
     courier_app::api::register_key(w.store.as_ref(), OTHER_KEY, &t)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-}
-
-async fn raw(
-    w: &World,
-    method: &str,
-    path: &str,
-    query: Option<&str>,
-    headers: &[(&str, &str)],
-    body: &[u8],
-) -> (u16, Value, Vec<(String, String)>) {
-    let r = w
-        .api
-        .handle(ApiRequest {
-            method: method.into(),
-            path: path.into(),
-            query: query.map(str::to_owned),
-            headers: headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-            body: body.to_vec(),
-        })
-        .await;
-    let v = r.body_json();
-    (r.status, v, r.headers)
 }
 
 async fn as_key(w: &World, key: &str, method: &str, path: &str, body: Value, idem: Option<&str>) -> (u16, Value) {

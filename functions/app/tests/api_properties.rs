@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{KEY, World};
+use common::{KEY, World, raw};
 use courier_app::api::ApiRequest;
 use courier_core::outcome::{AttemptOutcome, ResponseSummary, TransportFailure};
 use proptest::prelude::*;
@@ -533,13 +533,11 @@ fn request(c: &Call, seen: &[String], completions: &[(String, String)]) -> ApiRe
                 "events" => "evt_",
                 _ => "ep_",
             };
-            match ids.next() {
-                Some(IdRef::Seen(_)) if completion.is_some() => {
-                    path.push_str(completion.as_ref().map_or("", |(attempt, _)| attempt.as_str()))
-                }
-                Some(IdRef::Seen(n)) => path.push_str(&seen_id(seen, kind, *n)),
-                Some(IdRef::Literal(s)) => path.push_str(s),
-                None => {}
+            match (ids.next(), &completion) {
+                (Some(IdRef::Seen(_)), Some((attempt, _))) => path.push_str(attempt),
+                (Some(IdRef::Seen(n)), None) => path.push_str(&seen_id(seen, kind, *n)),
+                (Some(IdRef::Literal(s)), _) => path.push_str(s),
+                (None, _) => {}
             }
         } else {
             path.push_str(part);
@@ -598,18 +596,11 @@ fn completions(w: &World) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-async fn get(w: &World, path: &str, query: Option<String>) -> (u16, Value) {
-    let r = w
-        .api
-        .handle(ApiRequest {
-            method: "GET".into(),
-            path: path.into(),
-            query,
-            headers: vec![("authorization".into(), format!("Bearer {KEY}"))],
-            body: vec![],
-        })
-        .await;
-    (r.status, r.body_json())
+/// A GET with the tenant's key: its status and body.
+async fn get(w: &World, path: &str, query: Option<&str>) -> (u16, Value) {
+    let auth = format!("Bearer {KEY}");
+    let (status, body, _) = raw(w, "GET", path, query, &[("authorization", &auth)], b"").await;
+    (status, body)
 }
 
 /// Every endpoint listed, page by page (bounded: a page of 100 at most 20 times).
@@ -621,7 +612,7 @@ async fn listed_endpoints(w: &World) -> Result<BTreeSet<String>, TestCaseError> 
             Some(c) => format!("limit=100&cursor={c}"),
             None => "limit=100".to_owned(),
         };
-        let (s, b) = get(w, "/v1/endpoints", Some(q)).await;
+        let (s, b) = get(w, "/v1/endpoints", Some(&q)).await;
         prop_assert_eq!(s, 200, "{}", b);
         for e in b["items"].as_array().into_iter().flatten() {
             ids.insert(e["id"].as_str().unwrap_or_default().to_owned());

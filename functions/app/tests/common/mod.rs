@@ -63,6 +63,30 @@ impl HttpSender for ScriptedHttp {
     }
 }
 
+/// One request to the API as given (method, path, query, headers, raw body): the
+/// status, the body as JSON (`Null` when it is not), and the headers.
+pub async fn raw(
+    w: &World,
+    method: &str,
+    path: &str,
+    query: Option<&str>,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> (u16, Value, Vec<(String, String)>) {
+    let r = w
+        .api
+        .handle(ApiRequest {
+            method: method.into(),
+            path: path.into(),
+            query: query.map(str::to_owned),
+            headers: headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            body: body.to_vec(),
+        })
+        .await;
+    let v = r.body_json();
+    (r.status, v, r.headers)
+}
+
 pub struct World {
     pub clock: Arc<ManualClock>,
     pub store: Arc<MemoryStore>,
@@ -136,17 +160,17 @@ impl World {
     }
 
     pub async fn call(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
-        let r = self
-            .api
-            .handle(ApiRequest {
-                method: method.into(),
-                path: path.into(),
-                query: None,
-                headers: vec![("authorization".into(), format!("Bearer {KEY}"))],
-                body: body.to_string().into_bytes(),
-            })
-            .await;
-        (r.status, r.body_json())
+        let auth = format!("Bearer {KEY}");
+        let (status, body, _) = raw(
+            self,
+            method,
+            path,
+            None,
+            &[("authorization", &auth)],
+            body.to_string().as_bytes(),
+        )
+        .await;
+        (status, body)
     }
 
     pub async fn endpoint(&self, policy: Value) -> String {
