@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 /// tokio's current-thread runtime, as the sender's: an instance serves one request at
 /// a time, so worker threads add nothing but their start at every cold start and a
-/// thread hop for every AWS response (docs/bench.md, section 4).
+/// thread hop for every AWS response (docs/bench-history.md, section 4).
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Error> {
     tracing_subscriber::fmt()
