@@ -18,7 +18,7 @@
 //! plain names. A pattern that matches nothing costs nothing, so a stale script only
 //! loses some of the effect; `make bench` shows the init time it gives.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::process::{Command, Stdio};
 
 /// Runs `binary` under callgrind as a Lambda cold start and writes the script to `out`.
@@ -228,23 +228,23 @@ fn open_numbered(
     out
 }
 
-/// The script: one output section of the functions' sections, in order, inserted
-/// before `.text` (lld and GNU ld both keep their default layout otherwise).
+/// The script: one output section of the functions' sections, inserted before
+/// `.text` (lld and GNU ld both keep their default layout otherwise). The patterns
+/// are sorted: callgrind lists functions in an order of its own, which changes from
+/// build to build, and sorted, a script written again differs only where the
+/// functions do. The order inside the section does not matter to a start, which
+/// runs every function in it and so faults in the whole section either way.
 pub fn linker_script(functions: &[String]) -> String {
-    let mut seen = HashSet::new();
+    let patterns: BTreeSet<String> = functions.iter().filter_map(|f| symbol_pattern(f)).collect();
     let mut script = String::from(
         "/* The sender's start-up code, laid out together so that a cold start faults in\n   \
          few pages. Written by `make init-order` (bench/src/init_order.rs); applied by\n   \
          functions/sender/build.rs. A pattern that matches nothing is harmless. */\n\
          SECTIONS\n{\n  .text.courier_init :\n  {\n",
     );
-    for f in functions {
-        if let Some(p) = symbol_pattern(f)
-            && seen.insert(p.clone())
-        {
-            let sections: Vec<String> = TEXT_PREFIXES.iter().map(|prefix| format!("{prefix}{p}")).collect();
-            script.push_str(&format!("    *({})\n", sections.join(" ")));
-        }
+    for p in &patterns {
+        let sections: Vec<String> = TEXT_PREFIXES.iter().map(|prefix| format!("{prefix}{p}")).collect();
+        script.push_str(&format!("    *({})\n", sections.join(" ")));
     }
     script.push_str("  }\n}\nINSERT BEFORE .text;\n");
     script
@@ -311,8 +311,8 @@ fn=(1)
         assert_eq!(
             lines,
             [
-                "    *(.text._RNvCs*_3app4main .text.unlikely._RNvCs*_3app4main .text.startup._RNvCs*_3app4main .text.exit._RNvCs*_3app4main .text.hot._RNvCs*_3app4main)",
                 "    *(.text._RNvCs*_3app4init .text.unlikely._RNvCs*_3app4init .text.startup._RNvCs*_3app4init .text.exit._RNvCs*_3app4init .text.hot._RNvCs*_3app4init)",
+                "    *(.text._RNvCs*_3app4main .text.unlikely._RNvCs*_3app4main .text.startup._RNvCs*_3app4main .text.exit._RNvCs*_3app4main .text.hot._RNvCs*_3app4main)",
                 "    *(.text.mi_malloc .text.unlikely.mi_malloc .text.startup.mi_malloc .text.exit.mi_malloc .text.hot.mi_malloc)",
             ]
         );
