@@ -2,7 +2,7 @@
 //! `QueueMessage::parse` takes a fast path for text of exactly the shape the
 //! sender writes and hands anything else to serde; whatever the text, it must
 //! answer as serde alone would. Texts here are the sender's own messages with
-//! random edits (bytes cut, JSON fragments and odd characters put in, anywhere),
+//! random edits (characters cut, JSON fragments and odd characters put in),
 //! so most land near the fast path's edges: a value cut short, an escape or a
 //! quote inside a value, a duplicated or unknown field, trailing text.
 
