@@ -1626,4 +1626,38 @@ pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
     ok(probe.delete(&n2).await, "delete");
     ok(probe.delete(&n2).await, "deleting a deleted schedule is fine");
     assert_eq!(mine(ok(probe.due(at2).await, "all deleted")), vec![]);
+
+    // Many pending at once (more than an adapter reads side by side), created out of
+    // time order: exactly the due ones come back, earliest first.
+    let base = T0.plus_secs(10_800);
+    let many: Vec<(String, Timestamp, QueueMessage)> = (0..40i64)
+        .map(|i| {
+            let at = base.plus_secs((i * 7) % 40);
+            let m = sample_message(&ids.delivery(), &t, &e, 2, at);
+            (m.step_name(), at, m)
+        })
+        .collect();
+    for (name, at, m) in &many {
+        ok(timer.schedule(name, *at, m).await, "schedule one of many");
+    }
+    let names: Vec<&String> = many.iter().map(|(n, _, _)| n).collect();
+    let ours = |v: Vec<(String, QueueMessage)>| -> Vec<(String, QueueMessage)> {
+        v.into_iter().filter(|(n, _)| names.contains(&n)).collect()
+    };
+    let mut expect: Vec<(Timestamp, String, QueueMessage)> = many
+        .iter()
+        .filter(|(_, at, _)| *at <= base.plus_secs(24))
+        .map(|(n, at, m)| (*at, n.clone(), m.clone()))
+        .collect();
+    expect.sort_by_key(|a| a.0);
+    assert_eq!(expect.len(), 25);
+    assert_eq!(
+        ours(ok(probe.due(base.plus_secs(24)).await, "many pending")),
+        expect.into_iter().map(|(_, n, m)| (n, m)).collect::<Vec<_>>(),
+        "of many pending, the due ones, earliest first"
+    );
+    for (name, _, _) in &many {
+        ok(probe.delete(name).await, "delete one of many");
+    }
+    assert_eq!(ours(ok(probe.due(base.plus_secs(40)).await, "many deleted")), vec![]);
 }

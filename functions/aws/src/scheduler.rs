@@ -15,6 +15,10 @@ use courier_app::memory::{BadScheduleName, valid_schedule_name};
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Timer};
 use courier_core::Timestamp;
+use futures_util::StreamExt;
+
+/// How many schedules [`SchedulerTimer::list_due`] reads at once.
+const CONCURRENT_READS: usize = 16;
 
 #[derive(Clone)]
 pub struct SchedulerTimer {
@@ -104,16 +108,26 @@ impl SchedulerTimer {
                 break;
             }
         }
+        // Read side by side: ListSchedules names them without their times, and one
+        // round trip after another would make a poll with many retries pending take
+        // longer the more there are, and fire the last of them late.
+        let fetched: Vec<_> = futures_util::stream::iter(names)
+            .map(|name| async move {
+                let resp = self
+                    .client()
+                    .get_schedule()
+                    .group_name(&self.group)
+                    .name(&name)
+                    .send()
+                    .await;
+                (name, resp)
+            })
+            .buffer_unordered(CONCURRENT_READS)
+            .collect()
+            .await;
         let mut due = Vec::new();
-        for name in names {
-            let resp = match self
-                .client()
-                .get_schedule()
-                .group_name(&self.group)
-                .name(&name)
-                .send()
-                .await
-            {
+        for (name, resp) in fetched {
+            let resp = match resp {
                 Ok(r) => r,
                 // Deleted between the list and the get: fired by someone else.
                 Err(e)

@@ -17,6 +17,7 @@ use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
 use courier_app::sender::{Faults, NoFaults, Sender, SenderSettings};
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use courier_core::ids::TenantId;
+use futures_util::StreamExt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -393,6 +394,9 @@ async fn poll_loop(
 
 /// Stands in for EventBridge Scheduler: every half second, due schedules put their
 /// message on the queue and are deleted (ActionAfterCompletion DELETE).
+/// How many due schedules the timer stand-in fires at once.
+const CONCURRENT_FIRES: usize = 16;
+
 async fn timer_loop(
     timer: Arc<SchedulerTimer>,
     queue: Arc<SqsQueue>,
@@ -412,15 +416,21 @@ async fn timer_loop(
                 continue;
             }
         };
-        for (name, message) in due {
-            if let Err(e) = queue.send(&message, 0).await {
-                tracing::warn!(schedule = %name, error = %e, "firing a schedule failed; will retry");
-                continue;
-            }
-            sink.fired(&name, &message);
-            if let Err(e) = timer.delete(&name).await {
-                tracing::warn!(schedule = %name, error = %e, "deleting a fired schedule failed; its message may repeat and be dropped as a duplicate");
-            }
-        }
+        // Fired side by side, as Scheduler fires each schedule on its own: one after
+        // another, the last of many due together would wait for all the others'
+        // sends and deletes.
+        let (queue, sink, timer) = (&queue, &sink, &timer);
+        futures_util::stream::iter(due)
+            .for_each_concurrent(CONCURRENT_FIRES, |(name, message)| async move {
+                if let Err(e) = queue.send(&message, 0).await {
+                    tracing::warn!(schedule = %name, error = %e, "firing a schedule failed; will retry");
+                    return;
+                }
+                sink.fired(&name, &message);
+                if let Err(e) = timer.delete(&name).await {
+                    tracing::warn!(schedule = %name, error = %e, "deleting a fired schedule failed; its message may repeat and be dropped as a duplicate");
+                }
+            })
+            .await;
     }
 }
