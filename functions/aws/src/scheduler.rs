@@ -108,9 +108,10 @@ impl SchedulerTimer {
                 break;
             }
         }
-        // Read side by side: ListSchedules names them without their times, and one
-        // round trip after another would make a poll with many retries pending take
-        // longer the more there are, and fire the last of them late.
+        // Read side by side: ListSchedules names them without their times, so a poll
+        // reads every pending schedule, and one round trip after another made a poll
+        // take longer the more retries were pending (200 against moto: 1.1 s, and
+        // 0.7 s read 16 at a time).
         let fetched: Vec<_> = futures_util::stream::iter(names)
             .map(|name| async move {
                 let resp = self

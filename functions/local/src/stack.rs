@@ -392,11 +392,11 @@ async fn poll_loop(
     }
 }
 
-/// Stands in for EventBridge Scheduler: every half second, due schedules put their
-/// message on the queue and are deleted (ActionAfterCompletion DELETE).
 /// How many due schedules the timer stand-in fires at once.
 const CONCURRENT_FIRES: usize = 16;
 
+/// Stands in for EventBridge Scheduler: every half second, due schedules put their
+/// message on the queue and are deleted (ActionAfterCompletion DELETE).
 async fn timer_loop(
     timer: Arc<SchedulerTimer>,
     queue: Arc<SqsQueue>,
