@@ -1557,6 +1557,12 @@ impl TimerProbe for MemoryTimer {
 
 /// One-shot schedules by name: idempotent, due exactly from their second on,
 /// reusable once deleted. (Use whole seconds: Scheduler's `at()` has no finer grain.)
+/// The schedules of `due` named in `names` (other tests' schedules may share the
+/// group), in the order given.
+fn named(due: Vec<(String, QueueMessage)>, names: &[&str]) -> Vec<(String, QueueMessage)> {
+    due.into_iter().filter(|(n, _)| names.contains(&n.as_str())).collect()
+}
+
 pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
     let ids = Ids::new();
     let (t, e) = (ids.tenant(), ids.endpoint());
@@ -1580,9 +1586,7 @@ pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
     );
     backend(timer.schedule(&"x".repeat(65), at1, &m1).await, "a 65-character name");
 
-    let mine = |v: Vec<(String, QueueMessage)>| -> Vec<(String, QueueMessage)> {
-        v.into_iter().filter(|(n, _)| n == &n1 || n == &n2).collect()
-    };
+    let mine = |v: Vec<(String, QueueMessage)>| named(v, &[&n1, &n2]);
     assert_eq!(
         mine(ok(probe.due(at1.plus_secs(-1)).await, "due early")),
         vec![],
@@ -1640,20 +1644,15 @@ pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
     for (name, at, m) in &many {
         ok(timer.schedule(name, *at, m).await, "schedule one of many");
     }
-    let names: Vec<&String> = many.iter().map(|(n, _, _)| n).collect();
-    let ours = |v: Vec<(String, QueueMessage)>| -> Vec<(String, QueueMessage)> {
-        v.into_iter().filter(|(n, _)| names.contains(&n)).collect()
-    };
-    let mut expect: Vec<(Timestamp, String, QueueMessage)> = many
-        .iter()
-        .filter(|(_, at, _)| *at <= base.plus_secs(24))
-        .map(|(n, at, m)| (*at, n.clone(), m.clone()))
-        .collect();
-    expect.sort_by_key(|a| a.0);
-    assert_eq!(expect.len(), 25);
+    let names: Vec<&str> = many.iter().map(|(n, _, _)| n.as_str()).collect();
+    let ours = |v: Vec<(String, QueueMessage)>| named(v, &names);
+    let mut due: Vec<&(String, Timestamp, QueueMessage)> =
+        many.iter().filter(|(_, at, _)| *at <= base.plus_secs(24)).collect();
+    due.sort_by_key(|(_, at, _)| *at);
+    assert_eq!(due.len(), 25);
     assert_eq!(
         ours(ok(probe.due(base.plus_secs(24)).await, "many pending")),
-        expect.into_iter().map(|(_, n, m)| (n, m)).collect::<Vec<_>>(),
+        due.iter().map(|(n, _, m)| (n.clone(), m.clone())).collect::<Vec<_>>(),
         "of many pending, the due ones, earliest first"
     );
     for (name, _, _) in &many {
