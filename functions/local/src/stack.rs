@@ -1,10 +1,12 @@
 //! The local stack in one process: the AWS emulator (or any endpoint named by
 //! `AWS_ENDPOINT_URL`), resources created idempotently, the API on a local address,
-//! an SQS poller that invokes the real sender handler with real SQS event shapes
-//! (standing in for Lambda's event source mapping), and a timer pump that fires due
+//! SQS pollers that invoke the real sender handler with real SQS event shapes
+//! (standing in for Lambda's event source mapping; see `crate::delay_ends` for how
+//! its pollers see delayed retries on time), and a timer pump that fires due
 //! Scheduler schedules onto the queue and deletes them (the emulator never fires
 //! them). Used by `make run` and by the end-to-end tests.
 
+use crate::delay_ends::{DelayEnds, NotingQueue};
 use crate::display::StepSink;
 use aws_lambda_events::event::sqs::SqsEvent;
 use axum::body::Body;
@@ -113,8 +115,11 @@ impl Stack {
         ));
         let random: Arc<dyn Random> = Arc::new(courier_app::memory::OsSeededRandom::new());
         let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::memory::OsSecrets);
+        // Retries are sent through a queue that notes when each delay ends, for the
+        // pollers (see `crate::delay_ends`).
+        let delay_ends = Arc::new(DelayEnds::default());
         let planner = Planner {
-            queue: queue.clone(),
+            queue: Arc::new(NotingQueue::new(queue.clone(), delay_ends.clone())),
             timer: timer.clone(),
             settings: opts.planner,
         };
@@ -198,6 +203,7 @@ impl Stack {
             dlq.clone(),
             res.dlq_arn.clone(),
             opts.visibility_timeout_seconds,
+            Polling::Long,
             opts.sink.clone(),
             rx.clone(),
         )));
@@ -210,10 +216,21 @@ impl Stack {
                 queue.clone(),
                 res.queue_arn.clone(),
                 opts.visibility_timeout_seconds,
+                Polling::Long,
                 opts.sink.clone(),
                 rx.clone(),
             )));
         }
+        // One more, for delayed messages (see `Polling::AtDelayEnds`).
+        tasks.push(tokio::spawn(poll_loop(
+            Consumer::Sender(sender.clone()),
+            queue.clone(),
+            res.queue_arn.clone(),
+            opts.visibility_timeout_seconds,
+            Polling::AtDelayEnds(delay_ends),
+            opts.sink.clone(),
+            rx.clone(),
+        )));
         tasks.push(tokio::spawn(timer_loop(
             timer.clone(),
             queue.clone(),
@@ -327,15 +344,36 @@ fn sqs_event(messages: &[courier_aws::sqs::ReceivedMessage], queue_arn: &str) ->
 /// Pollers of the delivery queue, as many as Lambda's event source mapping starts with.
 const SENDER_POLLERS: usize = 5;
 
-/// Stands in for one poller of Lambda's SQS event source mapping: long-polls, hands
-/// batches to the handler as real SQS events, deletes what succeeded, leaves the rest
-/// to come back after the visibility timeout (and, after 5 receives, to move to the
-/// DLQ).
+/// How long after a noted delay end the delay-end poller asks: the queue's clock
+/// counts in whole milliseconds.
+const AFTER_DELAY_END: Duration = Duration::from_millis(10);
+
+/// The longest the delay-end poller sleeps before looking at the noted ends again:
+/// an end noted while it sleeps is at least a second away (SQS delays are whole
+/// seconds), so it is never missed by more than this.
+const DELAY_END_LOOK: Duration = Duration::from_millis(250);
+
+/// How a poller asks its queue for messages.
+enum Polling {
+    /// Long polls of a second, which moto answers as soon as a message is sent.
+    Long,
+    /// Receives without waiting, each as soon as a noted delay end is past: moto
+    /// does not answer a long poll when a delayed message's delay ends (real SQS
+    /// does), so the long pollers would see such a message only when their polls
+    /// ended, up to a second late.
+    AtDelayEnds(Arc<DelayEnds>),
+}
+
+/// Stands in for one poller of Lambda's SQS event source mapping: polls as `polling`
+/// says, hands batches to the handler as real SQS events, deletes what succeeded,
+/// leaves the rest to come back after the visibility timeout (and, after 5 receives,
+/// to move to the DLQ).
 async fn poll_loop(
     consumer: Consumer,
     queue: Arc<SqsQueue>,
     queue_arn: String,
     visibility: i32,
+    polling: Polling,
     sink: Arc<dyn StepSink>,
     mut stop: watch::Receiver<bool>,
 ) {
@@ -343,8 +381,25 @@ async fn poll_loop(
         if *stop.borrow() {
             return;
         }
+        let wait_seconds = match &polling {
+            Polling::Long => 1,
+            Polling::AtDelayEnds(ends) => {
+                let now = tokio::time::Instant::now();
+                if ends.take_past(now.checked_sub(AFTER_DELAY_END).unwrap_or(now)) == 0 {
+                    let look = ends.next().map_or(now + DELAY_END_LOOK, |end| {
+                        (end + AFTER_DELAY_END).min(now + DELAY_END_LOOK)
+                    });
+                    tokio::select! {
+                        _ = tokio::time::sleep_until(look) => {}
+                        _ = stop.changed() => return,
+                    }
+                    continue;
+                }
+                0
+            }
+        };
         let received = tokio::select! {
-            r = queue.receive(10, 1, visibility) => r,
+            r = queue.receive(10, wait_seconds, visibility) => r,
             _ = stop.changed() => return,
         };
         let messages = match received {

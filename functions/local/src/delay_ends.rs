@@ -1,0 +1,156 @@
+//! When the delayed messages the local stack sends become visible, so that its
+//! pollers ask for them at that moment. moto answers a long poll as soon as a
+//! message is sent, but not when a delayed message's delay ends (real SQS does), so
+//! a poller waiting in a long poll saw a delayed retry only when its poll ended: up
+//! to a second late, in `make run` and in `make bench`'s timer lateness.
+
+use async_trait::async_trait;
+use courier_app::message::QueueMessage;
+use courier_app::ports::{PortResult, Queue};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::time::{Duration, Instant};
+
+/// The instants at which delayed messages become visible, as far as they are not yet
+/// past.
+#[derive(Debug, Default)]
+pub struct DelayEnds(Mutex<BinaryHeap<Reverse<Instant>>>);
+
+impl DelayEnds {
+    fn ends(&self) -> MutexGuard<'_, BinaryHeap<Reverse<Instant>>> {
+        // The heap is whole after any panic (a push or a pop either happened or not).
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Notes that a message becomes visible at `at`.
+    pub fn add(&self, at: Instant) {
+        self.ends().push(Reverse(at));
+    }
+
+    /// The earliest noted end.
+    pub fn next(&self) -> Option<Instant> {
+        self.ends().peek().map(|Reverse(at)| *at)
+    }
+
+    /// Forgets every end at or before `now`, and says how many there were.
+    pub fn take_past(&self, now: Instant) -> usize {
+        let mut ends = self.ends();
+        let mut taken = 0;
+        while ends.peek().is_some_and(|Reverse(at)| *at <= now) {
+            ends.pop();
+            taken += 1;
+        }
+        taken
+    }
+
+    /// How many ends are noted and not yet past.
+    pub fn len(&self) -> usize {
+        self.ends().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A queue that notes in [`DelayEnds`] when each delayed message it sends becomes
+/// visible: what the local stack's planner sends through.
+pub struct NotingQueue {
+    inner: Arc<dyn Queue>,
+    ends: Arc<DelayEnds>,
+}
+
+impl NotingQueue {
+    pub fn new(inner: Arc<dyn Queue>, ends: Arc<DelayEnds>) -> Self {
+        NotingQueue { inner, ends }
+    }
+}
+
+#[async_trait]
+impl Queue for NotingQueue {
+    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+        self.inner.send(message, delay_seconds).await?;
+        if delay_seconds > 0 {
+            // Noted once the queue has the message: the delay runs from its arrival
+            // there, so this end is no earlier than the queue's own.
+            self.ends
+                .add(Instant::now() + Duration::from_secs(u64::from(delay_seconds)));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use courier_app::contract::sample_message;
+    use courier_app::memory::{ManualClock, MemoryQueue};
+    use courier_core::Timestamp;
+    use courier_core::ids::{DeliveryId, EndpointId, TenantId};
+    use courier_core::rng::SplitMix64;
+
+    #[test]
+    fn past_ends_are_taken_together_and_once() {
+        let ends = DelayEnds::default();
+        let t0 = Instant::now();
+        let s = Duration::from_secs;
+        assert_eq!(ends.next(), None);
+        ends.add(t0 + s(3));
+        ends.add(t0 + s(1));
+        ends.add(t0 + s(2));
+        ends.add(t0 + s(1));
+        assert_eq!(ends.next(), Some(t0 + s(1)));
+        assert_eq!(ends.take_past(t0 + Duration::from_millis(999)), 0);
+        assert_eq!(ends.take_past(t0 + s(1)), 2, "ends at `now` are past");
+        assert_eq!(ends.take_past(t0 + s(1)), 0);
+        assert_eq!(ends.next(), Some(t0 + s(2)));
+        assert_eq!(ends.take_past(t0 + s(10)), 2);
+        assert!(ends.is_empty());
+        assert_eq!(ends.next(), None);
+    }
+
+    /// A noting queue over a memory queue, its notes, and a retry's message.
+    fn fixture() -> (Arc<MemoryQueue>, Arc<DelayEnds>, NotingQueue, QueueMessage) {
+        let now = Timestamp::from_millis(1_796_000_000_000);
+        let inner = Arc::new(MemoryQueue::new(Arc::new(ManualClock::new(now))));
+        let ends = Arc::new(DelayEnds::default());
+        let queue = NotingQueue::new(inner.clone(), ends.clone());
+        let mut rng = SplitMix64::new(7);
+        let message = sample_message(
+            &DeliveryId::generate(now, &mut rng),
+            &TenantId::generate(now, &mut rng),
+            &EndpointId::generate(now, &mut rng),
+            2,
+            now,
+        );
+        (inner, ends, queue, message)
+    }
+
+    #[tokio::test]
+    async fn only_delayed_sends_are_noted_from_when_the_queue_has_them() {
+        let (inner, ends, queue, message) = fixture();
+        let before = Instant::now();
+        queue.send(&message, 0).await.expect("sent");
+        queue.send(&message, 7).await.expect("sent");
+        let after = Instant::now();
+        assert_eq!(inner.sent(), vec![(message.clone(), 0), (message, 7)]);
+        assert_eq!(ends.len(), 1, "a message sent without delay needs no note");
+        let end = ends.next().expect("noted");
+        let seven = Duration::from_secs(7);
+        assert!(
+            before + seven <= end && end <= after + seven,
+            "the end is seven seconds after the send returned"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refused_send_is_not_noted() {
+        let (_, ends, queue, message) = fixture();
+        assert!(
+            queue.send(&message, 901).await.is_err(),
+            "SQS refuses delays over 900 s"
+        );
+        assert!(ends.is_empty());
+    }
+}
