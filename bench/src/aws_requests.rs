@@ -241,7 +241,7 @@ async fn pump(
 impl Harness {
     async fn start() -> Result<Harness, String> {
         let emulator = Emulator::start().await.map_err(err)?;
-        let sdk = emulator.sdk_config().await;
+        let sdk = emulator.sdk_config().await.map_err(err)?;
         let names = courier_aws::bootstrap::ResourceNames::with_prefix("bench");
         let res = courier_aws::bootstrap::ensure_resources(&sdk, &names)
             .await

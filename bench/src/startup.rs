@@ -154,7 +154,9 @@ pub fn init_steps_child() -> Result<(), String> {
     // other; timed on its own so the table shows what TLS costs.
     let tls = courier_http::tls::client_config();
     lap("TLS configuration (shared)", &mut steps);
-    let sdk = rt.block_on(courier_aws::aws_config_from_env());
+    let sdk = rt
+        .block_on(courier_aws::aws_config_from_env())
+        .map_err(|e| e.to_string())?;
     lap("aws_config_from_env", &mut steps);
     let store = courier_aws::DynamoStore::new(&sdk, config.table.clone());
     let queue = courier_aws::SqsQueue::new(&sdk, config.queue_url.clone());

@@ -18,7 +18,7 @@ async fn main() -> Result<(), Error> {
         .without_time()
         .init();
     let config = Config::from_env()?;
-    let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await;
+    let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await?;
     // API keys are looked up once a minute per instance, not on every request.
     let api = Arc::new(Api {
         tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(

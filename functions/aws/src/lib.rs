@@ -32,8 +32,9 @@ pub struct Deployment {
 }
 
 impl Deployment {
-    pub async fn from_config(config: &courier_app::config::Config) -> Deployment {
-        let sdk = aws_config_from_env().await;
+    /// Fails only when the SDK's HTTP client cannot be built (see [`aws_config_from_env`]).
+    pub async fn from_config(config: &courier_app::config::Config) -> Result<Deployment, NoHttpClient> {
+        let sdk = aws_config_from_env().await?;
         let queue = SqsQueue::new(&sdk, config.queue_url.clone());
         let timer = SchedulerTimer::new(
             &sdk,
@@ -41,7 +42,7 @@ impl Deployment {
             config.queue_arn.clone(),
             config.scheduler_role_arn.clone(),
         );
-        Deployment {
+        Ok(Deployment {
             store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
             planner: courier_app::planner::Planner {
                 queue: std::sync::Arc::new(queue),
@@ -51,21 +52,24 @@ impl Deployment {
                     schedule_lead_seconds: config.schedule_lead_seconds,
                 },
             },
-        }
+        })
     }
 }
+
+/// The SDK's HTTP client could not be built: its TLS configuration failed. The SDK
+/// crates are built without an HTTP client of their own (only
+/// [`http_client::shared`] is linked), so there is nothing to fall back to, and
+/// start-up fails rather than every AWS call.
+#[derive(Debug, thiserror::Error)]
+#[error("could not build the AWS SDK's HTTP client: {0}")]
+pub struct NoHttpClient(#[from] pub rustls::Error);
 
 /// The SDK configuration from the environment (credentials chain, region), with
 /// `AWS_ENDPOINT_URL` (when set and non-empty) as the endpoint of every service, so
 /// the same binaries run against AWS, moto or LocalStack. Requests go through
 /// [`http_client::shared`], which shares the webhook client's TLS configuration.
-pub async fn aws_config_from_env() -> aws_config::SdkConfig {
-    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
-    match http_client::shared() {
-        Ok(client) => loader = loader.http_client(client),
-        // Cannot happen with the compiled-in roots; the SDK's own client still works.
-        Err(err) => tracing::error!(error = %err, "no shared TLS configuration; using the SDK's HTTP client"),
-    }
+pub async fn aws_config_from_env() -> Result<aws_config::SdkConfig, NoHttpClient> {
+    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest()).http_client(http_client::shared()?);
     // The default credentials chain asks the environment first, and when the keys
     // are there (always, on Lambda) it never asks anything else; building the rest
     // of it (profile, SSO, an STS client for web identity, ECS and IMDS clients)
@@ -84,7 +88,7 @@ pub async fn aws_config_from_env() -> aws_config::SdkConfig {
     {
         loader = loader.endpoint_url(url.trim());
     }
-    loader.load().await
+    Ok(loader.load().await)
 }
 
 /// The region the SDK's environment provider would find (`AWS_REGION`, else

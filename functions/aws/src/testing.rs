@@ -158,12 +158,9 @@ impl Emulator {
 
     /// SDK config for this emulator: dummy static credentials, us-east-1, its endpoint.
     /// Requests go through [`crate::http_client`], as in the deployed functions.
-    pub async fn sdk_config(&self) -> aws_config::SdkConfig {
-        let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
-        if let Ok(client) = crate::http_client::shared() {
-            loader = loader.http_client(client);
-        }
-        loader
+    pub async fn sdk_config(&self) -> Result<aws_config::SdkConfig, crate::NoHttpClient> {
+        Ok(aws_config::defaults(aws_config::BehaviorVersion::latest())
+            .http_client(crate::http_client::shared()?)
             .region(aws_config::Region::new(REGION))
             .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
                 "testing",
@@ -174,7 +171,7 @@ impl Emulator {
             ))
             .endpoint_url(&self.endpoint)
             .load()
-            .await
+            .await)
     }
 
     /// Environment for a child process (e.g. the local runner) to use this emulator.

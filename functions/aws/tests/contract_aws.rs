@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 async fn setup() -> (Emulator, aws_config::SdkConfig, Resources) {
     let emu = Emulator::start().await.expect("AWS emulator");
-    let config = emu.sdk_config().await;
+    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
     let resources = ensure_resources(&config, &ResourceNames::with_prefix("courier-test"))
         .await
         .expect("bootstrap");

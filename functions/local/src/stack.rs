@@ -30,6 +30,8 @@ use tokio::task::JoinHandle;
 pub enum StackError {
     #[error("could not start the AWS emulator: {0}")]
     Emulator(String),
+    #[error(transparent)]
+    Sdk(#[from] courier_aws::NoHttpClient),
     #[error("could not create the local resources: {0}")]
     Bootstrap(String),
     #[error("could not listen on {addr}: {source}")]
@@ -99,7 +101,7 @@ impl Stack {
         let sdk = match &emulator {
             Some(e) => e.sdk_config().await,
             None => courier_aws::aws_config_from_env().await,
-        };
+        }?;
         let names = courier_aws::bootstrap::ResourceNames::with_prefix(&opts.prefix);
         let res = courier_aws::bootstrap::ensure_resources(&sdk, &names)
             .await

@@ -9,7 +9,7 @@ async fn create_tenant_prints_a_working_key() {
     let emu = courier_aws::testing::Emulator::start()
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let sdk = emu.sdk_config().await;
+    let sdk = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
     let names = courier_aws::bootstrap::ResourceNames::with_prefix("admin-test");
     let res = courier_aws::bootstrap::ensure_resources(&sdk, &names)
         .await

@@ -23,7 +23,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
     let config = Config::from_env()?;
-    let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await;
+    let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await?;
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
     let dlq_store = store.clone();
     let sender = Arc::new(Sender {

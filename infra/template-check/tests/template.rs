@@ -389,7 +389,7 @@ async fn the_table_is_what_the_bootstrap_creates() {
     let emulator = courier_aws::testing::Emulator::start()
         .await
         .expect("AWS emulator (run `make venv`)");
-    let sdk = emulator.sdk_config().await;
+    let sdk = emulator.sdk_config().await.expect("SDK configuration");
     let client = aws_sdk_dynamodb::Client::new(&sdk);
     courier_aws::bootstrap::ensure_table(&client, "courier-template-check")
         .await

@@ -26,7 +26,13 @@ async fn main() -> ExitCode {
         eprintln!("courier-admin: set COURIER_TABLE to the deployment's table name (a stack output)");
         return ExitCode::from(2);
     };
-    let sdk = courier_aws::aws_config_from_env().await;
+    let sdk = match courier_aws::aws_config_from_env().await {
+        Ok(sdk) => sdk,
+        Err(e) => {
+            eprintln!("courier-admin: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let store = DynamoStore::new(&sdk, table);
     match courier_app::api::create_tenant(&store, &OsSecrets, &OsSeededRandom::new(), &SystemClock, &name).await {
         Ok((tenant, key)) => {
