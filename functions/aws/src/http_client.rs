@@ -1,7 +1,9 @@
 //! The AWS SDK's HTTP client: reqwest over the process's one TLS configuration
 //! (`courier_http::tls`), instead of the SDK's default hyper client, which loads
 //! the host's root certificates and builds a rustls configuration of its own for
-//! every client created (three per Lambda, plus the ones `aws_config` makes).
+//! every client created (three per Lambda, plus the ones `aws_config` makes). The
+//! SDK crates are built without their default clients (see the workspace's
+//! Cargo.toml), so this is the only one.
 //!
 //! Plain `http` endpoints (moto, LocalStack) and `https` ones (AWS) both work; no
 //! proxy and no redirects, as with the SDK's default client. Failures are reported
