@@ -33,11 +33,12 @@ impl DelayEnds {
         self.ends().peek().map(|Reverse(at)| *at)
     }
 
-    /// Forgets every end at or before `now`, and says how many there were.
-    pub fn take_past(&self, now: Instant) -> usize {
+    /// Forgets the earliest ends at or before `now`, at most `at_most` of them (as
+    /// many messages as one receive can return), and says how many it forgot.
+    pub fn take_past(&self, now: Instant, at_most: usize) -> usize {
         let mut ends = self.ends();
         let mut taken = 0;
-        while ends.peek().is_some_and(|Reverse(at)| *at <= now) {
+        while taken < at_most && ends.peek().is_some_and(|Reverse(at)| *at <= now) {
             ends.pop();
             taken += 1;
         }
@@ -101,11 +102,13 @@ mod tests {
         ends.add(t0 + s(2));
         ends.add(t0 + s(1));
         assert_eq!(ends.next(), Some(t0 + s(1)));
-        assert_eq!(ends.take_past(t0 + Duration::from_millis(999)), 0);
-        assert_eq!(ends.take_past(t0 + s(1)), 2, "ends at `now` are past");
-        assert_eq!(ends.take_past(t0 + s(1)), 0);
+        assert_eq!(ends.take_past(t0 + Duration::from_millis(999), 10), 0);
+        assert_eq!(ends.take_past(t0 + s(1), 10), 2, "ends at `now` are past");
+        assert_eq!(ends.take_past(t0 + s(1), 10), 0);
         assert_eq!(ends.next(), Some(t0 + s(2)));
-        assert_eq!(ends.take_past(t0 + s(10)), 2);
+        assert_eq!(ends.take_past(t0 + s(10), 1), 1, "no more than asked for");
+        assert_eq!(ends.next(), Some(t0 + s(3)));
+        assert_eq!(ends.take_past(t0 + s(10), 10), 1);
         assert!(ends.is_empty());
         assert_eq!(ends.next(), None);
     }

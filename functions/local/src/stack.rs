@@ -346,13 +346,16 @@ fn sqs_event(messages: &[courier_aws::sqs::ReceivedMessage], queue_arn: &str) ->
 /// Pollers of the delivery queue, as many as Lambda's event source mapping starts with.
 const SENDER_POLLERS: usize = 5;
 
+/// The most messages one receive returns (SQS's limit, and Lambda's batch size here).
+const RECEIVE_MAX: usize = 10;
+
 /// How long after a noted delay end the delay-end poller asks: the queue's clock
 /// counts in whole milliseconds.
 const AFTER_DELAY_END: Duration = Duration::from_millis(10);
 
 /// The longest the delay-end poller sleeps before looking at the noted ends again:
 /// an end noted while it sleeps is at least a second away (SQS delays are whole
-/// seconds), so it is never missed by more than this.
+/// seconds), so the poller looks again before it comes due.
 const DELAY_END_LOOK: Duration = Duration::from_millis(250);
 
 /// How a poller asks its queue for messages.
@@ -387,7 +390,7 @@ async fn poll_loop(
             Polling::Long => 1,
             Polling::AtDelayEnds(ends) => {
                 let now = tokio::time::Instant::now();
-                if ends.take_past(now.checked_sub(AFTER_DELAY_END).unwrap_or(now)) == 0 {
+                if ends.take_past(now.checked_sub(AFTER_DELAY_END).unwrap_or(now), RECEIVE_MAX) == 0 {
                     let look = ends.next().map_or(now + DELAY_END_LOOK, |end| {
                         (end + AFTER_DELAY_END).min(now + DELAY_END_LOOK)
                     });
@@ -401,7 +404,7 @@ async fn poll_loop(
             }
         };
         let received = tokio::select! {
-            r = queue.receive(10, wait_seconds, visibility) => r,
+            r = queue.receive(RECEIVE_MAX as i32, wait_seconds, visibility) => r,
             _ = stop.changed() => return,
         };
         let messages = match received {
