@@ -1555,14 +1555,14 @@ impl TimerProbe for MemoryTimer {
     }
 }
 
-/// One-shot schedules by name: idempotent, due exactly from their second on,
-/// reusable once deleted. (Use whole seconds: Scheduler's `at()` has no finer grain.)
 /// The schedules of `due` named in `names` (other tests' schedules may share the
-/// group), in the order given.
+/// group), in `due`'s order.
 fn named(due: Vec<(String, QueueMessage)>, names: &[&str]) -> Vec<(String, QueueMessage)> {
     due.into_iter().filter(|(n, _)| names.contains(&n.as_str())).collect()
 }
 
+/// One-shot schedules by name: idempotent, due exactly from their second on,
+/// reusable once deleted. (Use whole seconds: Scheduler's `at()` has no finer grain.)
 pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
     let ids = Ids::new();
     let (t, e) = (ids.tenant(), ids.endpoint());
