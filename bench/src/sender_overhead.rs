@@ -279,7 +279,7 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         headers: request
             .headers
             .into_iter()
-            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .map(|(k, v)| (k.into_owned(), v.to_string()))
             .collect(),
     })
 }

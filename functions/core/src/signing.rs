@@ -102,7 +102,7 @@ impl SigningKey {
 }
 
 /// `v1,` and the base64 of a 32-byte MAC.
-const SIGNATURE_LEN: usize = 3 + 44;
+pub const SIGNATURE_LEN: usize = 3 + 44;
 
 /// `n` in decimal ASCII, written into `buf` without allocating (the signed content
 /// is hashed once per attempt).
@@ -138,13 +138,25 @@ pub fn signature_header_keys<'a>(
     body: &[u8],
 ) -> String {
     let mut out = String::with_capacity(SIGNATURE_LEN);
+    signature_header_keys_into(keys, msg_id, timestamp_secs, body, &mut out);
+    out
+}
+
+/// [`signature_header_keys`], appended to `out` (which may hold other text before).
+pub fn signature_header_keys_into<'a>(
+    keys: impl IntoIterator<Item = &'a SigningKey>,
+    msg_id: &str,
+    timestamp_secs: i64,
+    body: &[u8],
+    out: &mut String,
+) {
+    let start = out.len();
     for key in keys {
-        if !out.is_empty() {
+        if out.len() > start {
             out.push(' ');
         }
-        key.sign_into(msg_id, timestamp_secs, body, &mut out);
+        key.sign_into(msg_id, timestamp_secs, body, out);
     }
-    out
 }
 
 /// True when any `v1,` signature in the header verifies under `secret`
@@ -208,6 +220,13 @@ mod tests {
         // A prepared key is reused: the second message's MAC starts from the key alone.
         assert_eq!(keys[0].sign("msg_2", 5, body), a.sign("msg_2", 5, body));
         assert_eq!(signature_header_keys(&[], "msg_1", 1, body), "");
+        // Appended after whatever the buffer holds, separated only from each other.
+        let mut out = String::from("dlv_1");
+        signature_header_keys_into(&keys, "msg_1", 1_614_265_330, body, &mut out);
+        assert_eq!(out, format!("dlv_1{header}"));
+        let mut out = String::from("x");
+        signature_header_keys_into(&[], "msg_1", 1, body, &mut out);
+        assert_eq!(out, "x");
     }
 
     #[test]

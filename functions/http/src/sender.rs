@@ -7,10 +7,9 @@ use crate::admission::{AdmissionError, AdmissionPolicy, check_url};
 use crate::failure::outcome_of;
 use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
-use courier_app::ports::{HttpSender, OutboundHeader, OutboundRequest, SendResult};
+use courier_app::ports::{HeaderText, HttpSender, OutboundHeader, OutboundRequest, SendResult};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure, READ_HEADERS, ResponseSummary, TransportFailure};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
-use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use url::Url;
@@ -287,8 +286,10 @@ fn admitted(url: &str, policy: AdmissionPolicy) -> Result<Url, AdmissionError> {
 }
 
 /// Names every attempt carries, as static `HeaderName`s: parsing them from text would
-/// copy each one into a fresh allocation on every attempt.
-static ATTEMPT_HEADER_NAMES: [HeaderName; 5] = [
+/// look each one up again (or copy it into a fresh allocation) on every attempt.
+static ATTEMPT_HEADER_NAMES: [HeaderName; 7] = [
+    HeaderName::from_static("content-type"),
+    HeaderName::from_static("user-agent"),
     HeaderName::from_static("webhook-id"),
     HeaderName::from_static("webhook-timestamp"),
     HeaderName::from_static("webhook-signature"),
@@ -296,32 +297,19 @@ static ATTEMPT_HEADER_NAMES: [HeaderName; 5] = [
     HeaderName::from_static("webhook-attempt-id"),
 ];
 
-/// Values every attempt carries unchanged: static values are shared, never copied,
-/// when reqwest clones the request.
-static CONSTANT_HEADER_VALUES: [HeaderValue; 2] = [
-    HeaderValue::from_static("application/json"),
-    HeaderValue::from_static(courier_app::sender::USER_AGENT),
-];
-
 /// The value if it is visible ASCII and tabs only (`HeaderValue`'s own checks would
-/// also pass other bytes). Static values that every attempt carries map to the
-/// shared constants; the others are moved, not copied.
-fn header_value(value: Cow<'static, str>) -> Option<HeaderValue> {
-    if !value.bytes().all(|b| b == b'\t' || (32..127).contains(&b)) {
+/// also pass other bytes). The value's bytes are shared, never copied: static text
+/// stays static, and a slice of the attempt's buffer counts a reference.
+fn header_value(value: HeaderText) -> Option<HeaderValue> {
+    if !value.as_bytes().iter().all(|&b| b == b'\t' || (32..127).contains(&b)) {
         return None;
     }
-    match value {
-        Cow::Borrowed(text) => constant_value(text).or_else(|| HeaderValue::from_str(text).ok()),
-        Cow::Owned(text) => HeaderValue::try_from(text).ok(),
-    }
+    HeaderValue::from_maybe_shared(value.into_bytes()).ok()
 }
 
-/// The shared static value for `text`, when it is one of the constants.
+/// The shared static value for `text`, when it is the default user agent.
 fn constant_value(text: &str) -> Option<HeaderValue> {
-    CONSTANT_HEADER_VALUES
-        .iter()
-        .find(|known| known.as_bytes() == text.as_bytes())
-        .cloned()
+    (text == courier_app::sender::USER_AGENT).then(|| HeaderValue::from_static(courier_app::sender::USER_AGENT))
 }
 
 fn header_name(name: &str) -> Option<HeaderName> {
@@ -413,6 +401,7 @@ async fn by_deadline<F: std::future::Future>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::borrow::Cow;
 
     #[test]
     fn request_headers_skip_client_owned_and_reject_invalid() {
@@ -461,19 +450,22 @@ mod tests {
         );
         // Static values are held to the same rule as the others.
         assert_eq!(
-            request_headers(vec![(Cow::Borrowed("x-ok"), Cow::Borrowed("line\nbreak"))]),
+            request_headers(vec![(Cow::Borrowed("x-ok"), HeaderText::from_static("line\nbreak"))]),
             Err("x-ok".to_owned())
         );
         assert_eq!(
-            request_headers(vec![(Cow::Borrowed("content-type"), Cow::Borrowed("application/json"))])
-                .ok()
-                .and_then(|h| h.get("content-type").cloned()),
+            request_headers(vec![(
+                Cow::Borrowed("content-type"),
+                HeaderText::from_static("application/json")
+            )])
+            .ok()
+            .and_then(|h| h.get("content-type").cloned()),
             Some(HeaderValue::from_static("application/json"))
         );
     }
 
     fn owned(name: &str, value: &str) -> OutboundHeader {
-        (Cow::Owned(name.to_owned()), Cow::Owned(value.to_owned()))
+        (Cow::Owned(name.to_owned()), HeaderText::from(value.to_owned()))
     }
 
     #[test]

@@ -63,30 +63,30 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     // Unwind safety: what a panicking step leaves behind is the cache's and the EMF
     // buffer's locks, both read as absent when poisoned, and the ports' own state,
     // which recover from a poisoned lock.
-    let caught: Vec<std::thread::Result<RecordResult>> = event
+    let caught: Vec<std::thread::Result<Result<StepOutcome, String>>> = event
         .records
         .iter()
         .map(|r| AssertUnwindSafe(handle_record(sender, r, &cache, emf.as_ref())).catch_unwind())
         .collect::<FuturesOrdered<_>>()
         .collect()
         .await;
+    // The message ids are moved out of the batch, which is done with: a copy would
+    // read each id's text again, long after SQS's event was parsed.
     let results: Vec<RecordResult> = caught
         .into_iter()
-        .zip(&event.records)
+        .zip(event.records)
         .map(|(result, record)| {
-            result.unwrap_or_else(|panic| {
-                let message_id = record.message_id.clone().unwrap_or_default();
+            let message_id = record.message_id.unwrap_or_default();
+            let result = result.unwrap_or_else(|panic| {
                 let why = panic_message(panic.as_ref());
                 tracing::error!(
                     message_id,
                     panic = why,
                     "a record's step panicked; message left for retry"
                 );
-                RecordResult {
-                    message_id,
-                    result: Err(format!("step panicked: {why}")),
-                }
-            })
+                Err(format!("step panicked: {why}"))
+            });
+            RecordResult { message_id, result }
         })
         .collect();
     if let Some(samples) = emf.and_then(|m| m.into_inner().ok()).filter(|s| !s.is_empty()) {
@@ -116,14 +116,14 @@ async fn handle_record(
     record: &SqsMessage,
     cache: &EndpointCache,
     emf: Option<&Mutex<Vec<StepSample>>>,
-) -> RecordResult {
-    let message_id = record.message_id.clone().unwrap_or_default();
+) -> Result<StepOutcome, String> {
     let body = record.body.as_deref().unwrap_or("");
-    let result = match QueueMessage::parse(body) {
+    match QueueMessage::parse(body) {
         // An unreadable message can never succeed: it is reported as failed so SQS
         // moves it to the dead-letter queue after its receive limit, where it stays
         // visible instead of vanishing.
         Err(e) => {
+            let message_id = record.message_id.as_deref().unwrap_or_default();
             tracing::error!(message_id, error = %e, "unreadable queue message");
             Err(format!("unreadable message: {e}"))
         }
@@ -160,8 +160,7 @@ async fn handle_record(
             .instrument(span)
             .await
         }
-    };
-    RecordResult { message_id, result }
+    }
 }
 
 /// Works a batch from the dead-letter queue: each message marks its delivery as
