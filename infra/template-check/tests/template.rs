@@ -160,6 +160,46 @@ fn every_sdk_call_in_functions_aws_is_accounted_for() {
     }
 }
 
+/// The crates a deployed function links besides functions/aws, whose sources the IAM
+/// check does not read: they must make no SDK call (none of their `.send()` chains),
+/// or a call there could need an action the template lacks.
+const NON_AWS_CRATES: [&str; 5] = [
+    "functions/api/src",
+    "functions/sender/src",
+    "functions/app/src",
+    "functions/http/src",
+    "functions/core/src",
+];
+
+/// SDK calls (or `.send()` chains the scan cannot read) in `files`, one line each.
+fn sdk_calls_in(files: &[SourceFile]) -> Vec<String> {
+    match scan::scan(files) {
+        Ok(calls) => checks::describe_calls(&calls),
+        Err(errors) => errors.iter().map(ToString::to_string).collect(),
+    }
+}
+
+#[test]
+fn sdk_calls_live_only_in_functions_aws() {
+    for dir in NON_AWS_CRATES {
+        let found = sdk_calls_in(&sources(dir));
+        assert!(
+            found.is_empty(),
+            "{dir} calls the AWS SDK, which the IAM check only looks for in functions/aws; move the call there:\n{}",
+            found.join("\n")
+        );
+    }
+    // The same look finds a call placed in one of them.
+    let mut files = sources("functions/sender/src");
+    files.push(SourceFile {
+        name: "shortcut.rs".to_owned(),
+        text: "async fn peek(c: &Client) { c.get_item().table_name(\"t\").send().await; }".to_owned(),
+    });
+    let found = sdk_calls_in(&files);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("get_item"), "{found:?}");
+}
+
 // ---- negative self-tests: each breaks one thing and expects the finding ----------
 
 #[test]
