@@ -42,9 +42,14 @@ impl<S: Write> State<S> {
 
     fn line(&mut self, line: &[u8], urgent: bool) {
         if self.open_batches == 0 || urgent {
-            self.flush();
-            let _ = self.sink.write_all(line);
-            let _ = self.sink.flush();
+            if self.held.is_empty() {
+                let _ = self.sink.write_all(line);
+                let _ = self.sink.flush();
+            } else {
+                // The held lines go first, in the same write as this one.
+                self.held.extend_from_slice(line);
+                self.flush();
+            }
             return;
         }
         self.held.extend_from_slice(line);
@@ -230,6 +235,20 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn an_urgent_line_goes_out_with_what_is_held_in_one_write() {
+        let buffer = buffer();
+        let _batch = buffer.batch();
+        log(buffer, "a\n");
+        log(buffer, "b\n");
+        let mut urgent = LineWriter { buffer, urgent: true };
+        urgent.write_all(b"warn\n").expect("in memory");
+        assert_eq!(writes(buffer), ["a\nb\nwarn\n"]);
+        // With nothing held, an urgent line is written as it is.
+        urgent.write_all(b"error\n").expect("in memory");
+        assert_eq!(writes(buffer), ["a\nb\nwarn\n", "error\n"]);
+    }
+
+    #[test]
     fn each_batch_s_end_writes_what_is_held_while_others_stay_open() {
         let buffer = buffer();
         let first = buffer.batch();
@@ -255,14 +274,18 @@ pub(crate) mod tests {
                 assert!(writes(buffer).is_empty(), "an info line is held");
                 tracing::warn!("step failed; message left for retry");
             });
-            assert_eq!(writes(buffer).len(), 2, "the held line, then the warning");
+            let written = writes(buffer);
+            assert_eq!(written.len(), 1, "the held line and the warning, in one write");
+            assert_eq!(written[0].lines().count(), 2, "{written:?}");
             tracing::info!("held again");
             drop(batch);
         });
         let lines: Vec<serde_json::Value> = writes(buffer)
             .iter()
-            .map(|w| serde_json::from_str(w.trim_end()).expect("one JSON line per write"))
+            .flat_map(|w| w.lines().map(str::to_owned).collect::<Vec<_>>())
+            .map(|l| serde_json::from_str(&l).expect("one JSON object per line"))
             .collect();
+        assert_eq!(writes(buffer).len(), 2, "the batch's end wrote what it held since");
         let shape: Vec<_> = lines
             .iter()
             .map(|l| {
