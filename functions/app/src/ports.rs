@@ -195,15 +195,6 @@ impl HeaderText {
     }
 }
 
-/// Text several [`HeaderText`]s are cut from (see [`HeaderText::slice_of`]).
-pub struct SharedHeaderText(Bytes);
-
-impl From<String> for SharedHeaderText {
-    fn from(text: String) -> Self {
-        SharedHeaderText(Bytes::from(text))
-    }
-}
-
 impl Default for HeaderText {
     fn default() -> Self {
         HeaderText::from_static("")
@@ -251,6 +242,15 @@ impl PartialEq<str> for HeaderText {
 impl PartialEq<&str> for HeaderText {
     fn eq(&self, other: &&str) -> bool {
         self.as_bytes() == other.as_bytes()
+    }
+}
+
+/// Text several [`HeaderText`]s are cut from (see [`HeaderText::slice_of`]).
+pub struct SharedHeaderText(Bytes);
+
+impl From<String> for SharedHeaderText {
+    fn from(text: String) -> Self {
+        SharedHeaderText(Bytes::from(text))
     }
 }
 
