@@ -65,28 +65,28 @@ fn sizes(release: &Path) -> (Vec<BinarySize>, bool) {
     let mut out = Vec::new();
     let mut arm64_missing = false;
     for name in FUNCTIONS {
-        let candidates = [
-            (LAMBDA_TARGET, arm.as_ref().map(|d| d.join(name))),
-            ("host", Some(release.join(name))),
-        ];
-        let mut found_arm = false;
-        let host_built = std::fs::metadata(release.join(name)).and_then(|m| m.modified()).ok();
-        for (build, path) in candidates {
-            let Some(path) = path else { continue };
-            if let Ok(meta) = std::fs::metadata(&path) {
-                let is_arm = build == LAMBDA_TARGET;
-                found_arm |= is_arm;
-                let built = meta.modified().ok();
-                out.push(BinarySize {
-                    name: name.to_owned(),
-                    build: build.to_owned(),
-                    path: path.display().to_string(),
-                    bytes: meta.len(),
-                    older_than_host: is_arm && matches!((built, host_built), (Some(a), Some(h)) if a < h),
-                });
-            }
+        // Each binary's metadata is read once: the host build's is needed first, to
+        // tell whether the arm64 build is older.
+        let host_path = release.join(name);
+        let host = std::fs::metadata(&host_path).ok().map(|meta| (host_path, meta));
+        let host_built = host.as_ref().and_then(|(_, meta)| meta.modified().ok());
+        let arm_build = arm.as_ref().and_then(|d| {
+            let path = d.join(name);
+            std::fs::metadata(&path).ok().map(|meta| (path, meta))
+        });
+        arm64_missing |= arm_build.is_none();
+        for (build, found) in [(LAMBDA_TARGET, arm_build), ("host", host)] {
+            let Some((path, meta)) = found else { continue };
+            let is_arm = build == LAMBDA_TARGET;
+            let built = meta.modified().ok();
+            out.push(BinarySize {
+                name: name.to_owned(),
+                build: build.to_owned(),
+                path: path.display().to_string(),
+                bytes: meta.len(),
+                older_than_host: is_arm && matches!((built, host_built), (Some(a), Some(h)) if a < h),
+            });
         }
-        arm64_missing |= !found_arm;
     }
     (out, arm64_missing)
 }
@@ -297,5 +297,31 @@ mod tests {
             ]
         );
         assert!(!arm64_missing);
+    }
+
+    #[test]
+    fn a_missing_arm64_build_is_reported_and_the_host_size_shown() {
+        let root = std::env::temp_dir().join(format!("courier-bench-sizes-missing-{}", std::process::id()));
+        let release = root.join("release");
+        let arm = root.join(LAMBDA_TARGET).join("release");
+        let now = SystemTime::now();
+        write(&release.join("courier-sender"), 30, now);
+        write(&release.join("courier-api"), 40, now);
+        write(&arm.join("courier-api"), 10, now);
+        let (found, arm64_missing) = sizes(&release);
+        let _ = std::fs::remove_dir_all(&root);
+        let seen: Vec<(&str, &str, u64)> = found
+            .iter()
+            .map(|s| (s.name.as_str(), s.build.as_str(), s.bytes))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("courier-api", LAMBDA_TARGET, 10),
+                ("courier-api", "host", 40),
+                ("courier-sender", "host", 30),
+            ]
+        );
+        assert!(arm64_missing);
     }
 }
