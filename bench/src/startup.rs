@@ -269,31 +269,51 @@ mod tests {
         file.set_modified(modified).expect("mtime");
     }
 
-    #[test]
-    fn arm64_builds_older_than_the_host_build_are_flagged() {
-        let root = std::env::temp_dir().join(format!("courier-bench-sizes-{}", std::process::id()));
+    /// `sizes` over a release directory holding `files` (arm64 build or not, name,
+    /// bytes, modification time) in a fresh directory of its own: each binary found as
+    /// (name, build, bytes, older than the host build), and whether an arm64 build
+    /// was missing.
+    fn sizes_of(case: &str, files: &[(bool, &str, usize, SystemTime)]) -> (Vec<(String, String, u64, bool)>, bool) {
+        let root = std::env::temp_dir().join(format!("courier-bench-sizes-{case}-{}", std::process::id()));
         let release = root.join("release");
         let arm = root.join(LAMBDA_TARGET).join("release");
+        for &(is_arm, name, bytes, modified) in files {
+            write(&if is_arm { &arm } else { &release }.join(name), bytes, modified);
+        }
+        let (found, arm64_missing) = sizes(&release);
+        let _ = std::fs::remove_dir_all(&root);
+        let seen = found
+            .into_iter()
+            .map(|s| (s.name, s.build, s.bytes, s.older_than_host))
+            .collect();
+        (seen, arm64_missing)
+    }
+
+    fn row(name: &str, build: &str, bytes: u64, older: bool) -> (String, String, u64, bool) {
+        (name.to_owned(), build.to_owned(), bytes, older)
+    }
+
+    #[test]
+    fn arm64_builds_older_than_the_host_build_are_flagged() {
         let now = SystemTime::now();
         let hour = Duration::from_secs(3600);
         // The sender's arm64 build predates its host build; the API's is newer.
-        write(&release.join("courier-sender"), 30, now);
-        write(&arm.join("courier-sender"), 20, now - hour);
-        write(&release.join("courier-api"), 40, now - hour);
-        write(&arm.join("courier-api"), 10, now);
-        let (found, arm64_missing) = sizes(&release);
-        let _ = std::fs::remove_dir_all(&root);
-        let seen: Vec<(&str, &str, u64, bool)> = found
-            .iter()
-            .map(|s| (s.name.as_str(), s.build.as_str(), s.bytes, s.older_than_host))
-            .collect();
+        let (seen, arm64_missing) = sizes_of(
+            "older",
+            &[
+                (false, "courier-sender", 30, now),
+                (true, "courier-sender", 20, now - hour),
+                (false, "courier-api", 40, now - hour),
+                (true, "courier-api", 10, now),
+            ],
+        );
         assert_eq!(
             seen,
             [
-                ("courier-api", LAMBDA_TARGET, 10, false),
-                ("courier-api", "host", 40, false),
-                ("courier-sender", LAMBDA_TARGET, 20, true),
-                ("courier-sender", "host", 30, false),
+                row("courier-api", LAMBDA_TARGET, 10, false),
+                row("courier-api", "host", 40, false),
+                row("courier-sender", LAMBDA_TARGET, 20, true),
+                row("courier-sender", "host", 30, false),
             ]
         );
         assert!(!arm64_missing);
@@ -301,25 +321,21 @@ mod tests {
 
     #[test]
     fn a_missing_arm64_build_is_reported_and_the_host_size_shown() {
-        let root = std::env::temp_dir().join(format!("courier-bench-sizes-missing-{}", std::process::id()));
-        let release = root.join("release");
-        let arm = root.join(LAMBDA_TARGET).join("release");
         let now = SystemTime::now();
-        write(&release.join("courier-sender"), 30, now);
-        write(&release.join("courier-api"), 40, now);
-        write(&arm.join("courier-api"), 10, now);
-        let (found, arm64_missing) = sizes(&release);
-        let _ = std::fs::remove_dir_all(&root);
-        let seen: Vec<(&str, &str, u64)> = found
-            .iter()
-            .map(|s| (s.name.as_str(), s.build.as_str(), s.bytes))
-            .collect();
+        let (seen, arm64_missing) = sizes_of(
+            "missing",
+            &[
+                (false, "courier-sender", 30, now),
+                (false, "courier-api", 40, now),
+                (true, "courier-api", 10, now),
+            ],
+        );
         assert_eq!(
             seen,
             [
-                ("courier-api", LAMBDA_TARGET, 10),
-                ("courier-api", "host", 40),
-                ("courier-sender", "host", 30),
+                row("courier-api", LAMBDA_TARGET, 10, false),
+                row("courier-api", "host", 40, false),
+                row("courier-sender", "host", 30, false),
             ]
         );
         assert!(arm64_missing);
