@@ -170,17 +170,6 @@ impl HeaderText {
         HeaderText(Bytes::from_static(text.as_bytes()))
     }
 
-    /// `text[range]` as a value sharing `text`'s buffer. `None` when the range is
-    /// out of bounds or does not fall on character boundaries.
-    pub fn slice_of(text: &SharedHeaderText, range: std::ops::Range<usize>) -> Option<Self> {
-        let bytes = &text.0;
-        // A byte starts a character unless it continues one (0b10xx_xxxx); the
-        // same test as `str::is_char_boundary`.
-        let boundary = |i: usize| i == bytes.len() || bytes.get(i).is_some_and(|&b| (b as i8) >= -0x40);
-        (range.start <= range.end && boundary(range.start) && boundary(range.end))
-            .then(|| HeaderText(bytes.slice(range)))
-    }
-
     pub fn as_str(&self) -> &str {
         // Made only from `str` (whole, or cut on character boundaries).
         std::str::from_utf8(&self.0).unwrap_or_default()
@@ -245,8 +234,21 @@ impl PartialEq<&str> for HeaderText {
     }
 }
 
-/// Text several [`HeaderText`]s are cut from (see [`HeaderText::slice_of`]).
+/// Text several [`HeaderText`]s are cut from (see [`SharedHeaderText::slice`]).
 pub struct SharedHeaderText(Bytes);
+
+impl SharedHeaderText {
+    /// `self[range]` as a value sharing this buffer. `None` when the range is out of
+    /// bounds or does not fall on character boundaries.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Option<HeaderText> {
+        let bytes = &self.0;
+        // A byte starts a character unless it continues one (0b10xx_xxxx); the
+        // same test as `str::is_char_boundary`.
+        let boundary = |i: usize| i == bytes.len() || bytes.get(i).is_some_and(|&b| (b as i8) >= -0x40);
+        (range.start <= range.end && boundary(range.start) && boundary(range.end))
+            .then(|| HeaderText(bytes.slice(range)))
+    }
+}
 
 impl From<String> for SharedHeaderText {
     fn from(text: String) -> Self {
@@ -307,7 +309,7 @@ mod tests {
     #[test]
     fn header_text_cuts_only_on_character_boundaries() {
         let text = SharedHeaderText::from("dlv_1caf\u{e9}!".to_owned());
-        let cut = |range| HeaderText::slice_of(&text, range).map(|t| t.to_string());
+        let cut = |range| text.slice(range).map(|t| t.to_string());
         assert_eq!(cut(0..5).as_deref(), Some("dlv_1"));
         assert_eq!(cut(5..10).as_deref(), Some("caf\u{e9}"));
         assert_eq!(cut(10..11).as_deref(), Some("!"));

@@ -1008,7 +1008,7 @@ fn prepared_request(
     let end = text.len();
     let text = SharedHeaderText::from(text);
     // The ranges were measured around whole pushes, so they always cut cleanly.
-    let cut = |range| HeaderText::slice_of(&text, range).unwrap_or_default();
+    let cut = |range| text.slice(range).unwrap_or_default();
     let attempt = attempt_text(m.attempt);
     // Room for the policy's attempt header and a completion token too.
     let mut headers = Vec::with_capacity(9);
