@@ -286,6 +286,16 @@ fn err(field: &str, message: impl fmt::Display) -> PolicyError {
     }
 }
 
+/// A number from the request as an error message repeats it: plain below 10^15, in
+/// exponent form above, so `1e300` comes back as `1e300` and not as 301 digits.
+fn echo_number(n: f64) -> String {
+    if n.abs() < 1e15 {
+        format!("{n}")
+    } else {
+        format!("{n:e}")
+    }
+}
+
 const GREATWAIT_RETRYABLE_4XX: [u16; 12] = [401, 402, 403, 404, 405, 407, 408, 421, 423, 424, 425, 429];
 
 impl Policy {
@@ -539,7 +549,10 @@ impl Policy {
             if !w.is_finite() || *w < 0.0 || *w > MAX_WAIT_SECONDS {
                 return Err(err(
                     &format!("waitsSeconds[{i}]"),
-                    format!("must be between 0 and {MAX_WAIT_SECONDS} seconds, got {w}"),
+                    format!(
+                        "must be between 0 and {MAX_WAIT_SECONDS} seconds, got {}",
+                        echo_number(*w)
+                    ),
                 ));
             }
         }
@@ -693,7 +706,7 @@ fn scale_ceil(ms: u64, factor: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     #[test]
     fn presets_are_valid_and_round_trip_through_json() {
@@ -778,5 +791,23 @@ mod tests {
             assert_eq!(e.field, field, "{input}: {}", e.message);
         }
         assert_eq!(Policy::from_json("{").expect_err("bad json").field, "(document)");
+    }
+
+    #[test]
+    fn an_out_of_range_wait_is_echoed_compactly() {
+        let message = |w: Value| {
+            Policy::from_value(&json!({"base": "tanitar", "waitsSeconds": [w]}))
+                .expect_err("must fail")
+                .message
+        };
+        assert_eq!(
+            message(json!(1e300)),
+            "must be between 0 and 2592000 seconds, got 1e300"
+        );
+        assert_eq!(message(json!(-2.5)), "must be between 0 and 2592000 seconds, got -2.5");
+        assert_eq!(
+            message(json!(2592001)),
+            "must be between 0 and 2592000 seconds, got 2592001"
+        );
     }
 }
