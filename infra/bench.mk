@@ -9,6 +9,7 @@
 #   COURIER_BENCH_CONCURRENCY  requests in flight (40)
 #   COURIER_BENCH_ROUNDS       alternating rounds of the sender variants (6)
 #   COURIER_BENCH_AWS_K        deliveries per path for the request counts (10)
+#   COURIER_BENCH_PAYLOAD_BYTES bytes of those events' payload JSON (a small one, ~70)
 #   COURIER_BENCH_M            retries per path for timer lateness (20)
 #   COURIER_BENCH_INIT_RUNS    init-time runs per binary (15)
 #   COURIER_BENCH_SECTIONS     any of sender,aws,lateness,startup,core (all)

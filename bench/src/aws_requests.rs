@@ -48,6 +48,8 @@ pub const SCHEDULE_LEAD_SECONDS: u32 = 1;
 #[derive(Debug, Clone)]
 pub struct Config {
     pub per_path: usize,
+    /// Bytes of each event's payload JSON; 0 keeps the small default payload.
+    pub payload_bytes: usize,
     /// Bound on each path's wait for its deliveries to settle.
     pub time_limit: Duration,
 }
@@ -105,6 +107,8 @@ pub struct Report {
     /// One delivery item as stored after its first attempt: bytes per attribute
     /// (name plus value), and the whole.
     pub delivery_item_bytes: BTreeMap<String, u64>,
+    /// Bytes of each event's payload JSON.
+    pub payload_bytes: usize,
     pub sqs_max_delay_seconds: u32,
     pub schedule_lead_seconds: u32,
     pub lambda_memory_mb: u32,
@@ -496,10 +500,23 @@ fn path_report(name: &str, k: usize, settled: usize, counts: &Counts, tally: &Ta
     }
 }
 
-async fn events(h: &Harness, endpoint: &str, k: usize) -> Result<Vec<DeliveryId>, String> {
+/// The payload of the bench's `i`th event: a small object, its `note` padded so
+/// that the JSON text is `bytes` long when that is more than the unpadded text.
+/// Item sizes, and so write units, follow the payload's size.
+pub fn payload(i: usize, bytes: usize) -> Value {
+    let note = "a typical small webhook payload";
+    let small = json!({"order": i, "note": note, "amount": 1234});
+    let pad = bytes.saturating_sub(small.to_string().len());
+    if pad == 0 {
+        return small;
+    }
+    json!({"order": i, "note": format!("{note}{}", ".".repeat(pad)), "amount": 1234})
+}
+
+async fn events(h: &Harness, endpoint: &str, k: usize, payload_bytes: usize) -> Result<Vec<DeliveryId>, String> {
     let mut ids = Vec::with_capacity(k);
     for i in 0..k {
-        let payload = json!({"order": i, "note": "a typical small webhook payload", "amount": 1234});
+        let payload = payload(i, payload_bytes);
         let r = h
             .call(
                 "POST",
@@ -574,7 +591,7 @@ async fn run_paths(
         ("first attempt succeeds, SmartChat (health)", &smartchat, 1),
     ] {
         h.reset();
-        let ids = events(h, endpoint, k).await?;
+        let ids = events(h, endpoint, k, cfg.payload_bytes).await?;
         let settled = h.wait_done(&ids, attempts, cfg.time_limit).await;
         let (counts, tally) = h.take();
         out.push(path_report(name, k, settled, &counts, &tally));
@@ -610,9 +627,34 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
     let (paths, delivery_item_bytes) = result?;
     Ok(Report {
         delivery_item_bytes,
+        payload_bytes: payload(0, cfg.payload_bytes).to_string().len(),
         sqs_max_delay_seconds: SQS_MAX_DELAY_SECONDS,
         schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
         lambda_memory_mb: 256,
         paths,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::payload;
+
+    #[test]
+    fn a_payload_is_padded_to_the_size_asked_for() {
+        let small = payload(7, 0).to_string();
+        assert_eq!(
+            small,
+            r#"{"amount":1234,"note":"a typical small webhook payload","order":7}"#
+        );
+        assert_eq!(
+            payload(7, small.len() - 1).to_string(),
+            small,
+            "never cut below the small payload"
+        );
+        for bytes in [small.len() + 1, 1024, 8 * 1024 + 1] {
+            let text = payload(7, bytes).to_string();
+            assert_eq!(text.len(), bytes);
+            assert!(text.contains(r#""order":7"#), "{text}");
+        }
+    }
 }

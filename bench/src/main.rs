@@ -3,7 +3,9 @@
 //! `COURIER_BENCH_N` (deliveries per sender variant, default 50000),
 //! `COURIER_BENCH_CONCURRENCY` (requests in flight, default 40),
 //! `COURIER_BENCH_ROUNDS` (alternating rounds, default 6), `COURIER_BENCH_AWS_K`
-//! (deliveries per cost path, default 10), `COURIER_BENCH_M` (retries per
+//! (deliveries per cost path, default 10), `COURIER_BENCH_PAYLOAD_BYTES` (bytes of
+//! each cost path event's payload JSON, default a small one of about 70),
+//! `COURIER_BENCH_M` (retries per
 //! lateness path, default 20), `COURIER_BENCH_INIT_RUNS` (default 15) and
 //! `COURIER_BENCH_SECTIONS` (default `sender,aws,lateness,startup,core`).
 //! `courier-bench receiver`, `sender-child ...` and `init-steps` are the child
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
                 if wants("aws") {
                     let cfg = aws_requests::Config {
                         per_path: env_usize("COURIER_BENCH_AWS_K", 10),
+                        payload_bytes: env_usize("COURIER_BENCH_PAYLOAD_BYTES", 0),
                         time_limit: Duration::from_secs(60),
                     };
                     eprintln!(
