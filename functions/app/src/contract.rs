@@ -1141,6 +1141,12 @@ pub async fn delivery_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
             .await,
         "the whole log's cursor on a status list",
     );
+    bad_cursor(
+        store
+            .list_deliveries(&ep, Some("succeeded"), None, None, Some(&cursor), 2)
+            .await,
+        "the whole log's cursor on the succeeded list",
+    );
     // The first page ends with a delivery made at T0 + 20 s: outside a window that
     // ends there or starts later, inside one that starts earlier.
     bad_cursor(

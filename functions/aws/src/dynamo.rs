@@ -21,7 +21,9 @@ use aws_smithy_runtime_api::client::result::SdkError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use courier_app::memory::{MAX_PAGE, SystemClock, apply_claim, claim_held_by, is_live};
-use courier_app::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
+use courier_app::model::{
+    Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
+};
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
 };
@@ -89,6 +91,8 @@ pub struct DynamoStore {
     client: Client,
     table: String,
     clock: Arc<dyn Clock>,
+    /// Index entries one list page reads at most (see `page`).
+    max_examined: usize,
 }
 
 fn s(v: impl Into<String>) -> AttributeValue {
@@ -345,6 +349,11 @@ struct QuerySpec {
     /// Drop expired items server-side (the index carries `expiresAt`).
     ttl_filter: bool,
     consistent: bool,
+    /// The status the caller keeps of the partition's items, when the list is one
+    /// status's but the partition holds them all (succeeded deliveries are listed
+    /// from the whole log, see [`indexed_status`]). Its cursors carry it, so that a
+    /// cursor continues only the list that handed it out.
+    status_filter: Option<String>,
 }
 
 impl QuerySpec {
@@ -419,18 +428,33 @@ fn empty_window(since: Option<Timestamp>, until: Option<Timestamp>) -> bool {
     matches!((since, until), (Some(a), Some(b)) if a.millis().max(0) >= b.millis().max(0))
 }
 
-fn encode_cursor(item: &Item, attrs: &[&str]) -> PortResult<String> {
+/// The most index entries one page reads before it answers with what it has kept
+/// (ten BatchGetItems of 100): bounds a request's time and read units whatever the
+/// list leaves out.
+pub const MAX_EXAMINED: usize = 1000;
+
+/// The cursor entry naming a filtered list's status (no key attribute has this name).
+const CURSOR_STATUS: &str = "status";
+
+fn encode_cursor(item: &Item, spec: &QuerySpec) -> PortResult<String> {
     let mut m = BTreeMap::new();
-    for a in attrs {
+    for a in spec.key_attrs() {
         let v = get_s(item, a).ok_or_else(|| corrupt(format!("listed item lacks key attribute {a}")))?;
-        m.insert((*a).to_owned(), v.to_owned());
+        m.insert(a.to_owned(), v.to_owned());
+    }
+    if let Some(status) = &spec.status_filter {
+        m.insert(CURSOR_STATUS.to_owned(), status.clone());
     }
     Ok(URL_SAFE_NO_PAD.encode(to_json(&m)?))
 }
 
 fn decode_cursor(cursor: &str, spec: &QuerySpec) -> PortResult<Item> {
     let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| PortError::BadCursor)?;
-    let m: BTreeMap<String, String> = serde_json::from_slice(&bytes).map_err(|_| PortError::BadCursor)?;
+    let mut m: BTreeMap<String, String> = serde_json::from_slice(&bytes).map_err(|_| PortError::BadCursor)?;
+    // The whole log's cursor does not continue a status's list, nor the other way.
+    if m.remove(CURSOR_STATUS) != spec.status_filter {
+        return Err(PortError::BadCursor);
+    }
     let attrs = spec.key_attrs();
     if m.len() != attrs.len() || !attrs.iter().all(|a| m.contains_key(*a)) {
         return Err(PortError::BadCursor);
@@ -459,12 +483,20 @@ impl DynamoStore {
             client,
             table: table.into(),
             clock,
+            max_examined: MAX_EXAMINED,
         }
     }
 
     /// Judges TTL expiry by `clock` instead (tests use a manual clock).
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = clock;
+        self
+    }
+
+    /// Reads at most `entries` index entries per list page instead of
+    /// [`MAX_EXAMINED`] (tests use a small bound, to see a page cut short).
+    pub fn with_max_examined(mut self, entries: usize) -> Self {
+        self.max_examined = entries.max(1);
         self
     }
 
@@ -853,7 +885,10 @@ impl DynamoStore {
     }
 
     /// Runs a query until `limit + 1` items survive `resolve` (or the partition
-    /// ends), so the page knows exactly whether more remain.
+    /// ends), so the page knows exactly whether more remain. A list that keeps few of
+    /// the entries it reads (succeeded deliveries of an endpoint that has been
+    /// failing for days) stops after `max_examined` entries with what it has: a
+    /// short page, even an empty one, whose cursor goes on after the last entry read.
     async fn page<T, F, Fut>(
         &self,
         spec: QuerySpec,
@@ -873,6 +908,9 @@ impl DynamoStore {
         };
         let now = self.now();
         let mut kept: Vec<(Item, T)> = Vec::new();
+        let mut examined = 0usize;
+        // Where a page cut short by the examination bound goes on from.
+        let mut cut_at: Option<Item> = None;
         loop {
             let mut values: Item = HashMap::from([(":pk".to_owned(), s(spec.pk.1.clone()))]);
             let mut cond = format!("{} = :pk", spec.pk.0);
@@ -901,18 +939,24 @@ impl DynamoStore {
                 .await
                 .map_err(from_sdk)?;
             let items = resp.items.unwrap_or_default();
+            examined += items.len().max(usize::try_from(resp.scanned_count).unwrap_or(0));
             if !items.is_empty() {
                 kept.extend(resolve(items).await?);
             }
             match resp.last_evaluated_key {
+                Some(k) if kept.len() < want && examined >= self.max_examined => {
+                    cut_at = Some(k);
+                    break;
+                }
                 Some(k) if kept.len() < want => start = Some(k),
                 _ => break,
             }
         }
         let more = kept.len() > limit;
         kept.truncate(limit);
-        let next_cursor = match (more, kept.last()) {
-            (true, Some((item, _))) => Some(encode_cursor(item, &spec.key_attrs())?),
+        let next_cursor = match (more, kept.last(), cut_at) {
+            (true, Some((item, _)), _) => Some(encode_cursor(item, &spec)?),
+            (false, _, Some(key)) => Some(encode_cursor(&key, &spec)?),
             _ => None,
         };
         Ok(Page {
@@ -990,6 +1034,15 @@ impl DynamoStore {
 /// Attributes to `SET` (name, value) and to `REMOVE`.
 type AttributeChanges = (Vec<(String, AttributeValue)>, Vec<&'static str>);
 
+/// Whether deliveries in `status` have an entry in the status index (GSI2). A
+/// succeeded delivery has none: most deliveries end there, and its entry moving to
+/// `succeeded` was a delete and a put (2 write units) on every success; leaving the
+/// index is a delete alone. The few lists of succeeded deliveries read the whole log
+/// (GSI1), where nearly every delivery is one, keeping only the succeeded ones.
+fn indexed_status(status: &str) -> bool {
+    status != DeliveryStatus::Succeeded.as_str()
+}
+
 fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
     let created = sort_key(d.created_at, d.id.as_str());
     let mut set = vec![
@@ -1000,10 +1053,14 @@ fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
         (TENANT_ID.to_owned(), s(d.tenant_id.as_str())),
         (GSI1PK.to_owned(), s(log_pk(&d.endpoint_id))),
         (GSI1SK.to_owned(), s(created.clone())),
-        (GSI2PK.to_owned(), s(status_pk(&d.endpoint_id, d.status.as_str()))),
-        (GSI2SK.to_owned(), s(created)),
     ];
     let mut remove = Vec::new();
+    if indexed_status(d.status.as_str()) {
+        set.push((GSI2PK.to_owned(), s(status_pk(&d.endpoint_id, d.status.as_str()))));
+        set.push((GSI2SK.to_owned(), s(created)));
+    } else {
+        remove.extend([GSI2PK, GSI2SK]);
+    }
     match body_place(&d.body) {
         BodyPlace::Inline(b) => {
             set.push((BODY.to_owned(), s(b)));
@@ -1119,6 +1176,7 @@ impl EndpointStore for DynamoStore {
             forward: true,
             ttl_filter: false,
             consistent: true,
+            status_filter: None,
         };
         self.page(spec, cursor, limit, |items| async move {
             items
@@ -1446,9 +1504,11 @@ impl DeliveryStore for DynamoStore {
         cursor: Option<&str>,
         limit: u32,
     ) -> PortResult<Page<Delivery>> {
-        let (index, pk, sk) = match status {
-            None => (GSI_LOG, (GSI1PK, log_pk(endpoint)), GSI1SK),
-            Some(st) => (GSI_STATUS, (GSI2PK, status_pk(endpoint, st)), GSI2SK),
+        let (index, pk, sk, status_filter) = match status {
+            Some(st) if indexed_status(st) => (GSI_STATUS, (GSI2PK, status_pk(endpoint, st)), GSI2SK, None),
+            // Kept out of the status index: the whole log, filtered below.
+            Some(st) => (GSI_LOG, (GSI1PK, log_pk(endpoint)), GSI1SK, Some(st.to_owned())),
+            None => (GSI_LOG, (GSI1PK, log_pk(endpoint)), GSI1SK, None),
         };
         if empty_window(since, until) {
             return Ok(Page {
@@ -1459,7 +1519,8 @@ impl DeliveryStore for DynamoStore {
         // Both log indexes project keys only (a claim or an outcome then rewrites no
         // index entry unless the status moves), so a page is a query for keys and one
         // consistent BatchGetItem for the items. An item that expired, or whose status
-        // has moved on since the index saw it, is left out: the page shows the table.
+        // has moved on since the index saw it (or, listed from the whole log, is in
+        // another status), is left out: the page shows the table.
         let spec = QuerySpec {
             index: Some(index),
             pk,
@@ -1468,6 +1529,7 @@ impl DeliveryStore for DynamoStore {
             forward: false,
             ttl_filter: false,
             consistent: false,
+            status_filter,
         };
         let now = self.now();
         self.page(spec, cursor, limit, |keys| async move {
@@ -1519,6 +1581,7 @@ impl DeliveryStore for DynamoStore {
             forward: false,
             ttl_filter: false,
             consistent: false,
+            status_filter: None,
         };
         let now = self.now();
         self.page(spec, cursor, limit, |entries| async move {

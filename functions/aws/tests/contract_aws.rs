@@ -604,3 +604,165 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
         other => panic!("a webhook id that is not a delivery id must read as corrupt, got {other:?}"),
     }
 }
+
+/// A succeeded delivery has no entry in the status index (GSI2): its entry is
+/// deleted when it succeeds and put back if it is redelivered. The succeeded list
+/// reads the whole log instead, and its cursors continue only that list.
+#[tokio::test]
+async fn succeeded_deliveries_leave_the_status_index() {
+    use courier_app::model::DeliveryStatus;
+    use courier_app::ports::DeliveryStore;
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let client = aws_sdk_dynamodb::Client::new(&config);
+    let ids = contract::Ids::new();
+    let (tenant, ep) = (ids.tenant(), ids.endpoint());
+    let event = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({}));
+    // Newest last: d[3] is the newest, and lists come newest first.
+    let mut d: Vec<_> = (0..4)
+        .map(|i| contract::sample_delivery(&event, &ep, &ids.delivery(), T0.plus_secs(i), "{}".to_owned()))
+        .collect();
+    for x in &d {
+        store.create_delivery(x).await.expect("create");
+    }
+    for i in [0, 2] {
+        let version = d[i].version;
+        d[i].status = DeliveryStatus::Succeeded;
+        d[i].version += 1;
+        store.update_delivery(&d[i], version).await.expect("succeed");
+    }
+    let gsi2 = |status: &str| {
+        let (client, table, status) = (client.clone(), res.table.clone(), status.to_owned());
+        async move {
+            let mut ids: Vec<String> = scan(&client, &table)
+                .await
+                .into_iter()
+                .filter(|i| {
+                    i.get("GSI2PK")
+                        .and_then(|v| v.as_s().ok())
+                        .is_some_and(|pk| pk.ends_with(&status))
+                })
+                .map(|i| i["PK"].as_s().cloned().unwrap_or_default())
+                .collect();
+            ids.sort();
+            ids
+        }
+    };
+    assert_eq!(
+        gsi2("#succeeded").await,
+        Vec::<String>::new(),
+        "no status-index key once succeeded"
+    );
+    let mut pending = vec![
+        courier_aws::dynamo::delivery_pk(&d[1].id),
+        courier_aws::dynamo::delivery_pk(&d[3].id),
+    ];
+    pending.sort();
+    assert_eq!(gsi2("#pending").await, pending);
+
+    // Listed from the whole log, newest first, a page at a time.
+    let first = store
+        .list_deliveries(&ep, Some("succeeded"), None, None, None, 1)
+        .await
+        .expect("first page");
+    assert_eq!(
+        first.items.iter().map(|x| x.id.clone()).collect::<Vec<_>>(),
+        vec![d[2].id.clone()]
+    );
+    let cursor = first.next_cursor.expect("a second page");
+    let second = store
+        .list_deliveries(&ep, Some("succeeded"), None, None, Some(&cursor), 1)
+        .await
+        .expect("second page");
+    assert_eq!(
+        second.items.iter().map(|x| x.id.clone()).collect::<Vec<_>>(),
+        vec![d[0].id.clone()]
+    );
+    assert_eq!(second.next_cursor, None);
+    let pending_list = store
+        .list_deliveries(&ep, Some("pending"), None, None, None, 10)
+        .await
+        .expect("pending");
+    assert_eq!(
+        pending_list.items.iter().map(|x| x.id.clone()).collect::<Vec<_>>(),
+        vec![d[3].id.clone(), d[1].id.clone()]
+    );
+
+    // A cursor continues only the list that handed it out.
+    let whole = store
+        .list_deliveries(&ep, None, None, None, None, 1)
+        .await
+        .expect("whole log");
+    let whole_cursor = whole.next_cursor.expect("more of the log");
+    for (status, cursor, what) in [
+        (None, &cursor, "the succeeded list's cursor on the whole log"),
+        (
+            Some("succeeded"),
+            &whole_cursor,
+            "the whole log's cursor on the succeeded list",
+        ),
+        (
+            Some("pending"),
+            &cursor,
+            "the succeeded list's cursor on the pending list",
+        ),
+    ] {
+        match store.list_deliveries(&ep, status, None, None, Some(cursor), 1).await {
+            Err(PortError::BadCursor) => {}
+            other => panic!("{what} must be refused, got {other:?}"),
+        }
+    }
+
+    // Redelivered: back in the status index under its new status.
+    let version = d[2].version;
+    d[2].status = DeliveryStatus::Pending;
+    d[2].version += 1;
+    store.update_delivery(&d[2], version).await.expect("redeliver");
+    pending.push(courier_aws::dynamo::delivery_pk(&d[2].id));
+    pending.sort();
+    assert_eq!(gsi2("#pending").await, pending);
+}
+
+/// A list that keeps few of the entries it reads stops after the examination bound
+/// with a short page (here an empty one) whose cursor goes on from the last entry
+/// read, so no request reads an endpoint's whole log.
+#[tokio::test]
+async fn a_sparse_list_answers_short_pages_within_its_bound() {
+    use courier_app::model::DeliveryStatus;
+    use courier_app::ports::DeliveryStore;
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table)
+        .with_clock(clock.clone())
+        .with_max_examined(3);
+    let ids = contract::Ids::new();
+    let (tenant, ep) = (ids.tenant(), ids.endpoint());
+    let event = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({}));
+    // The oldest succeeded, then 8 pending ones: a page of 3 asks for 4 entries a
+    // query, so the succeeded one is the ninth entry read.
+    let mut oldest = contract::sample_delivery(&event, &ep, &ids.delivery(), T0, "{}".to_owned());
+    store.create_delivery(&oldest).await.expect("create");
+    let version = oldest.version;
+    oldest.status = DeliveryStatus::Succeeded;
+    oldest.version += 1;
+    store.update_delivery(&oldest, version).await.expect("succeed");
+    for i in 1..=8 {
+        let x = contract::sample_delivery(&event, &ep, &ids.delivery(), T0.plus_secs(i), "{}".to_owned());
+        store.create_delivery(&x).await.expect("create");
+    }
+    let mut pages = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..10 {
+        let page = store
+            .list_deliveries(&ep, Some("succeeded"), None, None, cursor.as_deref(), 3)
+            .await
+            .expect("page");
+        pages.push(page.items.iter().map(|x| x.id.clone()).collect::<Vec<_>>());
+        cursor = page.next_cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert_eq!(pages, vec![vec![], vec![], vec![oldest.id.clone()]]);
+}
