@@ -11,7 +11,7 @@
 #   COURIER_BENCH_AWS_K        deliveries per path for the request counts (10)
 #   COURIER_BENCH_PAYLOAD_BYTES bytes of those events' payload JSON (a small one, ~70)
 #   COURIER_BENCH_M            retries per path for timer lateness (20)
-#   COURIER_BENCH_INIT_RUNS    init-time runs per binary (15)
+#   COURIER_BENCH_INIT_RUNS    init-time runs per binary (40)
 #   COURIER_BENCH_SECTIONS     any of sender,aws,lateness,startup,core (all)
 # The crate is a workspace member but not a default member: `cargo build` and
 # `cargo test` without `-p`/`--workspace` leave it alone.
