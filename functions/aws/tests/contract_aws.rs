@@ -605,6 +605,24 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
     }
 }
 
+/// Moves `d` to `status` through the store, as a step or the API would.
+async fn set_status(
+    store: &DynamoStore,
+    d: &mut courier_app::model::Delivery,
+    status: courier_app::model::DeliveryStatus,
+) {
+    use courier_app::ports::DeliveryStore;
+    let version = d.version;
+    d.status = status;
+    d.version += 1;
+    store.update_delivery(d, version).await.expect("update delivery");
+}
+
+/// The ids of a page's deliveries, in its order.
+fn ids_of(page: &courier_app::model::Page<courier_app::model::Delivery>) -> Vec<courier_core::ids::DeliveryId> {
+    page.items.iter().map(|x| x.id.clone()).collect()
+}
+
 /// A succeeded delivery has no entry in the status index (GSI2): its entry is
 /// deleted when it succeeds and put back if it is redelivered. The succeeded list
 /// reads the whole log instead, and its cursors continue only that list.
@@ -627,10 +645,7 @@ async fn succeeded_deliveries_leave_the_status_index() {
         store.create_delivery(x).await.expect("create");
     }
     for i in [0, 2] {
-        let version = d[i].version;
-        d[i].status = DeliveryStatus::Succeeded;
-        d[i].version += 1;
-        store.update_delivery(&d[i], version).await.expect("succeed");
+        set_status(&store, &mut d[i], DeliveryStatus::Succeeded).await;
     }
     let gsi2 = |status: &str| {
         let (client, table, status) = (client.clone(), res.table.clone(), status.to_owned());
@@ -666,28 +681,19 @@ async fn succeeded_deliveries_leave_the_status_index() {
         .list_deliveries(&ep, Some("succeeded"), None, None, None, 1)
         .await
         .expect("first page");
-    assert_eq!(
-        first.items.iter().map(|x| x.id.clone()).collect::<Vec<_>>(),
-        vec![d[2].id.clone()]
-    );
+    assert_eq!(ids_of(&first), vec![d[2].id.clone()]);
     let cursor = first.next_cursor.expect("a second page");
     let second = store
         .list_deliveries(&ep, Some("succeeded"), None, None, Some(&cursor), 1)
         .await
         .expect("second page");
-    assert_eq!(
-        second.items.iter().map(|x| x.id.clone()).collect::<Vec<_>>(),
-        vec![d[0].id.clone()]
-    );
+    assert_eq!(ids_of(&second), vec![d[0].id.clone()]);
     assert_eq!(second.next_cursor, None);
     let pending_list = store
         .list_deliveries(&ep, Some("pending"), None, None, None, 10)
         .await
         .expect("pending");
-    assert_eq!(
-        pending_list.items.iter().map(|x| x.id.clone()).collect::<Vec<_>>(),
-        vec![d[3].id.clone(), d[1].id.clone()]
-    );
+    assert_eq!(ids_of(&pending_list), vec![d[3].id.clone(), d[1].id.clone()]);
 
     // A cursor continues only the list that handed it out.
     let whole = store
@@ -715,10 +721,7 @@ async fn succeeded_deliveries_leave_the_status_index() {
     }
 
     // Redelivered: back in the status index under its new status.
-    let version = d[2].version;
-    d[2].status = DeliveryStatus::Pending;
-    d[2].version += 1;
-    store.update_delivery(&d[2], version).await.expect("redeliver");
+    set_status(&store, &mut d[2], DeliveryStatus::Pending).await;
     pending.push(courier_aws::dynamo::delivery_pk(&d[2].id));
     pending.sort();
     assert_eq!(gsi2("#pending").await, pending);
@@ -743,10 +746,7 @@ async fn a_sparse_list_answers_short_pages_within_its_bound() {
     // query, so the succeeded one is the ninth entry read.
     let mut oldest = contract::sample_delivery(&event, &ep, &ids.delivery(), T0, "{}".to_owned());
     store.create_delivery(&oldest).await.expect("create");
-    let version = oldest.version;
-    oldest.status = DeliveryStatus::Succeeded;
-    oldest.version += 1;
-    store.update_delivery(&oldest, version).await.expect("succeed");
+    set_status(&store, &mut oldest, DeliveryStatus::Succeeded).await;
     for i in 1..=8 {
         let x = contract::sample_delivery(&event, &ep, &ids.delivery(), T0.plus_secs(i), "{}".to_owned());
         store.create_delivery(&x).await.expect("create");
@@ -758,7 +758,7 @@ async fn a_sparse_list_answers_short_pages_within_its_bound() {
             .list_deliveries(&ep, Some("succeeded"), None, None, cursor.as_deref(), 3)
             .await
             .expect("page");
-        pages.push(page.items.iter().map(|x| x.id.clone()).collect::<Vec<_>>());
+        pages.push(ids_of(&page));
         cursor = page.next_cursor;
         if cursor.is_none() {
             break;
