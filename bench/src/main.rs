@@ -5,9 +5,9 @@
 //! `COURIER_BENCH_ROUNDS` (alternating rounds, default 6), `COURIER_BENCH_AWS_K`
 //! (deliveries per cost path, default 10), `COURIER_BENCH_PAYLOAD_BYTES` (bytes of
 //! each cost path event's payload JSON, default a small one of about 70),
-//! `COURIER_BENCH_M` (retries per
-//! lateness path, default 20), `COURIER_BENCH_INIT_RUNS` (default 40) and
-//! `COURIER_BENCH_SECTIONS` (default `sender,aws,lateness,startup,core`).
+//! `COURIER_BENCH_M` (retries per lateness path, default 20),
+//! `COURIER_BENCH_INIT_RUNS` (default 40) and `COURIER_BENCH_SECTIONS` (default
+//! `sender,aws,lateness,startup,core`).
 //! `courier-bench receiver`, `sender-child ...` and `init-steps` are the child
 //! processes the sections start; `init-order <binary> <script>` writes the sender's
 //! start-up code layout (`make init-order`, see `init_order`).
