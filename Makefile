@@ -19,7 +19,6 @@ help:
 	@echo "make build   sam build (arm64 bootstrap binaries for Lambda)"
 	@echo "make deploy  sam deploy (uses samconfig.toml)"
 	@echo "make bench   print performance and cost figures"
-	@echo "make init-order  re-derive the sender's start-up code layout (needs valgrind; see docs/bench.md)"
 	@echo "make tenant  create a tenant and API key in a deployment (COURIER_TABLE=... NAME=...)"
 
 run: venv

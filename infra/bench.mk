@@ -19,7 +19,7 @@
 CARGO ?= cargo
 BENCH_TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
 
-.PHONY: bench bench-build bench-core init-order
+.PHONY: bench bench-build bench-core
 
 # Two invocations: the functions' binaries are built with exactly their own
 # features, as infra/build.mk builds them for Lambda, not unified with the bench
@@ -35,13 +35,3 @@ bench-core:
 
 bench: venv bench-build bench-core
 	$(BENCH_TARGET_DIR)/release/courier-bench
-
-# The sender's start-up code layout, functions/sender/init-order.ld (see
-# bench/src/init_order.rs): run after a change to what a cold start executes, then
-# commit the script. Needs valgrind. The sender is built unstripped and in the
-# default layout (valgrind cannot place code outside `.text`), in a target
-# directory of its own so the release build is left as it is.
-INIT_ORDER_DIR = $(BENCH_TARGET_DIR)/init-order
-init-order: bench-build
-	COURIER_INIT_ORDER=off CARGO_PROFILE_RELEASE_STRIP=false $(CARGO) build --release --locked -p courier-sender --bin courier-sender --target-dir $(INIT_ORDER_DIR)
-	$(BENCH_TARGET_DIR)/release/courier-bench init-order $(INIT_ORDER_DIR)/release/courier-sender functions/sender/init-order.ld

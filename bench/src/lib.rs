@@ -10,7 +10,6 @@ pub mod aws_requests;
 pub mod core_results;
 pub mod cost;
 pub mod cpu;
-pub mod init_order;
 pub mod lateness;
 pub mod receiver;
 pub mod report;

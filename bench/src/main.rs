@@ -9,8 +9,7 @@
 //! `COURIER_BENCH_INIT_RUNS` (default 40) and `COURIER_BENCH_SECTIONS` (default
 //! `sender,aws,lateness,startup,core`).
 //! `courier-bench receiver`, `sender-child ...` and `init-steps` are the child
-//! processes the sections start; `init-order <binary> <script>` writes the sender's
-//! start-up code layout (`make init-order`, see `init_order`).
+//! processes the sections start.
 
 use courier_app::ports::Clock;
 use courier_bench::report::{self, Bench, Section};
@@ -42,7 +41,6 @@ fn main() -> ExitCode {
     match std::env::args().nth(1).as_deref() {
         Some("receiver") => return finish("receiver", receiver::serve_as_child()),
         Some("sender-child") => return finish("sender child", sender_overhead::child(&rest)),
-        Some("init-order") => return finish("init-order", courier_bench::init_order::run(&rest)),
         Some("init-steps") => return finish("init-steps", startup::init_steps_child()),
         _ => {}
     }
