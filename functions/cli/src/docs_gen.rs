@@ -34,7 +34,7 @@ pub fn write_pages(dir: &Path) -> CliResult<Vec<String>> {
 }
 
 fn write_tree(cmd: &clap::Command, name: &str, dir: &Path, written: &mut Vec<String>) -> CliResult<()> {
-    let named = cmd.clone().name(name.to_owned());
+    let named = cmd.clone().name(name.to_owned()).version(env!("CARGO_PKG_VERSION"));
     let file = format!("{name}.1");
     std::fs::write(dir.join(&file), page(&named)?)
         .map_err(|e| CliError::usage(format!("--out-dir {}: {e}", dir.display())))?;
