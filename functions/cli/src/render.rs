@@ -248,16 +248,38 @@ pub fn attempt(a: &Value, style: Style) -> String {
     fields(&pairs, style)
 }
 
+/// One target of an event: `{id, endpointId, status}` in the answer to sending it,
+/// `{deliveryId, endpointId, outcome, reason?}` in the audit log.
+fn target(d: &Value) -> (String, String, String) {
+    let id = match d.get("deliveryId") {
+        Some(_) => text(d, "deliveryId"),
+        None => text(d, "id"),
+    };
+    let status = match (d.get("outcome"), d.get("reason").and_then(Value::as_str)) {
+        (Some(_), Some(reason)) => format!("{} ({reason})", text(d, "outcome")),
+        (Some(_), None) => text(d, "outcome"),
+        (None, _) => text(d, "status"),
+    };
+    (id, text(d, "endpointId"), status)
+}
+
+fn targets_of(v: &Value) -> &[Value] {
+    v.get("deliveries").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
 fn targets(v: &Value) -> String {
-    v.get("deliveries")
-        .and_then(Value::as_array)
-        .map(|ds| {
-            ds.iter()
-                .map(|d| format!("{} {} {}", text(d, "id"), text(d, "endpointId"), text(d, "status")))
-                .collect::<Vec<_>>()
-                .join(", ")
+    let list: Vec<String> = targets_of(v)
+        .iter()
+        .map(|d| {
+            let (id, endpoint, status) = target(d);
+            format!("{id} {endpoint} {status}")
         })
-        .unwrap_or_else(|| "-".to_owned())
+        .collect();
+    if list.is_empty() {
+        "-".to_owned()
+    } else {
+        list.join(", ")
+    }
 }
 
 pub fn events(page: &Value, style: Style) -> String {
@@ -292,17 +314,14 @@ pub fn event(v: &Value, style: Style) -> String {
 /// The deliveries an event made (its audit entry or the answer to sending it).
 fn deliveries_of(v: &Value, style: Style) -> String {
     let mut t = Table::new(&["DELIVERY", "ENDPOINT", "STATUS"]);
-    for d in v
-        .get("deliveries")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice)
-    {
-        let status = text(d, "status");
-        t.row(vec![
-            plain(text(d, "id")),
-            plain(text(d, "endpointId")),
-            (status.clone(), Tone::of_state(&status)),
-        ]);
+    for d in targets_of(v) {
+        let (id, endpoint, status) = target(d);
+        let tone = match status.as_str() {
+            "queued" | "scheduled" | "pending" => Tone::Plain,
+            other if other.starts_with("dropped") => Tone::Bad,
+            other => Tone::of_state(other),
+        };
+        t.row(vec![plain(id), plain(endpoint), (status, tone)]);
     }
     t.render(style)
 }
@@ -381,6 +400,24 @@ mod tests {
         assert_eq!(
             endpoints(&page, PLAIN),
             "ID    STATUS  POLICY         URL\nep_1  active  mine (custom)  http://x\nmore: --cursor abc"
+        );
+    }
+
+    #[test]
+    fn event_targets_read_in_both_shapes() {
+        let logged = json!({"items": [{"id": "evt_1", "type": "t", "plannedAt": "p", "createdAt": "c",
+            "deliveries": [{"deliveryId": "dlv_1", "endpointId": "ep_1", "outcome": "queued"},
+                           {"deliveryId": "dlv_2", "endpointId": "ep_2", "outcome": "dropped", "reason": "breaker_open"}]}],
+            "nextCursor": null});
+        assert_eq!(
+            events(&logged, PLAIN).lines().nth(1),
+            Some("evt_1  t     p        c        dlv_1 ep_1 queued, dlv_2 ep_2 dropped (breaker_open)")
+        );
+        let accepted =
+            json!({"eventId": "evt_1", "deliveries": [{"id": "dlv_1", "endpointId": "ep_1", "status": "pending"}]});
+        assert_eq!(
+            event_accepted(&accepted, "k1", PLAIN),
+            "eventId         evt_1\nidempotencyKey  k1\nDELIVERY  ENDPOINT  STATUS\ndlv_1     ep_1      pending"
         );
     }
 
