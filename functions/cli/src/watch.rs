@@ -19,11 +19,39 @@ pub fn settled(delivery: &Value) -> bool {
     )
 }
 
-/// Waits one interval; Ctrl-C ends the watch with its own exit code.
-async fn pause(interval: Duration) -> CliResult<()> {
-    tokio::select! {
-        () = tokio::time::sleep(interval) => Ok(()),
-        _ = tokio::signal::ctrl_c() => Err(CliError::new(Class::Interrupted, "interrupted")),
+/// Ctrl-C, listened for from the start of a watch: the listener is a task of its
+/// own, registered at the watch's first wait for the API, so an interrupt that
+/// comes while a request is in flight is not lost.
+struct Interrupt(tokio::sync::watch::Receiver<bool>);
+
+impl Interrupt {
+    fn listen() -> Interrupt {
+        let (tx, rx) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                let _ = tx.send(true);
+            }
+        });
+        Interrupt(rx)
+    }
+
+    /// Waits one interval; Ctrl-C ends the watch with its own exit code.
+    async fn pause(&mut self, interval: Duration) -> CliResult<()> {
+        let interrupted = || CliError::new(Class::Interrupted, "interrupted");
+        if *self.0.borrow() {
+            return Err(interrupted());
+        }
+        tokio::select! {
+            () = tokio::time::sleep(interval) => Ok(()),
+            // An error means the listener could not be installed: keep watching.
+            r = self.0.wait_for(|v| *v) => match r {
+                Ok(_) => Err(interrupted()),
+                Err(_) => {
+                    tokio::time::sleep(interval).await;
+                    Ok(())
+                }
+            },
+        }
     }
 }
 
@@ -63,6 +91,7 @@ async fn delivery(client: &Client, id: &str) -> CliResult<Value> {
 /// `deliveries get --watch`: one line (or JSON object) per change.
 pub async fn delivery_changes(client: &Client, id: &str, w: Watch, out: &mut Output) -> CliResult<()> {
     let limits = Limits::of(w);
+    let mut interrupt = Interrupt::listen();
     let mut last: Option<Value> = None;
     for _ in 0..limits.max_polls {
         let d = delivery(client, id).await?;
@@ -81,7 +110,7 @@ pub async fn delivery_changes(client: &Client, id: &str, w: Watch, out: &mut Out
         if Instant::now() >= limits.until {
             break;
         }
-        pause(limits.interval).await?;
+        interrupt.pause(limits.interval).await?;
     }
     Err(unsettled(id, w))
 }
@@ -90,6 +119,7 @@ pub async fn delivery_changes(client: &Client, id: &str, w: Watch, out: &mut Out
 /// has settled and its last attempt is shown.
 pub async fn attempts(client: &Client, id: &str, w: Watch, out: &mut Output) -> CliResult<()> {
     let limits = Limits::of(w);
+    let mut interrupt = Interrupt::listen();
     let mut seen: HashSet<String> = HashSet::new();
     if !out.json {
         let header = Table::header_line(&render::ATTEMPT_HEADERS, &render::ATTEMPT_WIDTHS, out.style);
@@ -131,7 +161,7 @@ pub async fn attempts(client: &Client, id: &str, w: Watch, out: &mut Output) -> 
         if Instant::now() >= limits.until {
             break;
         }
-        pause(limits.interval).await?;
+        interrupt.pause(limits.interval).await?;
     }
     Err(unsettled(id, w))
 }

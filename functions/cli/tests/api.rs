@@ -495,6 +495,39 @@ async fn lifecycle_commands_and_error_classes() {
         "{}",
         o.stderr
     );
+    // Interrupted (130): Ctrl-C (SIGINT) while watching.
+    let mut child = cli
+        .command(&[
+            "deliveries",
+            "get",
+            &scheduled,
+            "--watch",
+            "--interval-ms",
+            "100",
+            "--watch-timeout-seconds",
+            "120",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the watch");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first = lines
+        .next_line()
+        .await
+        .expect("read")
+        .expect("the watch printed the delivery");
+    assert!(first.starts_with(&format!("{scheduled} scheduled")), "{first}");
+    let pid = child.id().expect("running").to_string();
+    let kill = tokio::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .await
+        .expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().await.expect("wait");
+    assert_eq!(o.status.code(), Some(130));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "courier: interrupted\n");
 
     // Not found (3).
     let err = cli.fails(3, &["deliveries", "get", "dlv_doesnotexist"]).await;
