@@ -46,11 +46,8 @@ pub async fn run(cmd: EndpointsCmd, client: &Client, out: &mut Output) -> CliRes
             let a = client.get(&path(&id, ""), &[]).await?;
             out.answer(&a, render::endpoint)
         }
-        EndpointsCmd::Create { url, mut fields } => {
-            // The API requires a policy; tanitar is the documented default of the tour.
-            if fields.policy.is_none() {
-                fields.policy = Some("tanitar".into());
-            }
+        EndpointsCmd::Create { url, fields } => {
+            // No policy given: the API's own error names the missing field.
             let a = client
                 .post("/v1/endpoints", Some(body(Some(url), fields)?), None)
                 .await?;

@@ -570,6 +570,10 @@ async fn lifecycle_commands_and_error_classes() {
         .await;
     assert!(err.contains("waitsSeconds[0]"), "{err}");
     let err = cli
+        .fails(2, &["endpoints", "create", "--url", "http://127.0.0.1:9/hook"])
+        .await;
+    assert!(err.contains("policy"), "the missing field is named: {err}");
+    let err = cli
         .fails(2, &["events", "send", "--endpoint", &ep, "--payload", "{nope"])
         .await;
     assert!(err.starts_with("courier: --payload: the argument is not JSON"), "{err}");
