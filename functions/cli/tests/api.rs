@@ -469,6 +469,9 @@ async fn lifecycle_commands_and_error_classes() {
     let scheduled = s(&later["deliveries"][0]["id"]).to_owned();
     let err = cli.fails(4, &["deliveries", "redeliver", &scheduled]).await;
     assert!(err.starts_with("courier: 409 conflict: delivery "), "{err}");
+    // Nor redriven when it is not in the dead-letter queue.
+    let err = cli.fails(4, &["deliveries", "redrive", &scheduled]).await;
+    assert!(err.starts_with("courier: 409 conflict: "), "{err}");
     let err = cli.fails(4, &["endpoints", "list", "--api-key", "ck_wrong"]).await;
     assert!(err.starts_with("courier: 401 unauthorized: "), "{err}");
     // Unsettled (6): the watch gives up after its bound.
