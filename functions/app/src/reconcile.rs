@@ -149,10 +149,106 @@ pub async fn reconcile(
     }
     if report.failed > 0 && report.requeued.is_empty() {
         return Err(PortError::Unavailable(
-            format!("reconciler: {} overdue deliveries could not be re-enqueued", report.failed).into(),
+            format!(
+                "reconciler: {} overdue deliveries could not be re-enqueued",
+                report.failed
+            )
+            .into(),
         ));
     }
     Ok(report)
+}
+
+/// The due index's contract, for every store that implements it (the memory store
+/// in this crate's tests, DynamoDB on the emulator in functions/aws's): entries
+/// follow `due_at` through creation, outcome, dead-lettering and settling.
+pub async fn overdue_index_contract<S>(store: &S, clock: &crate::memory::ManualClock)
+where
+    S: OverdueIndex + DeliveryStore,
+{
+    use crate::contract::{Ids, T0, sample_attempt, sample_delivery, sample_event};
+    use crate::model::DeliveryStatus;
+    let ids = Ids::new();
+    clock.set(T0);
+    let event = sample_event(&ids.tenant(), &ids.event(), T0, serde_json::json!({"n": 1}));
+    let endpoint = ids.endpoint();
+    let make = |due_ms: i64| {
+        let mut d = sample_delivery(&event, &endpoint, &ids.delivery(), T0, "{}".to_owned());
+        d.next_attempt_at = Some(T0.plus_millis(due_ms));
+        d
+    };
+    // Three unsettled deliveries: due an hour ago, a minute ago, in an hour.
+    let old = make(-3_600_000);
+    let recent = make(-60_000);
+    let later = make(3_600_000);
+    store
+        .create_event(&event, &[old.clone(), recent.clone(), later.clone()])
+        .await
+        .expect("create event");
+    let before = T0.plus_millis(-300_000);
+    assert_eq!(store.overdue(before, 10).await.expect("overdue"), vec![old.id.clone()]);
+    let mut both = store.overdue(T0, 10).await.expect("overdue");
+    both.sort();
+    let mut want = vec![old.id.clone(), recent.id.clone()];
+    want.sort();
+    assert_eq!(both, want, "everything due before now");
+    assert_eq!(store.overdue(T0, 1).await.expect("overdue").len(), 1, "limit holds");
+    assert_eq!(store.overdue(T0, 0).await.expect("overdue"), Vec::<DeliveryId>::new());
+
+    // An outcome that plans the next attempt in the future takes it off the list.
+    let attempt_id = ids.attempt();
+    let lease = T0.plus_millis(30_000);
+    let claimed = match store
+        .claim_attempt(&old.id, 1, &attempt_id, T0, lease)
+        .await
+        .expect("claim")
+    {
+        crate::ports::Claim::Claimed { delivery, .. } => delivery,
+        other => panic!("expected a claim, got {other:?}"),
+    };
+    let mut next = claimed.clone();
+    next.claim = None;
+    next.status = DeliveryStatus::Retrying;
+    next.attempt_count = 1;
+    next.next_attempt = 2;
+    next.next_attempt_at = Some(T0.plus_millis(600_000));
+    next.version += 1;
+    let attempt = sample_attempt(&next, &attempt_id, 1, T0);
+    store
+        .record_attempt(&next, &attempt, &attempt_id)
+        .await
+        .expect("record");
+    assert_eq!(
+        store.overdue(before, 10).await.expect("overdue"),
+        Vec::<DeliveryId>::new()
+    );
+
+    // Dead-lettered: out of the index until redriven.
+    let mut dead = store.get_delivery(&recent.id).await.expect("get").expect("exists");
+    let version = dead.version;
+    dead.dead_lettered_at = Some(T0);
+    dead.version += 1;
+    store.update_delivery(&dead, version).await.expect("mark");
+    assert_eq!(store.overdue(T0, 10).await.expect("overdue"), Vec::<DeliveryId>::new());
+    let mut redriven = dead.clone();
+    redriven.dead_lettered_at = None;
+    redriven.version += 1;
+    store.update_delivery(&redriven, dead.version).await.expect("redrive");
+    assert_eq!(store.overdue(T0, 10).await.expect("overdue"), vec![recent.id.clone()]);
+
+    // Settled: out for good.
+    let mut settled = redriven.clone();
+    settled.status = DeliveryStatus::Failed;
+    settled.settled_at = Some(T0);
+    settled.version += 1;
+    store.update_delivery(&settled, redriven.version).await.expect("settle");
+    assert_eq!(store.overdue(T0, 10).await.expect("overdue"), Vec::<DeliveryId>::new());
+    // An hour on, the retry planned at +10 min and the later one are both due.
+    let mut due = store.overdue(T0.plus_millis(3_600_001), 10).await.expect("overdue");
+    due.sort();
+    let mut want = vec![old.id.clone(), later.id.clone()];
+    want.sort();
+    assert_eq!(due, want);
 }
 
 #[cfg(test)]
@@ -298,10 +394,23 @@ mod tests {
         assert_eq!(sent.len(), 1);
         let m = &sent[0].message;
         assert_eq!(
-            (&m.delivery_id, m.attempt, m.trigger, m.not_before, m.attempt_id.as_ref()),
+            (
+                &m.delivery_id,
+                m.attempt,
+                m.trigger,
+                m.not_before,
+                m.attempt_id.as_ref()
+            ),
             (&overdue.id, 2, crate::message::Trigger::Retry, Timestamp(T0), None)
         );
         assert_eq!(sent[0].delay_seconds, 0);
+    }
+
+    #[tokio::test]
+    async fn the_memory_store_keeps_the_due_index_contract() {
+        let clock = Arc::new(ManualClock::new(Timestamp(T0)));
+        let store = MemoryStore::new(clock.clone());
+        overdue_index_contract(&store, &clock).await;
     }
 
     #[tokio::test]

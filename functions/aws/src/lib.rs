@@ -11,6 +11,7 @@
 
 pub mod bootstrap;
 pub mod counting;
+pub mod due_index;
 pub mod dynamo;
 pub mod error;
 pub mod http_client;
