@@ -531,9 +531,16 @@ fn a_schedule_without_a_dead_letter_queue_or_retry_policy_is_reported() {
     let text = without_line(&template_text(), "Arn: !GetAtt DeadLetterParkingQueue.Arn");
     let (findings, _) = check(&text);
     assert_reported(&findings, "SenderFunction.Events.Reconcile: needs DeadLetterConfig.Arn");
-    let text = replaced(&template_text(), "            RetryPolicy:\n", "            RetryPolicyX:\n");
+    let text = replaced(
+        &template_text(),
+        "            RetryPolicy:\n",
+        "            RetryPolicyX:\n",
+    );
     let (findings, _) = check(&text);
-    assert_reported(&findings, "SenderFunction.Events.Reconcile: needs an explicit RetryPolicy");
+    assert_reported(
+        &findings,
+        "SenderFunction.Events.Reconcile: needs an explicit RetryPolicy",
+    );
     // One-shot retry schedules get theirs from the code: the DLQ's ARN must be wired.
     let text = without_line(
         &template_text(),
@@ -557,7 +564,10 @@ fn too_little_reserved_concurrency_no_throttling_or_no_deletion_protection_is_re
     );
     let text = without_line(&template_text(), "ThrottlingRateLimit: !Ref ApiThrottlingRateLimit");
     let (findings, _) = check(&text);
-    assert_reported(&findings, "HttpApi: DefaultRouteSettings.ThrottlingRateLimit should be !Ref a parameter");
+    assert_reported(
+        &findings,
+        "HttpApi: DefaultRouteSettings.ThrottlingRateLimit should be !Ref a parameter",
+    );
     let text = replaced(
         &template_text(),
         "  TableDeletionProtection:\n    Type: String\n    Default: \"true\"",
