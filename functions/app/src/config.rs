@@ -15,9 +15,13 @@ pub const ENV_SCHEDULE_LEAD: &str = "COURIER_SCHEDULE_LEAD_SECONDS";
 pub const ENV_ALLOW_PRIVATE: &str = "COURIER_ALLOW_PRIVATE_TARGETS";
 pub const ENV_ALLOW_HTTP: &str = "COURIER_ALLOW_HTTP_TARGETS";
 pub const ENV_TRUSTED_CA_PEM: &str = "COURIER_TRUSTED_CA_PEM";
+pub const ENV_SCHEDULE_DLQ_ARN: &str = "COURIER_SCHEDULE_DLQ_ARN";
+pub const ENV_RECONCILE_GRACE: &str = "COURIER_RECONCILE_GRACE_SECONDS";
+pub const ENV_METRICS_NAMESPACE: &str = "COURIER_METRICS_NAMESPACE";
+pub const ENV_STACK_NAME: &str = "COURIER_STACK_NAME";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 11] = [
+pub const ALL_ENV: [&str; 15] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -29,7 +33,15 @@ pub const ALL_ENV: [&str; 11] = [
     ENV_ALLOW_PRIVATE,
     ENV_ALLOW_HTTP,
     ENV_TRUSTED_CA_PEM,
+    ENV_SCHEDULE_DLQ_ARN,
+    ENV_RECONCILE_GRACE,
+    ENV_METRICS_NAMESPACE,
+    ENV_STACK_NAME,
 ];
+
+/// The longest reconciler grace accepted (a day): beyond it a lost message waits
+/// longer than any retry ladder's short steps.
+pub const MAX_RECONCILE_GRACE_SECONDS: u32 = 86_400;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
@@ -51,6 +63,13 @@ pub struct Config {
     /// PEM certificates the sender trusts as roots for webhook endpoints, beside the
     /// public ones: receivers whose certificates a private CA issued.
     pub trusted_ca_pem: Option<String>,
+    /// The dead-letter queue every Scheduler schedule names as its target's
+    /// DeadLetterConfig (what Scheduler could not put on the delivery queue).
+    pub schedule_dlq_arn: Option<String>,
+    /// How overdue a delivery's next step must be before the reconciler re-enqueues it.
+    pub reconcile_grace_seconds: u32,
+    /// CloudWatch namespace of the EMF metrics, and the `Stack` dimension's value.
+    pub metrics: crate::metrics::MetricsTarget,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -132,9 +151,61 @@ impl Config {
             schedule_lead_seconds: num(ENV_SCHEDULE_LEAD, 60, 600)?,
             allow_private_targets: flag(ENV_ALLOW_PRIVATE)?,
             allow_http_targets: flag(ENV_ALLOW_HTTP)?,
-            trusted_ca_pem: vars.get(ENV_TRUSTED_CA_PEM).filter(|v| !v.trim().is_empty()).cloned(),
+            trusted_ca_pem: match vars.get(ENV_TRUSTED_CA_PEM) {
+                Some(v) => trusted_ca_pem(v)?,
+                None => None,
+            },
+            schedule_dlq_arn: vars.get(ENV_SCHEDULE_DLQ_ARN).filter(|v| !v.is_empty()).cloned(),
+            reconcile_grace_seconds: num(ENV_RECONCILE_GRACE, 300, MAX_RECONCILE_GRACE_SECONDS)?,
+            metrics: crate::metrics::MetricsTarget {
+                namespace: vars
+                    .get(ENV_METRICS_NAMESPACE)
+                    .map(|v| v.trim())
+                    .filter(|v| !v.is_empty())
+                    .unwrap_or(crate::metrics::NAMESPACE)
+                    .to_owned(),
+                stack: vars
+                    .get(ENV_STACK_NAME)
+                    .map(|v| v.trim())
+                    .filter(|v| !v.is_empty())
+                    .map(str::to_owned),
+            },
         })
     }
+}
+
+/// The private CA roots from `COURIER_TRUSTED_CA_PEM`: PEM text as is, or the same
+/// text base64-encoded, the form that survives `sam deploy --parameter-overrides`
+/// (SAM splits overrides at spaces, and PEM headers have them; base64 has none).
+/// Blank means none. Anything else is an error naming the variable, so a mangled
+/// value stops the function at start-up instead of every TLS handshake failing.
+pub fn trusted_ca_pem(value: &str) -> Result<Option<String>, ConfigError> {
+    use base64::Engine;
+    const BEGIN: &str = "-----BEGIN CERTIFICATE-----";
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    let invalid = || ConfigError::Invalid {
+        name: ENV_TRUSTED_CA_PEM,
+        value: trimmed.chars().take(40).collect(),
+        expected: "PEM certificates, or their base64 encoding (no spaces)",
+    };
+    let pem = if trimmed.starts_with("-----BEGIN") {
+        value.to_owned()
+    } else {
+        // Line breaks are allowed in the encoded form (`base64` wraps at 76).
+        let compact: String = trimmed.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(compact.as_bytes())
+            .map_err(|_| invalid())?;
+        String::from_utf8(bytes).map_err(|_| invalid())?
+    };
+    let complete = pem.contains(BEGIN) && pem.contains("-----END CERTIFICATE-----");
+    if !complete {
+        return Err(invalid());
+    }
+    Ok(Some(pem))
 }
 
 #[cfg(test)]
@@ -177,6 +248,73 @@ mod tests {
         let pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
         let c = Config::from_map(&vars(&[(ENV_TRUSTED_CA_PEM, pem)])).expect("valid");
         assert_eq!(c.trusted_ca_pem.as_deref(), Some(pem));
+        assert_eq!(c.reconcile_grace_seconds, 300);
+        assert_eq!(c.metrics, crate::metrics::MetricsTarget::default());
+        assert_eq!(c.schedule_dlq_arn, None);
+    }
+
+    #[test]
+    fn trusted_ca_pem_accepts_the_base64_form_a_sam_parameter_can_carry() {
+        use base64::Engine;
+        let pem = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n";
+        let encoded = base64::engine::general_purpose::STANDARD.encode(pem);
+        assert!(!encoded.contains(' '), "survives SAM's split at spaces");
+        let c = Config::from_map(&vars(&[(ENV_TRUSTED_CA_PEM, &encoded)])).expect("valid");
+        assert_eq!(c.trusted_ca_pem.as_deref(), Some(pem));
+        // `base64` wraps its output at 76 columns; the wrapped form reads the same.
+        let wrapped: String = encoded
+            .as_bytes()
+            .chunks(76)
+            .map(|l| String::from_utf8_lossy(l).into_owned())
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(trusted_ca_pem(&wrapped), Ok(Some(pem.to_owned())));
+        // What SAM makes of a raw PEM override: the text up to its first space.
+        for mangled in [
+            "-----BEGIN",
+            "not base64 at all!",
+            // Valid base64 of text that is no certificate.
+            &base64::engine::general_purpose::STANDARD.encode("hello"),
+        ] {
+            assert!(
+                matches!(
+                    Config::from_map(&vars(&[(ENV_TRUSTED_CA_PEM, mangled)])),
+                    Err(ConfigError::Invalid {
+                        name: ENV_TRUSTED_CA_PEM,
+                        ..
+                    })
+                ),
+                "{mangled:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_stack_names_its_metrics_and_sets_its_reconciler_grace() {
+        let c = Config::from_map(&vars(&[
+            (ENV_METRICS_NAMESPACE, "Courier/prod"),
+            (ENV_STACK_NAME, "courier-prod"),
+            (ENV_RECONCILE_GRACE, "120"),
+            (ENV_SCHEDULE_DLQ_ARN, "arn:aws:sqs:eu-west-1:1:sdlq"),
+        ]))
+        .expect("valid");
+        assert_eq!(
+            c.metrics,
+            crate::metrics::MetricsTarget {
+                namespace: "Courier/prod".to_owned(),
+                stack: Some("courier-prod".to_owned()),
+            }
+        );
+        assert_eq!(c.reconcile_grace_seconds, 120);
+        assert_eq!(c.schedule_dlq_arn.as_deref(), Some("arn:aws:sqs:eu-west-1:1:sdlq"));
+        let v = vars(&[(ENV_RECONCILE_GRACE, "86401")]);
+        assert!(matches!(
+            Config::from_map(&v),
+            Err(ConfigError::Invalid {
+                name: ENV_RECONCILE_GRACE,
+                ..
+            })
+        ));
     }
 
     #[test]

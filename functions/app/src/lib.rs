@@ -15,5 +15,6 @@ pub mod metrics;
 pub mod model;
 pub mod planner;
 pub mod ports;
+pub mod reconcile;
 pub mod sender;
 pub mod tenant_cache;

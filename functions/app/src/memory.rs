@@ -1136,6 +1136,35 @@ impl Timer for MemoryTimer {
     }
 }
 
+// ---------------------------------------------------------------------------------
+// Due index (the reconciler's)
+// ---------------------------------------------------------------------------------
+
+#[async_trait]
+impl crate::reconcile::OverdueIndex for MemoryStore {
+    async fn overdue(&self, before: Timestamp, limit: u32) -> PortResult<Vec<DeliveryId>> {
+        let now = self.begin_call()?;
+        let mut due: Vec<(Timestamp, DeliveryId)> = self
+            .shards
+            .iter()
+            .flat_map(|s| {
+                lock(s)
+                    .deliveries
+                    .values()
+                    .filter(|stored| is_live(stored.delivery.expires_at, now))
+                    .filter_map(|stored| {
+                        let at = crate::reconcile::due_at(&stored.delivery)?;
+                        (at < before).then(|| (at, stored.delivery.id.clone()))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        due.sort();
+        due.truncate(limit as usize);
+        Ok(due.into_iter().map(|(_, id)| id).collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

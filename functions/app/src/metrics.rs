@@ -3,6 +3,10 @@
 //! cost beyond the log bytes). One document per batch and kind of outcome, each
 //! metric an array of its steps' values: a document per step repeated about 300
 //! bytes of metric definitions for every delivery. Pure formatting lives here.
+//!
+//! Each stack writes under its own [`MetricsTarget`]: a namespace (a parameter of
+//! the template) and a `Stack` dimension on every metric, so two stacks in one
+//! account never mix their figures.
 
 use crate::sender::StepOutcome;
 use courier_core::Timestamp;
@@ -10,6 +14,26 @@ use serde::Serialize;
 use std::borrow::Cow;
 
 pub const NAMESPACE: &str = "Courier";
+
+/// Where a stack's metrics go: the namespace, and the value of the `Stack`
+/// dimension every metric carries (none when `stack` is absent, as locally).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetricsTarget {
+    pub namespace: String,
+    pub stack: Option<String>,
+}
+
+impl Default for MetricsTarget {
+    fn default() -> Self {
+        MetricsTarget {
+            namespace: NAMESPACE.to_owned(),
+            stack: None,
+        }
+    }
+}
+
+/// The name of the dimension naming the stack.
+pub const STACK_DIMENSION: &str = "Stack";
 
 /// EMF's limit on the values of one metric in one document.
 pub const MAX_VALUES: usize = 100;
@@ -63,21 +87,23 @@ pub struct MetricsDocument<'a> {
     send_latency: Vec<u64>,
     #[serde(rename = "TimerLateness", skip_serializing_if = "Vec::is_empty")]
     timer_lateness: Vec<i64>,
+    #[serde(rename = "Stack", skip_serializing_if = "Option::is_none")]
+    stack: Option<&'a str>,
     #[serde(rename = "_aws")]
-    aws: Aws,
+    aws: Aws<'a>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
-struct Aws {
+struct Aws<'a> {
     timestamp: i64,
-    cloud_watch_metrics: [Directive; 1],
+    cloud_watch_metrics: [Directive<'a>; 1],
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
-struct Directive {
-    namespace: &'static str,
+struct Directive<'a> {
+    namespace: &'a str,
     dimensions: Vec<&'static [&'static str]>,
     metrics: Vec<Metric>,
 }
@@ -93,8 +119,19 @@ const COUNT: &str = "Count";
 const MILLISECONDS: &str = "Milliseconds";
 
 /// The batch's EMF documents, stamped `now`: one per (attempt state, delivery status)
-/// seen, in the order first seen, each holding at most [`MAX_VALUES`] steps.
+/// seen, in the order first seen, each holding at most [`MAX_VALUES`] steps. Under
+/// the default target (namespace `Courier`, no stack dimension).
 pub fn batch_metrics(samples: &[StepSample], now: Timestamp) -> Vec<MetricsDocument<'_>> {
+    static DEFAULT: std::sync::OnceLock<MetricsTarget> = std::sync::OnceLock::new();
+    batch_metrics_for(samples, now, DEFAULT.get_or_init(MetricsTarget::default))
+}
+
+/// [`batch_metrics`] under `target`'s namespace and stack dimension.
+pub fn batch_metrics_for<'a>(
+    samples: &'a [StepSample],
+    now: Timestamp,
+    target: &'a MetricsTarget,
+) -> Vec<MetricsDocument<'a>> {
     let mut docs: Vec<MetricsDocument<'_>> = Vec::new();
     for sample in samples {
         let state = sample.attempt_state.as_deref();
@@ -104,7 +141,7 @@ pub fn batch_metrics(samples: &[StepSample], now: Timestamp) -> Vec<MetricsDocum
         let doc = match found {
             Some(doc) => doc,
             None => {
-                docs.push(MetricsDocument::new(state, sample.delivery_status, now));
+                docs.push(MetricsDocument::new(state, sample.delivery_status, now, target));
                 let last = docs.len() - 1;
                 &mut docs[last]
             }
@@ -122,9 +159,15 @@ pub fn batch_metrics(samples: &[StepSample], now: Timestamp) -> Vec<MetricsDocum
 }
 
 impl<'a> MetricsDocument<'a> {
-    fn new(attempt_state: Option<&'a str>, delivery_status: Option<&'static str>, now: Timestamp) -> Self {
+    fn new(
+        attempt_state: Option<&'a str>,
+        delivery_status: Option<&'static str>,
+        now: Timestamp,
+        target: &'a MetricsTarget,
+    ) -> Self {
         let mut metrics = Vec::with_capacity(4);
         let mut dimensions: Vec<&'static [&'static str]> = Vec::with_capacity(3);
+        let staged = target.stack.is_some();
         if attempt_state.is_some() {
             metrics.push(Metric {
                 name: "Attempts",
@@ -138,16 +181,24 @@ impl<'a> MetricsDocument<'a> {
                 name: "TimerLateness",
                 unit: MILLISECONDS,
             });
-            dimensions.push(&["AttemptState"]);
+            dimensions.push(if staged {
+                &[STACK_DIMENSION, "AttemptState"]
+            } else {
+                &["AttemptState"]
+            });
         }
         if delivery_status.is_some() {
             metrics.push(Metric {
                 name: "DeliveriesSettled",
                 unit: COUNT,
             });
-            dimensions.push(&["DeliveryStatus"]);
+            dimensions.push(if staged {
+                &[STACK_DIMENSION, "DeliveryStatus"]
+            } else {
+                &["DeliveryStatus"]
+            });
         }
-        dimensions.push(&[]);
+        dimensions.push(if staged { &[STACK_DIMENSION] } else { &[] });
         MetricsDocument {
             attempts: Vec::new(),
             attempt_state,
@@ -155,10 +206,11 @@ impl<'a> MetricsDocument<'a> {
             delivery_status,
             send_latency: Vec::new(),
             timer_lateness: Vec::new(),
+            stack: target.stack.as_deref(),
             aws: Aws {
                 timestamp: now.millis(),
                 cloud_watch_metrics: [Directive {
-                    namespace: NAMESPACE,
+                    namespace: &target.namespace,
                     dimensions,
                     metrics,
                 }],
@@ -296,6 +348,26 @@ mod tests {
                     }]}
                 }
             ])
+        );
+    }
+
+    #[test]
+    fn a_stack_s_metrics_carry_its_namespace_and_stack_dimension() {
+        let outcome = attempted("succeeded", DeliveryStatus::Succeeded, 5, 1_000);
+        let samples: Vec<StepSample> = step_sample(&outcome, Timestamp(1_000)).into_iter().collect();
+        let target = MetricsTarget {
+            namespace: "Courier/prod".to_owned(),
+            stack: Some("courier-prod".to_owned()),
+        };
+        let docs = serde_json::to_value(batch_metrics_for(&samples, Timestamp(7), &target)).unwrap_or_default();
+        assert_eq!(docs[0]["Stack"], json!("courier-prod"));
+        assert_eq!(
+            docs[0]["_aws"]["CloudWatchMetrics"][0]["Namespace"],
+            json!("Courier/prod")
+        );
+        assert_eq!(
+            docs[0]["_aws"]["CloudWatchMetrics"][0]["Dimensions"],
+            json!([["Stack", "AttemptState"], ["Stack", "DeliveryStatus"], ["Stack"]])
         );
     }
 

@@ -1,8 +1,9 @@
 //! Creates Courier's AWS resources when they are missing: the table (on-demand,
-//! with its three GSIs and TTL), the delivery queue with its DLQ and redrive policy,
+//! with its four GSIs and TTL), the delivery queue with its DLQ and redrive policy,
 //! and the schedule group. Idempotent, for the local runner and the tests; a real
 //! deployment gets the same resources from `template.yaml`.
 
+use crate::due_index::{GSI_DUE, GSI4PK, GSI4SK};
 use crate::dynamo::{
     AUDIT_PROJECTION, GSI_AUDIT, GSI_LOG, GSI_STATUS, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, PK, SK, TTL_ATTR,
 };
@@ -180,8 +181,14 @@ pub async fn ensure_table(client: &aws_sdk_dynamodb::Client, table: &str) -> Res
                 .projection_type(ProjectionType::Include)
                 .set_non_key_attributes(Some(AUDIT_PROJECTION.iter().map(|s| (*s).to_owned()).collect()))
                 .build(),
+        )?)
+        .global_secondary_indexes(gsi(
+            GSI_DUE,
+            GSI4PK,
+            GSI4SK,
+            Projection::builder().projection_type(ProjectionType::KeysOnly).build(),
         )?);
-    for attr in [PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK] {
+    for attr in [PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, GSI4PK, GSI4SK] {
         create = create.attribute_definitions(
             AttributeDefinition::builder()
                 .attribute_name(attr)
@@ -211,7 +218,7 @@ pub async fn ensure_table(client: &aws_sdk_dynamodb::Client, table: &str) -> Res
             .iter()
             .filter_map(|g| g.index_name())
             .collect();
-        for index in [GSI_LOG, GSI_STATUS, GSI_AUDIT] {
+        for index in [GSI_LOG, GSI_STATUS, GSI_AUDIT, GSI_DUE] {
             if !have.contains(&index) {
                 return Err(BootstrapError::TableShape {
                     table: table.to_owned(),

@@ -1061,6 +1061,8 @@ fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
     } else {
         remove.extend([GSI2PK, GSI2SK]);
     }
+    // The reconciler's due index (see `crate::due_index`).
+    crate::due_index::extend_attributes(d, &mut set, &mut remove);
     match body_place(&d.body) {
         BodyPlace::Inline(b) => {
             set.push((BODY.to_owned(), s(b)));

@@ -11,6 +11,7 @@
 
 pub mod bootstrap;
 pub mod counting;
+pub mod due_index;
 pub mod dynamo;
 pub mod error;
 pub mod http_client;
@@ -36,12 +37,15 @@ impl Deployment {
     pub async fn from_config(config: &courier_app::config::Config) -> Result<Deployment, NoHttpClient> {
         let sdk = aws_config_from_env().await?;
         let queue = SqsQueue::new(&sdk, config.queue_url.clone());
-        let timer = SchedulerTimer::new(
+        let mut timer = SchedulerTimer::new(
             &sdk,
             config.schedule_group.clone(),
             config.queue_arn.clone(),
             config.scheduler_role_arn.clone(),
         );
+        if let Some(arn) = &config.schedule_dlq_arn {
+            timer = timer.with_dead_letter_queue(arn.clone());
+        }
         Ok(Deployment {
             store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
             planner: courier_app::planner::Planner {

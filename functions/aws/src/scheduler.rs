@@ -1,6 +1,9 @@
 //! `SchedulerTimer`: the timer port over EventBridge Scheduler one-shot schedules
 //! (`at(...)` in UTC, no flexible window, deleted after they fire) that put the
-//! queue message on the delivery queue. Plus `list_due`/`delete`, with which the
+//! queue message on the delivery queue. Every schedule carries an explicit retry
+//! policy and, when one is configured, a dead-letter queue for an invocation
+//! Scheduler gives up on (the sender puts those messages back on their way), so a
+//! schedule that cannot reach the queue is never silently dropped. Plus `list_due`/`delete`, with which the
 //! local runner stands in for Scheduler where the emulator never fires schedules.
 
 use crate::error::from_sdk;
@@ -10,7 +13,9 @@ use aws_sdk_scheduler::Client;
 use aws_sdk_scheduler::operation::create_schedule::CreateScheduleError;
 use aws_sdk_scheduler::operation::delete_schedule::DeleteScheduleError;
 use aws_sdk_scheduler::operation::get_schedule::GetScheduleError;
-use aws_sdk_scheduler::types::{ActionAfterCompletion, FlexibleTimeWindow, FlexibleTimeWindowMode, Target};
+use aws_sdk_scheduler::types::{
+    ActionAfterCompletion, DeadLetterConfig, FlexibleTimeWindow, FlexibleTimeWindowMode, RetryPolicy, Target,
+};
 use courier_app::memory::{BadScheduleName, valid_schedule_name};
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Timer};
@@ -20,12 +25,21 @@ use futures_util::StreamExt;
 /// How many schedules [`SchedulerTimer::list_due`] reads at once.
 const CONCURRENT_READS: usize = 16;
 
+/// How long Scheduler keeps retrying an invocation the queue refused (throttling,
+/// an outage) before it goes to the dead-letter queue: an hour, not Scheduler's
+/// default day, so a stuck retry surfaces (and is recovered) the same hour.
+pub const RETRY_MAX_EVENT_AGE_SECONDS: i32 = 3_600;
+/// Retries within that hour (Scheduler backs off between them; 185 is its maximum).
+pub const RETRY_MAX_ATTEMPTS: i32 = 185;
+
 #[derive(Clone)]
 pub struct SchedulerTimer {
     client: LazyClient<Client>,
     group: String,
     queue_arn: String,
     role_arn: String,
+    /// The target's DeadLetterConfig queue, when set.
+    dead_letter_arn: Option<String>,
 }
 
 /// `yyyy-mm-ddThh:mm:ss` in UTC, the form `at()` takes (seconds, truncated).
@@ -56,6 +70,7 @@ impl SchedulerTimer {
             group: group.into(),
             queue_arn: queue_arn.into(),
             role_arn: role_arn.into(),
+            dead_letter_arn: None,
         }
     }
 
@@ -70,7 +85,18 @@ impl SchedulerTimer {
             group: group.into(),
             queue_arn: queue_arn.into(),
             role_arn: role_arn.into(),
+            dead_letter_arn: None,
         }
+    }
+
+    /// Schedules created from now on send what Scheduler cannot deliver to `arn`.
+    pub fn with_dead_letter_queue(mut self, arn: impl Into<String>) -> Self {
+        self.dead_letter_arn = Some(arn.into()).filter(|a: &String| !a.is_empty());
+        self
+    }
+
+    pub fn dead_letter_arn(&self) -> Option<&str> {
+        self.dead_letter_arn.as_deref()
     }
 
     pub fn client(&self) -> &Client {
@@ -183,6 +209,29 @@ impl SchedulerTimer {
     }
 }
 
+impl SchedulerTimer {
+    /// The schedule's target: the delivery queue, the message, the retry policy and
+    /// the dead-letter queue.
+    pub fn target(&self, message: &QueueMessage) -> PortResult<Target> {
+        let retry = RetryPolicy::builder()
+            .maximum_event_age_in_seconds(RETRY_MAX_EVENT_AGE_SECONDS)
+            .maximum_retry_attempts(RETRY_MAX_ATTEMPTS)
+            .build();
+        Target::builder()
+            .arn(&self.queue_arn)
+            .role_arn(&self.role_arn)
+            .input(message.to_json())
+            .retry_policy(retry)
+            .set_dead_letter_config(
+                self.dead_letter_arn
+                    .as_ref()
+                    .map(|arn| DeadLetterConfig::builder().arn(arn).build()),
+            )
+            .build()
+            .map_err(|e| PortError::Backend(Box::new(e)))
+    }
+}
+
 #[async_trait]
 impl Timer for SchedulerTimer {
     async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()> {
@@ -190,12 +239,7 @@ impl Timer for SchedulerTimer {
         if !valid_schedule_name(name) {
             return Err(PortError::Backend(Box::new(BadScheduleName(name.to_owned()))));
         }
-        let target = Target::builder()
-            .arn(&self.queue_arn)
-            .role_arn(&self.role_arn)
-            .input(message.to_json())
-            .build()
-            .map_err(|e| PortError::Backend(Box::new(e)))?;
+        let target = self.target(message)?;
         let window = FlexibleTimeWindow::builder()
             .mode(FlexibleTimeWindowMode::Off)
             .build()
@@ -225,6 +269,32 @@ impl Timer for SchedulerTimer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_target_has_a_retry_policy_and_the_configured_dead_letter_queue() {
+        let config = aws_config::SdkConfig::builder()
+            .behavior_version(aws_config::BehaviorVersion::latest())
+            .build();
+        let message = QueueMessage::parse(
+            r#"{"v":1,"deliveryId":"dlv_01JAAAAAAAAAAAAAAAAAAAAAAA","tenantId":"ten_01JAAAAAAAAAAAAAAAAAAAAAAA","endpointId":"ep_01JAAAAAAAAAAAAAAAAAAAAAAA","attempt":2,"notBefore":"2026-12-01T08:09:10Z","trigger":"retry"}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let timer = SchedulerTimer::new(&config, "g", "arn:aws:sqs:r:1:q", "arn:aws:iam::1:role/s");
+        let t = timer.target(&message).unwrap_or_else(|e| panic!("{e}"));
+        let retry = t.retry_policy().unwrap_or_else(|| panic!("a retry policy"));
+        assert_eq!(
+            (retry.maximum_event_age_in_seconds(), retry.maximum_retry_attempts()),
+            (Some(3_600), Some(185))
+        );
+        assert!(t.dead_letter_config().is_none());
+        assert_eq!(t.input(), Some(message.to_json().as_str()));
+        let timer = timer.with_dead_letter_queue("arn:aws:sqs:r:1:sdlq");
+        let t = timer.target(&message).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            t.dead_letter_config().and_then(|d| d.arn()),
+            Some("arn:aws:sqs:r:1:sdlq")
+        );
+    }
 
     #[test]
     fn at_expressions_round_trip_at_second_precision() {

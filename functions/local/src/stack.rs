@@ -4,7 +4,8 @@
 //! (standing in for Lambda's event source mapping; see `crate::delay_ends` for how
 //! its pollers see delayed retries on time), and a timer pump that fires due
 //! Scheduler schedules onto the queue and deletes them (the emulator never fires
-//! them). Used by `make run` and by the end-to-end tests.
+//! them), and the reconciler run periodically, as its `rate()` schedule runs it on
+//! AWS. Used by `make run` and by the end-to-end tests.
 
 use crate::delay_ends::{DelayEnds, NotingQueue};
 use crate::display::StepSink;
@@ -54,6 +55,9 @@ pub struct StackOptions {
     pub sink: Arc<dyn StepSink>,
     /// Resource names (distinct per test so stacks can share an emulator).
     pub prefix: String,
+    /// How often the reconciler runs (on AWS: the `ReconcileIntervalMinutes` schedule).
+    pub reconcile_every: Duration,
+    pub reconcile: courier_app::reconcile::ReconcileSettings,
 }
 
 impl Default for StackOptions {
@@ -68,6 +72,8 @@ impl Default for StackOptions {
             clock: Arc::new(courier_app::memory::SystemClock),
             sink: Arc::new(crate::display::Quiet),
             prefix: "courier-local".into(),
+            reconcile_every: Duration::from_secs(60),
+            reconcile: courier_app::reconcile::ReconcileSettings::default(),
         }
     }
 }
@@ -231,6 +237,14 @@ impl Stack {
             opts.visibility_timeout_seconds,
             Polling::AtDelayEnds(delay_ends),
             opts.sink.clone(),
+            rx.clone(),
+        )));
+        tasks.push(tokio::spawn(reconcile_loop(
+            store.clone(),
+            sender.planner.clone(),
+            opts.clock.clone(),
+            opts.reconcile,
+            opts.reconcile_every,
             rx.clone(),
         )));
         tasks.push(tokio::spawn(timer_loop(
@@ -492,5 +506,28 @@ async fn timer_loop(
                 }
             })
             .await;
+    }
+}
+
+/// Stands in for the reconciler's `rate()` schedule: one run every `every`, through
+/// the same function the sender Lambda runs.
+async fn reconcile_loop(
+    store: Arc<DynamoStore>,
+    planner: Planner,
+    clock: Arc<dyn Clock>,
+    settings: courier_app::reconcile::ReconcileSettings,
+    every: Duration,
+    mut stop: watch::Receiver<bool>,
+) {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(every) => {}
+            _ = stop.changed() => return,
+        }
+        if let Err(e) =
+            courier_sender::maintenance::run_reconcile(store.as_ref(), &planner, clock.as_ref(), settings).await
+        {
+            tracing::warn!(error = %e, "reconciler run failed; the next one tries again");
+        }
     }
 }

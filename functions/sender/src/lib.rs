@@ -18,6 +18,20 @@ use tracing_subscriber::fmt::{MakeWriter, SubscriberBuilder};
 
 pub mod log_buffer;
 pub mod log_format;
+pub mod maintenance;
+
+/// Where this process's EMF metrics go, set once at start-up from the configuration
+/// (the default, namespace `Courier` without a stack dimension, until then).
+static METRICS_TARGET: std::sync::OnceLock<courier_app::metrics::MetricsTarget> = std::sync::OnceLock::new();
+
+/// Sets the metrics namespace and stack dimension (the first call wins).
+pub fn set_metrics_target(target: courier_app::metrics::MetricsTarget) {
+    let _ = METRICS_TARGET.set(target);
+}
+
+fn metrics_target() -> &'static courier_app::metrics::MetricsTarget {
+    METRICS_TARGET.get_or_init(courier_app::metrics::MetricsTarget::default)
+}
 
 /// The sender Lambda's logging: one JSON line per event on stdout, carrying its
 /// time and the current span (with the delivery and attempt ids), in the format of
@@ -93,7 +107,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
         // CloudWatch Logs extracts the metrics from these stdout lines, written with the
         // batch's log lines.
         let mut lines = Vec::new();
-        for doc in courier_app::metrics::batch_metrics(&samples, sender.clock.now()) {
+        for doc in courier_app::metrics::batch_metrics_for(&samples, sender.clock.now(), metrics_target()) {
             // Serialised straight into the bytes (a struct of strings and numbers cannot
             // fail to).
             if serde_json::to_writer(&mut lines, &doc).is_ok() {

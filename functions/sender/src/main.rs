@@ -1,10 +1,13 @@
 //! The sender Lambda: SQS-triggered with ReportBatchItemFailures. Reads config once,
 //! builds the AWS clients and the HTTP client once (connections are reused across
-//! invocations), then hands each batch to the shared handler.
+//! invocations), then hands each batch to the shared handler. It also drains the
+//! two dead-letter queues (the delivery queue's and Scheduler's) and runs the
+//! reconciler when its `rate()` schedule invokes it with `{"task": "reconcile"}`.
 
-use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
+use aws_lambda_events::event::sqs::SqsBatchResponse;
 use courier_app::config::Config;
 use courier_app::sender::{NoFaults, Sender, SenderSettings};
+use courier_sender::maintenance::{self, Invocation};
 use lambda_runtime::{Error, LambdaEvent, service_fn};
 use std::sync::Arc;
 
@@ -24,7 +27,13 @@ async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
     let config = Config::from_env()?;
     let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await?;
+    courier_sender::set_metrics_target(config.metrics.clone());
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
+    let schedule_dlq_arn = config.schedule_dlq_arn.clone().unwrap_or_default();
+    let reconcile = courier_app::reconcile::ReconcileSettings {
+        grace_ms: i64::from(config.reconcile_grace_seconds) * 1000,
+        ..Default::default()
+    };
     let dlq_store = store.clone();
     let sender = Arc::new(Sender {
         secrets: Arc::new(courier_app::memory::OsSecrets),
@@ -40,20 +49,30 @@ async fn main() -> Result<(), Error> {
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
     });
-    lambda_runtime::run(service_fn(move |event: LambdaEvent<SqsEvent>| {
+    lambda_runtime::run(service_fn(move |event: LambdaEvent<Invocation>| {
         let sender = sender.clone();
         let dlq_store = dlq_store.clone();
         let dlq_url = dlq_url.clone();
+        let schedule_dlq_arn = schedule_dlq_arn.clone();
         async move {
-            // The same function is subscribed to the dead-letter queue.
-            if courier_sender::from_queue(&event.payload, &dlq_url) {
-                let clock = courier_app::memory::SystemClock;
-                return Ok::<SqsBatchResponse, Error>(
-                    courier_sender::handle_dead_letters(dlq_store.as_ref(), &clock, event.payload).await,
-                );
-            }
-            let (response, _) = courier_sender::handle_batch(&sender, event.payload).await;
-            Ok::<SqsBatchResponse, Error>(response)
+            let clock = courier_app::memory::SystemClock;
+            let batch = match event.payload {
+                Invocation::Task(_) => {
+                    maintenance::run_reconcile(dlq_store.as_ref(), &sender.planner, &clock, reconcile).await?;
+                    return Ok::<serde_json::Value, Error>(serde_json::json!({}));
+                }
+                Invocation::Sqs(batch) => batch,
+            };
+            let response: SqsBatchResponse = if courier_sender::from_queue(&batch, &dlq_url) {
+                // The delivery queue's DLQ: each message marks its delivery.
+                courier_sender::handle_dead_letters(dlq_store.as_ref(), &clock, batch).await
+            } else if maintenance::from_queue_arn(&batch, &schedule_dlq_arn) {
+                // Scheduler's DLQ: each message goes back on its way.
+                maintenance::handle_schedule_dead_letters(&sender.planner, &clock, batch).await
+            } else {
+                courier_sender::handle_batch(&sender, batch).await.0
+            };
+            Ok::<serde_json::Value, Error>(serde_json::to_value(response)?)
         }
     }))
     .await

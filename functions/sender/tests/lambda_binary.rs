@@ -8,6 +8,10 @@ use serde_json::{Value, json};
 use std::time::Duration;
 
 fn sqs_event(records: &[(&str, &str)]) -> String {
+    sqs_event_from("arn:aws:sqs:us-east-1:123456789012:courier-stub-deliveries", records)
+}
+
+fn sqs_event_from(queue_arn: &str, records: &[(&str, &str)]) -> String {
     let records: Vec<Value> = records
         .iter()
         .map(|(id, body)| {
@@ -19,7 +23,7 @@ fn sqs_event(records: &[(&str, &str)]) -> String {
                 "messageAttributes": {},
                 "md5OfBody": "",
                 "eventSource": "aws:sqs",
-                "eventSourceARN": "arn:aws:sqs:us-east-1:123456789012:courier-stub-deliveries",
+                "eventSourceARN": queue_arn,
                 "awsRegion": "us-east-1"
             })
         })
@@ -54,5 +58,36 @@ fn unreadable_messages_come_back_as_batch_item_failures() {
                 json!({"batchItemFailures": [{"itemIdentifier": "m-3"}]})
             ),
         ]
+    );
+}
+
+/// The Scheduler dead-letter queue's batches go to their own handler (an unreadable
+/// message there fails alone), and an invocation that is neither a batch nor a known
+/// task is refused as an invocation error rather than handled as anything.
+#[test]
+fn schedule_dead_letters_and_unknown_invocations_are_told_apart() {
+    let stub = RuntimeApiStub::start(vec![
+        sqs_event_from(
+            "arn:aws:sqs:us-east-1:123456789012:courier-stub-schedule-dlq",
+            &[("s-1", "not json")],
+        ),
+        json!({"task": "drop_table"}).to_string(),
+    ])
+    .expect("stub");
+    let _running = stub
+        .run_function(env!("CARGO_BIN_EXE_courier-sender"))
+        .expect("spawn courier-sender");
+    let posted = stub.wait_posted(2, Duration::from_secs(20));
+    let paths: Vec<&str> = posted.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/2018-06-01/runtime/invocation/req-1/response",
+            "/2018-06-01/runtime/invocation/req-2/error",
+        ]
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&posted[0].body).unwrap_or(Value::Null),
+        json!({"batchItemFailures": [{"itemIdentifier": "s-1"}]})
     );
 }

@@ -47,6 +47,7 @@ const ENV_QUEUE_ARN: &str = "COURIER_QUEUE_ARN";
 const ENV_DLQ_URL: &str = "COURIER_DLQ_URL";
 const ENV_SCHEDULE_GROUP: &str = "COURIER_SCHEDULE_GROUP";
 const ENV_SCHEDULER_ROLE_ARN: &str = "COURIER_SCHEDULER_ROLE_ARN";
+const ENV_SCHEDULE_DLQ_ARN: &str = "COURIER_SCHEDULE_DLQ_ARN";
 const ENV_PARAMETERS: &[(&str, &str)] = &[
     ("COURIER_ALLOW_HTTP_TARGETS", "AllowHttpTargets"),
     ("COURIER_ALLOW_PRIVATE_TARGETS", "AllowPrivateTargets"),
@@ -70,6 +71,9 @@ pub fn run(inputs: &Inputs) -> (Vec<String>, Required) {
     findings.extend(check_alarms(inputs));
     findings.extend(check_table_settings(inputs.template));
     findings.extend(check_parameters(inputs.template));
+    findings.extend(check_concurrency(inputs));
+    findings.extend(check_schedules(inputs.template));
+    findings.extend(check_api_throttling(inputs.template));
     (findings, required)
 }
 
@@ -252,11 +256,27 @@ fn redrive_target(t: &Template, queue: &str) -> Option<String> {
     )
 }
 
-/// The queue the function's SQS event source reads, if it has one.
+/// The queue the function's first SQS event source reads, if it has one.
 fn event_queue(t: &Template, function: &str) -> Option<(String, Value)> {
-    let (_, e) = t.function_events(function, "SQS").into_iter().next()?;
-    let props = e.get("Properties")?.clone();
-    Some((get_att_target(props.get("Queue")?, "Arn")?, props))
+    event_queues(t, function).into_iter().next()
+}
+
+/// Every queue the function's SQS event sources read, with each event's properties.
+fn event_queues(t: &Template, function: &str) -> Vec<(String, Value)> {
+    t.function_events(function, "SQS")
+        .into_iter()
+        .filter_map(|(_, e)| {
+            let props = e.get("Properties")?.clone();
+            Some((get_att_target(props.get("Queue")?, "Arn")?, props))
+        })
+        .collect()
+}
+
+/// The queue a function's environment names as the delivery queue (by ARN).
+fn delivery_queue(t: &Template, function: &str) -> Option<String> {
+    t.function_env(function)
+        .get(ENV_QUEUE_ARN)
+        .and_then(|v| get_att_target(v, "Arn"))
 }
 
 /// A function's role and where its log group is.
@@ -613,66 +633,78 @@ pub fn check_queue(inputs: &Inputs) -> Vec<String> {
     let mut sources = 0;
     for f in inputs.functions {
         let id = &f.logical_id;
-        let Some((queue, props)) = event_queue(t, id) else {
-            continue;
-        };
-        sources += 1;
-        let timeout = number(t.function_property(id, "Timeout"));
-        let visibility = number(t.properties(&queue).and_then(|p| p.get("VisibilityTimeout")));
-        match (timeout, visibility) {
-            (Some(tmo), Some(vis)) if vis == 6 * tmo => {}
-            _ => out.push(format!(
-                "{queue}: VisibilityTimeout {visibility:?} should be 6 x {id}'s Timeout {timeout:?}"
-            )),
-        }
-        let redrive = t.properties(&queue).and_then(|p| p.get("RedrivePolicy"));
-        if number(redrive.and_then(|r| r.get("maxReceiveCount"))) != Some(u64::from(inputs.max_receive_count)) {
-            out.push(format!(
-                "{queue}: RedrivePolicy.maxReceiveCount should be {} (courier_aws::bootstrap::MAX_RECEIVE_COUNT)",
-                inputs.max_receive_count
-            ));
-        }
-        match redrive_target(t, &queue) {
-            None => out.push(format!(
-                "{queue}: no RedrivePolicy.deadLetterTargetArn: !GetAtt <DLQ>.Arn"
-            )),
-            Some(dlq) => {
-                let retention = number(t.properties(&dlq).and_then(|p| p.get("MessageRetentionPeriod")));
-                if retention != Some(u64::from(inputs.dlq_retention_seconds)) {
-                    out.push(format!(
+        // Every SQS event source of the function: Lambda refuses to create a mapping
+        // whose queue's visibility timeout is below the function's timeout (SQS's
+        // default is 30 s), and AWS advises six times it.
+        for (queue, props) in event_queues(t, id) {
+            sources += 1;
+            let timeout = number(t.function_property(id, "Timeout"));
+            let visibility = number(t.properties(&queue).and_then(|p| p.get("VisibilityTimeout")));
+            match (timeout, visibility) {
+                (Some(tmo), Some(vis)) if vis >= 6 * tmo => {}
+                (Some(tmo), vis) if vis.unwrap_or(30) < tmo => out.push(format!(
+                    "{queue}: VisibilityTimeout {vis:?} (SQS default 30) is below {id}'s Timeout {tmo}: Lambda refuses \
+                 this event source mapping and the deployment rolls back; it should be 6 x {id}'s Timeout"
+                )),
+                _ => out.push(format!(
+                    "{queue}: VisibilityTimeout {visibility:?} should be 6 x {id}'s Timeout {timeout:?} (or more)"
+                )),
+            }
+            let redrive = t.properties(&queue).and_then(|p| p.get("RedrivePolicy"));
+            if number(redrive.and_then(|r| r.get("maxReceiveCount"))) != Some(u64::from(inputs.max_receive_count)) {
+                out.push(format!(
+                    "{queue}: RedrivePolicy.maxReceiveCount should be {} (courier_aws::bootstrap::MAX_RECEIVE_COUNT)",
+                    inputs.max_receive_count
+                ));
+            }
+            match redrive_target(t, &queue) {
+                None => out.push(format!(
+                    "{queue}: no RedrivePolicy.deadLetterTargetArn: !GetAtt <DLQ>.Arn"
+                )),
+                Some(dlq) => {
+                    let retention = number(t.properties(&dlq).and_then(|p| p.get("MessageRetentionPeriod")));
+                    if retention != Some(u64::from(inputs.dlq_retention_seconds)) {
+                        out.push(format!(
                         "{dlq}: MessageRetentionPeriod {retention:?} should be {} (courier_aws::bootstrap::DLQ_RETENTION_SECONDS)",
                         inputs.dlq_retention_seconds
                     ));
+                    }
                 }
             }
-        }
-        let types: Vec<String> = props
-            .get("FunctionResponseTypes")
-            .map(one_or_many)
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(scalar)
-            .collect();
-        if !types.iter().any(|x| x == "ReportBatchItemFailures") {
-            out.push(format!(
-                "{id}: the SQS event needs FunctionResponseTypes: [ReportBatchItemFailures]"
-            ));
-        }
-        let batch = number(props.get("BatchSize"));
-        let window = number(props.get("MaximumBatchingWindowInSeconds")).unwrap_or(0);
-        match batch {
-            None => out.push(format!("{id}: the SQS event should set BatchSize explicitly")),
-            Some(b) if b > 10 && window == 0 => out.push(format!(
-                "{id}: BatchSize {b} > 10 needs MaximumBatchingWindowInSeconds >= 1"
-            )),
-            _ => {}
-        }
-        let max = props.get("ScalingConfig").and_then(|s| s.get("MaximumConcurrency"));
-        match max.and_then(ref_target) {
-            Some(p) if t.has_parameter(&p) => {}
-            _ => out.push(format!(
-                "{id}: ScalingConfig.MaximumConcurrency should be !Ref a parameter (SenderMaxConcurrency)"
-            )),
+            let types: Vec<String> = props
+                .get("FunctionResponseTypes")
+                .map(one_or_many)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(scalar)
+                .collect();
+            if !types.iter().any(|x| x == "ReportBatchItemFailures") {
+                out.push(format!(
+                    "{id}: the SQS event needs FunctionResponseTypes: [ReportBatchItemFailures]"
+                ));
+            }
+            let batch = number(props.get("BatchSize"));
+            let window = number(props.get("MaximumBatchingWindowInSeconds")).unwrap_or(0);
+            match batch {
+                None => out.push(format!("{id}: the SQS event should set BatchSize explicitly")),
+                Some(b) if b > 10 && window == 0 => out.push(format!(
+                    "{id}: BatchSize {b} > 10 needs MaximumBatchingWindowInSeconds >= 1"
+                )),
+                _ => {}
+            }
+            let max = props.get("ScalingConfig").and_then(|s| s.get("MaximumConcurrency"));
+            if delivery_queue(t, id).as_deref() == Some(queue.as_str()) {
+                match max.and_then(ref_target) {
+                    Some(p) if t.has_parameter(&p) => {}
+                    _ => out.push(format!(
+                        "{id}: ScalingConfig.MaximumConcurrency should be !Ref a parameter (SenderMaxConcurrency)"
+                    )),
+                }
+            } else if max.and_then(|m| number(Some(m))).is_none() {
+                out.push(format!(
+                    "{id}: the SQS event on {queue} should set ScalingConfig.MaximumConcurrency"
+                ));
+            }
         }
     }
     if sources == 0 {
@@ -719,6 +751,16 @@ pub fn check_scheduler_role(inputs: &Inputs) -> Vec<String> {
         }
         let (statements, bad) = role_statements(t, &role);
         out.extend(bad);
+        // The target, and the target's dead-letter queue, which Scheduler sends to
+        // with the same role.
+        let schedule_dlq = env.get(ENV_SCHEDULE_DLQ_ARN).and_then(|v| get_att_target(v, "Arn"));
+        if schedule_dlq.is_none() {
+            out.push(format!(
+                "{}: {ENV_SCHEDULE_DLQ_ARN} should be !GetAtt <queue>.Arn: every schedule needs a dead-letter queue",
+                f.logical_id
+            ));
+        }
+        let allowed = [Some(queue.clone()), schedule_dlq.clone()];
         for s in &statements {
             if s.actions != ["sqs:SendMessage"] {
                 out.push(format!(
@@ -729,11 +771,31 @@ pub fn check_scheduler_role(inputs: &Inputs) -> Vec<String> {
             if !s
                 .resources
                 .iter()
-                .all(|r| get_att_target(r, "Arn").as_deref() == Some(queue.as_str()))
+                .all(|r| get_att_target(r, "Arn").is_some_and(|a| allowed.contains(&Some(a))))
             {
                 out.push(format!(
-                    "{}: the Scheduler role may only send to !GetAtt {queue}.Arn",
+                    "{}: the Scheduler role may only send to !GetAtt {queue}.Arn and its dead-letter queue",
                     s.label
+                ));
+            }
+        }
+        if let Some(dlq) = &schedule_dlq {
+            let grants = statements
+                .iter()
+                .flat_map(|s| s.resources.iter())
+                .any(|r| get_att_target(r, "Arn").as_deref() == Some(dlq.as_str()));
+            if !grants {
+                out.push(format!(
+                    "{role}: Scheduler sends what it cannot deliver to {dlq} with this role; allow sqs:SendMessage there"
+                ));
+            }
+            let drained = inputs
+                .functions
+                .iter()
+                .any(|g| event_queues(t, &g.logical_id).iter().any(|(q, _)| q == dlq));
+            if !drained {
+                out.push(format!(
+                    "{dlq}: the Scheduler dead-letter queue should be an SQS event source of the sender (it plans each message again)"
                 ));
             }
         }
@@ -780,14 +842,45 @@ pub fn check_alarms(inputs: &Inputs) -> Vec<String> {
             })
             .collect()
     };
-    if let Some(dlq) = redrive_target(t, &queue) {
-        let depth = on("ApproximateNumberOfMessagesVisible", &dlq);
-        let fires_on_one = depth.iter().any(|a| {
-            str_at(a.get("ComparisonOperator")) == Some("GreaterThanThreshold") && number(a.get("Threshold")) == Some(0)
-        });
+    // Every dead-letter queue (a redrive target, or the Scheduler's): a queue the
+    // sender drains keeps a depth near 0, so it needs an alarm on messages received;
+    // one nothing drains, an alarm on its depth.
+    let drained: BTreeSet<String> = inputs
+        .functions
+        .iter()
+        .flat_map(|f| event_queues(t, &f.logical_id))
+        .map(|(q, _)| q)
+        .collect();
+    let mut dead_letter_queues: BTreeSet<String> = t
+        .of_type("AWS::SQS::Queue")
+        .iter()
+        .filter_map(|q| redrive_target(t, q))
+        .collect();
+    dead_letter_queues.extend(inputs.functions.iter().filter_map(|f| {
+        t.function_env(&f.logical_id)
+            .get(ENV_SCHEDULE_DLQ_ARN)
+            .and_then(|v| get_att_target(v, "Arn"))
+    }));
+    for dlq in &dead_letter_queues {
+        let (metric, op) = if drained.contains(dlq) {
+            ("NumberOfMessagesReceived", "GreaterThanThreshold")
+        } else {
+            ("ApproximateNumberOfMessagesVisible", "GreaterThanThreshold")
+        };
+        let fires_on_one = on(metric, dlq)
+            .iter()
+            .any(|a| str_at(a.get("ComparisonOperator")) == Some(op) && number(a.get("Threshold")) == Some(0));
         if !fires_on_one {
+            let why = if drained.contains(dlq) {
+                " (the sender drains it, so its depth stays near 0)"
+            } else {
+                ""
+            };
+            out.push(format!("{dlq}: needs an alarm on {metric} > 0{why}"));
+        }
+        if drained.contains(dlq) && redrive_target(t, dlq).is_none() {
             out.push(format!(
-                "{dlq}: needs an alarm on ApproximateNumberOfMessagesVisible > 0"
+                "{dlq}: the sender drains it, so it needs a RedrivePolicy for what the sender cannot handle"
             ));
         }
     }
@@ -812,6 +905,156 @@ pub fn check_table_settings(t: &Template) -> Vec<String> {
         if pitr.as_deref() != Some("true") {
             out.push(format!("{id}: point-in-time recovery should be enabled"));
         }
+        // Deletion protection: on, or on by a parameter whose default is "true".
+        let protection = p.and_then(|p| p.get("DeletionProtectionEnabled"));
+        let on = match protection {
+            Some(v) if scalar(v).as_deref() == Some("true") => true,
+            Some(v) => condition_defaults_true(t, v),
+            None => false,
+        };
+        if !on {
+            out.push(format!(
+                "{id}: DeletionProtectionEnabled should be on (or !If on a parameter that defaults to \"true\")"
+            ));
+        }
+    }
+    out
+}
+
+/// Whether `v` is `!If [Cond, true, false]` with `Cond` an `!Equals [!Ref P, "true"]`
+/// whose parameter `P` defaults to "true".
+fn condition_defaults_true(t: &Template, v: &Value) -> bool {
+    let args = match v {
+        Value::Tagged(tag) if tag.tag.to_string().trim_start_matches('!') == "If" => &tag.value,
+        Value::Mapping(m) if m.len() == 1 => match m.get("Fn::If") {
+            Some(a) => a,
+            None => return false,
+        },
+        _ => return false,
+    };
+    let Some(seq) = args.as_sequence().filter(|s| s.len() == 3) else {
+        return false;
+    };
+    if scalar(&seq[1]).as_deref() != Some("true") {
+        return false;
+    }
+    let Some(cond) = seq[0].as_str().and_then(|c| t.root().get("Conditions")?.get(c)) else {
+        return false;
+    };
+    let eq = match cond {
+        Value::Tagged(tag) if tag.tag.to_string().trim_start_matches('!') == "Equals" => &tag.value,
+        Value::Mapping(m) if m.len() == 1 => match m.get("Fn::Equals") {
+            Some(a) => a,
+            None => return false,
+        },
+        _ => return false,
+    };
+    let Some(pair) = eq.as_sequence().filter(|s| s.len() == 2) else {
+        return false;
+    };
+    let param = ref_target(&pair[0]);
+    scalar(&pair[1]).as_deref() == Some("true")
+        && param.is_some_and(|p| {
+            t.root()
+                .get("Parameters")
+                .and_then(|ps| ps.get(p.as_str()))
+                .and_then(|p| p.get("Default"))
+                .and_then(scalar)
+                .as_deref()
+                == Some("true")
+        })
+}
+
+/// A number or a `!Ref` to a numeric parameter (its default).
+fn number_or_default(t: &Template, v: Option<&Value>) -> Option<u64> {
+    let v = v?;
+    number(Some(v)).or_else(|| {
+        let p = ref_target(v)?;
+        number(t.root().get("Parameters")?.get(p.as_str())?.get("Default"))
+    })
+}
+
+/// Reserved concurrency for every function with SQS event sources, at least the sum
+/// of their maximum concurrency plus one for a scheduled task, by the defaults.
+pub fn check_concurrency(inputs: &Inputs) -> Vec<String> {
+    let t = inputs.template;
+    let mut out = Vec::new();
+    for f in inputs.functions {
+        let id = &f.logical_id;
+        let queues = event_queues(t, id);
+        if queues.is_empty() {
+            continue;
+        }
+        let mut need: u64 = queues
+            .iter()
+            .map(|(_, p)| {
+                number_or_default(t, p.get("ScalingConfig").and_then(|s| s.get("MaximumConcurrency"))).unwrap_or(1000)
+            })
+            .sum();
+        need += t.function_events(id, "ScheduleV2").len() as u64;
+        let reserved = t.properties(id).and_then(|p| p.get("ReservedConcurrentExecutions"));
+        // `!If [Cond, !Ref Param, !Ref AWS::NoValue]`: the parameter's default counts.
+        let value = match reserved {
+            Some(Value::Tagged(tag)) if tag.tag.to_string().trim_start_matches('!') == "If" => tag
+                .value
+                .as_sequence()
+                .and_then(|s| s.get(1))
+                .and_then(|v| number_or_default(t, Some(v))),
+            other => number_or_default(t, other),
+        };
+        match value {
+            Some(r) if r >= need => {}
+            got => out.push(format!(
+                "{id}: ReservedConcurrentExecutions {got:?} should be at least {need} (its event sources' \
+                 MaximumConcurrency and its schedules), so the API cannot starve it"
+            )),
+        }
+    }
+    out
+}
+
+/// Every schedule (SAM `ScheduleV2` events, `AWS::Scheduler::Schedule` resources)
+/// has an explicit retry policy and a dead-letter queue.
+pub fn check_schedules(t: &Template) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut schedules: Vec<(String, &Value)> = Vec::new();
+    for id in t.of_type("AWS::Serverless::Function") {
+        for (name, e) in t.function_events(&id, "ScheduleV2") {
+            if let Some(p) = e.get("Properties") {
+                schedules.push((format!("{id}.Events.{name}"), p));
+            }
+        }
+    }
+    for id in t.of_type("AWS::Scheduler::Schedule") {
+        if let Some(target) = t.properties(&id).and_then(|p| p.get("Target")) {
+            schedules.push((id.clone(), target));
+        }
+    }
+    for (label, p) in schedules {
+        if p.get("RetryPolicy").is_none() {
+            out.push(format!("{label}: needs an explicit RetryPolicy"));
+        }
+        let dlq = p.get("DeadLetterConfig").and_then(|d| d.get("Arn"));
+        if dlq.and_then(|a| get_att_target(a, "Arn")).is_none() {
+            out.push(format!(
+                "{label}: needs DeadLetterConfig.Arn: !GetAtt <queue>.Arn, or a dropped invocation is lost"
+            ));
+        }
+    }
+    out
+}
+
+/// The HTTP API throttles every route by parameters.
+pub fn check_api_throttling(t: &Template) -> Vec<String> {
+    let mut out = Vec::new();
+    for id in t.of_type("AWS::Serverless::HttpApi") {
+        let settings = t.properties(&id).and_then(|p| p.get("DefaultRouteSettings"));
+        for key in ["ThrottlingRateLimit", "ThrottlingBurstLimit"] {
+            let v = settings.and_then(|s| s.get(key));
+            if !v.and_then(ref_target).is_some_and(|p| t.has_parameter(&p)) {
+                out.push(format!("{id}: DefaultRouteSettings.{key} should be !Ref a parameter"));
+            }
+        }
     }
     out
 }
@@ -825,6 +1068,8 @@ pub fn check_parameters(t: &Template) -> Vec<String> {
         ("SqsMaxDelaySeconds", Some("900")),
         ("SenderMaxConcurrency", None),
         ("LogRetentionDays", None),
+        ("TableDeletionProtection", Some("true")),
+        ("TrustedCaPem", Some("")),
     ] {
         let Some(p) = t.root().get("Parameters").and_then(|ps| ps.get(name)) else {
             out.push(format!("parameter {name} is missing"));

@@ -280,8 +280,8 @@ fn a_visibility_timeout_not_six_times_the_sender_timeout_is_reported() {
 fn a_scheduler_role_that_can_do_more_is_reported() {
     let text = replaced(
         &template_text(),
-        "Action: sqs:SendMessage\n                Resource: !GetAtt DeliveryQueue.Arn\n\n  # ----",
-        "Action: [sqs:SendMessage, sqs:DeleteMessage]\n                Resource: !GetAtt DeliveryQueue.Arn\n\n  # ----",
+        "Action: sqs:SendMessage\n                Resource:\n                  - !GetAtt DeliveryQueue.Arn\n                  - !GetAtt ScheduleDeadLetterQueue.Arn\n",
+        "Action: [sqs:SendMessage, sqs:DeleteMessage]\n                Resource:\n                  - !GetAtt DeliveryQueue.Arn\n                  - !GetAtt ScheduleDeadLetterQueue.Arn\n",
     );
     let (findings, _) = check(&text);
     assert_reported(&findings, "the Scheduler role may only sqs:SendMessage");
@@ -472,6 +472,107 @@ fn an_event_source_queue_missing_from_the_role_is_reported() {
     let (findings, _) = check(&text);
     assert_reported(
         &findings,
-        "should be allowed on exactly the event source queues: DeliveryDeadLetterQueue, DeliveryQueue",
+        "should be allowed on exactly the event source queues: DeliveryDeadLetterQueue, DeliveryQueue, ScheduleDeadLetterQueue",
     );
+}
+
+// ---- deployability on AWS: every event source, schedules, alarms, limits -------
+
+/// The DLQ as the stack first had it: SQS's default 30 s visibility timeout, below
+/// the sender's 150 s, which Lambda refuses for an event source mapping.
+#[test]
+fn a_drained_dead_letter_queue_with_the_default_visibility_timeout_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "  DeliveryDeadLetterQueue:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 900\n",
+        "  DeliveryDeadLetterQueue:\n    Type: AWS::SQS::Queue\n    Properties:\n",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "DeliveryDeadLetterQueue: VisibilityTimeout None (SQS default 30) is below SenderFunction's Timeout 150: \
+         Lambda refuses this event source mapping",
+    );
+    // And the third event source is looked at too.
+    let text = replaced(
+        &template_text(),
+        "  ScheduleDeadLetterQueue:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 900\n",
+        "  ScheduleDeadLetterQueue:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 300\n",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "ScheduleDeadLetterQueue: VisibilityTimeout Some(300) should be 6 x SenderFunction's Timeout",
+    );
+}
+
+#[test]
+fn a_depth_alarm_on_a_drained_dead_letter_queue_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "      MetricName: NumberOfMessagesReceived\n      Dimensions:\n        - Name: QueueName\n          Value: !GetAtt DeliveryDeadLetterQueue.QueueName",
+        "      MetricName: ApproximateNumberOfMessagesVisible\n      Dimensions:\n        - Name: QueueName\n          Value: !GetAtt DeliveryDeadLetterQueue.QueueName",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "DeliveryDeadLetterQueue: needs an alarm on NumberOfMessagesReceived > 0 (the sender drains it",
+    );
+    let text = without_line(&template_text(), "Value: !GetAtt DeadLetterParkingQueue.QueueName");
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "DeadLetterParkingQueue: needs an alarm on ApproximateNumberOfMessagesVisible > 0",
+    );
+}
+
+#[test]
+fn a_schedule_without_a_dead_letter_queue_or_retry_policy_is_reported() {
+    let text = without_line(&template_text(), "Arn: !GetAtt DeadLetterParkingQueue.Arn");
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "SenderFunction.Events.Reconcile: needs DeadLetterConfig.Arn");
+    let text = replaced(
+        &template_text(),
+        "            RetryPolicy:\n",
+        "            RetryPolicyX:\n",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "SenderFunction.Events.Reconcile: needs an explicit RetryPolicy",
+    );
+    // One-shot retry schedules get theirs from the code: the DLQ's ARN must be wired.
+    let text = without_line(
+        &template_text(),
+        "COURIER_SCHEDULE_DLQ_ARN: !GetAtt ScheduleDeadLetterQueue.Arn",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "COURIER_SCHEDULE_DLQ_ARN should be !GetAtt <queue>.Arn");
+}
+
+#[test]
+fn too_little_reserved_concurrency_no_throttling_or_no_deletion_protection_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "  SenderReservedConcurrency:\n    Type: Number\n    Default: 15",
+        "  SenderReservedConcurrency:\n    Type: Number\n    Default: 12",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "SenderFunction: ReservedConcurrentExecutions Some(12) should be at least 15",
+    );
+    let text = without_line(&template_text(), "ThrottlingRateLimit: !Ref ApiThrottlingRateLimit");
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "HttpApi: DefaultRouteSettings.ThrottlingRateLimit should be !Ref a parameter",
+    );
+    let text = replaced(
+        &template_text(),
+        "  TableDeletionProtection:\n    Type: String\n    Default: \"true\"",
+        "  TableDeletionProtection:\n    Type: String\n    Default: \"false\"",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "Table: DeletionProtectionEnabled should be on");
 }

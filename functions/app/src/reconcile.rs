@@ -1,0 +1,447 @@
+//! The reconciler: a periodic safety net that puts overdue deliveries back on the
+//! queue. A delivery whose next step is due but whose message was lost (a write
+//! that failed between the outcome and the enqueue, a Scheduler invocation dropped,
+//! a message deleted by hand) would otherwise wait for ever. Every unsettled,
+//! not dead-lettered delivery has one entry in a small "due" index keyed by the
+//! instant its next step is due ([`due_at`]); a run reads only the entries older
+//! than `now - grace`, so an idle run costs one index query per shard and nothing
+//! else, and the table is never scanned.
+//!
+//! Re-enqueueing is idempotent: the message asks for the delivery's `next_attempt`
+//! with no pre-assigned attempt id, so if the original message turns up after all,
+//! only one of the two wins the claim (`DeliveryStore::claim_attempt` refuses a
+//! second claim of the same attempt while the first is live, and any claim once
+//! the attempt is recorded), and the other is dropped as a duplicate.
+
+use crate::dead_letter::resume_message;
+use crate::message::QueueMessage;
+use crate::model::Delivery;
+use crate::planner::Planner;
+use crate::ports::{Clock, DeliveryStore, PortError, PortResult};
+use async_trait::async_trait;
+use courier_core::Timestamp;
+use courier_core::ids::DeliveryId;
+
+/// The instant a delivery's next step is due, by which the due index orders it;
+/// `None` when it has no entry: settled (nothing more to do) or dead-lettered
+/// (waiting for a person's redrive, which gives it an entry again). A long-running
+/// attempt waiting for its report is due when its completion check is.
+pub fn due_at(d: &Delivery) -> Option<Timestamp> {
+    if d.status.is_settled() || d.dead_lettered_at.is_some() {
+        return None;
+    }
+    Some(match &d.awaiting {
+        Some(aw) => aw.until,
+        None => d.next_attempt_at.unwrap_or(d.planned_at),
+    })
+}
+
+/// The due index: deliveries whose [`due_at`] is before an instant.
+#[async_trait]
+pub trait OverdueIndex: Send + Sync {
+    /// Ids of live deliveries with `due_at < before`, at most `limit`, oldest due
+    /// first within each shard of the index. The index is eventually consistent:
+    /// callers re-read each delivery before acting on it.
+    async fn overdue(&self, before: Timestamp, limit: u32) -> PortResult<Vec<DeliveryId>>;
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReconcileSettings {
+    /// How late a step must be before the reconciler acts (ms). Scheduler fires within
+    /// about a minute, and a busy queue delays messages a little: a few minutes keeps
+    /// the reconciler away from steps that are merely on their way.
+    pub grace_ms: i64,
+    /// Most deliveries one run re-enqueues (bounds a run's cost and duration; the
+    /// next run goes on with the rest).
+    pub max_per_run: u32,
+}
+
+impl Default for ReconcileSettings {
+    fn default() -> Self {
+        ReconcileSettings {
+            grace_ms: 5 * 60 * 1000,
+            max_per_run: 100,
+        }
+    }
+}
+
+/// What one run did, for its log line and the bench.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReconcileReport {
+    /// Entries the index returned.
+    pub examined: usize,
+    /// Deliveries put back on their way.
+    pub requeued: Vec<DeliveryId>,
+    /// Entries that were not overdue on a fresh read (moved on, settled, claimed).
+    pub skipped: usize,
+    /// Deliveries whose re-read or enqueue failed (the next run tries again).
+    pub failed: usize,
+}
+
+/// Why an overdue entry is left alone on a fresh read, if it is.
+fn leave_alone(d: &Delivery, before: Timestamp, now: Timestamp) -> bool {
+    let live_claim = d.claim.as_ref().is_some_and(|c| c.lease_until > now);
+    live_claim || due_at(d).is_none_or(|due| due >= before)
+}
+
+/// The message that moves an overdue delivery on: its completion check when a
+/// long-running attempt waits for a report, else its next attempt, due now.
+pub fn requeue_message(d: &Delivery, now: Timestamp) -> QueueMessage {
+    match &d.awaiting {
+        Some(aw) => QueueMessage {
+            v: 1,
+            delivery_id: d.id.clone(),
+            tenant_id: d.tenant_id.clone(),
+            endpoint_id: d.endpoint_id.clone(),
+            attempt: aw.number,
+            not_before: aw.until.min(now),
+            trigger: aw.trigger,
+            source_attempt_id: None,
+            attempt_id: Some(aw.attempt_id.clone()),
+            completion_check: true,
+        },
+        None => resume_message(d, now),
+    }
+}
+
+/// One reconciler run at `clock.now()`.
+pub async fn reconcile(
+    index: &dyn OverdueIndex,
+    store: &dyn DeliveryStore,
+    planner: &Planner,
+    clock: &dyn Clock,
+    settings: ReconcileSettings,
+) -> PortResult<ReconcileReport> {
+    let now = clock.now();
+    let before = now.plus_millis(-settings.grace_ms.max(0));
+    let ids = index.overdue(before, settings.max_per_run).await?;
+    let mut report = ReconcileReport {
+        examined: ids.len(),
+        ..ReconcileReport::default()
+    };
+    for id in ids {
+        let d = match store.get_delivery(&id).await {
+            Ok(Some(d)) => d,
+            Ok(None) => {
+                report.skipped += 1;
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!(delivery_id = %id, error = %e, "reconciler could not read an overdue delivery");
+                report.failed += 1;
+                continue;
+            }
+        };
+        if leave_alone(&d, before, now) {
+            report.skipped += 1;
+            continue;
+        }
+        match planner.plan(requeue_message(&d, now), now).await {
+            Ok(_) => {
+                tracing::warn!(delivery_id = %id, next_attempt = d.next_attempt, "overdue delivery re-enqueued");
+                report.requeued.push(id);
+            }
+            Err(e) => {
+                tracing::warn!(delivery_id = %id, error = %e, "reconciler could not re-enqueue an overdue delivery");
+                report.failed += 1;
+            }
+        }
+    }
+    if report.failed > 0 && report.requeued.is_empty() {
+        return Err(PortError::Unavailable(
+            format!(
+                "reconciler: {} overdue deliveries could not be re-enqueued",
+                report.failed
+            )
+            .into(),
+        ));
+    }
+    Ok(report)
+}
+
+/// The due index's contract, for every store that implements it (the memory store
+/// in this crate's tests, DynamoDB on the emulator in functions/aws's): entries
+/// follow `due_at` through creation, outcome, dead-lettering and settling.
+pub async fn overdue_index_contract<S>(store: &S, clock: &crate::memory::ManualClock)
+where
+    S: OverdueIndex + DeliveryStore,
+{
+    use crate::contract::{Ids, T0, sample_attempt, sample_delivery, sample_event};
+    use crate::model::DeliveryStatus;
+    let ids = Ids::new();
+    clock.set(T0);
+    let event = sample_event(&ids.tenant(), &ids.event(), T0, serde_json::json!({"n": 1}));
+    let endpoint = ids.endpoint();
+    let make = |due_ms: i64| {
+        let mut d = sample_delivery(&event, &endpoint, &ids.delivery(), T0, "{}".to_owned());
+        d.next_attempt_at = Some(T0.plus_millis(due_ms));
+        d
+    };
+    // Three unsettled deliveries: due an hour ago, a minute ago, in an hour.
+    let old = make(-3_600_000);
+    let recent = make(-60_000);
+    let later = make(3_600_000);
+    store
+        .create_event(&event, &[old.clone(), recent.clone(), later.clone()])
+        .await
+        .expect("create event");
+    let before = T0.plus_millis(-300_000);
+    assert_eq!(store.overdue(before, 10).await.expect("overdue"), vec![old.id.clone()]);
+    let mut both = store.overdue(T0, 10).await.expect("overdue");
+    both.sort();
+    let mut want = vec![old.id.clone(), recent.id.clone()];
+    want.sort();
+    assert_eq!(both, want, "everything due before now");
+    assert_eq!(store.overdue(T0, 1).await.expect("overdue").len(), 1, "limit holds");
+    assert_eq!(store.overdue(T0, 0).await.expect("overdue"), Vec::<DeliveryId>::new());
+
+    // An outcome that plans the next attempt in the future takes it off the list.
+    let attempt_id = ids.attempt();
+    let lease = T0.plus_millis(30_000);
+    let claimed = match store
+        .claim_attempt(&old.id, 1, &attempt_id, T0, lease)
+        .await
+        .expect("claim")
+    {
+        crate::ports::Claim::Claimed { delivery, .. } => delivery,
+        other => panic!("expected a claim, got {other:?}"),
+    };
+    let mut next = claimed.clone();
+    next.claim = None;
+    next.status = DeliveryStatus::Retrying;
+    next.attempt_count = 1;
+    next.next_attempt = 2;
+    next.next_attempt_at = Some(T0.plus_millis(600_000));
+    next.version += 1;
+    let attempt = sample_attempt(&next, &attempt_id, 1, T0);
+    store
+        .record_attempt(&next, &attempt, &attempt_id)
+        .await
+        .expect("record");
+    assert_eq!(
+        store.overdue(before, 10).await.expect("overdue"),
+        Vec::<DeliveryId>::new()
+    );
+
+    // Dead-lettered: out of the index until redriven.
+    let mut dead = store.get_delivery(&recent.id).await.expect("get").expect("exists");
+    let version = dead.version;
+    dead.dead_lettered_at = Some(T0);
+    dead.version += 1;
+    store.update_delivery(&dead, version).await.expect("mark");
+    assert_eq!(store.overdue(T0, 10).await.expect("overdue"), Vec::<DeliveryId>::new());
+    let mut redriven = dead.clone();
+    redriven.dead_lettered_at = None;
+    redriven.version += 1;
+    store.update_delivery(&redriven, dead.version).await.expect("redrive");
+    assert_eq!(store.overdue(T0, 10).await.expect("overdue"), vec![recent.id.clone()]);
+
+    // Settled: out for good.
+    let mut settled = redriven.clone();
+    settled.status = DeliveryStatus::Failed;
+    settled.settled_at = Some(T0);
+    settled.version += 1;
+    store.update_delivery(&settled, redriven.version).await.expect("settle");
+    assert_eq!(store.overdue(T0, 10).await.expect("overdue"), Vec::<DeliveryId>::new());
+    // An hour on, the retry planned at +10 min and the later one are both due.
+    let mut due = store.overdue(T0.plus_millis(3_600_001), 10).await.expect("overdue");
+    due.sort();
+    let mut want = vec![old.id.clone(), later.id.clone()];
+    want.sort();
+    assert_eq!(due, want);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::{ManualClock, MemoryQueue, MemoryStore, MemoryTimer};
+    use crate::model::{AwaitingCompletion, ClaimRecord, DeliveryStatus};
+    use courier_core::ids::{AttemptId, EndpointId, EventId, TenantId};
+    use std::sync::Arc;
+
+    const T0: i64 = 1_800_000_000_000;
+
+    /// A valid id of kind `prefix` ending in `last`.
+    fn body(last: char) -> String {
+        format!("01JAAAAAAAAAAAAAAAAAAAAAA{last}")
+    }
+
+    fn dlv(last: char) -> DeliveryId {
+        DeliveryId::parse(&format!("dlv_{}", body(last))).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn delivery(last: char, due: i64) -> Delivery {
+        Delivery {
+            id: dlv(last),
+            tenant_id: TenantId::parse(&format!("ten_{}", body('T'))).unwrap_or_else(|e| panic!("{e}")),
+            event_id: EventId::parse(&format!("evt_{}", body('E'))).unwrap_or_else(|e| panic!("{e}")),
+            endpoint_id: EndpointId::parse(&format!("ep_{}", body('P'))).unwrap_or_else(|e| panic!("{e}")),
+            webhook_id: dlv(last),
+            status: DeliveryStatus::Retrying,
+            dead_reason: None,
+            trigger: crate::message::Trigger::Initial,
+            attempt_count: 1,
+            next_attempt: 2,
+            receiver_failures: 1,
+            next_attempt_at: Some(Timestamp(due)),
+            last_planned: false,
+            claim: None,
+            created_at: Timestamp(T0 - 3_600_000),
+            planned_at: Timestamp(T0 - 3_600_000),
+            settled_at: None,
+            dead_lettered_at: None,
+            awaiting: None,
+            body: Arc::from("{}"),
+            expires_at: None,
+            version: 3,
+        }
+    }
+
+    fn att(last: char) -> AttemptId {
+        AttemptId::parse(&format!("att_{}", body(last))).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    struct World {
+        clock: Arc<ManualClock>,
+        store: Arc<MemoryStore>,
+        queue: Arc<MemoryQueue>,
+        planner: Planner,
+    }
+
+    fn world() -> World {
+        let clock = Arc::new(ManualClock::new(Timestamp(T0)));
+        let store = Arc::new(MemoryStore::new(clock.clone()));
+        let queue = Arc::new(MemoryQueue::new(clock.clone()));
+        let planner = Planner {
+            queue: queue.clone(),
+            timer: Arc::new(MemoryTimer::new()),
+            settings: Default::default(),
+        };
+        World {
+            clock,
+            store,
+            queue,
+            planner,
+        }
+    }
+
+    async fn run(w: &World) -> ReconcileReport {
+        reconcile(
+            w.store.as_ref(),
+            w.store.as_ref(),
+            &w.planner,
+            w.clock.as_ref(),
+            ReconcileSettings::default(),
+        )
+        .await
+        .expect("run")
+    }
+
+    #[test]
+    fn due_at_follows_the_next_step_and_leaves_settled_and_dead_lettered_out() {
+        let d = delivery('A', T0);
+        assert_eq!(due_at(&d), Some(Timestamp(T0)));
+        let mut pending = d.clone();
+        pending.next_attempt_at = None;
+        assert_eq!(due_at(&pending), Some(pending.planned_at));
+        let mut settled = d.clone();
+        settled.status = DeliveryStatus::Failed;
+        assert_eq!(due_at(&settled), None);
+        let mut dead = d.clone();
+        dead.dead_lettered_at = Some(Timestamp(T0));
+        assert_eq!(due_at(&dead), None);
+        let mut waiting = d;
+        waiting.awaiting = Some(AwaitingCompletion {
+            attempt_id: att('1'),
+            number: 1,
+            trigger: crate::message::Trigger::Initial,
+            started_at: Timestamp(T0),
+            until: Timestamp(T0 + 60_000),
+            duration_ms: 5,
+            token_hash: "h".into(),
+        });
+        assert_eq!(due_at(&waiting), Some(Timestamp(T0 + 60_000)));
+        let m = requeue_message(&waiting, Timestamp(T0 + 600_000));
+        assert!(m.completion_check);
+        assert_eq!((m.attempt, m.not_before), (1, Timestamp(T0 + 60_000)));
+        assert_eq!(m.attempt_id, Some(att('1')));
+    }
+
+    #[tokio::test]
+    async fn only_steps_overdue_by_more_than_the_grace_are_requeued_once_per_run() {
+        let w = world();
+        let grace = ReconcileSettings::default().grace_ms;
+        let overdue = delivery('Q', T0 - grace - 1);
+        let recent = delivery('R', T0 - grace + 1_000);
+        let future = delivery('F', T0 + 60_000);
+        let mut claimed = delivery('C', T0 - grace - 1);
+        claimed.claim = Some(ClaimRecord {
+            number: 2,
+            attempt_id: att('V'),
+            started_at: Timestamp(T0 - 1_000),
+            lease_until: Timestamp(T0 + 10_000),
+        });
+        let mut settled = delivery('S', T0 - grace - 1);
+        settled.status = DeliveryStatus::Succeeded;
+        for d in [&overdue, &recent, &future, &claimed, &settled] {
+            w.store.create_delivery(d).await.expect("create");
+        }
+        let report = run(&w).await;
+        assert_eq!(report.requeued, vec![overdue.id.clone()]);
+        // The index held the overdue and the claimed one; the claim is live.
+        assert_eq!((report.examined, report.skipped, report.failed), (2, 1, 0));
+        let sent = w.queue.waiting();
+        assert_eq!(sent.len(), 1);
+        let m = &sent[0].message;
+        assert_eq!(
+            (
+                &m.delivery_id,
+                m.attempt,
+                m.trigger,
+                m.not_before,
+                m.attempt_id.as_ref()
+            ),
+            (&overdue.id, 2, crate::message::Trigger::Retry, Timestamp(T0), None)
+        );
+        assert_eq!(sent[0].delay_seconds, 0);
+    }
+
+    #[tokio::test]
+    async fn the_memory_store_keeps_the_due_index_contract() {
+        let clock = Arc::new(ManualClock::new(Timestamp(T0)));
+        let store = MemoryStore::new(clock.clone());
+        overdue_index_contract(&store, &clock).await;
+    }
+
+    #[tokio::test]
+    async fn an_idle_run_asks_the_index_once_and_sends_nothing() {
+        let w = world();
+        w.store
+            .create_delivery(&delivery('F', T0 + 60_000))
+            .await
+            .expect("create");
+        let report = run(&w).await;
+        assert_eq!(report, ReconcileReport::default());
+        assert!(w.queue.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_failed_enqueue_is_reported_and_retried_by_the_next_run() {
+        let w = world();
+        let d = delivery('Q', T0 - 3_600_000);
+        w.store.create_delivery(&d).await.expect("create");
+        w.queue.fail_next(1);
+        let err = reconcile(
+            w.store.as_ref(),
+            w.store.as_ref(),
+            &w.planner,
+            w.clock.as_ref(),
+            ReconcileSettings::default(),
+        )
+        .await
+        .expect_err("the only re-enqueue failed");
+        assert!(matches!(err, PortError::Unavailable(_)), "{err:?}");
+        assert!(w.queue.is_empty());
+        assert_eq!(run(&w).await.requeued, vec![d.id]);
+    }
+}

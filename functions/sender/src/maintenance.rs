@@ -1,0 +1,158 @@
+//! The sender's maintenance work besides delivery batches: the reconciler run that
+//! an EventBridge Scheduler `rate()` schedule invokes (`{"task": "reconcile"}`),
+//! and the Scheduler dead-letter queue, whose messages are queue messages a
+//! one-shot schedule could not put on the delivery queue, put back on their way.
+//! Shared by the Lambda binary and the local runner.
+
+use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
+use courier_app::message::QueueMessage;
+use courier_app::planner::Planner;
+use courier_app::ports::{Clock, DeliveryStore};
+use courier_app::reconcile::{OverdueIndex, ReconcileReport, ReconcileSettings, reconcile};
+use serde::Deserialize;
+
+/// What a sender invocation carries: an SQS batch (any of its three queues), or a
+/// maintenance task from its schedule.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Invocation {
+    Task(TaskEvent),
+    Sqs(SqsEvent),
+}
+
+/// The input of the reconciler's schedule.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskEvent {
+    pub task: Task,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    Reconcile,
+}
+
+/// One reconciler run, logged. An error is returned (and the invocation fails, which
+/// Scheduler retries and Lambda counts in `Errors`) only when nothing could be done.
+pub async fn run_reconcile<S>(
+    store: &S,
+    planner: &Planner,
+    clock: &dyn Clock,
+    settings: ReconcileSettings,
+) -> Result<ReconcileReport, courier_app::ports::PortError>
+where
+    S: OverdueIndex + DeliveryStore,
+{
+    let report = reconcile(store, store, planner, clock, settings).await?;
+    tracing::info!(
+        examined = report.examined,
+        requeued = report.requeued.len(),
+        skipped = report.skipped,
+        failed = report.failed,
+        "reconciler run"
+    );
+    Ok(report)
+}
+
+/// Works a batch from the Scheduler dead-letter queue: each message goes back to the
+/// planner as of now (an overdue step becomes an immediate queue message; one still
+/// far off gets a new schedule). A message that cannot be read or re-planned is
+/// reported failed: it comes back, and after its receives it moves to the parking
+/// queue, where its alarm sees it.
+pub async fn handle_schedule_dead_letters(planner: &Planner, clock: &dyn Clock, event: SqsEvent) -> SqsBatchResponse {
+    let mut response = SqsBatchResponse::default();
+    for record in &event.records {
+        let message_id = record.message_id.clone().unwrap_or_default();
+        let ok = match QueueMessage::parse(record.body.as_deref().unwrap_or("")) {
+            Err(e) => {
+                tracing::error!(message_id, error = %e, "unreadable message in the Scheduler dead-letter queue");
+                false
+            }
+            Ok(m) => match planner.plan(m.clone(), clock.now()).await {
+                Ok(path) => {
+                    tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, path = ?path, "schedule dead letter put back on its way");
+                    true
+                }
+                Err(e) => {
+                    tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not re-plan a schedule dead letter");
+                    false
+                }
+            },
+        };
+        if !ok {
+            response.add_failure(message_id);
+        }
+    }
+    response
+}
+
+/// True when an SQS event came from the queue whose ARN is `arn`.
+pub fn from_queue_arn(event: &SqsEvent, arn: &str) -> bool {
+    !arn.is_empty()
+        && event
+            .records
+            .first()
+            .and_then(|r| r.event_source_arn.as_deref())
+            .is_some_and(|a| a == arn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use courier_app::memory::{ManualClock, MemoryQueue, MemoryTimer};
+    use courier_core::Timestamp;
+    use std::sync::Arc;
+
+    fn sqs(arn: &str, bodies: &[&str]) -> SqsEvent {
+        let records: Vec<serde_json::Value> = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| serde_json::json!({"messageId": format!("m{i}"), "body": b, "eventSourceARN": arn}))
+            .collect();
+        serde_json::from_value(serde_json::json!({ "Records": records })).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn an_invocation_is_a_task_or_an_sqs_batch() {
+        let task: Invocation = serde_json::from_str(r#"{"task":"reconcile"}"#).unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(task, Invocation::Task(TaskEvent { task: Task::Reconcile })));
+        let batch: Invocation =
+            serde_json::from_str(r#"{"Records":[{"messageId":"a","body":"{}","eventSourceARN":"arn:aws:sqs:r:1:q"}]}"#)
+                .unwrap_or_else(|e| panic!("{e}"));
+        match batch {
+            Invocation::Sqs(e) => assert_eq!(e.records.len(), 1),
+            other => panic!("expected a batch, got {other:?}"),
+        }
+        assert!(serde_json::from_str::<Invocation>(r#"{"task":"drop_table"}"#).is_err());
+    }
+
+    #[tokio::test]
+    async fn a_schedule_dead_letter_goes_back_to_the_queue_and_garbage_stays_failed() {
+        let clock = Arc::new(ManualClock::new(Timestamp::from_secs(1_800_000_000)));
+        let queue = Arc::new(MemoryQueue::new(clock.clone()));
+        let planner = Planner {
+            queue: queue.clone(),
+            timer: Arc::new(MemoryTimer::new()),
+            settings: Default::default(),
+        };
+        let m = r#"{"v":1,"deliveryId":"dlv_01JAAAAAAAAAAAAAAAAAAAAAAA","tenantId":"ten_01JAAAAAAAAAAAAAAAAAAAAAAA","endpointId":"ep_01JAAAAAAAAAAAAAAAAAAAAAAA","attempt":3,"notBefore":"2027-01-15T08:00:00Z","trigger":"retry"}"#;
+        let event = sqs("arn:aws:sqs:r:1:sdlq", &[m, "not json"]);
+        assert!(from_queue_arn(&event, "arn:aws:sqs:r:1:sdlq"));
+        assert!(!from_queue_arn(&event, "arn:aws:sqs:r:1:q"));
+        let response = handle_schedule_dead_letters(&planner, clock.as_ref(), event).await;
+        let failed: Vec<&str> = response
+            .batch_item_failures
+            .iter()
+            .map(|f| f.item_identifier.as_str())
+            .collect();
+        assert_eq!(failed, ["m1"]);
+        let sent = queue.waiting();
+        assert_eq!(sent.len(), 1);
+        assert_eq!(
+            sent[0].message,
+            QueueMessage::parse(m).unwrap_or_else(|e| panic!("{e}"))
+        );
+        assert_eq!(sent[0].delay_seconds, 0, "an overdue step goes at once");
+    }
+}
