@@ -16,7 +16,7 @@ use crate::ports::{
 };
 use async_trait::async_trait;
 use courier_core::Timestamp;
-use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+use courier_core::ids::{DeliveryId, EndpointId, EventId, TenantId};
 use courier_core::rng::{RandomSource, SharedSplitMix64, SplitMix64};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
@@ -45,46 +45,46 @@ pub fn claim_allowed(delivery: &Delivery, number: u32, now: Timestamp) -> bool {
         && delivery.claim.as_ref().is_none_or(|c| c.lease_until <= now)
 }
 
-/// Whether `delivery` already holds the claim of `attempt_id` on attempt `number`:
+/// Whether `delivery` already holds exactly `claim` (number, attempt id and token):
 /// a repeated claim call (an SDK retry whose first try did commit) is answered
-/// `Claimed` again rather than refused as a duplicate of itself. Attempt ids are
-/// fresh for every message handled, so no other caller can present the same one.
-pub fn claim_held_by(delivery: &Delivery, number: u32, attempt_id: &AttemptId) -> bool {
-    delivery
-        .claim
-        .as_ref()
-        .is_some_and(|c| c.number == number && &c.attempt_id == attempt_id)
+/// `Claimed` again rather than refused as a duplicate of itself. The token is fresh
+/// for every claim a sender makes, so a duplicate copy of a message that carries
+/// the same pre-assigned attempt id is still refused while the first copy's lease
+/// lives.
+pub fn claim_held_by(delivery: &Delivery, claim: &ClaimRecord) -> bool {
+    delivery.claim.as_ref().is_some_and(|c| same_claim(c, claim))
+}
+
+/// Whether two claims are the same claim: attempt id and token (the token is
+/// fresh per claim, so the number, start and lease follow from them).
+pub fn same_claim(a: &ClaimRecord, b: &ClaimRecord) -> bool {
+    a.attempt_id == b.attempt_id && a.token == b.token
 }
 
 /// The delivery as stored after a successful claim: the new claim set, version bumped.
 /// (The previous claim, if any, is the lost one reported in `Claim::Claimed`.)
-pub fn apply_claim(
-    delivery: &Delivery,
-    number: u32,
-    attempt_id: &AttemptId,
-    now: Timestamp,
-    lease_until: Timestamp,
-) -> Delivery {
+pub fn apply_claim(delivery: &Delivery, claim: &ClaimRecord) -> Delivery {
     let mut d = delivery.clone();
-    set_claim(&mut d, number, attempt_id, now, lease_until);
+    set_claim(&mut d, claim);
     d
 }
 
 /// [`apply_claim`] in place; returns the previous claim.
-pub fn set_claim(
-    delivery: &mut Delivery,
-    number: u32,
-    attempt_id: &AttemptId,
-    now: Timestamp,
-    lease_until: Timestamp,
-) -> Option<ClaimRecord> {
+pub fn set_claim(delivery: &mut Delivery, claim: &ClaimRecord) -> Option<ClaimRecord> {
     delivery.version += 1;
-    delivery.claim.replace(ClaimRecord {
-        number,
-        attempt_id: attempt_id.clone(),
-        started_at: now,
-        lease_until,
-    })
+    delivery.claim.replace(claim.clone())
+}
+
+/// The delivery as an outcome's record leaves it: the recorder's new state, except
+/// for what recording does not own, which stays as stored: the dead-letter mark
+/// (set concurrently by the dead-letter handler) and the version, which moves one
+/// on from the stored one whatever else wrote meanwhile.
+pub fn recorded_onto(stored: &Delivery, new: &Delivery) -> Delivery {
+    Delivery {
+        dead_lettered_at: stored.dead_lettered_at,
+        version: stored.version + 1,
+        ..new.clone()
+    }
 }
 
 /// The record's own millisecond clamp for sort keys (times before 1970 sort first).
@@ -734,45 +734,35 @@ impl DeliveryStore for MemoryStore {
         Ok(live_delivery(&st, id, &now).cloned())
     }
 
-    async fn claim_attempt(
-        &self,
-        id: &DeliveryId,
-        number: u32,
-        attempt_id: &AttemptId,
-        now: Timestamp,
-        lease_until: Timestamp,
-    ) -> PortResult<Claim> {
+    async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
         let Some(current) = st.live_mut(id, &clock_now).map(|s| &mut s.delivery) else {
             return Ok(Claim::Refused(None));
         };
-        if claim_held_by(current, number, attempt_id) && !current.status.is_settled() {
+        if claim_held_by(current, claim) && !current.status.is_settled() {
             return Ok(Claim::Claimed {
                 delivery: current.clone(),
                 lost: None,
             });
         }
-        if !claim_allowed(current, number, now) {
+        if !claim_allowed(current, claim.number, claim.started_at) {
             return Ok(Claim::Refused(Some(current.clone())));
         }
-        let lost = set_claim(current, number, attempt_id, now, lease_until);
+        let lost = set_claim(current, claim);
         Ok(Claim::Claimed {
             delivery: current.clone(),
             lost,
         })
     }
 
-    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
         // Copied before the lock is taken: concurrent steps wait on it.
         let copy = attempt.clone();
         let (mut st, now) = self.begin_shard(&delivery.id)?;
         // One lookup serves the check and both writes.
         let stored = st.live_mut(&delivery.id, &now);
-        let holds = stored
-            .as_ref()
-            .and_then(|s| s.delivery.claim.as_ref())
-            .is_some_and(|c| &c.attempt_id == claim_id);
+        let holds = stored.as_ref().is_some_and(|s| claim_held_by(&s.delivery, held));
         let stored = match stored {
             Some(stored) if holds => stored,
             other => {
@@ -782,12 +772,13 @@ impl DeliveryStore for MemoryStore {
                     return Ok(());
                 }
                 return Err(PortError::Conflict(format!(
-                    "delivery {} does not hold the claim for {claim_id}",
-                    delivery.id
+                    "delivery {} does not hold the claim of {}",
+                    delivery.id, held.attempt_id
                 )));
             }
         };
-        overwrite(&mut stored.delivery, delivery);
+        let new = recorded_onto(&stored.delivery, delivery);
+        overwrite(&mut stored.delivery, &new);
         let list = &mut stored.attempts;
         if list.capacity() == 0 {
             // Most deliveries end after one attempt.

@@ -104,7 +104,10 @@ async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
     let dead = courier_core::ids::AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
     let claim = w
         .store
-        .claim_attempt(&id, 1, &dead, T0, T0.plus_millis(6_000))
+        .claim_attempt(
+            &id,
+            &courier_app::contract::test_claim(1, &dead, T0, T0.plus_millis(6_000)),
+        )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(matches!(claim, courier_app::ports::Claim::Claimed { lost: None, .. }));

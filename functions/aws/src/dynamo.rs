@@ -68,6 +68,10 @@ const CLAIM_ID: &str = "claimId";
 const CLAIM_LEASE: &str = "claimLease";
 const CLAIM_NUMBER: &str = "claimNumber";
 const CLAIM_STARTED: &str = "claimStarted";
+const CLAIM_TOKEN: &str = "claimToken";
+/// The dead-letter mark (RFC 3339, as in `data`), an attribute of its own so that recording an
+/// outcome, which rewrites `data`, never touches it.
+const DEAD_LETTERED: &str = "deadLetteredAt";
 const EVENT_ID: &str = "eventId";
 const TENANT_ID: &str = "tenantId";
 
@@ -235,7 +239,16 @@ type BodyUser = (String, Option<i64>);
 /// the fields the key and the index and condition attributes carry. Left out of
 /// `data`, they keep a delivery with a small body under 1 KiB, one write unit per
 /// write instead of two; [`delivery_from_item`] puts them back.
-const FIELDS_IN_ATTRIBUTES: [&str; 7] = ["body", "claim", "version", "id", "tenantId", "status", "nextAttempt"];
+const FIELDS_IN_ATTRIBUTES: [&str; 8] = [
+    "body",
+    "claim",
+    "version",
+    "id",
+    "tenantId",
+    "status",
+    "nextAttempt",
+    DEAD_LETTERED,
+];
 /// Also left out: the TTL (an attribute when set), the webhook id when it is the
 /// delivery's own id (all but replays), the planned instant when it is the creation
 /// instant (all but events planned ahead), and counters and flags at their start
@@ -299,6 +312,10 @@ fn delivery_from_item(item: &Item) -> PortResult<Delivery> {
         (STATUS, Some(text_of(STATUS)?)),
         (NEXT_ATTEMPT, number_of(NEXT_ATTEMPT)),
         (TTL_FIELD, number_of(TTL_ATTR)),
+        (
+            DEAD_LETTERED,
+            get_s(item, DEAD_LETTERED).map(|v| Value::String(v.to_owned())),
+        ),
         (WEBHOOK_ID_FIELD, Some(Value::String(id.to_owned()))),
         ("body", Some(Value::String(String::new()))),
         ("version", Some(Value::from(0))),
@@ -332,6 +349,7 @@ fn claim_from(item: &Item) -> PortResult<Option<ClaimRecord>> {
     Ok(Some(ClaimRecord {
         number,
         attempt_id,
+        token: get_s(item, CLAIM_TOKEN).unwrap_or_default().to_owned(),
         started_at: Timestamp::from_millis(started),
         lease_until: Timestamp::from_millis(lease),
     }))
@@ -979,17 +997,27 @@ impl DynamoStore {
     }
 
     /// An UpdateItem that replaces the delivery's record and derived attributes,
-    /// leaving its audit-index entry as created.
+    /// leaving its audit-index entry as created. `Writes::Outcome` leaves out what
+    /// recording an outcome does not own: the dead-letter mark stays as stored and
+    /// the version moves on by one from the stored one.
     fn delivery_update(
         &self,
         d: &Delivery,
+        writes: Writes,
         condition: &str,
         mut cond_values: Item,
         cond_names: &[(&str, &str)],
     ) -> PortResult<Update> {
-        let (set, remove) = delivery_attributes(d)?;
+        let (mut set, mut remove) = delivery_attributes(d)?;
         let mut names: HashMap<String, String> = names(cond_names);
         let mut sets = Vec::new();
+        if writes == Writes::Outcome {
+            set.retain(|(attr, _)| attr != VERSION && attr != DEAD_LETTERED);
+            remove.retain(|attr| *attr != DEAD_LETTERED);
+            names.insert("#ownVersion".to_owned(), VERSION.to_owned());
+            cond_values.insert(":ownOne".to_owned(), n(1));
+            sets.push("#ownVersion = #ownVersion + :ownOne".to_owned());
+        }
         for (i, (attr, value)) in set.into_iter().enumerate() {
             names.insert(format!("#a{i}"), attr);
             cond_values.insert(format!(":a{i}"), value);
@@ -1028,6 +1056,13 @@ impl DynamoStore {
             .await
             .map(|_| ())
     }
+}
+
+/// What a delivery update writes (see [`DynamoStore::delivery_update`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Writes {
+    Whole,
+    Outcome,
 }
 
 /// The delivery's stored attributes (`SET`) and the optional ones it lacks (`REMOVE`).
@@ -1077,8 +1112,13 @@ fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
             set.push((CLAIM_LEASE.to_owned(), n(c.lease_until.millis())));
             set.push((CLAIM_NUMBER.to_owned(), n(c.number)));
             set.push((CLAIM_STARTED.to_owned(), n(c.started_at.millis())));
+            set.push((CLAIM_TOKEN.to_owned(), s(c.token.as_str())));
         }
-        None => remove.extend([CLAIM_ID, CLAIM_LEASE, CLAIM_NUMBER, CLAIM_STARTED]),
+        None => remove.extend([CLAIM_ID, CLAIM_LEASE, CLAIM_NUMBER, CLAIM_STARTED, CLAIM_TOKEN]),
+    }
+    match d.dead_lettered_at {
+        Some(t) => set.push((DEAD_LETTERED.to_owned(), s(t.to_rfc3339()))),
+        None => remove.push(DEAD_LETTERED),
     }
     match d.expires_at {
         Some(e) => set.push((TTL_ATTR.to_owned(), n(e))),
@@ -1288,28 +1328,23 @@ impl DeliveryStore for DynamoStore {
         self.load_delivery(id).await
     }
 
-    async fn claim_attempt(
-        &self,
-        id: &DeliveryId,
-        number: u32,
-        attempt_id: &AttemptId,
-        now: Timestamp,
-        lease_until: Timestamp,
-    ) -> PortResult<Claim> {
+    async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
+        let now = claim.started_at;
         // One conditional UpdateItem: the condition is the shared claim rule
         // (`claim_allowed`) over the item's own attributes, so no read comes first
         // and no race needs a retry. The old image comes back either way: on success
         // it is the state the claim was applied to (and the lost claim, if any); on a
         // refusal it says why, and whether the claim is already ours.
         let values: Item = HashMap::from([
-            (":number".to_owned(), n(number)),
+            (":number".to_owned(), n(claim.number)),
             (":succeeded".to_owned(), s("succeeded")),
             (":failed".to_owned(), s("failed")),
             (":dropped".to_owned(), s("dropped")),
             (":nowms".to_owned(), n(now.millis())),
             (":now".to_owned(), n(now_secs(self.now()))),
-            (":claimId".to_owned(), s(attempt_id.as_str())),
-            (":lease".to_owned(), n(lease_until.millis())),
+            (":claimId".to_owned(), s(claim.attempt_id.as_str())),
+            (":claimToken".to_owned(), s(claim.token.as_str())),
+            (":lease".to_owned(), n(claim.lease_until.millis())),
             (":started".to_owned(), n(now.millis())),
             (":one".to_owned(), n(1)),
         ]);
@@ -1324,7 +1359,7 @@ impl DeliveryStore for DynamoStore {
             .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
             .update_expression(
                 "SET #claimId = :claimId, #claimLease = :lease, #claimNumber = :number, \
-                 #claimStarted = :started, #version = #version + :one",
+                 #claimStarted = :started, #claimToken = :claimToken, #version = #version + :one",
             )
             .condition_expression(condition)
             .set_expression_attribute_names(Some(names(&[
@@ -1335,6 +1370,7 @@ impl DeliveryStore for DynamoStore {
                 ("#claimLease", CLAIM_LEASE),
                 ("#claimNumber", CLAIM_NUMBER),
                 ("#claimStarted", CLAIM_STARTED),
+                ("#claimToken", CLAIM_TOKEN),
             ])))
             .set_expression_attribute_values(Some(values))
             .return_values(ReturnValue::AllOld)
@@ -1347,7 +1383,7 @@ impl DeliveryStore for DynamoStore {
                     .attributes
                     .ok_or_else(|| corrupt(format!("claim of delivery {id}: no old image returned")))?;
                 let current = self.one_delivery(old).await?;
-                let claimed = apply_claim(&current, number, attempt_id, now, lease_until);
+                let claimed = apply_claim(&current, claim);
                 Ok(Claim::Claimed {
                     delivery: claimed,
                     lost: current.claim,
@@ -1363,7 +1399,7 @@ impl DeliveryStore for DynamoStore {
                 };
                 let current = self.one_delivery(old).await?;
                 // Our own write already landed (the SDK retried a committed update).
-                if claim_held_by(&current, number, attempt_id) && !current.status.is_settled() {
+                if claim_held_by(&current, claim) && !current.status.is_settled() {
                     return Ok(Claim::Claimed {
                         delivery: current,
                         lost: None,
@@ -1374,7 +1410,8 @@ impl DeliveryStore for DynamoStore {
         }
     }
 
-    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
+        let claim_id = &held.attempt_id;
         // Only settling changes what a shared body must outlive: an unsettled
         // delivery (no TTL) was registered, TTL-less, by the write before its claim.
         if delivery.expires_at.is_some() {
@@ -1390,13 +1427,16 @@ impl DeliveryStore for DynamoStore {
         }
         let values: Item = HashMap::from([
             (":claim".to_owned(), s(claim_id.as_str())),
+            (":claimToken".to_owned(), s(held.token.as_str())),
             (":now".to_owned(), n(now_secs(self.now()))),
         ]);
         let update = self.delivery_update(
             delivery,
-            "#claimId = :claim AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
+            Writes::Outcome,
+            "#claimId = :claim AND #claimToken = :claimToken \
+             AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
             values,
-            &[("#claimId", CLAIM_ID)],
+            &[("#claimId", CLAIM_ID), ("#claimToken", CLAIM_TOKEN)],
         )?;
         let put = Put::builder()
             .table_name(&self.table)
@@ -1448,6 +1488,7 @@ impl DeliveryStore for DynamoStore {
         ]);
         let update = self.delivery_update(
             delivery,
+            Writes::Whole,
             "attribute_exists(PK) AND #version = :expected AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
             values,
             &[("#version", VERSION)],

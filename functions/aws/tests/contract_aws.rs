@@ -366,7 +366,8 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
 
     // An attempt that leaves d1 unsettled: no request about the body item.
     let a = ids.attempt();
-    let claimed = match store.claim_attempt(&d1.id, 1, &a, T0, T0.plus_secs(60)).await {
+    let claim = contract::test_claim(1, &a, T0, T0.plus_secs(60));
+    let claimed = match store.claim_attempt(&d1.id, &claim).await {
         Ok(Claim::Claimed { delivery, .. }) => delivery,
         other => panic!("claim: {other:?}"),
     };
@@ -377,7 +378,7 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
     retrying.version += 1;
     counter.reset();
     store
-        .record_attempt(&retrying, &contract::sample_attempt(&retrying, &a, 1, T0), &a)
+        .record_attempt(&retrying, &contract::sample_attempt(&retrying, &a, 1, T0), &claim)
         .await
         .expect("record");
     let counts = counter.take();
@@ -514,12 +515,14 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
     replay.receiver_failures = 2;
     // Claimed: the largest a first attempt's item gets.
     let mut claimed = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body);
-    claimed.claim = Some(courier_app::model::ClaimRecord {
-        number: 1,
-        attempt_id: ids.attempt(),
-        started_at: T0,
-        lease_until: T0.plus_secs(30),
-    });
+    // A claim as the sender makes it: a 32-character token.
+    claimed.claim = Some(contract::claim_with_token(
+        1,
+        &ids.attempt(),
+        "0123456789abcdef0123456789abcdef",
+        T0,
+        T0.plus_secs(30),
+    ));
     for d in [&settled, &replay, &claimed] {
         store.create_delivery(d).await.expect("create");
         assert_eq!(store.get_delivery(&d.id).await.expect("get").as_ref(), Some(d));
