@@ -487,7 +487,48 @@ fn decode_cursor(cursor: &str, spec: &QuerySpec) -> PortResult<Item> {
     {
         return Err(PortError::BadCursor);
     }
+    if !entry_key_valid(&m, spec) {
+        return Err(PortError::BadCursor);
+    }
     Ok(m.into_iter().map(|(k, v)| (k, s(v))).collect())
+}
+
+/// Whether a cursor's key is one an entry of this list can have: the item's own
+/// key names a delivery, event or endpoint by a well-formed id, and an index's
+/// sort key is a time key naming the same record. A cursor is plain JSON, so
+/// without this an empty or invented value would reach DynamoDB as a start key
+/// (which it refuses: a 503 for what is the caller's mistake).
+fn entry_key_valid(m: &BTreeMap<String, String>, spec: &QuerySpec) -> bool {
+    let (Some(pk), Some(sk)) = (m.get(PK), m.get(SK)) else {
+        return false;
+    };
+    // The id the entry's own key names, by kind.
+    let own_id = if let Some(id) = pk.strip_prefix("DLV#") {
+        DeliveryId::parse(id).is_ok() && sk == DELIVERY_SK
+    } else if let Some(id) = pk.strip_prefix("EVT#") {
+        EventId::parse(id).is_ok() && sk == EVENT_SK
+    } else {
+        // Endpoints: listed from the tenant's partition (checked against the list).
+        spec.index.is_none() && sk.strip_prefix("EP#").is_some_and(|id| EndpointId::parse(id).is_ok())
+    };
+    if !own_id {
+        return false;
+    }
+    if spec.index.is_none() {
+        return true;
+    }
+    // Index sort keys are `<15-digit ms>#<id>`: the delivery's own id on the log
+    // indexes, the event's on the audit index (an event's own entry names itself).
+    let Some((ms, id)) = m.get(spec.sk_attr).and_then(|v| v.split_once('#')) else {
+        return false;
+    };
+    let time_ok = ms.len() == 15 && ms.bytes().all(|b| b.is_ascii_digit());
+    let named = if spec.sk_attr == GSI3SK {
+        EventId::parse(id).is_ok() && pk.strip_prefix("EVT#").is_none_or(|own| own == id)
+    } else {
+        pk.strip_prefix("DLV#") == Some(id)
+    };
+    time_ok && named
 }
 
 impl DynamoStore {
