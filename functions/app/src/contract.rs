@@ -324,6 +324,7 @@ where
     claims_by_one_attempt_id(store, clock).await;
     record_attempt(store, clock).await;
     record_keeps_dead_letter_mark(store, clock).await;
+    attempt_pages(store, clock).await;
     delivery_versions(store, clock).await;
     idempotency(store, clock).await;
     delivery_log(store, clock).await;
@@ -1080,6 +1081,89 @@ pub async fn record_keeps_dead_letter_mark<S: DeliveryStore>(store: &S, clock: &
         "the mark survives the record and the version moves past the mark's"
     );
     assert_eq!(ok(store.list_attempts(&d.id).await, "recorded"), vec![att]);
+}
+
+/// A delivery's attempts in bounded reads: pages oldest first, one by id, the last.
+pub async fn attempt_pages<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep, &ep], T0, serde_json::json!({"k": 7}));
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
+    let (d, other) = (f.deliveries[0].clone(), f.deliveries[1].clone());
+    let empty = ok(store.list_attempts_page(&d.id, None, 10).await, "no attempts yet");
+    assert_eq!(
+        empty,
+        Page {
+            items: vec![],
+            next_cursor: None
+        }
+    );
+    assert_eq!(ok(store.last_attempt(&d.id).await, "no last attempt"), None);
+    let mut recorded = Vec::new();
+    for number in 1..=5u32 {
+        let at = T0.plus_secs(i64::from(number));
+        let a = ids.attempt();
+        let claim = test_claim(number, &a, at, at.plus_secs(30));
+        let Claim::Claimed { delivery: claimed, .. } = ok(store.claim_attempt(&d.id, &claim).await, "claim") else {
+            panic!("claim {number} refused")
+        };
+        let mut after = claimed.clone();
+        after.claim = None;
+        after.status = DeliveryStatus::Retrying;
+        after.attempt_count = number;
+        after.next_attempt = number + 1;
+        after.version = claimed.version + 1;
+        let att = sample_attempt(&d, &a, number, at);
+        ok(store.record_attempt(&after, &att, &claim).await, "record");
+        recorded.push(att);
+    }
+    let id = &d.id;
+    let pages = all_pages(2, |cursor, limit| async move {
+        store.list_attempts_page(id, cursor.as_deref(), limit).await
+    })
+    .await;
+    assert_eq!(
+        pages,
+        vec![recorded[0..2].to_vec(), recorded[2..4].to_vec(), recorded[4..].to_vec()],
+        "pages of two, oldest first"
+    );
+    let first = ok(store.list_attempts_page(&d.id, None, 2).await, "first page");
+    assert_eq!(first.items.len(), 2);
+    let cursor = first.next_cursor.unwrap_or_default();
+    bad_cursor(
+        store.list_attempts_page(&other.id, Some(&cursor), 2).await,
+        "another delivery's attempts cursor",
+    );
+    for garbage in ["not-a-cursor", "", "%%", "zz", "00"] {
+        bad_cursor(store.list_attempts_page(&d.id, Some(garbage), 2).await, garbage);
+    }
+    let log = ok(
+        store.list_deliveries(&ep, None, None, None, None, 1).await,
+        "the endpoint's log",
+    );
+    bad_cursor(
+        store.list_attempts_page(&d.id, log.next_cursor.as_deref(), 2).await,
+        "a delivery log cursor on the attempts",
+    );
+    assert_eq!(
+        ok(store.get_attempt(&d.id, &recorded[2].id).await, "by id"),
+        Some(recorded[2].clone())
+    );
+    assert_eq!(
+        ok(
+            store.get_attempt(&other.id, &recorded[2].id).await,
+            "another delivery's"
+        ),
+        None
+    );
+    assert_eq!(ok(store.get_attempt(&d.id, &ids.attempt()).await, "unknown id"), None);
+    assert_eq!(
+        ok(store.last_attempt(&d.id).await, "the last attempt"),
+        Some(recorded[4].clone())
+    );
+    assert_eq!(ok(store.list_attempts(&d.id).await, "all of them"), recorded);
 }
 
 /// Optimistic versions on deliveries.

@@ -16,7 +16,7 @@ use crate::ports::{
 };
 use async_trait::async_trait;
 use courier_core::Timestamp;
-use courier_core::ids::{DeliveryId, EndpointId, EventId, TenantId};
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use courier_core::rng::{RandomSource, SharedSplitMix64, SplitMix64};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
@@ -812,6 +812,51 @@ impl DeliveryStore for MemoryStore {
             .get(delivery)
             .map(|s| s.attempts.iter().filter(|a| now.live(a.expires_at)).cloned().collect())
             .unwrap_or_default())
+    }
+
+    async fn list_attempts_page(
+        &self,
+        delivery: &DeliveryId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Attempt>> {
+        let (st, now) = self.begin_shard(delivery)?;
+        let items = st
+            .deliveries
+            .get(delivery)
+            .map(|s| {
+                s.attempts
+                    .iter()
+                    .filter(|a| now.live(a.expires_at))
+                    .map(|a| (format!("{:010}#{}", a.number, a.id), a.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        paginate(
+            items,
+            &ListScope::whole(format!("attempts {delivery}")),
+            cursor,
+            limit,
+            false,
+        )
+    }
+
+    async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>> {
+        let (st, now) = self.begin_shard(delivery)?;
+        Ok(st
+            .deliveries
+            .get(delivery)
+            .and_then(|s| s.attempts.iter().find(|a| &a.id == id && now.live(a.expires_at)))
+            .cloned())
+    }
+
+    async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
+        let (st, now) = self.begin_shard(delivery)?;
+        Ok(st
+            .deliveries
+            .get(delivery)
+            .and_then(|s| s.attempts.iter().rev().find(|a| now.live(a.expires_at)))
+            .cloned())
     }
 
     async fn list_deliveries(

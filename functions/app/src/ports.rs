@@ -7,7 +7,7 @@ use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, Idempo
 use async_trait::async_trait;
 use bytes::Bytes;
 use courier_core::Timestamp;
-use courier_core::ids::{DeliveryId, EndpointId, TenantId};
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
 use std::borrow::Cow;
 use std::net::SocketAddr;
@@ -107,7 +107,22 @@ pub trait DeliveryStore: Send + Sync {
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()>;
     /// Replaces the delivery if it still holds `expected_version` (`Conflict` otherwise).
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()>;
+    /// Every live attempt of the delivery, oldest first. Unbounded: kept for callers
+    /// not yet moved to [`DeliveryStore::list_attempts_page`], [`DeliveryStore::get_attempt`]
+    /// and [`DeliveryStore::last_attempt`], whose reads are bounded.
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>>;
+    /// One page of the delivery's live attempts, oldest first (by number, then id);
+    /// `limit` is clamped to 1..=100. A cursor of another list is `BadCursor`.
+    async fn list_attempts_page(
+        &self,
+        delivery: &DeliveryId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Attempt>>;
+    /// The delivery's live attempt with this id, if it has one.
+    async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>>;
+    /// The delivery's latest live attempt (highest number), if any.
+    async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>>;
     /// The endpoint's delivery log, newest first, optionally one status only.
     async fn list_deliveries(
         &self,

@@ -27,6 +27,7 @@ store_section!(claims);
 store_section!(claims_by_one_attempt_id);
 store_section!(record_attempt);
 store_section!(record_keeps_dead_letter_mark);
+store_section!(attempt_pages);
 store_section!(delivery_versions);
 store_section!(idempotency);
 store_section!(delivery_log);

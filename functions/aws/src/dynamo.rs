@@ -504,7 +504,8 @@ fn entry_key_valid(m: &BTreeMap<String, String>, spec: &QuerySpec) -> bool {
     };
     // The id the entry's own key names, by kind.
     let own_id = if let Some(id) = pk.strip_prefix("DLV#") {
-        DeliveryId::parse(id).is_ok() && sk == DELIVERY_SK
+        // A delivery's own item, or (listed from its partition) one of its attempts.
+        DeliveryId::parse(id).is_ok() && (sk == DELIVERY_SK || (spec.index.is_none() && attempt_sk_valid(sk)))
     } else if let Some(id) = pk.strip_prefix("EVT#") {
         EventId::parse(id).is_ok() && sk == EVENT_SK
     } else {
@@ -1099,6 +1100,29 @@ impl DynamoStore {
     }
 }
 
+/// The query over a delivery's attempt items, oldest first when `forward`.
+fn attempts_spec(delivery: &DeliveryId, forward: bool) -> QuerySpec {
+    QuerySpec {
+        index: None,
+        pk: (PK, delivery_pk(delivery)),
+        sk_attr: SK,
+        sk_cond: Some(SortCondition::Prefix("ATT#")),
+        forward,
+        ttl_filter: true,
+        consistent: true,
+        status_filter: None,
+    }
+}
+
+/// Whether `sk` is an attempt item's sort key (`ATT#<10-digit number>#<attempt id>`).
+fn attempt_sk_valid(sk: &str) -> bool {
+    sk.strip_prefix("ATT#")
+        .and_then(|rest| rest.split_once('#'))
+        .is_some_and(|(number, id)| {
+            number.len() == 10 && number.bytes().all(|b| b.is_ascii_digit()) && AttemptId::parse(id).is_ok()
+        })
+}
+
 /// What a delivery update writes (see [`DynamoStore::delivery_update`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Writes {
@@ -1575,6 +1599,70 @@ impl DeliveryStore for DynamoStore {
                 return Ok(out);
             }
         }
+    }
+
+    async fn list_attempts_page(
+        &self,
+        delivery: &DeliveryId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Attempt>> {
+        let spec = attempts_spec(delivery, true);
+        self.page(spec, cursor, limit, |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let a: Attempt = from_json(&i, "attempt")?;
+                    Ok((i, a))
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>> {
+        // The sort key starts with the number, which the caller does not know: the
+        // query keeps only the item whose key ends with the id, so the answer is one
+        // item however many attempts the delivery has.
+        let mut start = None;
+        let now = self.now();
+        loop {
+            let resp = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :att)")
+                .filter_expression("contains(SK, :id) AND (attribute_not_exists(expiresAt) OR expiresAt > :now)")
+                .expression_attribute_values(":pk", s(delivery_pk(delivery)))
+                .expression_attribute_values(":att", s("ATT#"))
+                .expression_attribute_values(":id", s(format!("#{id}")))
+                .expression_attribute_values(":now", n(now_secs(now)))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            if let Some(item) = resp.items.unwrap_or_default().into_iter().next() {
+                return from_json(&item, "attempt").map(Some);
+            }
+            start = resp.last_evaluated_key;
+            if start.is_none() {
+                return Ok(None);
+            }
+        }
+    }
+
+    async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
+        let page = self.page(attempts_spec(delivery, false), None, 1, |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let a: Attempt = from_json(&i, "attempt")?;
+                    Ok((i, a))
+                })
+                .collect()
+        });
+        Ok(page.await?.items.into_iter().next())
     }
 
     async fn list_deliveries(
