@@ -178,6 +178,34 @@ pub fn sample_attempt(delivery: &Delivery, id: &AttemptId, number: u32, started_
     }
 }
 
+/// A claim on attempt `number` under `attempt_id`, made at `now`. Its token is
+/// derived from the attempt id, so the same call twice is the same claim (a
+/// retried call); [`claim_with_token`] makes another claim under the same id.
+pub fn test_claim(number: u32, attempt_id: &AttemptId, now: Timestamp, lease_until: Timestamp) -> ClaimRecord {
+    claim_with_token(number, attempt_id, &format!("token-{attempt_id}"), now, lease_until)
+}
+
+pub fn claim_with_token(
+    number: u32,
+    attempt_id: &AttemptId,
+    token: &str,
+    now: Timestamp,
+    lease_until: Timestamp,
+) -> ClaimRecord {
+    ClaimRecord {
+        number,
+        attempt_id: attempt_id.clone(),
+        token: token.to_owned(),
+        started_at: now,
+        lease_until,
+    }
+}
+
+/// The claim [`test_claim`] made under `attempt_id`, as a record's condition.
+pub fn held(attempt_id: &AttemptId) -> ClaimRecord {
+    test_claim(0, attempt_id, Timestamp(0), Timestamp(0))
+}
+
 /// The envelope-shaped body a delivery carries.
 pub fn sample_body(event: &EventRecord) -> String {
     serde_json::json!({
@@ -293,7 +321,10 @@ where
     events_and_deliveries(store, clock).await;
     added_deliveries(store, clock).await;
     claims(store, clock).await;
+    claims_by_one_attempt_id(store, clock).await;
     record_attempt(store, clock).await;
+    record_keeps_dead_letter_mark(store, clock).await;
+    attempt_pages(store, clock).await;
     delivery_versions(store, clock).await;
     idempotency(store, clock).await;
     delivery_log(store, clock).await;
@@ -626,7 +657,9 @@ pub async fn added_deliveries<S: DeliveryStore>(store: &S, clock: &ManualClock) 
     );
     let a = ids.attempt();
     let claimed = ok(
-        store.claim_attempt(&replay.id, 1, &a, T0, T0.plus_secs(60)).await,
+        store
+            .claim_attempt(&replay.id, &test_claim(1, &a, T0, T0.plus_secs(60)))
+            .await,
         "claim added",
     );
     assert!(
@@ -648,27 +681,27 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let lease = now.plus_secs(60);
 
     let wrong = ok(
-        store.claim_attempt(&d.id, 2, &ids.attempt(), now, lease).await,
+        store
+            .claim_attempt(&d.id, &test_claim(2, &ids.attempt(), now, lease))
+            .await,
         "claim wrong number",
     );
     assert_eq!(wrong, Claim::Refused(Some(d.clone())), "attempt 2 is not next");
     let missing = ok(
         store
-            .claim_attempt(&ids.delivery(), 1, &ids.attempt(), now, lease)
+            .claim_attempt(&ids.delivery(), &test_claim(1, &ids.attempt(), now, lease))
             .await,
         "claim missing",
     );
     assert_eq!(missing, Claim::Refused(None));
 
     let a1 = ids.attempt();
-    let got = ok(store.claim_attempt(&d.id, 1, &a1, now, lease).await, "first claim");
+    let got = ok(
+        store.claim_attempt(&d.id, &test_claim(1, &a1, now, lease)).await,
+        "first claim",
+    );
     let mut claimed = d.clone();
-    claimed.claim = Some(ClaimRecord {
-        number: 1,
-        attempt_id: a1.clone(),
-        started_at: now,
-        lease_until: lease,
-    });
+    claimed.claim = Some(test_claim(1, &a1, now, lease));
     claimed.version = d.version + 1;
     assert_eq!(
         got,
@@ -684,7 +717,10 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
 
     let dup = ok(
         store
-            .claim_attempt(&d.id, 1, &ids.attempt(), now.plus_secs(5), lease.plus_secs(5))
+            .claim_attempt(
+                &d.id,
+                &test_claim(1, &ids.attempt(), now.plus_secs(5), lease.plus_secs(5)),
+            )
             .await,
         "dup",
     );
@@ -693,7 +729,10 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         Claim::Refused(Some(claimed.clone())),
         "a live claim refuses a duplicate"
     );
-    let again = ok(store.claim_attempt(&d.id, 1, &a1, now, lease).await, "repeat");
+    let again = ok(
+        store.claim_attempt(&d.id, &test_claim(1, &a1, now, lease)).await,
+        "repeat",
+    );
     assert_eq!(
         again,
         Claim::Claimed {
@@ -704,7 +743,10 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     );
     let early = ok(
         store
-            .claim_attempt(&d.id, 1, &ids.attempt(), lease.plus_millis(-1), lease.plus_secs(60))
+            .claim_attempt(
+                &d.id,
+                &test_claim(1, &ids.attempt(), lease.plus_millis(-1), lease.plus_secs(60)),
+            )
             .await,
         "early",
     );
@@ -717,14 +759,12 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     // At lease_until the claim may be taken over; the old one is reported lost.
     let a2 = ids.attempt();
     let lease2 = lease.plus_secs(60);
-    let took = ok(store.claim_attempt(&d.id, 1, &a2, lease, lease2).await, "takeover");
+    let took = ok(
+        store.claim_attempt(&d.id, &test_claim(1, &a2, lease, lease2)).await,
+        "takeover",
+    );
     let mut taken = claimed.clone();
-    taken.claim = Some(ClaimRecord {
-        number: 1,
-        attempt_id: a2.clone(),
-        started_at: lease,
-        lease_until: lease2,
-    });
+    taken.claim = Some(test_claim(1, &a2, lease, lease2));
     taken.version = claimed.version + 1;
     assert_eq!(
         took,
@@ -750,7 +790,9 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         settled.version = current.version + 1;
         ok(store.update_delivery(&settled, current.version).await, "settle");
         let r = ok(
-            store.claim_attempt(&s.id, 1, &ids.attempt(), now, lease).await,
+            store
+                .claim_attempt(&s.id, &test_claim(1, &ids.attempt(), now, lease))
+                .await,
             "claim settled",
         );
         assert_eq!(
@@ -774,7 +816,9 @@ pub async fn claims<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         open.version = current.version + 1;
         ok(store.update_delivery(&open, current.version).await, "reopen");
         let r = ok(
-            store.claim_attempt(&s.id, 1, &ids.attempt(), now, lease).await,
+            store
+                .claim_attempt(&s.id, &test_claim(1, &ids.attempt(), now, lease))
+                .await,
             "claim open",
         );
         assert!(
@@ -799,13 +843,17 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     // Nothing is claimed yet.
     let a0 = ids.attempt();
     conflict(
-        store.record_attempt(&d, &sample_attempt(&d, &a0, 1, now), &a0).await,
+        store
+            .record_attempt(&d, &sample_attempt(&d, &a0, 1, now), &held(&a0))
+            .await,
         "record without any claim",
     );
 
     let a1 = ids.attempt();
     let Claim::Claimed { delivery: claimed, .. } = ok(
-        store.claim_attempt(&d.id, 1, &a1, now, now.plus_secs(60)).await,
+        store
+            .claim_attempt(&d.id, &test_claim(1, &a1, now, now.plus_secs(60)))
+            .await,
         "claim",
     ) else {
         panic!("claim 1 refused")
@@ -813,7 +861,7 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let other = ids.attempt();
     conflict(
         store
-            .record_attempt(&claimed, &sample_attempt(&d, &other, 1, now), &other)
+            .record_attempt(&claimed, &sample_attempt(&d, &other, 1, now), &held(&other))
             .await,
         "record under another attempt's id",
     );
@@ -830,7 +878,7 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     after1.next_attempt_at = Some(now.plus_secs(30));
     after1.version = claimed.version + 1;
     ok(
-        store.record_attempt(&after1, &att1, &a1).await,
+        store.record_attempt(&after1, &att1, &held(&a1)).await,
         "record under the claim",
     );
     assert_eq!(
@@ -841,19 +889,19 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     // Repeating exactly the same record (a retried call) succeeds without change;
     // anything else under the released claim is refused.
     ok(
-        store.record_attempt(&after1, &att1, &a1).await,
+        store.record_attempt(&after1, &att1, &held(&a1)).await,
         "repeating the same record",
     );
     let mut other_outcome = after1.clone();
     other_outcome.status = DeliveryStatus::Succeeded;
     conflict(
-        store.record_attempt(&other_outcome, &att1, &a1).await,
+        store.record_attempt(&other_outcome, &att1, &held(&a1)).await,
         "another outcome under a released claim",
     );
     let mut other_attempt = att1.clone();
     other_attempt.response_status = Some(200);
     conflict(
-        store.record_attempt(&after1, &other_attempt, &a1).await,
+        store.record_attempt(&after1, &other_attempt, &held(&a1)).await,
         "another attempt record under a released claim",
     );
     assert_eq!(ok(store.get_delivery(&d.id).await, "unchanged"), Some(after1.clone()));
@@ -867,7 +915,9 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let t2 = now.plus_secs(30);
     let a2 = ids.attempt();
     let Claim::Claimed { .. } = ok(
-        store.claim_attempt(&d.id, 2, &a2, t2, t2.plus_secs(60)).await,
+        store
+            .claim_attempt(&d.id, &test_claim(2, &a2, t2, t2.plus_secs(60)))
+            .await,
         "claim 2",
     ) else {
         panic!("claim 2 refused")
@@ -875,7 +925,9 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let t3 = t2.plus_secs(60);
     let a3 = ids.attempt();
     let Claim::Claimed { delivery: taken, lost } = ok(
-        store.claim_attempt(&d.id, 2, &a3, t3, t3.plus_secs(60)).await,
+        store
+            .claim_attempt(&d.id, &test_claim(2, &a3, t3, t3.plus_secs(60)))
+            .await,
         "takeover",
     ) else {
         panic!("takeover refused")
@@ -883,7 +935,9 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let lost = lost.expect("the expired claim is reported lost");
     assert_eq!(lost.attempt_id, a2);
     conflict(
-        store.record_attempt(&taken, &sample_attempt(&d, &a2, 2, t2), &a2).await,
+        store
+            .record_attempt(&taken, &sample_attempt(&d, &a2, 2, t2), &held(&a2))
+            .await,
         "record under a taken-over claim",
     );
     let mut lost_att = sample_attempt(&d, &a2, 2, t2);
@@ -894,7 +948,7 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     still_claimed.attempt_count = 2;
     still_claimed.version = taken.version + 1;
     ok(
-        store.record_attempt(&still_claimed, &lost_att, &a3).await,
+        store.record_attempt(&still_claimed, &lost_att, &held(&a3)).await,
         "record the lost attempt under the new claim, keeping the claim",
     );
     assert_eq!(
@@ -909,13 +963,207 @@ pub async fn record_attempt<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     done.settled_at = Some(t3);
     done.next_attempt_at = None;
     done.version = still_claimed.version + 1;
-    ok(store.record_attempt(&done, &att3, &a3).await, "record the new attempt");
+    ok(
+        store.record_attempt(&done, &att3, &held(&a3)).await,
+        "record the new attempt",
+    );
     assert_eq!(ok(store.get_delivery(&d.id).await, "settled"), Some(done));
     assert_eq!(
         ok(store.list_attempts(&d.id).await, "attempts oldest first"),
         vec![att1, lost_att, att3],
         "attempts are listed by number"
     );
+}
+
+/// Messages with a pre-assigned attempt id (redelivery, replay, test, redrive,
+/// Scheduler-fired copies) share that id between their copies: a second claim under
+/// the same id is refused while the first lives, however it is presented, and only
+/// the claimer's own token records.
+pub async fn claims_by_one_attempt_id<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"k": 5}));
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
+    let d = f.deliveries[0].clone();
+    let a = ids.attempt();
+    let now = T0.plus_secs(1);
+    let lease = now.plus_secs(30);
+    let first = claim_with_token(1, &a, "first-copy", now, lease);
+    let Claim::Claimed {
+        delivery: claimed,
+        lost,
+    } = ok(store.claim_attempt(&d.id, &first).await, "first copy")
+    else {
+        panic!("the first copy's claim was refused")
+    };
+    assert_eq!(lost, None);
+    assert_eq!(claimed.claim.as_ref(), Some(&first));
+    // The second copy carries the same attempt id, its own token.
+    for at in [now, now.plus_secs(10), lease.plus_millis(-1)] {
+        let second = claim_with_token(1, &a, "second-copy", at, at.plus_secs(30));
+        assert_eq!(
+            ok(store.claim_attempt(&d.id, &second).await, "second copy"),
+            Claim::Refused(Some(claimed.clone())),
+            "a copy with the same attempt id is refused while the first lease lives ({at:?})"
+        );
+    }
+    // The first copy's own repeated call still answers Claimed, unchanged.
+    assert_eq!(
+        ok(store.claim_attempt(&d.id, &first).await, "repeat"),
+        Claim::Claimed {
+            delivery: claimed.clone(),
+            lost: None
+        }
+    );
+    // Once the lease ends the second copy takes over; the first is reported lost, and
+    // its record (same attempt id, old token) is refused.
+    let second = claim_with_token(1, &a, "second-copy", lease, lease.plus_secs(30));
+    let Claim::Claimed { delivery: taken, lost } = ok(store.claim_attempt(&d.id, &second).await, "takeover") else {
+        panic!("takeover refused")
+    };
+    assert_eq!(lost, Some(first.clone()));
+    let mut after = taken.clone();
+    after.claim = None;
+    after.status = DeliveryStatus::Succeeded;
+    after.attempt_count = 1;
+    after.settled_at = Some(lease);
+    after.version = taken.version + 1;
+    let att = sample_attempt(&d, &a, 1, now);
+    conflict(
+        store.record_attempt(&after, &att, &first).await,
+        "the taken-over claimer's record under the same attempt id",
+    );
+    assert_eq!(ok(store.list_attempts(&d.id).await, "nothing recorded"), vec![]);
+    ok(store.record_attempt(&after, &att, &second).await, "the holder's record");
+    assert_eq!(ok(store.get_delivery(&d.id).await, "recorded"), Some(after));
+}
+
+/// Recording an outcome writes only what it owns: a dead-letter mark set while the
+/// attempt was in flight survives, and the version moves on from the stored one.
+pub async fn record_keeps_dead_letter_mark<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"k": 6}));
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
+    let d = f.deliveries[0].clone();
+    let a = ids.attempt();
+    let claim = test_claim(1, &a, T0, T0.plus_secs(30));
+    let Claim::Claimed { delivery: claimed, .. } = ok(store.claim_attempt(&d.id, &claim).await, "claim") else {
+        panic!("claim refused")
+    };
+    // The dead-letter handler marks the delivery meanwhile (a versioned update).
+    let mut marked = claimed.clone();
+    marked.dead_lettered_at = Some(T0.plus_secs(2));
+    marked.version = claimed.version + 1;
+    ok(store.update_delivery(&marked, claimed.version).await, "mark");
+    let mut after = claimed.clone();
+    after.claim = None;
+    after.status = DeliveryStatus::Retrying;
+    after.attempt_count = 1;
+    after.next_attempt = 2;
+    after.next_attempt_at = Some(T0.plus_secs(30));
+    after.version = claimed.version + 1;
+    let att = sample_attempt(&d, &a, 1, T0);
+    ok(
+        store.record_attempt(&after, &att, &claim).await,
+        "record after the mark",
+    );
+    let mut expected = after.clone();
+    expected.dead_lettered_at = marked.dead_lettered_at;
+    expected.version = marked.version + 1;
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "after record"),
+        Some(expected),
+        "the mark survives the record and the version moves past the mark's"
+    );
+    assert_eq!(ok(store.list_attempts(&d.id).await, "recorded"), vec![att]);
+}
+
+/// A delivery's attempts in bounded reads: pages oldest first, one by id, the last.
+pub async fn attempt_pages<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep, &ep], T0, serde_json::json!({"k": 7}));
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
+    let (d, other) = (f.deliveries[0].clone(), f.deliveries[1].clone());
+    let empty = ok(store.list_attempts_page(&d.id, None, 10).await, "no attempts yet");
+    assert_eq!(
+        empty,
+        Page {
+            items: vec![],
+            next_cursor: None
+        }
+    );
+    assert_eq!(ok(store.last_attempt(&d.id).await, "no last attempt"), None);
+    let mut recorded = Vec::new();
+    for number in 1..=5u32 {
+        let at = T0.plus_secs(i64::from(number));
+        let a = ids.attempt();
+        let claim = test_claim(number, &a, at, at.plus_secs(30));
+        let Claim::Claimed { delivery: claimed, .. } = ok(store.claim_attempt(&d.id, &claim).await, "claim") else {
+            panic!("claim {number} refused")
+        };
+        let mut after = claimed.clone();
+        after.claim = None;
+        after.status = DeliveryStatus::Retrying;
+        after.attempt_count = number;
+        after.next_attempt = number + 1;
+        after.version = claimed.version + 1;
+        let att = sample_attempt(&d, &a, number, at);
+        ok(store.record_attempt(&after, &att, &claim).await, "record");
+        recorded.push(att);
+    }
+    let id = &d.id;
+    let pages = all_pages(2, |cursor, limit| async move {
+        store.list_attempts_page(id, cursor.as_deref(), limit).await
+    })
+    .await;
+    assert_eq!(
+        pages,
+        vec![recorded[0..2].to_vec(), recorded[2..4].to_vec(), recorded[4..].to_vec()],
+        "pages of two, oldest first"
+    );
+    let first = ok(store.list_attempts_page(&d.id, None, 2).await, "first page");
+    assert_eq!(first.items.len(), 2);
+    let cursor = first.next_cursor.unwrap_or_default();
+    bad_cursor(
+        store.list_attempts_page(&other.id, Some(&cursor), 2).await,
+        "another delivery's attempts cursor",
+    );
+    for garbage in ["not-a-cursor", "", "%%", "zz", "00"] {
+        bad_cursor(store.list_attempts_page(&d.id, Some(garbage), 2).await, garbage);
+    }
+    let log = ok(
+        store.list_deliveries(&ep, None, None, None, None, 1).await,
+        "the endpoint's log",
+    );
+    bad_cursor(
+        store.list_attempts_page(&d.id, log.next_cursor.as_deref(), 2).await,
+        "a delivery log cursor on the attempts",
+    );
+    assert_eq!(
+        ok(store.get_attempt(&d.id, &recorded[2].id).await, "by id"),
+        Some(recorded[2].clone())
+    );
+    assert_eq!(
+        ok(
+            store.get_attempt(&other.id, &recorded[2].id).await,
+            "another delivery's"
+        ),
+        None
+    );
+    assert_eq!(ok(store.get_attempt(&d.id, &ids.attempt()).await, "unknown id"), None);
+    assert_eq!(
+        ok(store.last_attempt(&d.id).await, "the last attempt"),
+        Some(recorded[4].clone())
+    );
+    assert_eq!(ok(store.list_attempts(&d.id).await, "all of them"), recorded);
 }
 
 /// Optimistic versions on deliveries.
@@ -1301,9 +1549,12 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
     let d = f.deliveries[0].clone();
 
     let a1 = ids.attempt();
-    let Claim::Claimed { delivery: claimed, .. } =
-        ok(store.claim_attempt(&d.id, 1, &a1, T0, T0.plus_secs(60)).await, "claim")
-    else {
+    let Claim::Claimed { delivery: claimed, .. } = ok(
+        store
+            .claim_attempt(&d.id, &test_claim(1, &a1, T0, T0.plus_secs(60)))
+            .await,
+        "claim",
+    ) else {
         panic!("claim refused")
     };
     let mut att = sample_attempt(&d, &a1, 1, T0);
@@ -1313,7 +1564,7 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
     after.attempt_count = 1;
     after.next_attempt = 2;
     after.version += 1;
-    ok(store.record_attempt(&after, &att, &a1).await, "record");
+    ok(store.record_attempt(&after, &att, &held(&a1)).await, "record");
 
     clock.set(Timestamp::from_secs(ttl).plus_millis(-1));
     assert_eq!(
@@ -1365,7 +1616,7 @@ pub async fn expiry<S: DeliveryStore + IdempotencyStore>(store: &S, clock: &Manu
     let now = clock.now();
     let r = ok(
         store
-            .claim_attempt(&d.id, 2, &ids.attempt(), now, now.plus_secs(60))
+            .claim_attempt(&d.id, &test_claim(2, &ids.attempt(), now, now.plus_secs(60)))
             .await,
         "claim expired",
     );
@@ -1418,7 +1669,9 @@ pub async fn large_payload<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let d = f.deliveries[0].clone();
     let a1 = ids.attempt();
     let Claim::Claimed { delivery: claimed, .. } = ok(
-        store.claim_attempt(&d.id, 1, &a1, T0, T0.plus_secs(60)).await,
+        store
+            .claim_attempt(&d.id, &test_claim(1, &a1, T0, T0.plus_secs(60)))
+            .await,
         "claim large",
     ) else {
         panic!("claim refused")
@@ -1430,7 +1683,9 @@ pub async fn large_payload<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     after.attempt_count = 1;
     after.version += 1;
     ok(
-        store.record_attempt(&after, &sample_attempt(&d, &a1, 1, T0), &a1).await,
+        store
+            .record_attempt(&after, &sample_attempt(&d, &a1, 1, T0), &held(&a1))
+            .await,
         "record large",
     );
     assert_eq!(ok(store.get_delivery(&d.id).await, "after record"), Some(after.clone()));

@@ -1,7 +1,7 @@
 //! In-memory implementations of every port: the fakes the use-case tests run on
 //! (`MemoryStore`, `MemoryQueue`, `MemoryTimer`, `ManualClock`, `SeededRandom`,
 //! `FixedSecrets`) and the few production ones that need no cloud service
-//! (`SystemClock`, `OsSecrets`, `OsSeededRandom`).
+//! (`SystemClock`, `OsSecrets`, `OsRandom`).
 //!
 //! The fakes honour every condition the DynamoDB adapter enforces (create conflicts,
 //! version checks, the claim rule with lease takeover, outcomes conditional on the
@@ -45,46 +45,46 @@ pub fn claim_allowed(delivery: &Delivery, number: u32, now: Timestamp) -> bool {
         && delivery.claim.as_ref().is_none_or(|c| c.lease_until <= now)
 }
 
-/// Whether `delivery` already holds the claim of `attempt_id` on attempt `number`:
+/// Whether `delivery` already holds exactly `claim` (number, attempt id and token):
 /// a repeated claim call (an SDK retry whose first try did commit) is answered
-/// `Claimed` again rather than refused as a duplicate of itself. Attempt ids are
-/// fresh for every message handled, so no other caller can present the same one.
-pub fn claim_held_by(delivery: &Delivery, number: u32, attempt_id: &AttemptId) -> bool {
-    delivery
-        .claim
-        .as_ref()
-        .is_some_and(|c| c.number == number && &c.attempt_id == attempt_id)
+/// `Claimed` again rather than refused as a duplicate of itself. The token is fresh
+/// for every claim a sender makes, so a duplicate copy of a message that carries
+/// the same pre-assigned attempt id is still refused while the first copy's lease
+/// lives.
+pub fn claim_held_by(delivery: &Delivery, claim: &ClaimRecord) -> bool {
+    delivery.claim.as_ref().is_some_and(|c| same_claim(c, claim))
+}
+
+/// Whether two claims are the same claim: attempt id and token (the token is
+/// fresh per claim, so the number, start and lease follow from them).
+pub fn same_claim(a: &ClaimRecord, b: &ClaimRecord) -> bool {
+    a.attempt_id == b.attempt_id && a.token == b.token
 }
 
 /// The delivery as stored after a successful claim: the new claim set, version bumped.
 /// (The previous claim, if any, is the lost one reported in `Claim::Claimed`.)
-pub fn apply_claim(
-    delivery: &Delivery,
-    number: u32,
-    attempt_id: &AttemptId,
-    now: Timestamp,
-    lease_until: Timestamp,
-) -> Delivery {
+pub fn apply_claim(delivery: &Delivery, claim: &ClaimRecord) -> Delivery {
     let mut d = delivery.clone();
-    set_claim(&mut d, number, attempt_id, now, lease_until);
+    set_claim(&mut d, claim);
     d
 }
 
 /// [`apply_claim`] in place; returns the previous claim.
-pub fn set_claim(
-    delivery: &mut Delivery,
-    number: u32,
-    attempt_id: &AttemptId,
-    now: Timestamp,
-    lease_until: Timestamp,
-) -> Option<ClaimRecord> {
+pub fn set_claim(delivery: &mut Delivery, claim: &ClaimRecord) -> Option<ClaimRecord> {
     delivery.version += 1;
-    delivery.claim.replace(ClaimRecord {
-        number,
-        attempt_id: attempt_id.clone(),
-        started_at: now,
-        lease_until,
-    })
+    delivery.claim.replace(claim.clone())
+}
+
+/// The delivery as an outcome's record leaves it: the recorder's new state, except
+/// for what recording does not own, which stays as stored: the dead-letter mark
+/// (set concurrently by the dead-letter handler) and the version, which moves one
+/// on from the stored one whatever else wrote meanwhile.
+pub fn recorded_onto(stored: &Delivery, new: &Delivery) -> Delivery {
+    Delivery {
+        dead_lettered_at: stored.dead_lettered_at,
+        version: stored.version + 1,
+        ..new.clone()
+    }
 }
 
 /// The record's own millisecond clamp for sort keys (times before 1970 sort first).
@@ -266,35 +266,30 @@ impl Random for SeededRandom {
     }
 }
 
-/// Production randomness for ids and jitter: SplitMix64 seeded once from the OS,
-/// drawn without a lock (the batch's records draw from two threads at once).
-/// (Not for secrets: those come from [`OsSecrets`].)
-#[derive(Debug)]
-pub struct OsSeededRandom {
-    rng: SharedSplitMix64,
-}
+/// Production randomness for ids and jitter: every draw straight from the
+/// operating system's CSPRNG. Ids are public (every API answer and webhook carries
+/// them), and a seeded generator's output gives its state away: from one id the
+/// next ids, another tenant's included, could be computed. A draw is one
+/// `getrandom` call (a vDSO call or a short syscall), far below an attempt's cost.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OsRandom;
 
-impl OsSeededRandom {
+impl OsRandom {
     pub fn new() -> Self {
-        let mut seed = [0u8; 8];
-        OsSecrets.fill(&mut seed);
-        OsSeededRandom {
-            rng: SharedSplitMix64::new(u64::from_le_bytes(seed)),
-        }
+        OsRandom
     }
 }
 
-impl Default for OsSeededRandom {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Random for OsSeededRandom {
+impl Random for OsRandom {
     fn next_u64(&self) -> u64 {
-        self.rng.next_u64()
+        let mut bytes = [0u8; 8];
+        OsSecrets.fill(&mut bytes);
+        u64::from_le_bytes(bytes)
     }
 }
+
+/// The name the binaries wire: the OS CSPRNG, as [`OsRandom`].
+pub type OsSeededRandom = OsRandom;
 
 /// Deterministic "secret" bytes for tests: a SplitMix64 stream from `seed`, so
 /// successive secrets differ but every run sees the same ones.
@@ -734,45 +729,35 @@ impl DeliveryStore for MemoryStore {
         Ok(live_delivery(&st, id, &now).cloned())
     }
 
-    async fn claim_attempt(
-        &self,
-        id: &DeliveryId,
-        number: u32,
-        attempt_id: &AttemptId,
-        now: Timestamp,
-        lease_until: Timestamp,
-    ) -> PortResult<Claim> {
+    async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
         let Some(current) = st.live_mut(id, &clock_now).map(|s| &mut s.delivery) else {
             return Ok(Claim::Refused(None));
         };
-        if claim_held_by(current, number, attempt_id) && !current.status.is_settled() {
+        if claim_held_by(current, claim) && !current.status.is_settled() {
             return Ok(Claim::Claimed {
                 delivery: current.clone(),
                 lost: None,
             });
         }
-        if !claim_allowed(current, number, now) {
+        if !claim_allowed(current, claim.number, claim.started_at) {
             return Ok(Claim::Refused(Some(current.clone())));
         }
-        let lost = set_claim(current, number, attempt_id, now, lease_until);
+        let lost = set_claim(current, claim);
         Ok(Claim::Claimed {
             delivery: current.clone(),
             lost,
         })
     }
 
-    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
         // Copied before the lock is taken: concurrent steps wait on it.
         let copy = attempt.clone();
         let (mut st, now) = self.begin_shard(&delivery.id)?;
         // One lookup serves the check and both writes.
         let stored = st.live_mut(&delivery.id, &now);
-        let holds = stored
-            .as_ref()
-            .and_then(|s| s.delivery.claim.as_ref())
-            .is_some_and(|c| &c.attempt_id == claim_id);
+        let holds = stored.as_ref().is_some_and(|s| claim_held_by(&s.delivery, held));
         let stored = match stored {
             Some(stored) if holds => stored,
             other => {
@@ -782,12 +767,13 @@ impl DeliveryStore for MemoryStore {
                     return Ok(());
                 }
                 return Err(PortError::Conflict(format!(
-                    "delivery {} does not hold the claim for {claim_id}",
-                    delivery.id
+                    "delivery {} does not hold the claim of {}",
+                    delivery.id, held.attempt_id
                 )));
             }
         };
-        overwrite(&mut stored.delivery, delivery);
+        let new = recorded_onto(&stored.delivery, delivery);
+        overwrite(&mut stored.delivery, &new);
         let list = &mut stored.attempts;
         if list.capacity() == 0 {
             // Most deliveries end after one attempt.
@@ -826,6 +812,51 @@ impl DeliveryStore for MemoryStore {
             .get(delivery)
             .map(|s| s.attempts.iter().filter(|a| now.live(a.expires_at)).cloned().collect())
             .unwrap_or_default())
+    }
+
+    async fn list_attempts_page(
+        &self,
+        delivery: &DeliveryId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Attempt>> {
+        let (st, now) = self.begin_shard(delivery)?;
+        let items = st
+            .deliveries
+            .get(delivery)
+            .map(|s| {
+                s.attempts
+                    .iter()
+                    .filter(|a| now.live(a.expires_at))
+                    .map(|a| (format!("{:010}#{}", a.number, a.id), a.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        paginate(
+            items,
+            &ListScope::whole(format!("attempts {delivery}")),
+            cursor,
+            limit,
+            false,
+        )
+    }
+
+    async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>> {
+        let (st, now) = self.begin_shard(delivery)?;
+        Ok(st
+            .deliveries
+            .get(delivery)
+            .and_then(|s| s.attempts.iter().find(|a| &a.id == id && now.live(a.expires_at)))
+            .cloned())
+    }
+
+    async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
+        let (st, now) = self.begin_shard(delivery)?;
+        Ok(st
+            .deliveries
+            .get(delivery)
+            .and_then(|s| s.attempts.iter().rev().find(|a| now.live(a.expires_at)))
+            .cloned())
     }
 
     async fn list_deliveries(
@@ -1203,8 +1234,67 @@ mod tests {
         let mut buf = [0u8; 32];
         OsSecrets.fill(&mut buf);
         assert_ne!(buf, [0u8; 32]);
-        let r = OsSeededRandom::new();
+        let r = OsRandom::new();
         assert_ne!(r.next_u64(), r.next_u64());
         assert!(SystemClock.now().millis() > 1_600_000_000_000);
+    }
+
+    /// The inverse of SplitMix64's output function: an output gives its state away.
+    fn unmix(mut z: u64) -> u64 {
+        fn inverse(a: u64) -> u64 {
+            // Newton's iteration for the inverse of an odd number modulo 2^64.
+            let mut x = a;
+            for _ in 0..6 {
+                x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+            }
+            x
+        }
+        z ^= (z >> 31) ^ (z >> 62);
+        z = z.wrapping_mul(inverse(0x94D0_49BB_1331_11EB));
+        z ^= (z >> 27) ^ (z >> 54);
+        z = z.wrapping_mul(inverse(0xBF58_476D_1CE4_E5B9));
+        z ^= (z >> 30) ^ (z >> 60);
+        z
+    }
+
+    /// The first 64 random bits of an id (the draw right after its 48 time bits).
+    fn first_draw(id: &courier_core::ids::AttemptId) -> u64 {
+        const ALPHABET: &[u8] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+        let body = &id.as_str().as_bytes()[4..];
+        let value = body.iter().fold(0u128, |v, c| {
+            (v << 5) | ALPHABET.iter().position(|a| a == c).unwrap_or_default() as u128
+        });
+        ((value >> 16) & u128::from(u64::MAX)) as u64
+    }
+
+    #[test]
+    fn the_next_id_is_not_predictable_from_the_previous_one() {
+        use courier_core::ids::AttemptId;
+        use courier_core::rng::RandomSource;
+        struct Draws<'a>(&'a dyn Random);
+        impl RandomSource for Draws<'_> {
+            fn next_u64(&mut self) -> u64 {
+                self.0.next_u64()
+            }
+        }
+        const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+        let predict = |id: &AttemptId| {
+            // Each id draws twice; the next id's first draw is two steps on.
+            let state = unmix(first_draw(id));
+            let mut next = courier_core::rng::SplitMix64::new(state.wrapping_add(GAMMA));
+            next.next_u64()
+        };
+        // The attack works on a seeded generator...
+        let seeded = SeededRandom::new(42);
+        let a = AttemptId::generate(Timestamp(1), &mut Draws(&seeded));
+        let b = AttemptId::generate(Timestamp(1), &mut Draws(&seeded));
+        assert_eq!(predict(&a), first_draw(&b), "the attack must work where it should");
+        // ...and not on production randomness.
+        let os = OsRandom::new();
+        for _ in 0..16 {
+            let a = AttemptId::generate(Timestamp(1), &mut Draws(&os));
+            let b = AttemptId::generate(Timestamp(1), &mut Draws(&os));
+            assert_ne!(predict(&a), first_draw(&b));
+        }
     }
 }

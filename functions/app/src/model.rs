@@ -144,6 +144,12 @@ impl DeliveryStatus {
 pub struct ClaimRecord {
     pub number: u32,
     pub attempt_id: AttemptId,
+    /// Fresh random text per claim, known only to the sender that claimed: two
+    /// copies of one message carry the same pre-assigned `attempt_id` (redelivery,
+    /// replay, test, redrive), so the id alone cannot tell the claimer's own repeated
+    /// call from a duplicate copy, nor its own record from one of a taken-over claim.
+    #[serde(default)]
+    pub token: String,
     pub started_at: Timestamp,
     pub lease_until: Timestamp,
 }

@@ -92,25 +92,37 @@ pub trait DeliveryStore: Send + Sync {
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()>;
     async fn get_event(&self, tenant: &TenantId, id: &courier_core::ids::EventId) -> PortResult<Option<EventRecord>>;
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>>;
-    /// Claims attempt `number` when the delivery is unsettled, its `next_attempt` is
-    /// `number` and no claim is live at `now` (a claim whose lease ended may be taken
-    /// over: the caller then records the lost attempt). Sets the claim with `lease_until`.
-    async fn claim_attempt(
-        &self,
-        id: &DeliveryId,
-        number: u32,
-        attempt_id: &AttemptId,
-        now: Timestamp,
-        lease_until: Timestamp,
-    ) -> PortResult<Claim>;
+    /// Claims attempt `claim.number` when the delivery is unsettled, its
+    /// `next_attempt` is that number and no claim is live at `claim.started_at` (a
+    /// claim whose lease ended may be taken over: the caller then records the lost
+    /// attempt). Stores `claim`. Calling again with exactly the same claim (same
+    /// attempt id and token) answers `Claimed` unchanged; any other claim, even one
+    /// with the same attempt id, is refused while the stored lease lives.
+    async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim>;
     /// Atomically stores the attempt and the delivery's new state, conditional on the
-    /// stored delivery still holding the claim whose `attempt_id` is `claim_id`
-    /// (usually `attempt.id`; differs when recording a lost attempt after a takeover).
-    /// `Conflict` otherwise.
-    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()>;
+    /// stored delivery still holding `held` (same attempt id and token: the claim
+    /// the caller made, which differs from `attempt.id` when recording a lost attempt
+    /// after a takeover); `Conflict` otherwise. Writes only what recording owns: a
+    /// dead-letter mark set meanwhile stays, and the stored version moves on by one.
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()>;
     /// Replaces the delivery if it still holds `expected_version` (`Conflict` otherwise).
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()>;
+    /// Every live attempt of the delivery, oldest first. Unbounded: kept for callers
+    /// not yet moved to [`DeliveryStore::list_attempts_page`], [`DeliveryStore::get_attempt`]
+    /// and [`DeliveryStore::last_attempt`], whose reads are bounded.
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>>;
+    /// One page of the delivery's live attempts, oldest first (by number, then id);
+    /// `limit` is clamped to 1..=100. A cursor of another list is `BadCursor`.
+    async fn list_attempts_page(
+        &self,
+        delivery: &DeliveryId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Attempt>>;
+    /// The delivery's live attempt with this id, if it has one.
+    async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>>;
+    /// The delivery's latest live attempt (highest number), if any.
+    async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>>;
     /// The endpoint's delivery log, newest first, optionally one status only.
     async fn list_deliveries(
         &self,

@@ -313,14 +313,17 @@ impl Sender {
             .attempt_id
             .clone()
             .unwrap_or_else(|| AttemptId::generate(now, &mut rng));
-        let lease_until = now.plus_millis((endpoint.timeout_ms() + self.settings.lease_margin_ms) as i64);
+        // The lease is counted from the claim itself, not from the start of the
+        // step: a slow endpoint read must not shorten the time the request has.
+        let now = self.clock.now().max(now);
+        let claim = self.new_claim(m.attempt, &attempt_id, now, endpoint.timeout_ms());
         // Boxed here, not when the outcome is: then it is not held in this future
         // across the request, and the outcome reuses the box. Converted in the same
         // statement as the await, so the unboxed answer (500 bytes) is never a local
         // of this future, whose every record of a batch allocates and moves.
         let claim = BoxedClaim::from(
             self.deliveries
-                .claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until)
+                .claim_attempt(&m.delivery_id, &claim)
                 .await
                 .map_err(StepError::Store)?,
         );
@@ -388,6 +391,20 @@ impl Sender {
             completion_token,
         };
         self.recorder().finish_boxed(m, endpoint, delivery, done).await
+    }
+
+    /// A claim on attempt `number` made at `now`, with a fresh token only this step
+    /// knows, leased for the request's timeout plus the margin for the writes.
+    fn new_claim(&self, number: u32, attempt_id: &AttemptId, now: Timestamp, timeout_ms: u64) -> ClaimRecord {
+        let mut raw = [0u8; 16];
+        self.secrets.fill(&mut raw);
+        ClaimRecord {
+            number,
+            attempt_id: attempt_id.clone(),
+            token: raw.iter().map(|b| format!("{b:02x}")).collect(),
+            started_at: now,
+            lease_until: now.plus_millis(timeout_ms.saturating_add(self.settings.lease_margin_ms) as i64),
+        }
     }
 
     /// A fresh, unguessable token for a long-running attempt; its first part names
@@ -482,10 +499,10 @@ impl Sender {
         let endpoint = &prepared.endpoint;
         let mut rng = PortRng(self.random.as_ref());
         let attempt_id = AttemptId::generate(now, &mut rng);
-        let lease_until = now.plus_millis(self.settings.lease_margin_ms as i64);
+        let claim = self.new_claim(m.attempt, &attempt_id, self.clock.now().max(now), 0);
         match self
             .deliveries
-            .claim_attempt(&m.delivery_id, m.attempt, &attempt_id, now, lease_until)
+            .claim_attempt(&m.delivery_id, &claim)
             .await
             .map_err(StepError::Store)?
         {
@@ -662,9 +679,16 @@ impl Recorder<'_> {
         ));
         let lost = outcome == AttemptOutcome::Lost;
         drop(outcome);
+        // The record is conditional on the claim this step holds (the delivery as
+        // claimed carries it, with the token only the claimer knows).
+        let expected = claim_id.as_ref().unwrap_or(attempt_id);
+        let Some(held) = delivery.claim.take().filter(|c| &c.attempt_id == expected) else {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::ClaimLost,
+            });
+        };
         next_delivery(&mut delivery, endpoint, &cls, &decision, receiver_failures, ended);
-        let claim = claim_id.as_ref().unwrap_or(attempt_id);
-        match self.deliveries.record_attempt(&delivery, &attempt, claim).await {
+        match self.deliveries.record_attempt(&delivery, &attempt, &held).await {
             Ok(()) => {}
             Err(PortError::Conflict(_)) => {
                 return Ok(StepOutcome::Dropped {

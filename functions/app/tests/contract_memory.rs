@@ -24,7 +24,10 @@ store_section!(endpoint_pages);
 store_section!(events_and_deliveries);
 store_section!(added_deliveries);
 store_section!(claims);
+store_section!(claims_by_one_attempt_id);
 store_section!(record_attempt);
+store_section!(record_keeps_dead_letter_mark);
+store_section!(attempt_pages);
 store_section!(delivery_versions);
 store_section!(idempotency);
 store_section!(delivery_log);
@@ -120,15 +123,16 @@ async fn concurrent_claims_of_one_attempt_admit_exactly_one() {
     let ids = contract::Ids::new();
     let (event, deliveries) = event_with(&ids, 20);
     s.create_event(&event, &deliveries).await.expect("event");
-    for d in &deliveries {
+    for (n, d) in deliveries.iter().enumerate() {
+        // Half the deliveries see copies of one message with a pre-assigned attempt
+        // id (each copy its own token), the others fresh ids per copy.
+        let shared = ids.attempt();
         let claims: Vec<_> = (0..8)
-            .map(|_| {
-                let (s, id, attempt) = (s.clone(), d.id.clone(), ids.attempt());
-                tokio::spawn(async move {
-                    s.claim_attempt(&id, 1, &attempt, T0, T0.plus_secs(30))
-                        .await
-                        .expect("claim")
-                })
+            .map(|copy| {
+                let attempt = if n % 2 == 0 { shared.clone() } else { ids.attempt() };
+                let claim = contract::claim_with_token(1, &attempt, &format!("copy-{copy}"), T0, T0.plus_secs(30));
+                let (s, id) = (s.clone(), d.id.clone());
+                tokio::spawn(async move { s.claim_attempt(&id, &claim).await.expect("claim") })
             })
             .collect();
         let mut claimed = 0;

@@ -104,7 +104,10 @@ async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
     let dead = courier_core::ids::AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
     let claim = w
         .store
-        .claim_attempt(&id, 1, &dead, T0, T0.plus_millis(6_000))
+        .claim_attempt(
+            &id,
+            &courier_app::contract::test_claim(1, &dead, T0, T0.plus_millis(6_000)),
+        )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(matches!(claim, courier_app::ports::Claim::Claimed { lost: None, .. }));
@@ -738,4 +741,169 @@ async fn an_automatic_attempt_sends_the_stored_body_itself_and_a_redelivery_its_
     let envelope: serde_json::Value = serde_json::from_slice(&r.body).unwrap_or_default();
     assert_eq!(envelope["trigger"], "redelivery");
     assert_eq!(envelope["data"], json!({"k": 1}));
+}
+
+/// Lets the first request in, holds it until released, and answers 200; later
+/// requests pass straight through. Every request is kept.
+struct GatedHttp {
+    entered: tokio::sync::Notify,
+    release: tokio::sync::Notify,
+    requests: std::sync::Mutex<Vec<OutboundRequest>>,
+}
+
+#[async_trait::async_trait]
+impl courier_app::ports::HttpSender for GatedHttp {
+    async fn send(&self, request: OutboundRequest) -> courier_app::ports::SendResult {
+        let first = {
+            let mut r = self.requests.lock().unwrap_or_else(|e| e.into_inner());
+            r.push(request);
+            r.len() == 1
+        };
+        if first {
+            self.entered.notify_one();
+            self.release.notified().await;
+        }
+        courier_app::ports::SendResult {
+            outcome: status(200),
+            peer: None,
+            duration_ms: 0,
+        }
+    }
+}
+
+/// The world's sender, rewired to another HTTP sender, endpoint store or faults.
+fn sender_with(
+    w: &common::World,
+    http: std::sync::Arc<dyn courier_app::ports::HttpSender>,
+    endpoints: std::sync::Arc<dyn EndpointStore>,
+    faults: std::sync::Arc<dyn courier_app::sender::Faults>,
+) -> courier_app::sender::Sender {
+    courier_app::sender::Sender {
+        secrets: std::sync::Arc::new(courier_app::memory::FixedSecrets::new(11)),
+        deliveries: w.store.clone(),
+        endpoints,
+        http,
+        clock: w.clock.clone(),
+        random: std::sync::Arc::new(common::Zero),
+        planner: w.sender.planner.clone(),
+        faults,
+        settings: w.sender.settings,
+    }
+}
+
+#[tokio::test]
+async fn a_second_copy_of_a_redelivery_is_refused_while_the_first_is_in_flight() {
+    let w = World::new(vec![status(400)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    w.run(&id, 3).await;
+    let auth = format!("Bearer {}", common::KEY);
+    let (s, b, _) = common::raw(
+        &w,
+        "POST",
+        &format!("/v1/deliveries/{id}/redeliver"),
+        None,
+        &[("authorization", &auth), ("idempotency-key", "again-1")],
+        b"{}",
+    )
+    .await;
+    assert_eq!(s, 202, "{b}");
+    let (m, _) = w
+        .queue
+        .drain_visible(courier_app::ports::Clock::now(w.clock.as_ref()))
+        .remove(0);
+    assert!(m.attempt_id.is_some(), "a redelivery carries its attempt id");
+    let http = std::sync::Arc::new(GatedHttp {
+        entered: tokio::sync::Notify::new(),
+        release: tokio::sync::Notify::new(),
+        requests: std::sync::Mutex::new(vec![]),
+    });
+    let sender = sender_with(
+        &w,
+        http.clone(),
+        w.store.clone(),
+        std::sync::Arc::new(courier_app::sender::NoFaults),
+    );
+    let cache = EndpointCache::default();
+    let (first, second) = tokio::join!(sender.handle(&m, &cache), async {
+        http.entered.notified().await;
+        // The same message again (an SQS redelivery of it) while the first waits.
+        let second = sender.handle(&m, &EndpointCache::default()).await;
+        http.release.notify_one();
+        second
+    });
+    let second = second.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        second,
+        StepOutcome::Dropped {
+            why: DropReason::DuplicateInflight
+        }
+    );
+    assert!(
+        matches!(first, Ok(StepOutcome::Attempted { .. })),
+        "the first copy records its attempt, got {first:?}"
+    );
+    let requests = http.requests.lock().map(|r| r.len()).unwrap_or(0);
+    assert_eq!(requests, 1, "the receiver saw one request for the attempt");
+    let attempts = w.store.list_attempts(&id).await.unwrap_or_default();
+    assert_eq!(attempts.len(), 2);
+    assert_eq!(Some(&attempts[1].id), m.attempt_id.as_ref());
+    assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
+}
+
+/// An endpoint store whose reads take `delay_ms` of the manual clock.
+struct SlowEndpointReads {
+    inner: std::sync::Arc<courier_app::memory::MemoryStore>,
+    clock: std::sync::Arc<courier_app::memory::ManualClock>,
+    delay_ms: i64,
+}
+
+#[async_trait::async_trait]
+impl EndpointStore for SlowEndpointReads {
+    async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()> {
+        self.inner.create_endpoint(endpoint).await
+    }
+    async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
+        self.clock.advance_millis(self.delay_ms);
+        self.inner.get_endpoint(tenant, id).await
+    }
+    async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()> {
+        self.inner.update_endpoint(endpoint, expected_version).await
+    }
+    async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
+        self.inner.list_endpoints(tenant, cursor, limit).await
+    }
+}
+
+/// Crashes every step after its request, so the claim stays as taken.
+struct CrashAfterSend;
+impl courier_app::sender::Faults for CrashAfterSend {
+    fn crash_after_send(&self, _message: &QueueMessage) -> bool {
+        true
+    }
+}
+
+#[tokio::test]
+async fn the_lease_is_counted_from_the_claim_not_from_before_the_endpoint_read() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!({"base": "greatwait", "timeoutMs": 2000})).await;
+    let id = w.event(&ep).await;
+    let (m, _) = w.queue.drain_visible(T0).remove(0);
+    let slow = std::sync::Arc::new(SlowEndpointReads {
+        inner: w.store.clone(),
+        clock: w.clock.clone(),
+        delay_ms: 3_000,
+    });
+    let sender = sender_with(&w, w.http.clone(), slow, std::sync::Arc::new(CrashAfterSend));
+    let out = sender.handle(&m, &EndpointCache::default()).await;
+    assert!(
+        matches!(out, Err(courier_app::sender::StepError::InjectedCrash)),
+        "{out:?}"
+    );
+    let claim = w.delivery(&id).await.claim.unwrap_or_else(|| panic!("the claim stays"));
+    // Read at T0, the endpoint arrives at T0 + 3 s: the claim starts then, and its
+    // lease is the 2 s timeout plus the 5 s margin from there.
+    assert_eq!(claim.started_at, T0.plus_millis(3_000));
+    assert_eq!(claim.lease_until, T0.plus_millis(3_000 + 2_000 + 5_000));
+    assert_eq!(claim.token.len(), 32, "a fresh 128-bit token");
 }

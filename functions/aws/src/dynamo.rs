@@ -68,6 +68,10 @@ const CLAIM_ID: &str = "claimId";
 const CLAIM_LEASE: &str = "claimLease";
 const CLAIM_NUMBER: &str = "claimNumber";
 const CLAIM_STARTED: &str = "claimStarted";
+const CLAIM_TOKEN: &str = "claimToken";
+/// The dead-letter mark (RFC 3339, as in `data`), an attribute of its own so that recording an
+/// outcome, which rewrites `data`, never touches it.
+const DEAD_LETTERED: &str = "deadLetteredAt";
 const EVENT_ID: &str = "eventId";
 const TENANT_ID: &str = "tenantId";
 
@@ -235,7 +239,16 @@ type BodyUser = (String, Option<i64>);
 /// the fields the key and the index and condition attributes carry. Left out of
 /// `data`, they keep a delivery with a small body under 1 KiB, one write unit per
 /// write instead of two; [`delivery_from_item`] puts them back.
-const FIELDS_IN_ATTRIBUTES: [&str; 7] = ["body", "claim", "version", "id", "tenantId", "status", "nextAttempt"];
+const FIELDS_IN_ATTRIBUTES: [&str; 8] = [
+    "body",
+    "claim",
+    "version",
+    "id",
+    "tenantId",
+    "status",
+    "nextAttempt",
+    DEAD_LETTERED,
+];
 /// Also left out: the TTL (an attribute when set), the webhook id when it is the
 /// delivery's own id (all but replays), the planned instant when it is the creation
 /// instant (all but events planned ahead), and counters and flags at their start
@@ -299,6 +312,10 @@ fn delivery_from_item(item: &Item) -> PortResult<Delivery> {
         (STATUS, Some(text_of(STATUS)?)),
         (NEXT_ATTEMPT, number_of(NEXT_ATTEMPT)),
         (TTL_FIELD, number_of(TTL_ATTR)),
+        (
+            DEAD_LETTERED,
+            get_s(item, DEAD_LETTERED).map(|v| Value::String(v.to_owned())),
+        ),
         (WEBHOOK_ID_FIELD, Some(Value::String(id.to_owned()))),
         ("body", Some(Value::String(String::new()))),
         ("version", Some(Value::from(0))),
@@ -332,6 +349,7 @@ fn claim_from(item: &Item) -> PortResult<Option<ClaimRecord>> {
     Ok(Some(ClaimRecord {
         number,
         attempt_id,
+        token: get_s(item, CLAIM_TOKEN).unwrap_or_default().to_owned(),
         started_at: Timestamp::from_millis(started),
         lease_until: Timestamp::from_millis(lease),
     }))
@@ -469,7 +487,49 @@ fn decode_cursor(cursor: &str, spec: &QuerySpec) -> PortResult<Item> {
     {
         return Err(PortError::BadCursor);
     }
+    if !entry_key_valid(&m, spec) {
+        return Err(PortError::BadCursor);
+    }
     Ok(m.into_iter().map(|(k, v)| (k, s(v))).collect())
+}
+
+/// Whether a cursor's key is one an entry of this list can have: the item's own
+/// key names a delivery, event or endpoint by a well-formed id, and an index's
+/// sort key is a time key naming the same record. A cursor is plain JSON, so
+/// without this an empty or invented value would reach DynamoDB as a start key
+/// (which it refuses: a 503 for what is the caller's mistake).
+fn entry_key_valid(m: &BTreeMap<String, String>, spec: &QuerySpec) -> bool {
+    let (Some(pk), Some(sk)) = (m.get(PK), m.get(SK)) else {
+        return false;
+    };
+    // The id the entry's own key names, by kind.
+    let own_id = if let Some(id) = pk.strip_prefix("DLV#") {
+        // A delivery's own item, or (listed from its partition) one of its attempts.
+        DeliveryId::parse(id).is_ok() && (sk == DELIVERY_SK || (spec.index.is_none() && attempt_sk_valid(sk)))
+    } else if let Some(id) = pk.strip_prefix("EVT#") {
+        EventId::parse(id).is_ok() && sk == EVENT_SK
+    } else {
+        // Endpoints: listed from the tenant's partition (checked against the list).
+        spec.index.is_none() && sk.strip_prefix("EP#").is_some_and(|id| EndpointId::parse(id).is_ok())
+    };
+    if !own_id {
+        return false;
+    }
+    if spec.index.is_none() {
+        return true;
+    }
+    // Index sort keys are `<15-digit ms>#<id>`: the delivery's own id on the log
+    // indexes, the event's on the audit index (an event's own entry names itself).
+    let Some((ms, id)) = m.get(spec.sk_attr).and_then(|v| v.split_once('#')) else {
+        return false;
+    };
+    let time_ok = ms.len() == 15 && ms.bytes().all(|b| b.is_ascii_digit());
+    let named = if spec.sk_attr == GSI3SK {
+        EventId::parse(id).is_ok() && pk.strip_prefix("EVT#").is_none_or(|own| own == id)
+    } else {
+        pk.strip_prefix("DLV#") == Some(id)
+    };
+    time_ok && named
 }
 
 impl DynamoStore {
@@ -979,17 +1039,27 @@ impl DynamoStore {
     }
 
     /// An UpdateItem that replaces the delivery's record and derived attributes,
-    /// leaving its audit-index entry as created.
+    /// leaving its audit-index entry as created. `Writes::Outcome` leaves out what
+    /// recording an outcome does not own: the dead-letter mark stays as stored and
+    /// the version moves on by one from the stored one.
     fn delivery_update(
         &self,
         d: &Delivery,
+        writes: Writes,
         condition: &str,
         mut cond_values: Item,
         cond_names: &[(&str, &str)],
     ) -> PortResult<Update> {
-        let (set, remove) = delivery_attributes(d)?;
+        let (mut set, mut remove) = delivery_attributes(d)?;
         let mut names: HashMap<String, String> = names(cond_names);
         let mut sets = Vec::new();
+        if writes == Writes::Outcome {
+            set.retain(|(attr, _)| attr != VERSION && attr != DEAD_LETTERED);
+            remove.retain(|attr| *attr != DEAD_LETTERED);
+            names.insert("#ownVersion".to_owned(), VERSION.to_owned());
+            cond_values.insert(":ownOne".to_owned(), n(1));
+            sets.push("#ownVersion = #ownVersion + :ownOne".to_owned());
+        }
         for (i, (attr, value)) in set.into_iter().enumerate() {
             names.insert(format!("#a{i}"), attr);
             cond_values.insert(format!(":a{i}"), value);
@@ -1028,6 +1098,36 @@ impl DynamoStore {
             .await
             .map(|_| ())
     }
+}
+
+/// The query over a delivery's attempt items, oldest first when `forward`.
+fn attempts_spec(delivery: &DeliveryId, forward: bool) -> QuerySpec {
+    QuerySpec {
+        index: None,
+        pk: (PK, delivery_pk(delivery)),
+        sk_attr: SK,
+        sk_cond: Some(SortCondition::Prefix("ATT#")),
+        forward,
+        ttl_filter: true,
+        consistent: true,
+        status_filter: None,
+    }
+}
+
+/// Whether `sk` is an attempt item's sort key (`ATT#<10-digit number>#<attempt id>`).
+fn attempt_sk_valid(sk: &str) -> bool {
+    sk.strip_prefix("ATT#")
+        .and_then(|rest| rest.split_once('#'))
+        .is_some_and(|(number, id)| {
+            number.len() == 10 && number.bytes().all(|b| b.is_ascii_digit()) && AttemptId::parse(id).is_ok()
+        })
+}
+
+/// What a delivery update writes (see [`DynamoStore::delivery_update`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Writes {
+    Whole,
+    Outcome,
 }
 
 /// The delivery's stored attributes (`SET`) and the optional ones it lacks (`REMOVE`).
@@ -1079,8 +1179,13 @@ fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
             set.push((CLAIM_LEASE.to_owned(), n(c.lease_until.millis())));
             set.push((CLAIM_NUMBER.to_owned(), n(c.number)));
             set.push((CLAIM_STARTED.to_owned(), n(c.started_at.millis())));
+            set.push((CLAIM_TOKEN.to_owned(), s(c.token.as_str())));
         }
-        None => remove.extend([CLAIM_ID, CLAIM_LEASE, CLAIM_NUMBER, CLAIM_STARTED]),
+        None => remove.extend([CLAIM_ID, CLAIM_LEASE, CLAIM_NUMBER, CLAIM_STARTED, CLAIM_TOKEN]),
+    }
+    match d.dead_lettered_at {
+        Some(t) => set.push((DEAD_LETTERED.to_owned(), s(t.to_rfc3339()))),
+        None => remove.push(DEAD_LETTERED),
     }
     match d.expires_at {
         Some(e) => set.push((TTL_ATTR.to_owned(), n(e))),
@@ -1290,28 +1395,23 @@ impl DeliveryStore for DynamoStore {
         self.load_delivery(id).await
     }
 
-    async fn claim_attempt(
-        &self,
-        id: &DeliveryId,
-        number: u32,
-        attempt_id: &AttemptId,
-        now: Timestamp,
-        lease_until: Timestamp,
-    ) -> PortResult<Claim> {
+    async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
+        let now = claim.started_at;
         // One conditional UpdateItem: the condition is the shared claim rule
         // (`claim_allowed`) over the item's own attributes, so no read comes first
         // and no race needs a retry. The old image comes back either way: on success
         // it is the state the claim was applied to (and the lost claim, if any); on a
         // refusal it says why, and whether the claim is already ours.
         let values: Item = HashMap::from([
-            (":number".to_owned(), n(number)),
+            (":number".to_owned(), n(claim.number)),
             (":succeeded".to_owned(), s("succeeded")),
             (":failed".to_owned(), s("failed")),
             (":dropped".to_owned(), s("dropped")),
             (":nowms".to_owned(), n(now.millis())),
             (":now".to_owned(), n(now_secs(self.now()))),
-            (":claimId".to_owned(), s(attempt_id.as_str())),
-            (":lease".to_owned(), n(lease_until.millis())),
+            (":claimId".to_owned(), s(claim.attempt_id.as_str())),
+            (":claimToken".to_owned(), s(claim.token.as_str())),
+            (":lease".to_owned(), n(claim.lease_until.millis())),
             (":started".to_owned(), n(now.millis())),
             (":one".to_owned(), n(1)),
         ]);
@@ -1326,7 +1426,7 @@ impl DeliveryStore for DynamoStore {
             .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
             .update_expression(
                 "SET #claimId = :claimId, #claimLease = :lease, #claimNumber = :number, \
-                 #claimStarted = :started, #version = #version + :one",
+                 #claimStarted = :started, #claimToken = :claimToken, #version = #version + :one",
             )
             .condition_expression(condition)
             .set_expression_attribute_names(Some(names(&[
@@ -1337,6 +1437,7 @@ impl DeliveryStore for DynamoStore {
                 ("#claimLease", CLAIM_LEASE),
                 ("#claimNumber", CLAIM_NUMBER),
                 ("#claimStarted", CLAIM_STARTED),
+                ("#claimToken", CLAIM_TOKEN),
             ])))
             .set_expression_attribute_values(Some(values))
             .return_values(ReturnValue::AllOld)
@@ -1349,7 +1450,7 @@ impl DeliveryStore for DynamoStore {
                     .attributes
                     .ok_or_else(|| corrupt(format!("claim of delivery {id}: no old image returned")))?;
                 let current = self.one_delivery(old).await?;
-                let claimed = apply_claim(&current, number, attempt_id, now, lease_until);
+                let claimed = apply_claim(&current, claim);
                 Ok(Claim::Claimed {
                     delivery: claimed,
                     lost: current.claim,
@@ -1365,7 +1466,7 @@ impl DeliveryStore for DynamoStore {
                 };
                 let current = self.one_delivery(old).await?;
                 // Our own write already landed (the SDK retried a committed update).
-                if claim_held_by(&current, number, attempt_id) && !current.status.is_settled() {
+                if claim_held_by(&current, claim) && !current.status.is_settled() {
                     return Ok(Claim::Claimed {
                         delivery: current,
                         lost: None,
@@ -1376,7 +1477,8 @@ impl DeliveryStore for DynamoStore {
         }
     }
 
-    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, claim_id: &AttemptId) -> PortResult<()> {
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
+        let claim_id = &held.attempt_id;
         // Only settling changes what a shared body must outlive: an unsettled
         // delivery (no TTL) was registered, TTL-less, by the write before its claim.
         if delivery.expires_at.is_some() {
@@ -1392,13 +1494,16 @@ impl DeliveryStore for DynamoStore {
         }
         let values: Item = HashMap::from([
             (":claim".to_owned(), s(claim_id.as_str())),
+            (":claimToken".to_owned(), s(held.token.as_str())),
             (":now".to_owned(), n(now_secs(self.now()))),
         ]);
         let update = self.delivery_update(
             delivery,
-            "#claimId = :claim AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
+            Writes::Outcome,
+            "#claimId = :claim AND #claimToken = :claimToken \
+             AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
             values,
-            &[("#claimId", CLAIM_ID)],
+            &[("#claimId", CLAIM_ID), ("#claimToken", CLAIM_TOKEN)],
         )?;
         let put = Put::builder()
             .table_name(&self.table)
@@ -1450,6 +1555,7 @@ impl DeliveryStore for DynamoStore {
         ]);
         let update = self.delivery_update(
             delivery,
+            Writes::Whole,
             "attribute_exists(PK) AND #version = :expected AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
             values,
             &[("#version", VERSION)],
@@ -1495,6 +1601,70 @@ impl DeliveryStore for DynamoStore {
                 return Ok(out);
             }
         }
+    }
+
+    async fn list_attempts_page(
+        &self,
+        delivery: &DeliveryId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Attempt>> {
+        let spec = attempts_spec(delivery, true);
+        self.page(spec, cursor, limit, |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let a: Attempt = from_json(&i, "attempt")?;
+                    Ok((i, a))
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>> {
+        // The sort key starts with the number, which the caller does not know: the
+        // query keeps only the item whose key ends with the id, so the answer is one
+        // item however many attempts the delivery has.
+        let mut start = None;
+        let now = self.now();
+        loop {
+            let resp = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :att)")
+                .filter_expression("contains(SK, :id) AND (attribute_not_exists(expiresAt) OR expiresAt > :now)")
+                .expression_attribute_values(":pk", s(delivery_pk(delivery)))
+                .expression_attribute_values(":att", s("ATT#"))
+                .expression_attribute_values(":id", s(format!("#{id}")))
+                .expression_attribute_values(":now", n(now_secs(now)))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            if let Some(item) = resp.items.unwrap_or_default().into_iter().next() {
+                return from_json(&item, "attempt").map(Some);
+            }
+            start = resp.last_evaluated_key;
+            if start.is_none() {
+                return Ok(None);
+            }
+        }
+    }
+
+    async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
+        let page = self.page(attempts_spec(delivery, false), None, 1, |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let a: Attempt = from_json(&i, "attempt")?;
+                    Ok((i, a))
+                })
+                .collect()
+        });
+        Ok(page.await?.items.into_iter().next())
     }
 
     async fn list_deliveries(

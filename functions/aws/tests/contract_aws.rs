@@ -366,7 +366,8 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
 
     // An attempt that leaves d1 unsettled: no request about the body item.
     let a = ids.attempt();
-    let claimed = match store.claim_attempt(&d1.id, 1, &a, T0, T0.plus_secs(60)).await {
+    let claim = contract::test_claim(1, &a, T0, T0.plus_secs(60));
+    let claimed = match store.claim_attempt(&d1.id, &claim).await {
         Ok(Claim::Claimed { delivery, .. }) => delivery,
         other => panic!("claim: {other:?}"),
     };
@@ -377,7 +378,7 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
     retrying.version += 1;
     counter.reset();
     store
-        .record_attempt(&retrying, &contract::sample_attempt(&retrying, &a, 1, T0), &a)
+        .record_attempt(&retrying, &contract::sample_attempt(&retrying, &a, 1, T0), &claim)
         .await
         .expect("record");
     let counts = counter.take();
@@ -514,12 +515,14 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
     replay.receiver_failures = 2;
     // Claimed: the largest a first attempt's item gets.
     let mut claimed = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body);
-    claimed.claim = Some(courier_app::model::ClaimRecord {
-        number: 1,
-        attempt_id: ids.attempt(),
-        started_at: T0,
-        lease_until: T0.plus_secs(30),
-    });
+    // A claim as the sender makes it: a 32-character token.
+    claimed.claim = Some(contract::claim_with_token(
+        1,
+        &ids.attempt(),
+        "0123456789abcdef0123456789abcdef",
+        T0,
+        T0.plus_secs(30),
+    ));
     for d in [&settled, &replay, &claimed] {
         store.create_delivery(d).await.expect("create");
         assert_eq!(store.get_delivery(&d.id).await.expect("get").as_ref(), Some(d));
@@ -765,4 +768,135 @@ async fn a_sparse_list_answers_short_pages_within_its_bound() {
         }
     }
     assert_eq!(pages, vec![vec![], vec![], vec![oldest.id.clone()]]);
+}
+
+/// A cursor is plain JSON under base64: every key value in it edited to empty,
+/// invented or another record's value is refused as `BadCursor` before the query
+/// (DynamoDB would refuse an empty start key value, and the API answer 503).
+#[tokio::test]
+async fn tampered_cursors_are_refused_before_they_reach_dynamodb() {
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use courier_app::ports::{DeliveryStore, EndpointStore};
+    use std::collections::BTreeMap;
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let ids = contract::Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    for i in 0..3 {
+        let id = if i == 0 { ep.clone() } else { ids.endpoint() };
+        store
+            .create_endpoint(&contract::sample_endpoint(&tenant, &id, T0))
+            .await
+            .expect("endpoint");
+    }
+    for i in 0..3 {
+        let event = contract::sample_event(&tenant, &ids.event(), T0.plus_secs(i), serde_json::json!({"i": i}));
+        let d = contract::sample_delivery(&event, &ep, &ids.delivery(), T0.plus_secs(i), "{}".to_owned());
+        store.create_event(&event, &[d]).await.expect("event");
+    }
+    let first = |r: PortResult<Option<String>>| r.expect("first page").expect("a cursor");
+    let lists: Vec<(&str, String)> = vec![
+        (
+            "endpoints",
+            first(store.list_endpoints(&tenant, None, 1).await.map(|p| p.next_cursor)),
+        ),
+        (
+            "log",
+            first(
+                store
+                    .list_deliveries(&ep, None, None, None, None, 1)
+                    .await
+                    .map(|p| p.next_cursor),
+            ),
+        ),
+        (
+            "pending",
+            first(
+                store
+                    .list_deliveries(&ep, Some("pending"), None, None, None, 1)
+                    .await
+                    .map(|p| p.next_cursor),
+            ),
+        ),
+        (
+            "audit",
+            first(
+                store
+                    .list_events(&tenant, None, None, None, None, 1)
+                    .await
+                    .map(|p| p.next_cursor),
+            ),
+        ),
+        (
+            "audit of the endpoint",
+            first(
+                store
+                    .list_events(&tenant, Some(&ep), None, None, None, 1)
+                    .await
+                    .map(|p| p.next_cursor),
+            ),
+        ),
+    ];
+    let list = |name: &str, cursor: String| {
+        let store = &store;
+        let (tenant, ep) = (&tenant, &ep);
+        let name = name.to_owned();
+        async move {
+            let c = Some(cursor.as_str());
+            match name.as_str() {
+                "endpoints" => store.list_endpoints(tenant, c, 1).await.map(|_| ()),
+                "log" => store.list_deliveries(ep, None, None, None, c, 1).await.map(|_| ()),
+                "pending" => store
+                    .list_deliveries(ep, Some("pending"), None, None, c, 1)
+                    .await
+                    .map(|_| ()),
+                "audit" => store.list_events(tenant, None, None, None, c, 1).await.map(|_| ()),
+                _ => store.list_events(tenant, Some(ep), None, None, c, 1).await.map(|_| ()),
+            }
+        }
+    };
+    let (other_dlv, other_evt, other_ep) = (ids.delivery(), ids.event(), ids.endpoint());
+    for (name, cursor) in &lists {
+        // The cursor as handed out continues its list.
+        list(name, cursor.clone())
+            .await
+            .unwrap_or_else(|e| panic!("{name}: its own cursor: {e}"));
+        let map: BTreeMap<String, String> =
+            serde_json::from_slice(&URL_SAFE_NO_PAD.decode(cursor).expect("base64")).expect("JSON");
+        for attr in map.keys() {
+            let current = &map[attr];
+            let forged = [
+                String::new(),
+                "x".to_owned(),
+                format!("DLV#{other_dlv}"),
+                format!("EVT#{other_evt}"),
+                format!("EP#{other_ep}"),
+                format!("000000000000000#{other_dlv}"),
+                format!("000000000000000#{other_evt}"),
+                "DLV".to_owned(),
+                "EVT".to_owned(),
+            ];
+            // Another well-formed key of this very list (an endpoint id of the
+            // tenant's own partition; another delivery or event time key in the
+            // endpoint's audit, which names both) is only a position where any entry
+            // may sort: harmless, and not refused.
+            let harmless = |v: &String| {
+                (*name == "endpoints" && attr == "SK" && v.starts_with("EP#"))
+                    || (*name == "audit of the endpoint"
+                        && ((attr == "PK" && v.starts_with("DLV#")) || (attr == "GSI3SK" && v.contains("#evt_"))))
+            };
+            for value in forged.iter().filter(|v| *v != current && !harmless(v)) {
+                let mut edited = map.clone();
+                edited.insert(attr.clone(), value.clone());
+                let text = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&edited).expect("JSON"));
+                match list(name, text).await {
+                    Err(PortError::BadCursor) => {}
+                    other => panic!("{name}: {attr} = {value:?} must be refused, got {other:?}"),
+                }
+            }
+        }
+    }
 }

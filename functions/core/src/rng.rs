@@ -11,7 +11,9 @@ pub trait RandomSource {
 }
 
 /// SplitMix64: tiny, fast, statistically fine for jitter, and seedable, which is all
-/// a retry scheduler needs. Not for secrets (signing secrets come from the OS at the edge).
+/// a retry scheduler needs, and tests. Never for anything public or secret (ids,
+/// tokens, signing secrets): its output gives its state away, so production draws
+/// those from the OS CSPRNG at the edge.
 #[derive(Debug, Clone)]
 pub struct SplitMix64 {
     state: u64,

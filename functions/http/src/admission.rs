@@ -62,6 +62,9 @@ pub enum AdmissionError {
     NoHost,
     #[error("port 0 is not a valid destination port")]
     PortZero,
+    /// The deployment's allowed ports (see [`AllowedPorts`]) leave this one out.
+    #[error("port {port} is not allowed for endpoints; allowed ports: {allowed}")]
+    PortNotAllowed { port: u16, allowed: String },
     /// A fragment is never sent to the receiver; accepting it would suggest otherwise.
     #[error("URL must not contain a fragment (#...)")]
     FragmentPresent,
@@ -81,7 +84,10 @@ impl AdmissionError {
     /// The URL is well-formed but points where Courier must not go (the API answers
     /// 422 `endpoint_unsafe`), as opposed to a malformed or unresolvable URL.
     pub fn is_unsafe_target(&self) -> bool {
-        matches!(self, AdmissionError::UnsafeAddress { .. })
+        matches!(
+            self,
+            AdmissionError::UnsafeAddress { .. } | AdmissionError::PortNotAllowed { .. }
+        )
     }
 
     /// The host name could not be resolved (now): may succeed later.
@@ -189,15 +195,102 @@ pub async fn admit_url(url: &str, policy: AdmissionPolicy) -> Result<Url, Admiss
     Ok(parsed)
 }
 
-/// The [`UrlAdmission`] port over [`admit_url`], for the API.
-#[derive(Debug, Clone, Copy)]
+/// The destination ports endpoints may use: a deployment setting, by default the
+/// web ports and the unprivileged range (80, 443, 1024-65535). Well-known service
+/// ports below 1024 (22 ssh, 25 smtp, ...) on a public host are how a webhook
+/// sender gets used to knock on other people's services.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowedPorts {
+    /// Inclusive ranges.
+    ranges: Vec<(u16, u16)>,
+}
+
+/// The environment variable a deployment sets the allowed ports with, in
+/// [`AllowedPorts::parse`]'s form.
+pub const ALLOWED_PORTS_ENV: &str = "COURIER_ALLOWED_PORTS";
+
+impl Default for AllowedPorts {
+    fn default() -> Self {
+        AllowedPorts {
+            ranges: vec![(80, 80), (443, 443), (1024, 65535)],
+        }
+    }
+}
+
+impl AllowedPorts {
+    /// Comma-separated ports and inclusive ranges: `80,443,1024-65535`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let port = |p: &str| {
+            p.trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|p| *p > 0)
+                .ok_or_else(|| format!("{p:?} is not a port (1-65535)"))
+        };
+        let mut ranges = Vec::new();
+        for part in text.split(',').filter(|p| !p.trim().is_empty()) {
+            let range = match part.split_once('-') {
+                Some((lo, hi)) => (port(lo)?, port(hi)?),
+                None => (port(part)?, port(part)?),
+            };
+            if range.0 > range.1 {
+                return Err(format!("port range {part:?} runs backwards"));
+            }
+            ranges.push(range);
+        }
+        if ranges.is_empty() {
+            return Err("no port is allowed".to_owned());
+        }
+        Ok(AllowedPorts { ranges })
+    }
+
+    /// The setting in [`ALLOWED_PORTS_ENV`], or the default when it is unset.
+    pub fn from_env() -> Result<Self, String> {
+        match std::env::var(ALLOWED_PORTS_ENV) {
+            Ok(text) => Self::parse(&text).map_err(|e| format!("{ALLOWED_PORTS_ENV}: {e}")),
+            Err(_) => Ok(Self::default()),
+        }
+    }
+
+    pub fn allows(&self, port: u16) -> bool {
+        self.ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&port))
+    }
+}
+
+impl std::fmt::Display for AllowedPorts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (lo, hi)) in self.ranges.iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            if lo == hi {
+                write!(f, "{sep}{lo}")?;
+            } else {
+                write!(f, "{sep}{lo}-{hi}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The [`UrlAdmission`] port over [`admit_url`], for the API, with the
+/// deployment's allowed ports.
+#[derive(Debug, Clone)]
 pub struct HttpAdmission {
     policy: AdmissionPolicy,
+    ports: AllowedPorts,
 }
 
 impl HttpAdmission {
+    /// Admission with the default allowed ports.
     pub fn new(policy: AdmissionPolicy) -> Self {
-        HttpAdmission { policy }
+        HttpAdmission {
+            policy,
+            ports: AllowedPorts::default(),
+        }
+    }
+
+    pub fn with_allowed_ports(mut self, ports: AllowedPorts) -> Self {
+        self.ports = ports;
+        self
     }
 }
 
@@ -207,13 +300,25 @@ impl UrlAdmission for HttpAdmission {
     /// An unresolvable host is refused as malformed rather than unsafe: it may be
     /// registered before its DNS exists, and the caller can retry.
     async fn admit(&self, url: &str) -> Result<String, AdmissionRefusal> {
-        admit_url(url, self.policy)
-            .await
-            .map(String::from)
-            .map_err(|e| AdmissionRefusal {
-                unsafe_address: e.is_unsafe_target(),
-                detail: e.to_string(),
-            })
+        let admitted = async {
+            // The port is judged after the syntax (a malformed URL stays a 400) and
+            // before the lookup: a refused port needs no DNS answer.
+            let parsed = check_url(url, self.policy)?;
+            if let Some(port) = parsed.port_or_known_default()
+                && !self.ports.allows(port)
+            {
+                return Err(AdmissionError::PortNotAllowed {
+                    port,
+                    allowed: self.ports.to_string(),
+                });
+            }
+            admit_url(url, self.policy).await
+        }
+        .await;
+        admitted.map(String::from).map_err(|e| AdmissionRefusal {
+            unsafe_address: e.is_unsafe_target(),
+            detail: e.to_string(),
+        })
     }
 }
 
@@ -250,6 +355,7 @@ mod tests {
             Err(AdmissionError::UnsafeAddress { .. }) => "unsafe",
             Err(AdmissionError::DoesNotResolve { .. }) => "does_not_resolve",
             Err(AdmissionError::ResolveTimedOut { .. }) => "resolve_timed_out",
+            Err(AdmissionError::PortNotAllowed { .. }) => "port_not_allowed",
         }
     }
 
@@ -396,6 +502,57 @@ mod tests {
             err.as_ref().is_err_and(AdmissionError::is_resolution_failure),
             "{err:?}"
         );
+    }
+
+    #[tokio::test]
+    async fn admission_refuses_ports_the_deployment_does_not_allow() {
+        // IP literals need no lookup: public addresses, so only the port decides.
+        let strict = HttpAdmission::new(STRICT);
+        for port in [22u16, 25, 79, 81, 442, 444, 1023] {
+            let refused = strict.admit(&format!("https://93.184.216.34:{port}/hook")).await;
+            let Err(r) = refused else {
+                panic!("port {port} was admitted")
+            };
+            assert!(r.unsafe_address, "port {port} is an unsafe target (422): {r:?}");
+            assert_eq!(
+                r.detail,
+                format!("port {port} is not allowed for endpoints; allowed ports: 80, 443, 1024-65535")
+            );
+        }
+        for url in [
+            "https://93.184.216.34/hook",
+            "https://93.184.216.34:443/hook",
+            "https://93.184.216.34:80/hook",
+            "https://93.184.216.34:1024/hook",
+            "https://93.184.216.34:65535/hook",
+        ] {
+            assert!(strict.admit(url).await.is_ok(), "{url} is allowed by default");
+        }
+        // A malformed URL stays malformed, whatever its port.
+        let malformed = strict.admit("https://user@93.184.216.34:22/").await;
+        assert!(matches!(&malformed, Err(r) if !r.unsafe_address), "{malformed:?}");
+        // The deployment's own setting.
+        let narrow = strict
+            .clone()
+            .with_allowed_ports(AllowedPorts::parse("443, 8000-8999").unwrap_or_default());
+        assert!(narrow.admit("https://93.184.216.34:8443/").await.is_ok());
+        let refused = narrow.admit("https://93.184.216.34:1024/").await;
+        assert!(
+            matches!(&refused, Err(r) if r.unsafe_address && r.detail.contains("port 1024") && r.detail.contains("443, 8000-8999")),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn allowed_ports_parse_and_refuse_nonsense() {
+        assert_eq!(AllowedPorts::parse("80,443,1024-65535"), Ok(AllowedPorts::default()));
+        let p = AllowedPorts::parse(" 8443 ,9000-9001").unwrap_or_default();
+        assert!(p.allows(8443) && p.allows(9000) && p.allows(9001));
+        assert!(!p.allows(443) && !p.allows(8999) && !p.allows(9002));
+        assert_eq!(p.to_string(), "8443, 9000-9001");
+        for bad in ["", ",", "0", "65536", "http", "10-5", "1-", "-1"] {
+            assert!(AllowedPorts::parse(bad).is_err(), "{bad:?} parsed");
+        }
     }
 
     #[tokio::test]

@@ -17,8 +17,8 @@ pub mod tls;
 
 pub use address::{Refusal, address_refusal};
 pub use admission::{
-    AdmissionError, AdmissionPolicy, DNS_LOOKUP_TIMEOUT, HttpAdmission, MAX_URL_LEN, admit_url, check_url,
-    resolve_checked,
+    ALLOWED_PORTS_ENV, AdmissionError, AdmissionPolicy, AllowedPorts, DNS_LOOKUP_TIMEOUT, HttpAdmission, MAX_URL_LEN,
+    admit_url, check_url, resolve_checked,
 };
 pub use resolver::CheckedResolver;
 pub use sender::{ReqwestSender, SenderBuildError, SenderOptions, no_retries};
