@@ -197,9 +197,15 @@ where
 
     // An outcome that plans the next attempt in the future takes it off the list.
     let attempt_id = ids.attempt();
-    let lease = T0.plus_millis(30_000);
+    let claim = crate::model::ClaimRecord {
+        number: 1,
+        attempt_id: attempt_id.clone(),
+        token: "reconcile-contract".into(),
+        started_at: T0,
+        lease_until: T0.plus_millis(30_000),
+    };
     let claimed = match store
-        .claim_attempt(&old.id, 1, &attempt_id, T0, lease)
+        .claim_attempt(&old.id, &claim)
         .await
         .expect("claim")
     {
@@ -215,7 +221,7 @@ where
     next.version += 1;
     let attempt = sample_attempt(&next, &attempt_id, 1, T0);
     store
-        .record_attempt(&next, &attempt, &attempt_id)
+        .record_attempt(&next, &attempt, &claim)
         .await
         .expect("record");
     assert_eq!(
@@ -378,6 +384,7 @@ mod tests {
         claimed.claim = Some(ClaimRecord {
             number: 2,
             attempt_id: att('V'),
+            token: "live-claim".into(),
             started_at: Timestamp(T0 - 1_000),
             lease_until: Timestamp(T0 + 10_000),
         });
