@@ -204,11 +204,7 @@ where
         started_at: T0,
         lease_until: T0.plus_millis(30_000),
     };
-    let claimed = match store
-        .claim_attempt(&old.id, &claim)
-        .await
-        .expect("claim")
-    {
+    let claimed = match store.claim_attempt(&old.id, &claim).await.expect("claim") {
         crate::ports::Claim::Claimed { delivery, .. } => delivery,
         other => panic!("expected a claim, got {other:?}"),
     };
@@ -220,10 +216,7 @@ where
     next.next_attempt_at = Some(T0.plus_millis(600_000));
     next.version += 1;
     let attempt = sample_attempt(&next, &attempt_id, 1, T0);
-    store
-        .record_attempt(&next, &attempt, &claim)
-        .await
-        .expect("record");
+    store.record_attempt(&next, &attempt, &claim).await.expect("record");
     assert_eq!(
         store.overdue(before, 10).await.expect("overdue"),
         Vec::<DeliveryId>::new()
