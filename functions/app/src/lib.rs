@@ -8,7 +8,6 @@ pub mod config;
 pub mod contract;
 pub mod dead_letter;
 pub mod ingest;
-pub mod lifecycle;
 pub mod memory;
 pub mod message;
 pub mod metrics;

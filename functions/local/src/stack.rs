@@ -9,10 +9,7 @@
 use crate::delay_ends::{DelayEnds, NotingQueue};
 use crate::display::StepSink;
 use aws_lambda_events::event::sqs::SqsEvent;
-use axum::body::Body;
-use axum::extract::State;
-use axum::http::{Request, Response};
-use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::api::{Api, ApiSettings};
 use courier_app::model::Tenant;
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
@@ -190,7 +187,12 @@ impl Stack {
         let (shutdown, rx) = watch::channel(false);
         let mut tasks = Vec::new();
         {
-            let app = axum::Router::new().fallback(serve_api).with_state(api.clone());
+            // The API Lambda's router, as it is; the peer address feeds the
+            // per-source rate limits.
+            let app = api
+                .clone()
+                .router()
+                .into_make_service_with_connect_info::<std::net::SocketAddr>();
             let mut rx = rx.clone();
             tasks.push(tokio::spawn(async move {
                 let _ = axum::serve(listener, app)
@@ -262,57 +264,6 @@ impl Stack {
             let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
         }
     }
-}
-
-/// Most a request body may be before we stop reading: the API's own limit answers
-/// anything between its limit and this with a problem+json 413.
-const READ_LIMIT: usize = 1024 * 1024;
-
-async fn serve_api(State(api): State<Arc<Api>>, req: Request<Body>) -> Response<Body> {
-    let (parts, body) = req.into_parts();
-    let body = match axum::body::to_bytes(body, READ_LIMIT).await {
-        Ok(b) => b.to_vec(),
-        Err(_) => {
-            let e = courier_app::api::ApiError::new(
-                413,
-                "payload_too_large",
-                format!("request body exceeds {READ_LIMIT} bytes"),
-            );
-            return to_axum(e.into_response());
-        }
-    };
-    let request = ApiRequest {
-        method: parts.method.to_string(),
-        path: parts.uri.path().to_owned(),
-        query: parts.uri.query().map(str::to_owned),
-        headers: parts
-            .headers
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.as_str().to_owned(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect(),
-        body,
-    };
-    to_axum(api.handle(request).await)
-}
-
-fn to_axum(r: courier_app::api::ApiResponse) -> Response<Body> {
-    let mut resp = Response::new(Body::from(r.body));
-    *resp.status_mut() =
-        axum::http::StatusCode::from_u16(r.status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
-    for (k, v) in r.headers {
-        if let (Ok(k), Ok(v)) = (
-            axum::http::HeaderName::try_from(k),
-            axum::http::HeaderValue::try_from(v),
-        ) {
-            resp.headers_mut().insert(k, v);
-        }
-    }
-    resp
 }
 
 /// What a polled queue feeds: the sender, or the dead-letter handler.
