@@ -199,13 +199,16 @@ async fn completion_reports_are_limited_per_source_address() {
     assert_eq!(from(&w, ip(8), "POST", &path, &bad).await.0, 401);
 }
 
+/// Method, path, headers.
+type Case<'a> = (&'a str, String, Vec<(&'a str, &'a str)>);
+
 #[tokio::test]
 async fn any_body_over_the_limit_is_413_before_anything_reads_it() {
     let w = World::new(vec![], 0).await;
     let ep = w.endpoint(json!("greatwait")).await;
     let auth = format!("Bearer {KEY}");
     let big = vec![b'x'; MAX_BODY_BYTES + 1];
-    let cases: Vec<(&str, String, Vec<(&str, &str)>)> = vec![
+    let cases: Vec<Case> = vec![
         // Not JSON, on a route that reads JSON.
         (
             "POST",
