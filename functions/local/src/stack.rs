@@ -51,6 +51,8 @@ pub struct StackOptions {
     pub sink: Arc<dyn StepSink>,
     /// Resource names (distinct per test so stacks can share an emulator).
     pub prefix: String,
+    /// Admit only endpoint URLs on 127.0.0.1 or [::1] (for runs fed generated input).
+    pub loopback_targets_only: bool,
 }
 
 impl Default for StackOptions {
@@ -65,6 +67,7 @@ impl Default for StackOptions {
             clock: Arc::new(courier_app::memory::SystemClock),
             sink: Arc::new(crate::display::Quiet),
             prefix: "courier-local".into(),
+            loopback_targets_only: false,
         }
     }
 }
@@ -123,6 +126,14 @@ impl Stack {
             settings: opts.planner,
         };
         let allow_private = true;
+        let mut admission: Arc<dyn courier_app::ports::UrlAdmission> =
+            Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
+                allow_http: true,
+                allow_private,
+            }));
+        if opts.loopback_targets_only {
+            admission = Arc::new(crate::loopback::LoopbackOnly(admission));
+        }
         let api = Arc::new(Api {
             // As the API Lambda does: key lookups cached per instance.
             tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
@@ -136,10 +147,7 @@ impl Stack {
             clock: opts.clock.clone(),
             random: random.clone(),
             secrets: secrets.clone(),
-            admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
-                allow_http: true,
-                allow_private,
-            })),
+            admission,
             settings: ApiSettings {
                 allow_http_targets: true,
                 allow_private_targets: allow_private,
