@@ -163,9 +163,15 @@ impl Api {
         }
         let request = match builder.body(Body::from(req.body)) {
             Ok(r) => r,
-            Err(_) => return plain(ApiError::not_found("route")).await,
+            // Only a path that is not absolute gets here: it cannot name a route.
+            Err(_) => {
+                let mut answer = plain(ApiError::not_found("route")).await;
+                if req.method == "HEAD" {
+                    answer.body.clear();
+                }
+                return answer;
+            }
         };
-        // (Only a path that is not absolute gets here: it cannot name a route.)
         let router = Arc::new(self.clone()).router();
         match router.oneshot(request).await {
             Ok(resp) => plain(resp).await,
