@@ -9,13 +9,14 @@ include infra/emulator.mk
 include infra/build.mk
 include infra/template.mk
 include infra/bench.mk
+include infra/conformance.mk
 
 
 .PHONY: help tenant run test test-rust lint fmt fmt-check clippy build deploy bench clean-local
 
 help:
 	@echo "make run     start the local stack (moto emulator, API on 127.0.0.1:3000, sender, timers; DEMO=0 skips the demo receiver)"
-	@echo "make test    format check, clippy, template lint, and every test (unit, contract, end-to-end)"
+	@echo "make test    format check, clippy, template lint, every test (unit, contract, end-to-end) and the Schemathesis run (test-conformance)"
 	@echo "make build   sam build (arm64 bootstrap binaries for Lambda)"
 	@echo "make deploy  sam deploy (uses samconfig.toml)"
 	@echo "make bench   print performance and cost figures"
@@ -59,4 +60,4 @@ test-rust: venv
 		$(CARGO) test --workspace --no-fail-fast; \
 	fi
 
-test: lint template-lint test-rust
+test: lint template-lint test-rust test-conformance

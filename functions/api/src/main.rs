@@ -1,14 +1,15 @@
 //! The API Lambda behind API Gateway (HTTP API): reads config once, builds the AWS
-//! clients once, and adapts each lambda_http request to the shared router.
+//! clients once, and serves the API's axum router through lambda_http.
 
-use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::api::{Api, ApiSettings, ClientAddr};
 use courier_app::config::Config;
-use lambda_http::{Body, Error, Request, Response, service_fn};
+use lambda_http::request::RequestContext;
+use lambda_http::{Error, RequestExt};
 use std::sync::Arc;
 
 /// tokio's current-thread runtime, as the sender's: an instance serves one request at
 /// a time, so worker threads add nothing but their start at every cold start and a
-/// thread hop for every AWS response (docs/bench-history.md, section 4).
+/// thread hop for every AWS response.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Error> {
     tracing_subscriber::fmt()
@@ -43,42 +44,18 @@ async fn main() -> Result<(), Error> {
         },
         limiter: Default::default(),
     });
-    lambda_http::run(service_fn(move |req: Request| {
-        let api = api.clone();
-        async move { Ok::<_, Error>(handle(&api, req).await) }
-    }))
-    .await
+    let router = api.router().layer(axum::middleware::map_request(with_source_ip));
+    lambda_http::run(router).await
 }
 
-async fn handle(api: &Api, req: Request) -> Response<Body> {
-    let (parts, body) = req.into_parts();
-    let request = ApiRequest {
-        method: parts.method.to_string(),
-        path: parts.uri.path().to_owned(),
-        query: parts.uri.query().map(str::to_owned),
-        headers: parts
-            .headers
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.as_str().to_owned(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect(),
-        body: body.to_vec(),
+/// API Gateway's `sourceIp`, for the per-source rate limits.
+async fn with_source_ip<B>(mut req: axum::http::Request<B>) -> axum::http::Request<B> {
+    let ip = match req.request_context_ref() {
+        Some(RequestContext::ApiGatewayV2(ctx)) => ctx.http.source_ip.as_deref().and_then(|ip| ip.parse().ok()),
+        _ => None,
     };
-    let r = api.handle(request).await;
-    let mut resp = Response::new(Body::from(r.body));
-    *resp.status_mut() = lambda_http::http::StatusCode::from_u16(r.status)
-        .unwrap_or(lambda_http::http::StatusCode::INTERNAL_SERVER_ERROR);
-    for (k, v) in r.headers {
-        if let (Ok(k), Ok(v)) = (
-            lambda_http::http::HeaderName::try_from(k),
-            lambda_http::http::HeaderValue::try_from(v),
-        ) {
-            resp.headers_mut().insert(k, v);
-        }
+    if let Some(ip) = ip {
+        req.extensions_mut().insert(ClientAddr(ip));
     }
-    resp
+    req
 }

@@ -1,6 +1,6 @@
 //! Courier's use cases over ports: ingest, the sender's one-attempt step, reads for
-//! the API, and the HTTP API router itself (transport-neutral, so the Lambda and the
-//! local runner serve the same routes). I/O only happens through the traits in
+//! the API, and the HTTP API itself as an axum router (the Lambda and the local
+//! runner serve the same router). I/O only happens through the traits in
 //! [`ports`]; AWS and reqwest live in other crates.
 
 pub mod api;
@@ -8,7 +8,6 @@ pub mod config;
 pub mod contract;
 pub mod dead_letter;
 pub mod ingest;
-pub mod lifecycle;
 pub mod memory;
 pub mod message;
 pub mod metrics;

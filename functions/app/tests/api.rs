@@ -453,7 +453,7 @@ async fn a_repeat_rebuilds_an_event_whose_first_request_died_before_writing() {
     });
     let first = IdempotencyRecord {
         key: format!("{}#events#died-1", tenant.id),
-        request_hash: courier_app::lifecycle::fingerprint(body.to_string().as_bytes()),
+        request_hash: courier_app::api::fingerprint(body.to_string().as_bytes()),
         status: 202,
         response_body: promised.to_string(),
         created_at: w.clock.now(),

@@ -652,7 +652,18 @@ async fn run(policies: Vec<(Value, u32)>, steps: Vec<Step>) -> Result<(), TestCa
                 let r = w.api.handle(req).await;
                 let body = r.body_json();
                 prop_assert!(r.status < 500, "{} {} answered {}: {}", method, path, r.status, body);
-                if r.status >= 400 {
+                if r.status >= 400 && method.eq_ignore_ascii_case("HEAD") {
+                    // A HEAD answer has no content (RFC 9110, section 9.3.2); its headers
+                    // still say what the GET would carry.
+                    prop_assert!(r.body.is_empty(), "{} {}: a HEAD answer with content", method, path);
+                    prop_assert!(
+                        r.headers
+                            .iter()
+                            .any(|(k, v)| k == "content-type" && v == "application/problem+json"),
+                        "{:?}",
+                        r.headers
+                    );
+                } else if r.status >= 400 {
                     // problem+json, naming what was wrong.
                     prop_assert_eq!(&body["status"], &json!(r.status), "{} {}: {}", method, path, body);
                     prop_assert!(body["code"].as_str().is_some_and(|s| !s.is_empty()), "{}", body);

@@ -245,7 +245,9 @@ fn document_details_follow_the_code() {
         let open = unauthenticated.contains(&key);
         if open {
             assert_eq!(op["security"], json!([]), "{key:?}");
-            assert!(!r.statuses.contains(&429), "{key:?} is not rate limited");
+            // Completion reports are limited per source address; health checks not at all.
+            let limited = r.path == "/v1/attempts/{attemptId}/complete";
+            assert_eq!(r.statuses.contains(&429), limited, "{key:?}");
         } else {
             assert!(op.get("security").is_none(), "{key:?} uses the global bearer scheme");
             assert!(r.statuses.contains(&401) && r.statuses.contains(&429), "{key:?}");
@@ -526,6 +528,15 @@ async fn router_serves_every_route_in_the_table() {
             }
             let a = Call::new("GET", template, path.clone()).method(m).send(&w).await;
             assert_eq!(a.status, 405, "{m} {path}: {}", a.body);
+            // RFC 9110: a 405 names the methods the path serves in `Allow`.
+            let allow: BTreeSet<&str> = a.header("allow").map(|v| v.split(", ").collect()).unwrap_or_default();
+            assert_eq!(&allow, served, "Allow of {m} {path}");
+            assert_eq!(a.header("content-type"), Some("application/problem+json"), "{m} {path}");
+            if m == "HEAD" {
+                // A HEAD answer has no content (RFC 9110, section 9.3.2).
+                assert_eq!(a.body, Value::Null, "{m} {path}");
+                continue;
+            }
             assert_eq!(a.body["code"], "method_not_allowed");
             let listed: BTreeSet<&str> = a.body["detail"]
                 .as_str()
@@ -558,11 +569,14 @@ async fn expect(w: &World, call: &Call, want: u16, code: Option<&str>, seen: &mu
     let what = format!("{} {} ({})", call.method, call.path, call.template);
     assert_eq!(a.status, want, "{what}: {}", a.body);
     if let Some(code) = code {
-        assert_eq!(a.body["code"], code, "{what}: {}", a.body);
-        assert_eq!(a.body["status"], want, "{what}");
-        if call.method != "HEAD" {
-            assert_eq!(a.header("content-type"), Some("application/problem+json"), "{what}");
+        if call.method == "HEAD" {
+            // No content in a HEAD answer (RFC 9110, section 9.3.2); the type still shows.
+            assert_eq!(a.body, Value::Null, "{what}");
+        } else {
+            assert_eq!(a.body["code"], code, "{what}: {}", a.body);
+            assert_eq!(a.body["status"], want, "{what}");
         }
+        assert_eq!(a.header("content-type"), Some("application/problem+json"), "{what}");
     } else {
         assert!((200..300).contains(&a.status), "{what}: an error needs its code");
     }
@@ -1089,6 +1103,10 @@ async fn every_provoked_status_is_documented_for_its_route() {
         let path = concrete(r.path, UNKNOWN_EP, UNKNOWN_DLV, UNKNOWN_ATT);
         let call = Call::new(r.method, r.path, path).json(json!({}));
         if r.statuses.contains(&429) {
+            if r.path == "/v1/attempts/{attemptId}/complete" {
+                // Limited per source, not per key: the source's first report goes through.
+                expect(&limited, &call, 401, Some("unauthorized"), &mut seen).await;
+            }
             let a = expect(&limited, &call, 429, Some("rate_limited"), &mut seen).await;
             assert_eq!(a.body["retryAfterSeconds"], 1);
             assert_eq!(a.header("retry-after"), Some("1"));
@@ -1115,4 +1133,40 @@ async fn every_provoked_status_is_documented_for_its_route() {
     assert!(seen.is_subset(&all));
     // Sanity: the ids used above are well-formed, so the 404s were about existence.
     assert!(DeliveryId::parse(UNKNOWN_DLV).is_ok() && AttemptId::parse(UNKNOWN_ATT).is_ok());
+}
+
+/// The limits the API enforces are stated in the document, with the values the code
+/// uses, so a request the document calls valid is not refused for a limit it hides.
+#[test]
+fn document_states_the_limits_the_api_enforces() {
+    use courier_app::api::limits;
+    let doc = doc();
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(
+        schemas["Replay"]["properties"]["since"]["x-maxAgeDays"],
+        json!(limits::REPLAY_MAX_DAYS)
+    );
+    assert_eq!(
+        schemas["EnableEndpoint"]["properties"]["replaySince"]["x-maxAgeDays"],
+        json!(limits::REPLAY_MAX_DAYS)
+    );
+    assert_eq!(
+        schemas["CreateEvent"]["properties"]["plannedAt"]["x-maxAheadDays"],
+        json!(limits::MAX_PLANNED_AHEAD_DAYS)
+    );
+    assert_eq!(
+        doc["components"]["responses"]["PayloadTooLarge"]["x-maxBodyBytes"],
+        json!(limits::MAX_BODY_BYTES)
+    );
+    let cursor = &doc["components"]["parameters"]["Cursor"]["schema"];
+    assert_eq!(cursor["maxLength"], json!(limits::MAX_CURSOR_LEN));
+    assert_eq!(cursor["pattern"], "^[A-Za-z0-9_-]+$");
+    let limit = &doc["components"]["parameters"]["Limit"]["schema"];
+    assert_eq!(
+        (&limit["maximum"], &limit["default"]),
+        (&json!(limits::MAX_PAGE), &json!(limits::DEFAULT_PAGE))
+    );
+    let event = &schemas["CreateEvent"]["properties"];
+    assert_eq!(event["endpointIds"]["maxItems"], json!(limits::MAX_ENDPOINTS_PER_EVENT));
+    assert_eq!(event["type"]["maxLength"], json!(limits::MAX_EVENT_TYPE));
 }

@@ -3,5 +3,6 @@
 
 pub mod delay_ends;
 pub mod display;
+pub mod loopback;
 pub mod receiver;
 pub mod stack;

@@ -17,6 +17,8 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let demo = !std::env::args().any(|a| a == "--no-demo");
+    // For runs fed generated requests (make test-conformance): endpoints only on loopback.
+    let loopback_targets_only = std::env::args().any(|a| a == "--loopback-targets");
     let addr: SocketAddr = match std::env::var("COURIER_LOCAL_ADDR").ok().map(|s| s.parse()) {
         None => SocketAddr::from(([127, 0, 0, 1], 3000)),
         Some(Ok(a)) => a,
@@ -29,6 +31,7 @@ async fn main() -> ExitCode {
         api_addr: addr,
         dev_api_key: std::env::var("COURIER_DEV_API_KEY").ok().filter(|k| !k.is_empty()),
         sink: Arc::new(Console),
+        loopback_targets_only,
         ..StackOptions::default()
     };
     let stack = match Stack::start(opts).await {

@@ -10,10 +10,7 @@
 use crate::delay_ends::{DelayEnds, NotingQueue};
 use crate::display::StepSink;
 use aws_lambda_events::event::sqs::SqsEvent;
-use axum::body::Body;
-use axum::extract::State;
-use axum::http::{Request, Response};
-use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::api::{Api, ApiSettings};
 use courier_app::model::Tenant;
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
@@ -58,6 +55,8 @@ pub struct StackOptions {
     /// How often the reconciler runs (on AWS: the `ReconcileIntervalMinutes` schedule).
     pub reconcile_every: Duration,
     pub reconcile: courier_app::reconcile::ReconcileSettings,
+    /// Admit only endpoint URLs on 127.0.0.1 or [::1] (for runs fed generated input).
+    pub loopback_targets_only: bool,
 }
 
 impl Default for StackOptions {
@@ -74,6 +73,7 @@ impl Default for StackOptions {
             prefix: "courier-local".into(),
             reconcile_every: Duration::from_secs(60),
             reconcile: courier_app::reconcile::ReconcileSettings::default(),
+            loopback_targets_only: false,
         }
     }
 }
@@ -132,6 +132,14 @@ impl Stack {
             settings: opts.planner,
         };
         let allow_private = true;
+        let mut admission: Arc<dyn courier_app::ports::UrlAdmission> =
+            Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
+                allow_http: true,
+                allow_private,
+            }));
+        if opts.loopback_targets_only {
+            admission = Arc::new(crate::loopback::LoopbackOnly(admission));
+        }
         let api = Arc::new(Api {
             // As the API Lambda does: key lookups cached per instance.
             tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
@@ -145,10 +153,7 @@ impl Stack {
             clock: opts.clock.clone(),
             random: random.clone(),
             secrets: secrets.clone(),
-            admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
-                allow_http: true,
-                allow_private,
-            })),
+            admission,
             settings: ApiSettings {
                 allow_http_targets: true,
                 allow_private_targets: allow_private,
@@ -196,7 +201,12 @@ impl Stack {
         let (shutdown, rx) = watch::channel(false);
         let mut tasks = Vec::new();
         {
-            let app = axum::Router::new().fallback(serve_api).with_state(api.clone());
+            // The API Lambda's router, as it is; the peer address feeds the
+            // per-source rate limits.
+            let app = api
+                .clone()
+                .router()
+                .into_make_service_with_connect_info::<std::net::SocketAddr>();
             let mut rx = rx.clone();
             tasks.push(tokio::spawn(async move {
                 let _ = axum::serve(listener, app)
@@ -276,57 +286,6 @@ impl Stack {
             let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
         }
     }
-}
-
-/// Most a request body may be before we stop reading: the API's own limit answers
-/// anything between its limit and this with a problem+json 413.
-const READ_LIMIT: usize = 1024 * 1024;
-
-async fn serve_api(State(api): State<Arc<Api>>, req: Request<Body>) -> Response<Body> {
-    let (parts, body) = req.into_parts();
-    let body = match axum::body::to_bytes(body, READ_LIMIT).await {
-        Ok(b) => b.to_vec(),
-        Err(_) => {
-            let e = courier_app::api::ApiError::new(
-                413,
-                "payload_too_large",
-                format!("request body exceeds {READ_LIMIT} bytes"),
-            );
-            return to_axum(e.into_response());
-        }
-    };
-    let request = ApiRequest {
-        method: parts.method.to_string(),
-        path: parts.uri.path().to_owned(),
-        query: parts.uri.query().map(str::to_owned),
-        headers: parts
-            .headers
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.as_str().to_owned(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect(),
-        body,
-    };
-    to_axum(api.handle(request).await)
-}
-
-fn to_axum(r: courier_app::api::ApiResponse) -> Response<Body> {
-    let mut resp = Response::new(Body::from(r.body));
-    *resp.status_mut() =
-        axum::http::StatusCode::from_u16(r.status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
-    for (k, v) in r.headers {
-        if let (Ok(k), Ok(v)) = (
-            axum::http::HeaderName::try_from(k),
-            axum::http::HeaderValue::try_from(v),
-        ) {
-            resp.headers_mut().insert(k, v);
-        }
-    }
-    resp
 }
 
 /// What a polled queue feeds: the sender, or the dead-letter handler.

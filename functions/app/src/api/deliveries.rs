@@ -1,0 +1,87 @@
+//! Reading deliveries and their attempts: one delivery, an endpoint's deliveries,
+//! a delivery's attempts and one attempt. Records past their retention read as gone.
+
+use super::Api;
+use super::endpoints::id_from_path;
+use super::problem::{ApiError, ApiResult};
+use super::query::list_query;
+use super::routes::{Authed, Id, IdPair, reply};
+use super::views::{attempt_view, delivery_view, expired};
+use crate::model::{Delivery, Tenant};
+use axum::extract::{RawQuery, State};
+use axum::response::Response;
+use courier_core::ids::{AttemptId, DeliveryId};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// `GET /v1/endpoints/{id}/deliveries`
+pub(crate) async fn list_for_endpoint(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let e = api.load_endpoint(&tenant, &id).await?;
+    let q = list_query(query.as_deref(), &["status", "since", "until", "cursor", "limit"])?;
+    let page = q.deliveries(api.deliveries.as_ref(), &e.id).await?;
+    let now = api.clock.now();
+    let items: Vec<Value> = page
+        .items
+        .iter()
+        .filter(|d| !expired(d.expires_at, now))
+        .map(delivery_view)
+        .collect();
+    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+}
+
+/// `GET /v1/deliveries/{id}`
+pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let d = api.load_delivery(&tenant, &id).await?;
+    Ok(reply(200, &delivery_view(&d)))
+}
+
+/// `GET /v1/deliveries/{id}/attempts`
+pub(crate) async fn attempts(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let d = api.load_delivery(&tenant, &id).await?;
+    let now = api.clock.now();
+    let attempts: Vec<Value> = api
+        .deliveries
+        .list_attempts(&d.id)
+        .await?
+        .iter()
+        .filter(|a| !expired(a.expires_at, now))
+        .map(attempt_view)
+        .collect();
+    Ok(reply(200, &json!({"items": attempts})))
+}
+
+/// `GET /v1/deliveries/{id}/attempts/{attemptId}`
+pub(crate) async fn attempt(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    IdPair(id, att): IdPair,
+) -> ApiResult<Response> {
+    let d = api.load_delivery(&tenant, &id).await?;
+    let att = id_from_path(&att, AttemptId::parse, "attempt")?;
+    let now = api.clock.now();
+    let a = api
+        .deliveries
+        .list_attempts(&d.id)
+        .await?
+        .into_iter()
+        .find(|a| a.id == att && !expired(a.expires_at, now))
+        .ok_or_else(|| ApiError::not_found("attempt"))?;
+    Ok(reply(200, &attempt_view(&a)))
+}
+
+impl Api {
+    pub(crate) async fn load_delivery(&self, tenant: &Tenant, raw: &str) -> ApiResult<Delivery> {
+        let id = id_from_path(raw, DeliveryId::parse, "delivery")?;
+        let now = self.clock.now();
+        self.deliveries
+            .get_delivery(&id)
+            .await?
+            .filter(|d| d.tenant_id == tenant.id && !expired(d.expires_at, now))
+            .ok_or_else(|| ApiError::not_found("delivery"))
+    }
+}

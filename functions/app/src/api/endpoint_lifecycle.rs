@@ -1,0 +1,177 @@
+//! An endpoint's lifecycle: disable, enable (optionally replaying what it missed),
+//! revoke, secret rotation and test events.
+
+use super::Api;
+use super::body::ApiJson;
+use super::limits::{DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS};
+use super::problem::{ApiError, ApiResult, ProblemCode};
+use super::resend::time_field;
+use super::routes::{Authed, Id, reply};
+use super::views::endpoint_view;
+use crate::ingest::{self, NewEvent};
+use crate::message::Trigger;
+use crate::model::{DeliveryStatus, EndpointState, SecretRecord, SecretState};
+use crate::sender::PortRng;
+use axum::extract::State;
+use axum::response::Response;
+use courier_core::health::{HealthEvent, SmartHealth};
+use courier_core::ids::EventId;
+use serde::Deserialize;
+use serde_json::json;
+use std::sync::Arc;
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct EnableBody {
+    replay_since: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct RotateBody {
+    grace_seconds: Option<u64>,
+}
+
+/// `POST /v1/endpoints/{id}/disable`
+pub(crate) async fn disable(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let e = api
+        .modify_endpoint(&tenant, &id, |e, _| match e.state {
+            EndpointState::Revoked => Err(ApiError::conflict("a revoked endpoint cannot be disabled")),
+            _ => {
+                e.state = EndpointState::Disabled;
+                Ok(())
+            }
+        })
+        .await?;
+    Ok(reply(200, &endpoint_view(&e, api.clock.now())))
+}
+
+/// `POST /v1/endpoints/{id}/revoke`
+pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let e = api
+        .modify_endpoint(&tenant, &id, |e, _| {
+            e.state = EndpointState::Revoked;
+            Ok(())
+        })
+        .await?;
+    Ok(reply(200, &endpoint_view(&e, api.clock.now())))
+}
+
+/// `POST /v1/endpoints/{id}/enable`, with `replaySince` re-sending what the endpoint
+/// missed meanwhile.
+pub(crate) async fn enable(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    ApiJson { value: body, .. }: ApiJson<EnableBody>,
+) -> ApiResult<Response> {
+    let since = match &body.replay_since {
+        Some(s) => Some(api.replay_window(time_field("replaySince", s)?, None)?),
+        None => None,
+    };
+    let e = api
+        .modify_endpoint(&tenant, &id, |e, now| {
+            if e.state == EndpointState::Revoked {
+                return Err(ApiError::conflict("a revoked endpoint cannot be enabled"));
+            }
+            e.state = EndpointState::Active;
+            if let Some(rules) = e.policy.health.smart_rules() {
+                let h = e.health.unwrap_or_else(|| SmartHealth::new(now));
+                e.health = Some(h.apply(rules, HealthEvent::Enable, now));
+            }
+            Ok(())
+        })
+        .await?;
+    let now = api.clock.now();
+    let mut view = endpoint_view(&e, now);
+    if let Some((since, until)) = since {
+        let n = api.replay_range(&e, since, until, now).await?;
+        view["replayed"] = json!(n);
+    }
+    Ok(reply(200, &view))
+}
+
+/// `POST /v1/endpoints/{id}/secrets/rotate`: a new active secret; the current one
+/// keeps signing (as well) until the grace period ends.
+pub(crate) async fn rotate_secret(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    ApiJson { value: body, .. }: ApiJson<RotateBody>,
+) -> ApiResult<Response> {
+    let grace = body.grace_seconds.unwrap_or(DEFAULT_GRACE_SECONDS);
+    if grace > MAX_GRACE_SECONDS {
+        return Err(ApiError::validation(format!(
+            "field `graceSeconds` must be at most {MAX_GRACE_SECONDS}"
+        )));
+    }
+    let text = api.new_secret()?.to_text();
+    let e = api
+        .modify_endpoint(&tenant, &id, |e, now| {
+            if e.state == EndpointState::Revoked {
+                return Err(ApiError::conflict("a revoked endpoint has no secrets to rotate"));
+            }
+            // Expired retiring secrets are dropped; the current active one retires.
+            e.secrets
+                .retain(|s| s.state == SecretState::Active || s.expires_at.is_some_and(|x| now < x));
+            for s in e.secrets.iter_mut().filter(|s| s.state == SecretState::Active) {
+                s.state = SecretState::Retiring;
+                s.expires_at = Some(now.plus_secs(grace as i64));
+            }
+            e.secrets.push(SecretRecord {
+                secret: text.clone(),
+                state: SecretState::Active,
+                created_at: now,
+                expires_at: None,
+            });
+            Ok(())
+        })
+        .await?;
+    let mut view = endpoint_view(&e, api.clock.now());
+    view["secret"] = json!(text);
+    Ok(reply(200, &view))
+}
+
+/// `POST /v1/endpoints/{id}/test`: a `courier.test` event to this endpoint only.
+pub(crate) async fn test(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let e = api.load_endpoint(&tenant, &id).await?;
+    let now = api.clock.now();
+    if e.breaker.is_some_and(|b| b.is_open(now)) {
+        let until = e.breaker.and_then(|b| b.at(now).open_until);
+        return Err(ApiError::new(
+            ProblemCode::BreakerOpen,
+            "the endpoint's circuit breaker is open; test events are refused until it resets",
+        )
+        .with_retry_after(until.map(|u| (u.millis_since(now).max(0) as u64).div_ceil(1000))));
+    }
+    let new = NewEvent {
+        event_id: EventId::generate(now, &mut PortRng(api.random.as_ref())),
+        event_type: Some("courier.test".into()),
+        payload: json!({"test": true}),
+        planned_at: None,
+        endpoints: std::slice::from_ref(&e),
+        trigger: Trigger::Test,
+        webhook_ids: None,
+        delivery_ids: None,
+    };
+    let (mut event, mut deliveries) = ingest::build(&new, now, api.random.as_ref());
+    // A test is sent whatever the endpoint's health: it never changes it either.
+    for d in &mut deliveries {
+        if d.status == DeliveryStatus::Dropped {
+            d.status = DeliveryStatus::Pending;
+            d.dead_reason = None;
+            d.settled_at = None;
+            d.expires_at = None;
+            d.next_attempt_at = Some(now);
+        }
+    }
+    for t in &mut event.targets {
+        t.outcome = "queued".into();
+        t.reason = None;
+    }
+    ingest::store_and_enqueue(api.deliveries.as_ref(), &api.planner, &event, &deliveries, now).await?;
+    Ok(reply(
+        202,
+        &json!({"eventId": event.id, "deliveryId": deliveries.first().map(|d| d.id.clone())}),
+    ))
+}

@@ -1,0 +1,278 @@
+//! `/v1/endpoints`: create, read, list and change endpoints. URLs pass admission
+//! (400 malformed, 422 unsafe); policies are checked field by field.
+
+use super::Api;
+use super::body::ApiJson;
+use super::limits::{MAX_DESCRIPTION, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS};
+use super::problem::{ApiError, ApiResult, ProblemCode};
+use super::query::list_query;
+use super::routes::{Authed, Id, reply};
+use super::views::endpoint_view;
+use crate::model::{Endpoint, EndpointState, SecretRecord, SecretState, Tenant};
+use crate::ports::PortError;
+use crate::sender::PortRng;
+use axum::extract::{RawQuery, State};
+use axum::response::Response;
+use courier_core::decide::LatencyClass;
+use courier_core::health::{BreakerState, SmartHealth};
+use courier_core::ids::EndpointId;
+use courier_core::signing::SigningSecret;
+use courier_core::{Policy, Timestamp};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct CreateEndpoint {
+    url: String,
+    policy: Value,
+    latency_class: Option<LatencyClass>,
+    long_running_allowance_seconds: Option<u64>,
+    timeout_ms: Option<u64>,
+    description: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct UpdateEndpoint {
+    url: Option<String>,
+    policy: Option<Value>,
+    latency_class: Option<LatencyClass>,
+    long_running_allowance_seconds: Option<u64>,
+    timeout_ms: Option<u64>,
+    description: Option<String>,
+}
+
+fn check_policy(value: &Value) -> ApiResult<Policy> {
+    Policy::from_value(value).map_err(|e| {
+        let field = if e.field == "policy" {
+            "policy".to_owned()
+        } else {
+            format!("policy.{}", e.field)
+        };
+        ApiError::validation(format!("field `{field}`: {}", e.message))
+    })
+}
+
+fn check_description(d: Option<&str>) -> ApiResult<()> {
+    match d {
+        Some(d) if d.chars().count() > MAX_DESCRIPTION => Err(ApiError::validation(format!(
+            "field `description` is longer than {MAX_DESCRIPTION} characters"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn check_allowance(a: Option<u64>) -> ApiResult<Option<u64>> {
+    match a {
+        Some(a) if a > MAX_LONG_RUNNING_SECONDS => Err(ApiError::validation(format!(
+            "field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}"
+        ))),
+        _ => Ok(a),
+    }
+}
+
+fn check_timeout(t: Option<u64>) -> ApiResult<()> {
+    match t {
+        Some(t) if !(MIN_TIMEOUT_MS..=MAX_TIMEOUT_MS).contains(&t) => Err(ApiError::validation(format!(
+            "field `timeoutMs` must be between {MIN_TIMEOUT_MS} and {MAX_TIMEOUT_MS}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `POST /v1/endpoints`
+pub(crate) async fn create(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    ApiJson { value: body, .. }: ApiJson<CreateEndpoint>,
+) -> ApiResult<Response> {
+    api.create_endpoint(&tenant, body).await
+}
+
+/// `GET /v1/endpoints`
+pub(crate) async fn list(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    let page = api
+        .endpoints
+        .list_endpoints(&tenant.id, q.cursor.as_deref(), q.limit)
+        .await?;
+    let now = api.clock.now();
+    Ok(reply(
+        200,
+        &json!({"items": page.items.iter().map(|e| endpoint_view(e, now)).collect::<Vec<_>>(), "nextCursor": page.next_cursor}),
+    ))
+}
+
+/// `GET /v1/endpoints/{id}`
+pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let e = api.load_endpoint(&tenant, &id).await?;
+    Ok(reply(200, &endpoint_view(&e, api.clock.now())))
+}
+
+/// `PATCH /v1/endpoints/{id}`
+pub(crate) async fn update(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    ApiJson { value: body, .. }: ApiJson<UpdateEndpoint>,
+) -> ApiResult<Response> {
+    api.update_endpoint(&tenant, &id, body).await
+}
+
+/// A malformed id cannot name anything: answer 404 like any unknown id.
+pub(crate) fn id_from_path<T>(
+    raw: &str,
+    parse: impl Fn(&str) -> Result<T, courier_core::ids::IdError>,
+    what: &str,
+) -> ApiResult<T> {
+    parse(raw).map_err(|_| ApiError::not_found(what))
+}
+
+impl Api {
+    pub(crate) async fn load_endpoint(&self, tenant: &Tenant, raw: &str) -> ApiResult<Endpoint> {
+        let id = id_from_path(raw, EndpointId::parse, "endpoint")?;
+        self.endpoints
+            .get_endpoint(&tenant.id, &id)
+            .await?
+            .filter(|e| e.tenant_id == tenant.id)
+            .ok_or_else(|| ApiError::not_found("endpoint"))
+    }
+
+    /// A fresh signing secret from the secret source.
+    pub(crate) fn new_secret(&self) -> ApiResult<SigningSecret> {
+        let mut raw = [0u8; 32];
+        self.secrets.fill(&mut raw);
+        SigningSecret::from_bytes(&raw).map_err(|_| ApiError::unavailable("could not create a signing secret"))
+    }
+
+    async fn create_endpoint(&self, tenant: &Tenant, body: CreateEndpoint) -> ApiResult<Response> {
+        let policy = check_policy(&body.policy)?;
+        check_description(body.description.as_deref())?;
+        let allowance = check_allowance(body.long_running_allowance_seconds)?.unwrap_or(0);
+        check_timeout(body.timeout_ms)?;
+        let url = self.admit(&body.url).await?;
+        let now = self.clock.now();
+        let secret = self.new_secret()?;
+        let health = policy.health.smart_rules().map(|_| SmartHealth::new(now));
+        let breaker = policy.health.breaker_rules().map(|_| BreakerState::default());
+        let endpoint = Endpoint {
+            id: EndpointId::generate(now, &mut PortRng(self.random.as_ref())),
+            tenant_id: tenant.id.clone(),
+            url,
+            policy,
+            latency_class: body.latency_class.unwrap_or_default(),
+            long_running_allowance_seconds: allowance,
+            timeout_ms: body.timeout_ms,
+            description: body.description,
+            state: EndpointState::Active,
+            secrets: vec![SecretRecord {
+                secret: secret.to_text(),
+                state: SecretState::Active,
+                created_at: now,
+                expires_at: None,
+            }],
+            breaker,
+            health,
+            created_at: now,
+            updated_at: now,
+            version: 1,
+        };
+        self.endpoints.create_endpoint(&endpoint).await?;
+        let mut view = endpoint_view(&endpoint, now);
+        view["secret"] = json!(secret.to_text());
+        Ok(reply(201, &view))
+    }
+
+    /// URL admission, as on create: malformed is 400, an unsafe target 422.
+    async fn admit(&self, url: &str) -> ApiResult<String> {
+        if url.len() > MAX_URL_LEN {
+            return Err(ApiError::validation(format!(
+                "field `url` is longer than {MAX_URL_LEN} characters"
+            )));
+        }
+        self.admission.admit(url).await.map_err(|r| {
+            if r.unsafe_address {
+                ApiError::new(ProblemCode::EndpointUnsafe, format!("field `url`: {}", r.detail))
+            } else {
+                ApiError::validation(format!("field `url`: {}", r.detail))
+            }
+        })
+    }
+
+    /// Changes the URL (through admission again), policy, timeout, latency class,
+    /// long-running allowance or description. Health and secrets are kept; a policy
+    /// with another health model starts it afresh.
+    async fn update_endpoint(&self, tenant: &Tenant, id: &str, body: UpdateEndpoint) -> ApiResult<Response> {
+        let policy = body.policy.as_ref().map(check_policy).transpose()?;
+        check_description(body.description.as_deref())?;
+        let allowance = check_allowance(body.long_running_allowance_seconds)?;
+        check_timeout(body.timeout_ms)?;
+        let url = match &body.url {
+            Some(u) => Some(self.admit(u).await?),
+            None => None,
+        };
+        let e = self
+            .modify_endpoint(tenant, id, |e, now| {
+                if e.state == EndpointState::Revoked {
+                    return Err(ApiError::conflict("a revoked endpoint cannot be changed"));
+                }
+                if let Some(u) = &url {
+                    e.url = u.clone();
+                }
+                if let Some(p) = &policy {
+                    if p.health != e.policy.health {
+                        e.health = p.health.smart_rules().map(|_| SmartHealth::new(now));
+                        e.breaker = p.health.breaker_rules().map(|_| BreakerState::default());
+                    }
+                    e.policy = p.clone();
+                }
+                if let Some(d) = &body.description {
+                    e.description = Some(d.clone());
+                }
+                if let Some(a) = allowance {
+                    e.long_running_allowance_seconds = a;
+                }
+                if let Some(t) = body.timeout_ms {
+                    e.timeout_ms = Some(t);
+                }
+                if let Some(l) = body.latency_class {
+                    e.latency_class = l;
+                }
+                Ok(())
+            })
+            .await?;
+        Ok(reply(200, &endpoint_view(&e, self.clock.now())))
+    }
+
+    /// Applies `change` to the stored endpoint with optimistic concurrency, retrying
+    /// when a concurrent writer (e.g. a sender updating health) got there first.
+    pub(crate) async fn modify_endpoint(
+        &self,
+        tenant: &Tenant,
+        id: &str,
+        change: impl Fn(&mut Endpoint, Timestamp) -> ApiResult<()>,
+    ) -> ApiResult<Endpoint> {
+        for _ in 0..8 {
+            let mut e = self.load_endpoint(tenant, id).await?;
+            let now = self.clock.now();
+            change(&mut e, now)?;
+            let expected = e.version;
+            e.version += 1;
+            e.updated_at = now;
+            match self.endpoints.update_endpoint(&e, expected).await {
+                Ok(()) => return Ok(e),
+                Err(PortError::Conflict(_)) => continue,
+                Err(err) => return Err(err.into()),
+            }
+        }
+        Err(ApiError::conflict(
+            "the endpoint kept changing underneath this call; retry",
+        ))
+    }
+}

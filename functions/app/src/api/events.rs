@@ -1,0 +1,259 @@
+//! `/v1/events`: accept an event for one or more endpoints (idempotent under an
+//! `Idempotency-Key`), and list events.
+
+use super::Api;
+use super::body::ApiJson;
+use super::idempotency::idempotency_key;
+use super::limits::{
+    IDEMPOTENCY_TTL_SECONDS, MAX_ENDPOINTS_PER_EVENT, MAX_EVENT_TYPE, MAX_PAYLOAD_BYTES, MAX_PLANNED_AHEAD_DAYS,
+};
+use super::problem::{ApiError, ApiResult, ProblemCode};
+use super::query::list_query;
+use super::routes::{Authed, reply};
+use super::views::{event_view, expired};
+use crate::ingest::{self, NewEvent};
+use crate::message::Trigger;
+use crate::model::{Delivery, Endpoint, EventRecord, IdempotencyRecord, Tenant};
+use crate::ports::PortError;
+use crate::sender::PortRng;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use courier_core::Timestamp;
+use courier_core::ids::{DeliveryId, EndpointId, EventId};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct CreateEvent {
+    endpoint_id: Option<String>,
+    endpoint_ids: Option<Vec<String>>,
+    #[serde(rename = "type")]
+    event_type: Option<String>,
+    payload: Option<Value>,
+    planned_at: Option<String>,
+}
+
+/// `GET /v1/events`
+pub(crate) async fn list(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let q = list_query(query.as_deref(), &["endpointId", "since", "until", "cursor", "limit"])?;
+    if let Some(ep) = &q.endpoint_id {
+        api.load_endpoint(&tenant, ep.as_str()).await?;
+    }
+    let page = q.events(api.deliveries.as_ref(), &tenant.id).await?;
+    let now = api.clock.now();
+    let items: Vec<Value> = page
+        .items
+        .iter()
+        .filter(|e| !expired(e.expires_at, now))
+        .map(event_view)
+        .collect();
+    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+}
+
+/// `POST /v1/events`
+pub(crate) async fn create(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    headers: HeaderMap,
+    ApiJson { value: body, raw }: ApiJson<CreateEvent>,
+) -> ApiResult<Response> {
+    let idem = idempotency_key(&tenant, "events", &headers, &raw, false)?;
+    api.create_event(&tenant, body, idem).await
+}
+
+impl Api {
+    async fn create_event(
+        &self,
+        tenant: &Tenant,
+        body: CreateEvent,
+        idem: Option<(String, String)>,
+    ) -> ApiResult<Response> {
+        let ids: Vec<String> = match (body.endpoint_id, body.endpoint_ids) {
+            (Some(one), None) => vec![one],
+            (None, Some(many)) if !many.is_empty() && many.len() <= MAX_ENDPOINTS_PER_EVENT => many,
+            (None, Some(_)) => {
+                return Err(ApiError::validation(format!(
+                    "field `endpointIds` must list 1-{MAX_ENDPOINTS_PER_EVENT} endpoints"
+                )));
+            }
+            (Some(_), Some(_)) => {
+                return Err(ApiError::validation(
+                    "send either `endpointId` or `endpointIds`, not both",
+                ));
+            }
+            (None, None) => {
+                return Err(ApiError::validation(
+                    "field `endpointId` (or `endpointIds`) is required",
+                ));
+            }
+        };
+        let payload = body
+            .payload
+            .ok_or_else(|| ApiError::validation("field `payload` is required"))?;
+        let payload_len = serde_json::to_vec(&payload).map(|v| v.len()).unwrap_or(usize::MAX);
+        if payload_len > MAX_PAYLOAD_BYTES {
+            return Err(ApiError::new(
+                ProblemCode::PayloadTooLarge,
+                format!("field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)"),
+            ));
+        }
+        if let Some(t) = &body.event_type
+            && (t.is_empty() || t.chars().count() > MAX_EVENT_TYPE)
+        {
+            return Err(ApiError::validation(format!(
+                "field `type` must be 1-{MAX_EVENT_TYPE} characters"
+            )));
+        }
+        let now = self.clock.now();
+        let planned_at = match &body.planned_at {
+            None => None,
+            Some(s) => {
+                let t =
+                    Timestamp::parse_rfc3339(s).map_err(|e| ApiError::validation(format!("field `plannedAt`: {e}")))?;
+                if t > now.plus_secs(MAX_PLANNED_AHEAD_DAYS * 86_400) {
+                    return Err(ApiError::validation("field `plannedAt` must be within a year from now"));
+                }
+                Some(t)
+            }
+        };
+        let mut endpoints = Vec::with_capacity(ids.len());
+        for (i, raw) in ids.iter().enumerate() {
+            let id =
+                EndpointId::parse(raw).map_err(|e| ApiError::validation(format!("field `endpointIds[{i}]`: {e}")))?;
+            if endpoints.iter().any(|e: &Endpoint| e.id == id) {
+                return Err(ApiError::validation(format!(
+                    "field `endpointIds[{i}]`: {id} is listed twice"
+                )));
+            }
+            let e = self
+                .endpoints
+                .get_endpoint(&tenant.id, &id)
+                .await?
+                .filter(|e| e.tenant_id == tenant.id)
+                .ok_or_else(|| ApiError::not_found("endpoint"))?;
+            endpoints.push(e);
+        }
+        let new = NewEvent {
+            event_id: EventId::generate(now, &mut PortRng(self.random.as_ref())),
+            event_type: body.event_type,
+            payload,
+            planned_at,
+            endpoints: &endpoints,
+            trigger: Trigger::Initial,
+            webhook_ids: None,
+            delivery_ids: None,
+        };
+        let (event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+        let answer = json!({
+            "eventId": event.id,
+            "deliveries": deliveries.iter().map(|d| json!({"id": d.id, "endpointId": d.endpoint_id, "status": d.status})).collect::<Vec<_>>(),
+        });
+        if let Some((key, hash)) = idem {
+            let record = IdempotencyRecord {
+                key,
+                request_hash: hash.clone(),
+                status: 202,
+                response_body: answer.to_string(),
+                created_at: now,
+                expires_at: now.millis() / 1000 + IDEMPOTENCY_TTL_SECONDS,
+            };
+            if let Some(first) = self.idempotency.put_idempotency(&record).await? {
+                if first.request_hash != hash {
+                    return Err(ApiError::idempotency_key_reused());
+                }
+                // Same key, same body: make sure what the first answer promised exists
+                // and is queued, rebuilding it under the promised ids if the first
+                // request died before writing, then give the first answer again.
+                if let Some((event_id, delivery_ids)) = promised_ids(&first, &endpoints) {
+                    if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
+                        self.queue_stored(&delivery_ids, now).await?;
+                    } else {
+                        let new = NewEvent {
+                            event_id,
+                            delivery_ids: Some(delivery_ids),
+                            ..new
+                        };
+                        let (event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+                        self.write_event(tenant, &event, &deliveries, now).await?;
+                    }
+                }
+                let status = StatusCode::from_u16(first.status).unwrap_or(StatusCode::ACCEPTED);
+                let mut resp = (status, first.response_body).into_response();
+                resp.headers_mut()
+                    .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                resp.headers_mut()
+                    .insert("idempotent-replayed", HeaderValue::from_static("true"));
+                return Ok(resp);
+            }
+        }
+        self.write_event(tenant, &event, &deliveries, now).await?;
+        Ok(reply(202, &answer))
+    }
+
+    /// Writes an event and queues its deliveries. When the event exists already (two
+    /// requests with one Idempotency-Key both building it), the stored deliveries are
+    /// queued instead: a duplicate message is dropped by the sender's claim, so
+    /// queueing again is always safe, and a delivery whose first message was lost
+    /// goes out.
+    async fn write_event(
+        &self,
+        tenant: &Tenant,
+        event: &EventRecord,
+        deliveries: &[Delivery],
+        now: Timestamp,
+    ) -> ApiResult<()> {
+        match self.deliveries.create_event(event, deliveries).await {
+            Ok(()) => {
+                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, deliveries, now).await?;
+            }
+            Err(PortError::Conflict(why)) => {
+                if self.deliveries.get_event(&tenant.id, &event.id).await?.is_none() {
+                    return Err(PortError::Conflict(why).into());
+                }
+                let ids: Vec<DeliveryId> = deliveries.iter().map(|d| d.id.clone()).collect();
+                self.queue_stored(&ids, now).await?;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        Ok(())
+    }
+
+    /// Queues attempt 1 of the stored deliveries that still wait for it.
+    async fn queue_stored(&self, ids: &[DeliveryId], now: Timestamp) -> ApiResult<()> {
+        let mut stored = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(d) = self.deliveries.get_delivery(id).await? {
+                stored.push(d);
+            }
+        }
+        ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &stored, now).await?;
+        Ok(())
+    }
+}
+
+/// The event id and per-endpoint delivery ids a stored first answer promised, in the
+/// order of `endpoints`; `None` if the answer does not name them all (then there is
+/// nothing to rebuild, and the first answer is replayed as it is).
+fn promised_ids(first: &IdempotencyRecord, endpoints: &[Endpoint]) -> Option<(EventId, Vec<DeliveryId>)> {
+    let answer: Value = serde_json::from_str(&first.response_body).ok()?;
+    let event_id = EventId::parse(answer.get("eventId")?.as_str()?).ok()?;
+    let listed = answer.get("deliveries")?.as_array()?;
+    let ids = endpoints
+        .iter()
+        .map(|e| {
+            listed.iter().find_map(|d| {
+                (d.get("endpointId")?.as_str()? == e.id.as_str())
+                    .then(|| DeliveryId::parse(d.get("id")?.as_str()?).ok())
+                    .flatten()
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((event_id, ids))
+}

@@ -1,0 +1,204 @@
+//! The public HTTP API on axum: [`Api::router`] is the one request path, served by
+//! `lambda_http` in the API Lambda and by `axum::serve` in the local runner. One
+//! module per resource (endpoints and their lifecycle, events, deliveries, resending,
+//! completion reports) plus the problem type, views, authentication, rate limits,
+//! query parsing, bodies and the limits themselves.
+//! Every failure is an RFC 9457 problem+json naming the field or limit at fault;
+//! no input reaches a panic or a 500.
+
+mod auth;
+mod body;
+mod completion;
+mod deliveries;
+mod endpoint_lifecycle;
+mod endpoints;
+mod events;
+mod idempotency;
+pub mod limits;
+pub mod problem;
+pub mod query;
+pub mod rate_limit;
+mod resend;
+mod route_table;
+mod routes;
+pub mod views;
+
+pub use auth::{ClientAddr, bearer_key, create_tenant, hash_key, register_key};
+pub use body::parse_json;
+pub use completion::HEADER_COMPLETION_TOKEN;
+pub use idempotency::fingerprint;
+pub use limits::*;
+pub use problem::{ApiError, ApiResult, ProblemCode};
+pub use query::DeliveryListQuery;
+pub use rate_limit::{BucketKey, RateLimiter};
+pub use route_table::{ROUTES, Route};
+pub use views::{attempt_view, delivery_view, endpoint_status, endpoint_view, event_view};
+
+use crate::planner::Planner;
+use crate::ports::{
+    Clock, DeliveryStore, EndpointStore, IdempotencyStore, Random, SecretSource, TenantStore, UrlAdmission,
+};
+use axum::body::Body;
+use axum::http::{HeaderName, HeaderValue, Method, Request};
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use serde_json::Value;
+use std::sync::Arc;
+use tower::ServiceExt;
+
+/// What [`Api::handle`] percent-encodes: controls, space and the characters RFC 3986
+/// leaves out of URIs (`%` stays, so encoded input passes as it is).
+const NOT_IN_URI: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'<')
+    .add(b'>')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ApiSettings {
+    pub allow_http_targets: bool,
+    pub allow_private_targets: bool,
+    /// Requests per second each tenant may make on average (0: unlimited); the same
+    /// rate bounds failed authentications and completion reports per source address.
+    pub rate_per_second: u32,
+    /// How many requests may come in a burst.
+    pub rate_burst: u32,
+}
+
+impl Default for ApiSettings {
+    fn default() -> Self {
+        ApiSettings {
+            allow_http_targets: false,
+            allow_private_targets: false,
+            rate_per_second: 50,
+            rate_burst: 100,
+        }
+    }
+}
+
+/// Everything the API's use cases run over. Cheap to clone (shared handles; clones
+/// share the rate limiter's buckets).
+#[derive(Clone)]
+pub struct Api {
+    pub tenants: Arc<dyn TenantStore>,
+    pub endpoints: Arc<dyn EndpointStore>,
+    pub deliveries: Arc<dyn DeliveryStore>,
+    pub idempotency: Arc<dyn IdempotencyStore>,
+    pub planner: Planner,
+    pub clock: Arc<dyn Clock>,
+    pub random: Arc<dyn Random>,
+    pub secrets: Arc<dyn SecretSource>,
+    pub admission: Arc<dyn UrlAdmission>,
+    pub settings: ApiSettings,
+    pub limiter: RateLimiter,
+}
+
+/// A request as plain data, for callers inside the process (tests, the bench, the
+/// local demo): [`Api::handle`] turns it into an HTTP request for the router.
+#[derive(Debug, Clone, Default)]
+pub struct ApiRequest {
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl ApiRequest {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The router's answer as plain data (header names lowercase).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl ApiResponse {
+    pub fn body_json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl Api {
+    /// Serves one request through [`Api::router`], as a client over HTTP would be.
+    /// A method or path that cannot be an HTTP request line answers as the router
+    /// answers unknown routes; header fields that cannot be sent are left out.
+    pub async fn handle(&self, req: ApiRequest) -> ApiResponse {
+        // Characters a request line cannot carry are sent percent-encoded, as an HTTP
+        // client would send them; the router decodes them back.
+        let path = utf8_percent_encode(&req.path, NOT_IN_URI).to_string();
+        let uri = match &req.query {
+            Some(q) => format!("{path}?{}", utf8_percent_encode(q, NOT_IN_URI)),
+            None => path,
+        };
+        let mut builder = Request::builder().uri(uri);
+        builder = match Method::from_bytes(req.method.as_bytes()) {
+            Ok(m) => builder.method(m),
+            Err(_) => builder.method(Method::from_bytes(b"INVALID").unwrap_or(Method::GET)),
+        };
+        for (k, v) in &req.headers {
+            if let (Ok(k), Ok(v)) = (HeaderName::try_from(k.as_str()), HeaderValue::try_from(v.as_str())) {
+                builder = builder.header(k, v);
+            }
+        }
+        let request = match builder.body(Body::from(req.body)) {
+            Ok(r) => r,
+            // Only a path that is not absolute gets here: it cannot name a route.
+            Err(_) => {
+                let mut answer = plain(ApiError::not_found("route")).await;
+                if req.method == "HEAD" {
+                    answer.body.clear();
+                }
+                return answer;
+            }
+        };
+        let router = Arc::new(self.clone()).router();
+        match router.oneshot(request).await {
+            Ok(resp) => plain(resp).await,
+            Err(never) => match never {},
+        }
+    }
+}
+
+async fn plain(resp: impl axum::response::IntoResponse) -> ApiResponse {
+    let resp = resp.into_response();
+    let (parts, body) = resp.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .map(|b| b.to_vec())
+        .unwrap_or_default();
+    ApiResponse {
+        status: parts.status.as_u16(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
+        body,
+    }
+}

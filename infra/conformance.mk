@@ -1,0 +1,48 @@
+# infra/conformance.mk: an outside conformance suite against the local stack.
+# Schemathesis reads docs/openapi.json, generates requests for every operation, and
+# fails on any 5xx or any answer the document does not describe (status, content
+# type, headers, body schema, and 405 with `Allow` for unsupported methods).
+# Bounded: a fixed number of examples per operation and a time budget. The coverage
+# phase is left out: this version's fails inside Hypothesis on this document
+# ("AST constructor recursion depth mismatch") before sending anything. The stack
+# runs with --loopback-targets, so generated endpoint URLs outside 127.0.0.1/[::1]
+# are refused (422) before any lookup and nothing leaves this machine.
+
+SCHEMATHESIS_VERSION ?= 4.32.5
+SCHEMATHESIS_STAMP := $(VENV)/.schemathesis-$(SCHEMATHESIS_VERSION).stamp
+CONFORMANCE_ADDR ?= 127.0.0.1:3097
+CONFORMANCE_KEY ?= ck_conformance_run
+CONFORMANCE_EXAMPLES ?= 20
+CONFORMANCE_MAX_TIME ?= 60
+CONFORMANCE_LOG ?= .local/conformance-stack.log
+CONFORMANCE_CHECKS ?= not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method,allow_header_conformance
+
+.PHONY: schemathesis test-conformance
+
+schemathesis: $(SCHEMATHESIS_STAMP)
+
+$(SCHEMATHESIS_STAMP): $(MOTO_STAMP)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check 'schemathesis==$(SCHEMATHESIS_VERSION)'
+	rm -f $(VENV)/.schemathesis-*.stamp
+	touch $@
+
+# Starts the stack (its own emulator), waits for /healthz, runs the suite, and stops
+# the stack whatever the outcome.
+test-conformance: schemathesis
+	$(CARGO) build --quiet -p courier-local --bin courier-local
+	@mkdir -p $(dir $(CONFORMANCE_LOG))
+	@set -u; \
+	PATH="$(abspath $(VENV))/bin:$$PATH" COURIER_LOCAL_ADDR=$(CONFORMANCE_ADDR) COURIER_DEV_API_KEY=$(CONFORMANCE_KEY) \
+		target/debug/courier-local --no-demo --loopback-targets >$(CONFORMANCE_LOG) 2>&1 & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null' EXIT; \
+	for _ in $$(seq 1 120); do \
+		curl -sf -o /dev/null http://$(CONFORMANCE_ADDR)/healthz && break; \
+		kill -0 $$pid 2>/dev/null || { cat $(CONFORMANCE_LOG); exit 1; }; \
+		sleep 0.5; \
+	done; \
+	$(VENV)/bin/st run docs/openapi.json --url http://$(CONFORMANCE_ADDR) \
+		-H 'Authorization: Bearer $(CONFORMANCE_KEY)' \
+		--checks $(CONFORMANCE_CHECKS) \
+		--phases examples,fuzzing \
+		--max-examples $(CONFORMANCE_EXAMPLES) --max-time $(CONFORMANCE_MAX_TIME) \
+		--request-timeout 10 --workers 2 --seed 1 --generation-database none --no-color
