@@ -749,6 +749,16 @@ impl Api {
                 _ => Err(method_not_allowed("GET")),
             };
         }
+        if segs.first() == Some(&"console")
+            && (m == "GET" || m == "HEAD")
+            && let Some(r) = courier_console::serve(path, req.query.as_deref())
+        {
+            return Ok(ApiResponse {
+                status: r.status,
+                headers: r.headers,
+                body: r.body,
+            });
+        }
         if segs.first() != Some(&"v1") {
             return Err(ApiError::not_found("route"));
         }
