@@ -80,7 +80,7 @@ impl Browser {
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--window-size=1440,900",
+                    "--disable-dev-shm-usage", "--window-size=1440,1100",
                     format!("--user-data-dir={}", profile.display()),
                 ],
             }),
@@ -250,10 +250,42 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
     let fine = h.event(&healthy, json!({"orderId": 1002})).await;
     assert_eq!(h.settled(&fine, SETTLE).await["status"], "succeeded");
 
+    // An endpoint whose breaker opens after one exhausted delivery: the next event's
+    // delivery is dropped at ingest, and the overview lists the endpoint in trouble.
+    let down = receiver(vec![Reply::Status(503)]).await;
+    let (tripped, _) = h
+        .endpoint(
+            &down.url(),
+            json!({"base": "gavai", "name": "gavai-trips", "maxAttempts": 1,
+                   "health": {"model": "breaker", "exhaustedInARow": 1, "openSeconds": 3600}}),
+        )
+        .await;
+    let exhausted = h.event(&tripped, json!({"orderId": 1003})).await;
+    assert_eq!(h.settled(&exhausted, SETTLE).await["status"], "failed");
+    // Health follows the outcome, a moment after it is stored: bounded wait.
+    let mut open = false;
+    for _ in 0..100 {
+        let (_, e) = h.call("GET", &format!("/v1/endpoints/{tripped}"), None).await;
+        if e["breaker"]["state"] == "open" {
+            open = true;
+            break;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    assert!(open, "the breaker did not open");
+    let dropped = h.event(&tripped, json!({"orderId": 1004})).await;
+    assert_eq!(h.delivery(&dropped).await["status"], "dropped");
+
     let b = Browser::start("flow").await;
     b.goto(&format!("{}/console", h.stack.api_url)).await;
     b.wait_for("#api-key").await;
     b.screenshot("login").await;
+    // Nothing but the login form until a key is accepted.
+    assert_eq!(
+        b.js("return getComputedStyle(document.getElementById('top')).display")
+            .await,
+        "none"
+    );
     // An unknown key is refused on the login page.
     b.wait_for("#api-key")
         .await
@@ -274,8 +306,15 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
     let row = b.wait_text("#failures", &failing).await;
     assert!(row.contains("review_retry_policy"), "{row}");
     assert!(row.contains("503"), "{row}");
-    assert_eq!(b.text("#status-counts [data-status=failed]").await, "1");
+    assert_eq!(b.text("#status-counts [data-status=failed]").await, "2");
     assert_eq!(b.text("#status-counts [data-status=succeeded]").await, "1");
+    assert_eq!(b.text("#status-counts [data-status=dropped]").await, "1");
+    let trouble = b.text("#trouble").await;
+    assert!(
+        trouble.contains(&down.url()) && trouble.contains("breaker open until"),
+        "{trouble}"
+    );
+    assert!(!trouble.contains(&ok.url()), "{trouble}");
     b.screenshot("overview").await;
 
     b.click(&format!("#failures a[href='#/deliveries/{failing}']")).await;
@@ -343,6 +382,10 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
     b.click("#top a[href='#/events']").await;
     let events = b.wait_text("#events", &failing).await;
     assert!(events.contains(&fine), "{events}");
+    assert!(
+        events.contains(&format!("{dropped} dropped breaker_open")),
+        "the dropped delivery and its reason: {events}"
+    );
     b.screenshot("events").await;
 
     b.click("#top a[href='#/explorer']").await;

@@ -445,7 +445,8 @@
       const line = s("line", { class: "rung" + (r.mayBeCutByDeadline ? " rung-cut" : ""), x1, y1: y, x2, y2: y });
       line.appendChild(s("title", {}, `attempt ${r.attempt}: ${duration(r.earliestAtSeconds)} to ${duration(r.latestAtSeconds)} after the first`));
       svg.appendChild(line);
-      svg.appendChild(s("text", { x: Math.min(x2 + 8, W - 120), y: y + 4 }, "+" + duration(r.earliestAtSeconds) + (r.latestAtSeconds > r.earliestAtSeconds ? " – " + duration(r.latestAtSeconds) : "")));
+      const nearEnd = x2 > W - 150;
+      svg.appendChild(s("text", { x: nearEnd ? x1 - 8 : x2 + 8, y: y + 4, "text-anchor": nearEnd ? "end" : "start" }, "+" + duration(r.earliestAtSeconds) + (r.latestAtSeconds > r.earliestAtSeconds ? " – " + duration(r.latestAtSeconds) : "")));
     });
     const axisY = rungs.length * rowH + 10;
     svg.appendChild(s("line", { class: "axis", x1: left, y1: axisY, x2: W - right, y2: axisY }));
@@ -671,7 +672,9 @@
       const g = s("g", { class: "attempt-mark", "data-number": a.number });
       g.appendChild(s("title", {}, `attempt ${a.number}: ${a.state}, ${a.diagnostic}, ${a.durationMs} ms, at ${new Date(start).toLocaleString()}`));
       g.appendChild(s("rect", { class: "f-" + String(a.state).replace(/[^a-z_]/g, ""), x: xs, y, width: w, height: 16, rx: 2 }));
-      g.appendChild(s("text", { x: xs, y: y - 6 }, "#" + a.number + (a.responseStatus ? " " + a.responseStatus : "")));
+      // Labels near the right edge end at their bar instead of running off the chart.
+      const nearEnd = xs > W - 80;
+      g.appendChild(s("text", { x: nearEnd ? xs + w : xs, y: y - 6, "text-anchor": nearEnd ? "end" : "start" }, "#" + a.number + (a.responseStatus ? " " + a.responseStatus : "")));
       svg.appendChild(g);
     });
     if (next !== null) {
@@ -679,7 +682,7 @@
       svg.appendChild(s("text", { x: Math.max(left, x(next) - 70), y: y + 34 }, "next attempt"));
     }
     svg.appendChild(s("text", { x: left, y: H - 4 }, new Date(t0).toLocaleString()));
-    svg.appendChild(s("text", { x: W - right - 110, y: H - 4 }, "+" + duration((t1 - t0) / 1000)));
+    svg.appendChild(s("text", { x: W - right, y: H - 4, "text-anchor": "end" }, "+" + duration((t1 - t0) / 1000)));
     const states = Array.from(new Set(attempts.map((a) => a.state)));
     return [svg, h("div", { class: "legend" }, states.map((st) => h("span", { class: "l-" + String(st).replace(/[^a-z_]/g, "") }, st)))];
   }
@@ -751,13 +754,15 @@
     const seed = h("input", { id: "explorer-seed", type: "number", min: "0", value: "7" });
     const latency = h("select", { id: "explorer-latency" }, h("option", { value: "realtime" }, "realtime"), h("option", { value: "bulk" }, "bulk"));
     const out = h("div", { id: "explorer-result", "aria-live": "polite" });
+    const customLabel = h("label", { for: "explorer-policy", hidden: true }, "Custom policy (JSON; `base` names a preset to start from)", custom);
+    preset.addEventListener("change", () => { customLabel.hidden = preset.value !== "custom"; });
     const form = h("form", { class: "card", "aria-label": "Simulate a policy" },
       h("h2", {}, "Play one delivery against a scripted receiver"),
       h("div", { class: "inline" },
         h("label", { for: "explorer-preset" }, "Policy", preset),
         h("label", { for: "explorer-latency" }, "Latency class", latency),
         h("label", { for: "explorer-seed" }, "Jitter seed", seed)),
-      h("label", { for: "explorer-policy" }, "Custom policy (used when the policy is custom)", custom),
+      customLabel,
       h("div", { class: "inline" },
         h("label", { for: "explorer-outcomes" }, "Receiver answers, one per attempt (503, 429:120, timeout, reset, refused, dns, tls; the last repeats)", outcomes),
         h("button", { type: "submit", id: "simulate" }, "Simulate")));
@@ -794,7 +799,7 @@
       svg.appendChild(s("text", { x: x(a.atSeconds) - 4, y: y - 6 }, String(a.number)));
     }
     svg.appendChild(s("text", { x: left, y: H - 4 }, "planned"));
-    svg.appendChild(s("text", { x: W - right - 90, y: H - 4 }, "+" + duration(end) + " (√ scale)"));
+    svg.appendChild(s("text", { x: W - right, y: H - 4, "text-anchor": "end" }, "+" + duration(end) + " (√ scale)"));
     return card("Simulated timeline of policy " + r.policy,
       svg,
       h("table", { class: "responsive", id: "simulation" },
