@@ -276,6 +276,24 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
     let dropped = h.event(&tripped, json!({"orderId": 1004})).await;
     assert_eq!(h.delivery(&dropped).await["status"], "dropped");
 
+    // A delivery waiting 50 s for its second attempt: the countdown.
+    let (slow, _) = h
+        .endpoint(
+            &down.url(),
+            json!({"base": "tanitar", "name": "tanitar-wait", "maxAttempts": 2, "waitsSeconds": [50]}),
+        )
+        .await;
+    let waiting = h.event(&slow, json!({"orderId": 1005})).await;
+    let mut retrying = Value::Null;
+    for _ in 0..100 {
+        retrying = h.delivery(&waiting).await;
+        if retrying["status"] == "retrying" {
+            break;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    assert_eq!(retrying["status"], "retrying", "{retrying}");
+
     let b = Browser::start("flow").await;
     b.goto(&format!("{}/console", h.stack.api_url)).await;
     b.wait_for("#api-key").await;
@@ -353,6 +371,24 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
     assert_eq!(attempts.len(), 2);
     assert_eq!(attempts[1]["sourceAttemptId"], first[0]["id"]);
     b.screenshot("delivery").await;
+
+    // The waiting delivery: its next attempt with a countdown, and no redelivery yet.
+    b.nav(&format!("#/deliveries/{waiting}")).await;
+    let countdown = b.wait_text("#countdown", "in ").await;
+    let seconds: u64 = countdown
+        .trim_start_matches("in ")
+        .trim_end_matches(" s")
+        .parse()
+        .unwrap_or_else(|e| panic!("countdown {countdown:?}: {e}"));
+    assert!((1..=50).contains(&seconds), "{countdown}");
+    assert_eq!(
+        b.js("return [document.querySelectorAll('#timeline line.next').length, document.getElementById('redeliver').disabled]")
+            .await,
+        json!([1, true])
+    );
+    b.screenshot("delivery-retrying").await;
+    b.nav(&format!("#/deliveries/{failing}")).await;
+    b.wait_for("#attempt-2").await;
 
     // A reload forgets the key, by design: the login page again, on the same route.
     b.client.refresh().await.unwrap_or_else(|e| panic!("reload: {e}"));
