@@ -406,6 +406,32 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
     b.wait_text("#delivery-log", &fine).await;
     b.screenshot("endpoint").await;
 
+    // The delivery log filtered by status.
+    b.wait_for("#log-status")
+        .await
+        .select_by_value("failed")
+        .await
+        .unwrap_or_else(|e| panic!("pick a status: {e}"));
+    b.click("#log-filter").await;
+    b.wait_text("#main", "No deliveries match.").await;
+    assert_eq!(
+        b.js("return document.querySelectorAll('#delivery-log tbody tr').length")
+            .await,
+        0
+    );
+
+    // Rotate the secret: shown once, gone when dismissed.
+    b.click("#rotate").await;
+    assert!(b.text("#new-secret").await.starts_with("whsec_"));
+    b.click("#secret-box button").await;
+    assert_eq!(b.js("return document.querySelectorAll('#new-secret').length").await, 0);
+
+    // Disable, then enable again.
+    b.click("#disable").await;
+    b.wait_text("#endpoint-status", "disabled").await;
+    b.click("#enable").await;
+    b.wait_text("#endpoint-status", "active").await;
+
     // Send a test event from the endpoint page.
     b.click("#send-test").await;
     b.wait_text("#main", "Test delivery").await;

@@ -128,7 +128,8 @@
     }
   }
 
-  async function api(method, path, body, headers) {
+  // `quiet401`: the login check, where a refused key is the answer, not an expiry.
+  async function api(method, path, body, headers, quiet401) {
     const init = { method, headers: Object.assign({ authorization: "Bearer " + apiKey }, headers || {}), credentials: "omit", cache: "no-store" };
     if (body !== undefined) {
       init.headers["content-type"] = "application/json";
@@ -137,7 +138,7 @@
     const resp = await fetch(BASE + path, init);
     let data = null;
     try { data = await resp.json(); } catch (_) { data = null; }
-    if (resp.status === 401 && path !== "/v1/endpoints?limit=1") {
+    if (resp.status === 401 && !quiet401) {
       apiKey = null;
       toast("The API key was refused; log in again.", true);
       route();
@@ -257,7 +258,7 @@
       if (!key) return;
       apiKey = key;
       try {
-        await api("GET", "/v1/endpoints?limit=1");
+        await api("GET", "/v1/endpoints?limit=1", undefined, undefined, true);
         if (!location.hash.startsWith("#/")) location.hash = "#/overview";
         route();
       } catch (e) {
@@ -573,7 +574,7 @@
       h("label", { for: "log-status" }, "Status", status),
       h("label", { for: "log-since" }, "Created from", since),
       h("label", { for: "log-until" }, "until", until),
-      h("button", { type: "submit" }, "Filter"));
+      h("button", { type: "submit", id: "log-filter" }, "Filter"));
     form.addEventListener("submit", (ev) => { ev.preventDefault(); load(true); });
     load(true);
     return card("Delivery log", form,
