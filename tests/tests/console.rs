@@ -371,6 +371,26 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
     assert_eq!(attempts.len(), 2);
     assert_eq!(attempts[1]["sourceAttemptId"], first[0]["id"]);
     b.screenshot("delivery").await;
+    // Times read in the viewer's zone, with the UTC instant on hover.
+    let times = b
+        .js("return Array.from(document.querySelectorAll('#main time')).map(t => [t.getAttribute('datetime'), t.title, t.textContent])")
+        .await;
+    let times = times.as_array().cloned().unwrap_or_default();
+    assert!(times.len() >= 4, "{times:?}");
+    for t in &times {
+        let (iso, title, shown) = (
+            t[0].as_str().unwrap_or(""),
+            t[1].as_str().unwrap_or(""),
+            t[2].as_str().unwrap_or(""),
+        );
+        assert!(iso.ends_with('Z') && title.ends_with("Z (UTC)"), "{t}");
+        assert_eq!(
+            title.trim_end_matches(" (UTC)").trim_end_matches('Z'),
+            iso.trim_end_matches('Z').trim_end_matches(".000"),
+            "{t}"
+        );
+        assert!(!shown.is_empty() && !shown.contains('T'), "shown as a local time: {t}");
+    }
 
     // The waiting delivery: its next attempt with a countdown, and no redelivery yet.
     b.nav(&format!("#/deliveries/{waiting}")).await;
