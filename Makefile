@@ -41,9 +41,22 @@ clippy:
 lint: fmt-check clippy
 
 # Tests start their own emulator processes (one per test binary, on free ports) from
-# the venv, and stop them when they finish. nextest's summary line ends the run.
+# the venv, and stop them when they finish. With cargo-nextest installed, nextest runs
+# them and its summary line ends the run. Without it, `cargo test` runs the same tests
+# (a binary at a time, so slower) after a line saying so; NEXTEST=0 forces that path.
+# nextest itself: `cargo install cargo-nextest --locked --version 0.9.143`.
+NEXTEST_VERSION := 0.9.143
+
 test-rust: venv
 	$(CARGO) test --workspace --doc --quiet
-	$(CARGO) nextest run --workspace --no-fail-fast
+	@if [ "$(NEXTEST)" != 0 ] && $(CARGO) nextest --version >/dev/null 2>&1; then \
+		echo "$(CARGO) nextest run --workspace --no-fail-fast"; \
+		$(CARGO) nextest run --workspace --no-fail-fast; \
+	else \
+		echo "make test: cargo-nextest not found, running the tests with cargo test" \
+			"(faster with nextest: cargo install cargo-nextest --locked --version $(NEXTEST_VERSION))"; \
+		echo "$(CARGO) test --workspace --no-fail-fast"; \
+		$(CARGO) test --workspace --no-fail-fast; \
+	fi
 
 test: lint template-lint test-rust

@@ -1,8 +1,7 @@
 //! CPU time of this process (every thread), read from the kernel's per-process CPU
 //! clock (`CLOCK_PROCESS_CPUTIME_ID`, nanoseconds, through rustix's safe wrapper).
 //! `/proc/self/stat` counts in ticks of 1/100 s, too coarse for a handler run of a
-//! few tens of milliseconds. [`Usage`] also reads the calling thread's allocation
-//! tally ([`crate::alloc_count`]).
+//! few tens of milliseconds.
 
 /// User plus system CPU seconds this process has used so far.
 pub fn process_cpu_seconds() -> f64 {
@@ -16,18 +15,13 @@ pub struct Spent {
     pub wall_seconds: f64,
     /// The whole process's CPU seconds.
     pub cpu_seconds: f64,
-    /// Allocations made on the calling thread (all of a current-thread runtime's
-    /// work); zero unless the program's allocator is `alloc_count::Counting`.
-    pub allocations: u64,
-    pub allocated_bytes: u64,
 }
 
-/// CPU seconds, wall time and this thread's allocations between `start` and `stop`.
+/// CPU seconds and wall time between `start` and `stop`.
 #[derive(Debug, Clone, Copy)]
 pub struct Usage {
     cpu: f64,
     wall: std::time::Instant,
-    allocs: (u64, u64),
 }
 
 impl Usage {
@@ -35,19 +29,15 @@ impl Usage {
         Usage {
             cpu: process_cpu_seconds(),
             wall: std::time::Instant::now(),
-            allocs: crate::alloc_count::thread_totals(),
         }
     }
 
     pub fn stop(self) -> Spent {
         // The process CPU clock never goes back, so the difference needs no clamp.
         let cpu = process_cpu_seconds() - self.cpu;
-        let (allocations, bytes) = crate::alloc_count::thread_totals();
         Spent {
             wall_seconds: self.wall.elapsed().as_secs_f64(),
             cpu_seconds: cpu,
-            allocations: allocations - self.allocs.0,
-            allocated_bytes: bytes - self.allocs.1,
         }
     }
 }

@@ -5,7 +5,6 @@
 //! a timing. Every loop is bounded in count and time, and all traffic stays on
 //! 127.0.0.1.
 
-pub mod alloc_count;
 pub mod aws_requests;
 pub mod core_results;
 pub mod cost;

@@ -8,8 +8,8 @@
 //! `COURIER_BENCH_M` (retries per lateness path, default 20),
 //! `COURIER_BENCH_INIT_RUNS` (default 40) and `COURIER_BENCH_SECTIONS` (default
 //! `sender,aws,lateness,startup,core`).
-//! `courier-bench receiver`, `sender-child ...` and `init-steps` are the child
-//! processes the sections start.
+//! `courier-bench receiver` and `sender-child ...` are the child processes the
+//! sections start.
 
 use courier_app::ports::Clock;
 use courier_bench::report::{self, Bench, Section};
@@ -17,13 +17,10 @@ use courier_bench::{aws_requests, core_results, env_usize, lateness, receiver, s
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// mimalloc rather than glibc's malloc: per-thread free lists with no arena lock,
-/// where glibc spent about a quarter of the sender's CPU per delivery (workers
-/// freeing what another worker allocated). The bench runs under the same allocator,
-/// the bare client included, so its comparison stays like for like. Counting
-/// (`alloc_count`) adds a thread-local add per allocation, to every variant alike.
+/// The sender Lambda's allocator (mimalloc), for every variant, the bare client
+/// included, so section 1 compares like with like.
 #[global_allocator]
-static ALLOCATOR: courier_bench::alloc_count::Counting = courier_bench::alloc_count::Counting;
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// A subcommand's end: its error on stderr, named, and the exit status.
 fn finish<E: std::fmt::Display>(name: &str, result: Result<(), E>) -> ExitCode {
@@ -41,7 +38,6 @@ fn main() -> ExitCode {
     match std::env::args().nth(1).as_deref() {
         Some("receiver") => return finish("receiver", receiver::serve_as_child()),
         Some("sender-child") => return finish("sender child", sender_overhead::child(&rest)),
-        Some("init-steps") => return finish("init-steps", startup::init_steps_child()),
         _ => {}
     }
     let sections =

@@ -1,4 +1,4 @@
-//! POLICIES.md, row by row, through the public API only: every knob of the four
+//! docs/policies.md, row by row, through the public API only: every knob of the four
 //! presets, every wait of every ladder (jitter bounds and fixed seeds), what a wait is
 //! measured from, Retry-After, deadlines, the Greatwait stop rule and classification
 //! table, 410 and redirects, Tanitar's dead reasons, failure snippets, attempt

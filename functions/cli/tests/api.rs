@@ -1,0 +1,628 @@
+//! The built `courier` binary against the local stack (moto, the real API, the real
+//! sender) on free 127.0.0.1 ports: a delivery followed from a failing `courier
+//! receive` to success and redelivered, every API command's `--json` output, and
+//! the exit code of each error class.
+
+use courier_local::stack::{Stack, StackOptions};
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// The CLI pointed at one stack through the environment, isolated from the user's
+/// own config file.
+struct Cli {
+    url: String,
+    key: String,
+    config: PathBuf,
+}
+
+impl Cli {
+    fn new(stack: &Stack, tag: &str) -> Cli {
+        Cli {
+            url: stack.api_url.clone(),
+            key: stack.api_key.clone(),
+            config: std::env::temp_dir().join(format!("courier-cli-{tag}-{}.json", std::process::id())),
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> tokio::process::Command {
+        let mut c = tokio::process::Command::new(env!("CARGO_BIN_EXE_courier"));
+        c.args(args)
+            .env("COURIER_API_URL", &self.url)
+            .env("COURIER_API_KEY", &self.key)
+            .env("COURIER_CONFIG", &self.config)
+            .env_remove("COURIER_PROFILE")
+            .stdin(Stdio::null())
+            .kill_on_drop(true);
+        c
+    }
+
+    async fn run(&self, args: &[&str]) -> Out {
+        let o = self.command(args).output().await.expect("run courier");
+        let out = Out {
+            code: o.status.code().expect("exited, not killed"),
+            stdout: String::from_utf8(o.stdout).expect("utf-8 stdout"),
+            stderr: String::from_utf8(o.stderr).expect("utf-8 stderr"),
+        };
+        assert!(!out.stderr.contains("panicked"), "{args:?} panicked: {}", out.stderr);
+        out
+    }
+
+    async fn ok(&self, args: &[&str]) -> String {
+        let o = self.run(args).await;
+        assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+        assert_eq!(o.stderr, "", "{args:?}");
+        o.stdout
+    }
+
+    async fn json(&self, args: &[&str]) -> Value {
+        let mut all = args.to_vec();
+        all.push("--json");
+        let text = self.ok(&all).await;
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {text}"))
+    }
+
+    /// One JSON value per line (`--watch --json`).
+    async fn json_lines(&self, args: &[&str]) -> Vec<Value> {
+        let mut all = args.to_vec();
+        all.push("--json");
+        self.ok(&all)
+            .await
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {l}")))
+            .collect()
+    }
+
+    /// A command that must fail with `code`: nothing on stdout, one line on stderr.
+    async fn fails(&self, code: i32, args: &[&str]) -> String {
+        let o = self.run(args).await;
+        assert_eq!(o.code, code, "{args:?}: {}{}", o.stdout, o.stderr);
+        assert_eq!(o.stdout, "", "{args:?}");
+        assert_eq!(o.stderr.lines().count(), 1, "{args:?}: {}", o.stderr);
+        o.stderr
+    }
+}
+
+impl Drop for Cli {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.config);
+    }
+}
+
+async fn stack(name: &str) -> Stack {
+    Stack::start(StackOptions {
+        api_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        prefix: format!("cli-{name}"),
+        ..StackOptions::default()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("local stack failed to start: {e}"))
+}
+
+/// `courier receive` as a child process; its stdout lines are collected as they come.
+struct Receiver {
+    child: tokio::process::Child,
+    url: String,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Receiver {
+    async fn start(cli: &Cli, secret: &str, answer: &str) -> Receiver {
+        let mut child = cli
+            .command(&[
+                "receive", "--port", "0", "--secret", secret, "--answer", answer, "--json",
+            ])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("spawn courier receive");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let first = stdout
+            .next_line()
+            .await
+            .expect("read receive's first line")
+            .expect("receive printed where it listens");
+        let listening: Value = serde_json::from_str(&first).expect("first line is JSON");
+        let url = listening["listening"].as_str().expect("listening url").to_owned();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = lines.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(l)) = stdout.next_line().await {
+                sink.lock().expect("lines").push(l);
+            }
+        });
+        Receiver { child, url, lines }
+    }
+
+    fn received(&self) -> Vec<Value> {
+        self.lines
+            .lock()
+            .expect("lines")
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("receive printed non-JSON ({e}): {l}")))
+            .collect()
+    }
+}
+
+/// A POST without any webhook headers, by hand: returns the status line.
+fn unsigned_post(url: &str) -> String {
+    let addr = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect to receive");
+    let req = format!("POST /hook HTTP/1.1\r\nhost: {addr}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{{}}");
+    s.write_all(req.as_bytes()).expect("write");
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).expect("read");
+    answer.lines().next().unwrap_or_default().to_owned()
+}
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_receiver_is_followed_to_success_and_redelivered() {
+    let st = stack("flow").await;
+    let cli = Cli::new(&st, "flow");
+
+    // Tanitar's behaviour with a one-second ladder, so the retry comes quickly.
+    let created = cli
+        .json(&[
+            "endpoints",
+            "create",
+            "--url",
+            "http://127.0.0.1:9/placeholder",
+            "--policy",
+            r#"{"base": "tanitar", "name": "tanitar-fast", "waitsSeconds": [1]}"#,
+            "--description",
+            "cli test",
+        ])
+        .await;
+    let ep = s(&created["id"]).to_owned();
+    let secret = s(&created["secret"]).to_owned();
+    assert!(secret.starts_with("whsec_"), "{created}");
+    assert_eq!(created["status"], "active");
+    assert_eq!(created["description"], "cli test");
+
+    let rx = Receiver::start(&cli, &secret, "503,200").await;
+    let updated = cli
+        .json(&["endpoints", "update", &ep, "--url", &format!("{}/hook", rx.url)])
+        .await;
+    assert_eq!(updated["url"], format!("{}/hook", rx.url));
+    assert_eq!(updated["description"], "cli test", "absent fields keep their value");
+    assert_eq!(unsigned_post(&rx.url), "HTTP/1.1 401 Unauthorized");
+
+    let sent = cli
+        .json(&[
+            "events",
+            "send",
+            "--endpoint",
+            &ep,
+            "--type",
+            "order.paid",
+            "--payload",
+            r#"{"orderId": 1001}"#,
+            "--idempotency-key",
+            "order-1001",
+        ])
+        .await;
+    let dlv = s(&sent["deliveries"][0]["id"]).to_owned();
+    let event = s(&sent["eventId"]).to_owned();
+    assert_eq!(sent["deliveries"][0]["endpointId"], ep.as_str());
+    // The same key again: the same answer, no second event.
+    let again = cli
+        .json(&[
+            "events",
+            "send",
+            "--endpoint",
+            &ep,
+            "--type",
+            "order.paid",
+            "--payload",
+            r#"{"orderId": 1001}"#,
+            "--idempotency-key",
+            "order-1001",
+        ])
+        .await;
+    assert_eq!(again["eventId"], event.as_str());
+
+    let watched = cli
+        .json_lines(&[
+            "attempts",
+            "list",
+            &dlv,
+            "--watch",
+            "--interval-ms",
+            "200",
+            "--watch-timeout-seconds",
+            "120",
+        ])
+        .await;
+    let seen: Vec<(u64, &str, &str, u64)> = watched
+        .iter()
+        .map(|a| {
+            (
+                a["number"].as_u64().unwrap_or(0),
+                s(&a["state"]),
+                s(&a["diagnostic"]),
+                a["responseStatus"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (1, "retryable_failure", "http_retryable", 503),
+            (2, "succeeded", "delivered", 200)
+        ]
+    );
+
+    let d = cli.json(&["deliveries", "get", &dlv]).await;
+    assert_eq!(d["status"], "succeeded");
+    assert_eq!(d["attemptCount"], 2);
+    // The table of attempts: plain text (stdout is not a terminal), both rows.
+    let table = cli.ok(&["attempts", "list", &dlv]).await;
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    assert!(lines[0].starts_with("#  ID"), "{table}");
+    assert!(
+        lines[1].contains("retryable_failure") && lines[1].contains("http_retryable"),
+        "{table}"
+    );
+    assert!(
+        lines[2].contains("succeeded") && lines[2].contains("delivered"),
+        "{table}"
+    );
+    assert!(!table.contains('\x1b'), "no colour outside a terminal: {table:?}");
+    let first_attempt = s(&watched[0]["id"]).to_owned();
+    let one = cli.json(&["attempts", "get", &dlv, &first_attempt]).await;
+    assert_eq!(one["id"], first_attempt.as_str());
+    assert_eq!(one["responseStatus"], 503);
+
+    // Redeliver (key generated): a third attempt, which the script's last 200 answers.
+    let redo = cli.json(&["deliveries", "redeliver", &dlv]).await;
+    assert_eq!(redo["deliveryId"], dlv.as_str());
+    assert_eq!(redo["attemptNumber"], 3);
+    assert_eq!(redo["sourceAttemptId"], watched[1]["id"]);
+    let human = cli
+        .ok(&[
+            "deliveries",
+            "get",
+            &dlv,
+            "--watch",
+            "--interval-ms",
+            "200",
+            "--watch-timeout-seconds",
+            "120",
+        ])
+        .await;
+    let last = human.lines().last().unwrap_or_default();
+    assert!(last.starts_with(&format!("{dlv} succeeded  attempts 3")), "{human}");
+    let after = cli.json(&["attempts", "list", &dlv]).await;
+    let items = after["items"].as_array().expect("items");
+    assert_eq!(items.len(), 3);
+    assert_eq!(items[2]["trigger"], "redelivery");
+    assert_eq!(items[2]["state"], "succeeded");
+    assert_eq!(items[2]["id"], redo["attemptId"]);
+
+    // What the receiver saw: three signed webhooks (the unsigned probe got 401).
+    let got = rx.received();
+    let summary: Vec<(bool, u64, &str, &str)> = got
+        .iter()
+        .map(|w| {
+            (
+                w["signatureValid"].as_bool().unwrap_or(false),
+                w["answered"].as_u64().unwrap_or(0),
+                s(&w["attempt"]),
+                w["webhookId"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (false, 401, "-", "-"),
+            (true, 503, "1", dlv.as_str()),
+            (true, 200, "2", dlv.as_str()),
+            (true, 200, "3", dlv.as_str()),
+        ]
+    );
+    assert_eq!(got[1]["body"]["data"], json!({"orderId": 1001}));
+    assert_eq!(got[3]["body"]["trigger"], "redelivery");
+
+    // The audit log and the endpoint's delivery log.
+    let log = cli.json(&["events", "list", "--endpoint", &ep]).await;
+    let ids: Vec<&str> = log["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|e| s(&e["id"]))
+        .collect();
+    assert_eq!(ids, [event.as_str()]);
+    let e = cli.json(&["events", "get", &event, "--endpoint", &ep]).await;
+    assert_eq!(e["id"], event.as_str());
+    assert_eq!(e["type"], "order.paid");
+    let dl = cli
+        .json(&[
+            "deliveries",
+            "list",
+            "--endpoint",
+            &ep,
+            "--status",
+            "succeeded",
+            "--all",
+        ])
+        .await;
+    let ids: Vec<&str> = dl["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|d| s(&d["id"]))
+        .collect();
+    assert_eq!(ids, [dlv.as_str()]);
+    assert_eq!(dl["nextCursor"], Value::Null);
+
+    // The same through a named profile instead of the environment.
+    std::fs::write(
+        &cli.config,
+        json!({"profiles": {"local": {"apiUrl": st.api_url, "apiKey": st.api_key}}}).to_string(),
+    )
+    .expect("write config");
+    let o = tokio::process::Command::new(env!("CARGO_BIN_EXE_courier"))
+        .args(["--profile", "local", "endpoints", "get", &ep, "--json"])
+        .env("COURIER_CONFIG", &cli.config)
+        .env_remove("COURIER_API_URL")
+        .env_remove("COURIER_API_KEY")
+        .output()
+        .await
+        .expect("run courier");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let via_profile: Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(via_profile["id"], ep.as_str());
+
+    drop(rx.child);
+    st.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lifecycle_commands_and_error_classes() {
+    let st = stack("errors").await;
+    let cli = Cli::new(&st, "errors");
+    let created = cli
+        .json(&[
+            "endpoints",
+            "create",
+            "--url",
+            "http://127.0.0.1:9/hook",
+            "--policy",
+            "tanitar",
+        ])
+        .await;
+    let ep = s(&created["id"]).to_owned();
+
+    // Lifecycle: each answer is the endpoint (or the action's own object).
+    let rotated = cli
+        .json(&["endpoints", "rotate-secret", &ep, "--grace-seconds", "60"])
+        .await;
+    assert!(s(&rotated["secret"]).starts_with("whsec_"));
+    assert_ne!(rotated["secret"], created["secret"]);
+    let mut states: Vec<&str> = rotated["secrets"]
+        .as_array()
+        .expect("secrets")
+        .iter()
+        .map(|x| s(&x["state"]))
+        .collect();
+    states.sort_unstable();
+    assert_eq!(states, ["active", "retiring"]);
+    let test = cli.json(&["endpoints", "test", &ep]).await;
+    assert!(s(&test["deliveryId"]).starts_with("dlv_"), "{test}");
+    let replay = cli
+        .json(&["endpoints", "replay", &ep, "--since", s(&created["createdAt"])])
+        .await;
+    assert_eq!(replay["endpointId"], ep.as_str());
+    assert_eq!(cli.json(&["endpoints", "disable", &ep]).await["status"], "disabled");
+    assert_eq!(cli.json(&["endpoints", "enable", &ep]).await["status"], "active");
+    let dead = cli.json(&["endpoints", "replay-dead", &ep]).await;
+    assert_eq!(dead["endpointId"], ep.as_str());
+    let listed = cli.json(&["endpoints", "list", "--all", "--max-pages", "5"]).await;
+    assert!(
+        listed["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .any(|e| e["id"] == ep.as_str()),
+        "{listed}"
+    );
+    let shown = cli.ok(&["endpoints", "get", &ep]).await;
+    assert!(
+        shown.lines().any(|l| l.starts_with("status") && l.ends_with("active")),
+        "{shown}"
+    );
+
+    // Refused (4): a delivery that has not settled cannot be redelivered; a wrong key.
+    // A month after the endpoint was made: far enough that it stays scheduled.
+    let planned = courier_core::Timestamp::parse_rfc3339(s(&created["createdAt"]))
+        .expect("createdAt")
+        .plus_secs(30 * 86_400)
+        .to_rfc3339();
+    let later = cli
+        .json(&[
+            "events",
+            "send",
+            "--endpoint",
+            &ep,
+            "--payload",
+            "{}",
+            "--planned-at",
+            &planned,
+        ])
+        .await;
+    assert_eq!(later["deliveries"][0]["status"], "scheduled");
+    let scheduled = s(&later["deliveries"][0]["id"]).to_owned();
+    let err = cli.fails(4, &["deliveries", "redeliver", &scheduled]).await;
+    assert!(err.starts_with("courier: 409 conflict: delivery "), "{err}");
+    // Nor redriven when it is not in the dead-letter queue.
+    let err = cli.fails(4, &["deliveries", "redrive", &scheduled]).await;
+    assert!(err.starts_with("courier: 409 conflict: "), "{err}");
+    let err = cli.fails(4, &["endpoints", "list", "--api-key", "ck_wrong"]).await;
+    assert!(err.starts_with("courier: 401 unauthorized: "), "{err}");
+    // Unsettled (6): the watch gives up after its bound.
+    let o = cli
+        .run(&[
+            "deliveries",
+            "get",
+            &scheduled,
+            "--watch",
+            "--interval-ms",
+            "100",
+            "--watch-timeout-seconds",
+            "1",
+        ])
+        .await;
+    assert_eq!(o.code, 6, "{}", o.stderr);
+    assert_eq!(
+        o.stdout,
+        format!("{scheduled} scheduled  attempts 0  next {planned}\n"),
+        "one line: nothing changed while watching"
+    );
+    assert!(
+        o.stderr.contains("has not settled after 1 s of watching"),
+        "{}",
+        o.stderr
+    );
+    // Interrupted (130): Ctrl-C (SIGINT) while watching.
+    let mut child = cli
+        .command(&[
+            "deliveries",
+            "get",
+            &scheduled,
+            "--watch",
+            "--interval-ms",
+            "100",
+            "--watch-timeout-seconds",
+            "120",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the watch");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first = lines
+        .next_line()
+        .await
+        .expect("read")
+        .expect("the watch printed the delivery");
+    assert!(first.starts_with(&format!("{scheduled} scheduled")), "{first}");
+    let pid = child.id().expect("running").to_string();
+    let kill = tokio::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .await
+        .expect("kill");
+    assert!(kill.success());
+    let o = child.wait_with_output().await.expect("wait");
+    assert_eq!(o.status.code(), Some(130));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "courier: interrupted\n");
+
+    // Not found (3).
+    let err = cli.fails(3, &["deliveries", "get", "dlv_doesnotexist"]).await;
+    assert!(err.starts_with("courier: 404 not_found: "), "{err}");
+    cli.fails(3, &["attempts", "list", "dlv_doesnotexist"]).await;
+    cli.fails(3, &["endpoints", "get", "ep_doesnotexist"]).await;
+    cli.fails(3, &["events", "get", "evt_doesnotexist", "--endpoint", &ep])
+        .await;
+
+    // Usage (2): the API's validation names the field; local input errors too.
+    let err = cli
+        .fails(
+            2,
+            &[
+                "endpoints",
+                "create",
+                "--url",
+                "ftp://example.com/x",
+                "--policy",
+                "tanitar",
+            ],
+        )
+        .await;
+    assert!(
+        err.starts_with("courier: 422 ") || err.starts_with("courier: 400 "),
+        "{err}"
+    );
+    assert!(err.contains("url"), "{err}");
+    let err = cli
+        .fails(
+            2,
+            &[
+                "endpoints",
+                "update",
+                &ep,
+                "--policy",
+                r#"{"base": "gavai", "waitsSeconds": [-2]}"#,
+            ],
+        )
+        .await;
+    assert!(err.contains("waitsSeconds[0]"), "{err}");
+    let err = cli
+        .fails(2, &["endpoints", "create", "--url", "http://127.0.0.1:9/hook"])
+        .await;
+    assert!(err.contains("policy"), "the missing field is named: {err}");
+    let err = cli
+        .fails(2, &["events", "send", "--endpoint", &ep, "--payload", "{nope"])
+        .await;
+    assert!(err.starts_with("courier: --payload: the argument is not JSON"), "{err}");
+    let o = cli.run(&["deliveries", "get"]).await;
+    assert_eq!(o.code, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("error:"), "{}", o.stderr);
+
+    // Revoked is for good: enabling it again is refused.
+    assert_eq!(cli.json(&["endpoints", "revoke", &ep]).await["status"], "revoked");
+    let err = cli.fails(4, &["endpoints", "enable", &ep]).await;
+    assert!(err.starts_with("courier: 409 conflict: "), "{err}");
+
+    st.stop().await;
+}
+
+#[tokio::test]
+async fn an_unreachable_api_and_a_missing_key_have_their_own_codes() {
+    // A port that was free a moment ago: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port();
+    let cli = Cli {
+        url: format!("http://127.0.0.1:{port}"),
+        key: "ck_any".into(),
+        config: std::env::temp_dir().join(format!("courier-cli-none-{}.json", std::process::id())),
+    };
+    let err = cli.fails(5, &["endpoints", "list"]).await;
+    assert!(
+        err.starts_with(&format!("courier: cannot reach the API at http://127.0.0.1:{port}")),
+        "{err}"
+    );
+    let o = tokio::process::Command::new(env!("CARGO_BIN_EXE_courier"))
+        .args(["endpoints", "list"])
+        .env("COURIER_API_URL", &cli.url)
+        .env("COURIER_CONFIG", &cli.config)
+        .env_remove("COURIER_API_KEY")
+        .env_remove("COURIER_PROFILE")
+        .output()
+        .await
+        .expect("run courier");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "courier: no API key: pass --api-key, set COURIER_API_KEY, or give the profile an apiKey\n"
+    );
+    let err = cli.fails(2, &["--profile", "nope", "endpoints", "list"]).await;
+    assert_eq!(err, "courier: --profile nope: no such profile (no config file)\n");
+}
