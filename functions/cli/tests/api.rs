@@ -179,7 +179,7 @@ async fn a_failing_receiver_is_followed_to_success_and_redelivered() {
             "endpoints",
             "create",
             "--url",
-            "http://127.0.0.1:9/placeholder",
+            "http://127.0.0.1:9999/placeholder",
             "--policy",
             r#"{"base": "tanitar", "name": "tanitar-fast", "waitsSeconds": [1]}"#,
             "--description",
@@ -401,7 +401,7 @@ async fn lifecycle_commands_and_error_classes() {
             "endpoints",
             "create",
             "--url",
-            "http://127.0.0.1:9/hook",
+            "http://127.0.0.1:9999/hook",
             "--policy",
             "tanitar",
         ])
@@ -573,7 +573,7 @@ async fn lifecycle_commands_and_error_classes() {
         .await;
     assert!(err.contains("waitsSeconds[0]"), "{err}");
     let err = cli
-        .fails(2, &["endpoints", "create", "--url", "http://127.0.0.1:9/hook"])
+        .fails(2, &["endpoints", "create", "--url", "http://127.0.0.1:9999/hook"])
         .await;
     assert!(err.contains("policy"), "the missing field is named: {err}");
     let err = cli

@@ -43,6 +43,7 @@ async fn main() -> ExitCode {
     };
     println!("Courier is running.");
     println!("  API          {}", stack.api_url);
+    println!("  console      {}/console", stack.api_url);
     println!("  API key      {}", stack.api_key);
     println!(
         "  try          curl -s {}/v1/endpoints -H 'authorization: Bearer {}'",

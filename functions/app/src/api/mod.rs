@@ -9,6 +9,7 @@
 mod auth;
 mod body;
 mod completion;
+mod console;
 mod deliveries;
 mod endpoint_lifecycle;
 mod endpoints;

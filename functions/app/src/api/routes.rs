@@ -95,10 +95,6 @@ async fn head_has_no_content(req: Request, next: Next) -> Response {
     resp
 }
 
-async fn unknown_route() -> ApiError {
-    ApiError::not_found("route")
-}
-
 impl Api {
     /// The API as an axum [`Router`], served by `lambda_http` in the API Lambda and
     /// by `axum::serve` in the local runner.
@@ -161,7 +157,7 @@ impl Api {
             .route("/healthz", only(get(healthz), "GET, HEAD"))
             .merge(tenant_routes)
             .merge(completion_routes)
-            .fallback(unknown_route)
+            .fallback(super::console::console_or_not_found)
             .layer(axum::middleware::from_fn(body::limit_body))
             .layer(axum::middleware::from_fn(head_has_no_content))
             .with_state(self)

@@ -1,0 +1,833 @@
+// Courier console: a single-page app over the public API. The API key lives only in
+// this module's memory (never in a URL, storage, a cookie or a log line), so a reload
+// asks for it again. Every value from the API is put in the page as text
+// (textContent / createTextNode), never parsed as HTML: receivers control snippets,
+// headers and URLs.
+"use strict";
+
+(function () {
+  // The API's origin and path prefix: the console is served at <base>/console.
+  const BASE = location.pathname.replace(/\/console(\/.*)?$/, "");
+  const STATUSES = ["scheduled", "pending", "retrying", "ambiguous", "succeeded", "failed", "dropped"];
+  const PRESETS = ["greatwait", "tanitar", "gavai", "smartchat"];
+  const REMEDIES = {
+    none: "Nothing to do.",
+    inspect_receiver: "The receiver answered with an error. Look in its logs for this webhook-id and fix it; Courier retries as the policy says, and you can redeliver once it is fixed.",
+    review_retry_policy: "The receiver asked Courier to slow down or the retries ran out. Review the endpoint's policy (waits, Retry-After cap) or the receiver's limits.",
+    review_endpoint: "Courier could not use the endpoint as it is (disabled, paused, unsafe address, DNS, TLS or no signing secret). Review the endpoint before sending again.",
+    replace_payload: "The receiver refused this payload. Sending the same bytes again will fail again: fix the data and send a new event.",
+    review_before_redelivery: "The request may have reached the receiver (a timeout or a dropped connection). Check with the receiver before redelivering, or it may be processed twice.",
+    contact_support: "Something unexpected happened inside Courier. Contact support with the delivery id.",
+  };
+
+  // The only copy of the key.
+  let apiKey = null;
+  // Timers of the page on screen, cleared when the route changes.
+  let timers = [];
+  let renderSeq = 0;
+
+  // ---- DOM helpers: text only, never markup from data ----
+
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+      else if (k === "class") el.className = v;
+      else if (v === true) el.setAttribute(k, "");
+      else el.setAttribute(k, String(v));
+    }
+    append(el, children);
+    return el;
+  }
+
+  function append(el, children) {
+    for (const c of children.flat(Infinity)) {
+      if (c === null || c === undefined || c === false) continue;
+      el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return el;
+  }
+
+  const SVG = "http://www.w3.org/2000/svg";
+  function s(tag, attrs, ...children) {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+    }
+    for (const c of children) el.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+    return el;
+  }
+
+  function clear(el) {
+    while (el.firstChild) el.removeChild(el.firstChild);
+    return el;
+  }
+
+  function badge(value) {
+    const v = String(value || "unknown");
+    return h("span", { class: "badge s-" + v.replace(/[^a-z_]/g, "") }, v);
+  }
+
+  function toast(text, bad) {
+    const box = document.getElementById("toast");
+    const item = h("div", { class: bad ? "bad" : "" }, text);
+    box.appendChild(item);
+    setTimeout(() => item.remove(), 6000);
+  }
+
+  // A time in the viewer's zone, with the UTC instant on hover.
+  function when(iso) {
+    if (!iso) return h("span", { class: "muted" }, "—");
+    const d = new Date(iso);
+    if (isNaN(d.getTime())) return h("span", {}, String(iso));
+    return h("time", { datetime: d.toISOString(), title: d.toISOString().replace(".000Z", "Z") + " (UTC)" }, d.toLocaleString());
+  }
+
+  function duration(seconds) {
+    if (seconds === null || seconds === undefined || isNaN(seconds)) return "—";
+    const neg = seconds < 0;
+    let t = Math.abs(seconds);
+    if (t < 1) return (neg ? "-" : "") + Math.round(t * 1000) + " ms";
+    const parts = [];
+    for (const [unit, size] of [["d", 86400], ["h", 3600], ["min", 60], ["s", 1]]) {
+      if (t >= size || (unit === "s" && parts.length === 0)) {
+        const n = unit === "s" && parts.length === 0 && t < 10 ? Math.round(t * 10) / 10 : Math.floor(t / size);
+        parts.push(n + " " + unit);
+        t -= Math.floor(t / size) * size;
+      }
+      if (parts.length === 2) break;
+    }
+    return (neg ? "-" : "") + parts.join(" ");
+  }
+
+  function ms(iso) {
+    const t = Date.parse(iso);
+    return isNaN(t) ? null : t;
+  }
+
+  function policyName(p) {
+    return typeof p === "string" ? p : (p && p.name) || "custom";
+  }
+
+  function link(href, text, attrs) {
+    return h("a", Object.assign({ href }, attrs || {}), text);
+  }
+
+  function card(title, ...children) {
+    return h("section", { class: "card", "aria-label": title }, h("h2", {}, title), ...children);
+  }
+
+  // ---- the API ----
+
+  class ApiError extends Error {
+    constructor(status, body) {
+      super((body && (body.detail || body.title)) || "request failed with status " + status);
+      this.status = status;
+      this.body = body;
+    }
+  }
+
+  // `quiet401`: the login check, where a refused key is the answer, not an expiry.
+  async function api(method, path, body, headers, quiet401) {
+    const init = { method, headers: Object.assign({ authorization: "Bearer " + apiKey }, headers || {}), credentials: "omit", cache: "no-store" };
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const resp = await fetch(BASE + path, init);
+    let data = null;
+    try { data = await resp.json(); } catch (_) { data = null; }
+    if (resp.status === 401 && !quiet401) {
+      apiKey = null;
+      toast("The API key was refused; log in again.", true);
+      route();
+      throw new ApiError(401, data);
+    }
+    if (!resp.ok) throw new ApiError(resp.status, data);
+    return data;
+  }
+
+  async function policyShow(policy, latencyClass) {
+    const q = new URLSearchParams({ policy: JSON.stringify(policy), latencyClass: latencyClass || "realtime" });
+    const resp = await fetch(BASE + "/console/policy/show?" + q, { credentials: "omit" });
+    const data = await resp.json();
+    if (!resp.ok) throw new ApiError(resp.status, data);
+    return data;
+  }
+
+  // All pages of a list, at most `maxPages`.
+  async function listAll(path, maxPages) {
+    const items = [];
+    let cursor = null;
+    for (let i = 0; i < maxPages; i++) {
+      const sep = path.includes("?") ? "&" : "?";
+      const page = await api("GET", path + (cursor ? sep + "cursor=" + encodeURIComponent(cursor) : ""));
+      items.push(...(page.items || []));
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    return items;
+  }
+
+  function idempotencyKey() {
+    if (crypto.randomUUID) return "console-" + crypto.randomUUID();
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return "console-" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  }
+
+  // Runs an action button: disabled while it runs, errors shown next to it.
+  function action(label, run, attrs) {
+    const out = h("span", { class: "muted", role: "status" });
+    const btn = h("button", Object.assign({ type: "button" }, attrs || {}), label);
+    btn.addEventListener("click", async () => {
+      btn.disabled = true;
+      clear(out);
+      try {
+        const msg = await run(out);
+        if (msg) append(out, [msg]);
+      } catch (e) {
+        out.className = "error";
+        append(out, [e.message]);
+      } finally {
+        btn.disabled = false;
+      }
+    });
+    return [btn, out];
+  }
+
+  // ---- routing ----
+
+  function every(msInterval, fn) {
+    timers.push(setInterval(fn, msInterval));
+  }
+
+  function route() {
+    timers.forEach(clearInterval);
+    timers = [];
+    const seq = ++renderSeq;
+    const main = clear(document.getElementById("main"));
+    const top = document.getElementById("top");
+    const hash = location.hash.startsWith("#/") ? location.hash.slice(2) : "overview";
+    const parts = hash.split("/").map(decodeURIComponent);
+    if (!apiKey) {
+      top.hidden = true;
+      renderLogin(main);
+      return;
+    }
+    top.hidden = false;
+    for (const a of top.querySelectorAll("nav a")) {
+      if (a.dataset.section === (parts[0] === "deliveries" ? "endpoints" : parts[0])) a.setAttribute("aria-current", "page");
+      else a.removeAttribute("aria-current");
+    }
+    const page = {
+      overview: () => renderOverview(main, seq),
+      endpoints: () => (parts[1] ? renderEndpoint(main, parts[1], seq) : renderEndpoints(main, seq)),
+      deliveries: () => renderDelivery(main, parts[1] || "", seq),
+      events: () => renderEvents(main, seq),
+      explorer: () => renderExplorer(main),
+    }[parts[0]];
+    const run = page || (() => append(main, [h("h1", {}, "Not found"), h("p", {}, "No such page. "), link("#/overview", "Go to the overview")]));
+    Promise.resolve(run()).catch((e) => {
+      if (seq !== renderSeq || e.status === 401) return;
+      append(main, [h("p", { class: "error", role: "alert" }, e.message)]);
+    });
+  }
+
+  function stale(seq) {
+    return seq !== renderSeq;
+  }
+
+  // ---- login ----
+
+  function renderLogin(main) {
+    const input = h("input", { id: "api-key", type: "password", autocomplete: "off", spellcheck: "false", required: true, "aria-describedby": "key-help" });
+    const err = h("p", { class: "error", role: "alert", id: "login-error" });
+    const form = h("form", { class: "card login", "aria-label": "Log in" },
+      h("h1", {}, "Courier console"),
+      h("label", { for: "api-key" }, "API key", input),
+      h("p", { id: "key-help", class: "muted" }, "Kept in this tab's memory only: reloading the page asks for it again."),
+      err,
+      h("button", { type: "submit", id: "login" }, "Log in"));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clear(err);
+      const key = input.value.trim();
+      input.value = "";
+      if (!key) return;
+      apiKey = key;
+      try {
+        await api("GET", "/v1/endpoints?limit=1", undefined, undefined, true);
+        if (!location.hash.startsWith("#/")) location.hash = "#/overview";
+        route();
+      } catch (e) {
+        apiKey = null;
+        append(err, [e.status === 401 ? "That API key is not known." : e.message]);
+      }
+    });
+    append(main, [form]);
+    input.focus();
+  }
+
+  // ---- overview ----
+
+  async function renderOverview(main, seq) {
+    append(main, [h("h1", {}, "Overview")]);
+    const loading = h("p", { class: "muted" }, "Loading…");
+    main.appendChild(loading);
+    const endpoints = await listAll("/v1/endpoints?limit=100", 3);
+    const since = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+    const watched = endpoints.slice(0, 25);
+    const deliveries = [];
+    for (const e of watched) {
+      const page = await api("GET", "/v1/endpoints/" + encodeURIComponent(e.id) + "/deliveries?limit=100&since=" + encodeURIComponent(since));
+      for (const d of page.items || []) deliveries.push(d);
+    }
+    if (stale(seq)) return;
+    loading.remove();
+
+    const trouble = endpoints.filter((e) => e.status !== "active" && e.status !== "revoked" || (e.breaker && e.breaker.state === "open"));
+    const failing = deliveries
+      .filter((d) => d.status === "failed" || d.status === "retrying" || d.status === "ambiguous")
+      .sort((a, b) => (ms(b.createdAt) || 0) - (ms(a.createdAt) || 0))
+      .slice(0, 8);
+    const lastAttempts = {};
+    for (const d of failing) {
+      const list = await api("GET", "/v1/deliveries/" + encodeURIComponent(d.id) + "/attempts");
+      const items = list.items || [];
+      lastAttempts[d.id] = items[items.length - 1] || null;
+    }
+    if (stale(seq)) return;
+
+    const counts = {};
+    for (const st of STATUSES) counts[st] = 0;
+    for (const d of deliveries) counts[d.status] = (counts[d.status] || 0) + 1;
+
+    append(main, [
+      h("div", { class: "grid" },
+        card("Deliveries by status, last 24 h",
+          statusChart(deliveries),
+          h("table", { id: "status-counts" },
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Status"), h("th", { scope: "col" }, "Deliveries"))),
+            h("tbody", {}, STATUSES.map((st) => h("tr", {}, h("td", {}, badge(st)), h("td", { "data-status": st }, String(counts[st])))))),
+          h("p", { class: "muted" }, "Across the first " + watched.length + " endpoints, up to 100 deliveries each.")),
+        card("Endpoints in trouble",
+          trouble.length === 0 ? h("p", { id: "no-trouble" }, "None: every endpoint is taking events.") :
+            h("ul", { id: "trouble" }, trouble.map((e) => h("li", {},
+              link("#/endpoints/" + encodeURIComponent(e.id), e.url, { class: "wrap" }), " ", badge(e.status),
+              e.breaker && e.breaker.state === "open" ? [" breaker open until ", when(e.breaker.openUntil)] : null))))),
+      card("Recent failures",
+        failing.length === 0 ? h("p", {}, "No failed, retrying or ambiguous deliveries in the last 24 h.") :
+          h("table", { class: "responsive", id: "failures" },
+            h("thead", {}, h("tr", {}, ["Delivery", "Status", "Last attempt", "Remediation", "Created"].map((t) => h("th", { scope: "col" }, t)))),
+            h("tbody", {}, failing.map((d) => {
+              const a = lastAttempts[d.id];
+              return h("tr", {},
+                h("td", { "data-label": "Delivery" }, link("#/deliveries/" + encodeURIComponent(d.id), d.id, { class: "mono delivery-link" })),
+                h("td", { "data-label": "Status" }, badge(d.status)),
+                h("td", { "data-label": "Last attempt" }, a ? [a.responseStatus ? String(a.responseStatus) + " · " : "", a.diagnostic] : "—"),
+                h("td", { "data-label": "Remediation" }, a ? [h("code", {}, a.remediation), " ", REMEDIES[a.remediation] || ""] : "—"),
+                h("td", { "data-label": "Created" }, when(d.createdAt)));
+            })))),
+    ]);
+  }
+
+  // Stacked bars of deliveries per hour over the last 24 h, by status.
+  function statusChart(deliveries) {
+    const W = 480, H = 140, pad = 24, now = Date.now(), hours = 24;
+    const buckets = Array.from({ length: hours }, () => ({}));
+    for (const d of deliveries) {
+      const t = ms(d.createdAt);
+      if (t === null) continue;
+      const i = hours - 1 - Math.floor((now - t) / 3600000);
+      if (i < 0 || i >= hours) continue;
+      buckets[i][d.status] = (buckets[i][d.status] || 0) + 1;
+    }
+    const max = Math.max(1, ...buckets.map((b) => Object.values(b).reduce((x, y) => x + y, 0)));
+    const bw = (W - pad) / hours;
+    const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H + 18}`, role: "img", "aria-label": "Deliveries per hour by status, last 24 hours" });
+    svg.appendChild(s("line", { class: "axis", x1: pad, y1: H, x2: W, y2: H }));
+    svg.appendChild(s("text", { x: 0, y: 10 }, String(max)));
+    svg.appendChild(s("text", { x: 0, y: H }, "0"));
+    buckets.forEach((b, i) => {
+      let y = H;
+      for (const st of STATUSES) {
+        const n = b[st] || 0;
+        if (!n) continue;
+        const hgt = (n / max) * (H - 12);
+        y -= hgt;
+        const r = s("rect", { class: "f-" + st, x: pad + i * bw + 1, y, width: Math.max(1, bw - 2), height: hgt });
+        r.appendChild(s("title", {}, `${n} ${st}`));
+        svg.appendChild(r);
+      }
+    });
+    svg.appendChild(s("text", { x: pad, y: H + 14 }, "24 h ago"));
+    svg.appendChild(s("text", { x: W - 24, y: H + 14 }, "now"));
+    return svg;
+  }
+
+  // ---- endpoints ----
+
+  function healthCell(e) {
+    if (e.breaker) return ["breaker ", badge(e.breaker.state), e.breaker.state === "open" ? [" until ", when(e.breaker.openUntil)] : ` (${e.breaker.exhaustedInARow} exhausted in a row)`];
+    if (e.health) return ["health ", badge(e.health.status), ` (${e.health.failuresInARow} failures in a row)`];
+    return h("span", { class: "muted" }, "no health model");
+  }
+
+  async function renderEndpoints(main, seq) {
+    append(main, [h("h1", {}, "Endpoints")]);
+    const items = await listAll("/v1/endpoints?limit=100", 5);
+    if (stale(seq)) return;
+    if (items.length === 0) {
+      append(main, [h("p", {}, "No endpoints yet. Create one with POST /v1/endpoints.")]);
+      return;
+    }
+    append(main, [card(items.length + " endpoints",
+      h("table", { class: "responsive", id: "endpoints" },
+        h("thead", {}, h("tr", {}, ["URL", "Status", "Health", "Policy", "Created"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, items.map((e) => h("tr", {},
+          h("td", { "data-label": "URL", class: "wrap" }, link("#/endpoints/" + encodeURIComponent(e.id), e.url), h("div", { class: "muted mono" }, e.id),
+            e.description ? h("div", { class: "muted" }, e.description) : null),
+          h("td", { "data-label": "Status" }, badge(e.status)),
+          h("td", { "data-label": "Health" }, healthCell(e)),
+          h("td", { "data-label": "Policy" }, policyName(e.policy)),
+          h("td", { "data-label": "Created" }, when(e.createdAt)))))))]);
+  }
+
+  async function renderEndpoint(main, id, seq) {
+    const e = await api("GET", "/v1/endpoints/" + encodeURIComponent(id));
+    if (stale(seq)) return;
+    const path = "/v1/endpoints/" + encodeURIComponent(e.id);
+    append(main, [
+      h("p", {}, link("#/endpoints", "← Endpoints")),
+      h("h1", { class: "wrap" }, e.url),
+      h("div", { class: "grid" },
+        card("Endpoint",
+          h("dl", { class: "facts" },
+            h("dt", {}, "Id"), h("dd", { class: "mono" }, e.id),
+            h("dt", {}, "Status"), h("dd", { id: "endpoint-status" }, badge(e.status)),
+            h("dt", {}, "Health"), h("dd", {}, healthCell(e)),
+            h("dt", {}, "Policy"), h("dd", {}, policyName(e.policy)),
+            h("dt", {}, "Latency class"), h("dd", {}, e.latencyClass),
+            h("dt", {}, "Timeout"), h("dd", {}, e.timeoutMs + " ms"),
+            h("dt", {}, "Description"), h("dd", { id: "endpoint-description" }, e.description || "—"),
+            h("dt", {}, "Secrets"), h("dd", {}, e.secrets.map((x) => h("div", {}, badge(x.state), " since ", when(x.createdAt), x.expiresAt ? [" until ", when(x.expiresAt)] : null))),
+            h("dt", {}, "Created"), h("dd", {}, when(e.createdAt)))),
+        endpointActions(e, path)),
+    ]);
+    const ladder = card("Policy: how long can this receiver be down?", h("p", { class: "muted" }, "Loading…"));
+    main.appendChild(ladder);
+    main.appendChild(deliveryLog(e, path, seq));
+    try {
+      const show = await policyShow(e.policy, e.latencyClass);
+      if (stale(seq)) return;
+      clear(ladder);
+      append(ladder, [h("h2", {}, "Policy: how long can this receiver be down?"), ladderView(show)]);
+    } catch (err) {
+      clear(ladder);
+      append(ladder, [h("h2", {}, "Policy"), h("p", { class: "error" }, err.message)]);
+    }
+  }
+
+  function ladderView(show) {
+    const rungs = show.ladder || [];
+    const [lo, hi] = show.recoveryWindowSeconds || [0, 0];
+    const W = 640, rowH = 22, left = 90, right = 16;
+    const span = Math.max(hi, 1);
+    // Square root scale: a ladder from seconds to days stays readable, and is labelled.
+    const x = (t) => left + Math.sqrt(Math.max(0, t) / span) * (W - left - right);
+    const H = rungs.length * rowH + 28;
+    const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Attempt ladder: earliest and latest start of each attempt" });
+    rungs.forEach((r, i) => {
+      const y = 14 + i * rowH;
+      svg.appendChild(s("text", { x: 0, y: y + 4 }, "attempt " + r.attempt));
+      const x1 = x(r.earliestAtSeconds), x2 = Math.max(x(r.latestAtSeconds), x1 + 0.5);
+      const line = s("line", { class: "rung" + (r.mayBeCutByDeadline ? " rung-cut" : ""), x1, y1: y, x2, y2: y });
+      line.appendChild(s("title", {}, `attempt ${r.attempt}: ${duration(r.earliestAtSeconds)} to ${duration(r.latestAtSeconds)} after the first`));
+      svg.appendChild(line);
+      const nearEnd = x2 > W - 150;
+      svg.appendChild(s("text", { x: nearEnd ? x1 - 8 : x2 + 8, y: y + 4, "text-anchor": nearEnd ? "end" : "start" }, "+" + duration(r.earliestAtSeconds) + (r.latestAtSeconds > r.earliestAtSeconds ? " – " + duration(r.latestAtSeconds) : "")));
+    });
+    const axisY = rungs.length * rowH + 10;
+    svg.appendChild(s("line", { class: "axis", x1: left, y1: axisY, x2: W - right, y2: axisY }));
+    svg.appendChild(s("text", { x: left, y: axisY + 14 }, "first attempt"));
+    svg.appendChild(s("text", { x: W - right - 60, y: axisY + 14 }, "+" + duration(span)));
+    const rows = h("table", { class: "responsive", id: "ladder" },
+      h("thead", {}, h("tr", {}, ["Attempt", "Wait before it", "Earliest", "Latest"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, rungs.map((r) => h("tr", {},
+        h("td", { "data-label": "Attempt" }, String(r.attempt)),
+        h("td", { "data-label": "Wait" }, r.attempt === 1 ? "—" : duration(r.minWaitSeconds) + (r.maxWaitSeconds > r.minWaitSeconds ? " – " + duration(r.maxWaitSeconds) : "")),
+        h("td", { "data-label": "Earliest" }, "+" + duration(r.earliestAtSeconds)),
+        h("td", { "data-label": "Latest" }, "+" + duration(r.latestAtSeconds) + (r.mayBeCutByDeadline ? " (a deadline may cut it)" : ""))))));
+    return [
+      h("p", { id: "recovery-window" }, "Recovery window: the receiver can be down for ", h("strong", {}, duration(lo)),
+        hi > lo ? [" to ", h("strong", {}, duration(hi))] : null, " after the first attempt before a delivery gives up (" + rungs.length + " attempts)."),
+      svg,
+      h("p", { class: "muted" }, "Scale: square root of the time after the first attempt, with instant attempts."),
+      rows,
+      h("ul", {}, (show.deadlines || []).map((d) => h("li", {}, "Limit: " + d))),
+    ];
+  }
+
+  function endpointActions(e, path) {
+    const reload = () => route();
+    const replaySince = h("input", { id: "replay-since", type: "datetime-local" });
+    const graceSeconds = h("input", { id: "grace-seconds", type: "number", min: "0", max: "604800", value: "86400" });
+    const rangeSince = h("input", { id: "range-since", type: "datetime-local", required: true });
+    const rangeUntil = h("input", { id: "range-until", type: "datetime-local" });
+    const secretBox = h("div", { id: "secret-box", "aria-live": "polite" });
+    const iso = (input) => (input.value ? new Date(input.value).toISOString() : undefined);
+    const revoked = e.status === "revoked";
+    return card("Actions",
+      h("div", { class: "actions" }, action("Send test event", async () => {
+        const r = await api("POST", path + "/test");
+        return ["Test delivery ", link("#/deliveries/" + encodeURIComponent(r.deliveryId), r.deliveryId, { class: "mono" }), " queued."];
+      }, { id: "send-test", disabled: revoked })),
+      h("div", { class: "actions" },
+        action("Disable", async () => { await api("POST", path + "/disable"); toast("Endpoint disabled."); reload(); }, { id: "disable", class: "danger", disabled: revoked || e.status === "disabled" })),
+      h("div", { class: "actions" },
+        h("label", { for: "replay-since" }, "Enable, replaying events since (optional)", replaySince),
+        action("Enable", async () => {
+          const since = iso(replaySince);
+          await api("POST", path + "/enable", since ? { replaySince: since } : {});
+          toast("Endpoint enabled."); reload();
+        }, { id: "enable", disabled: revoked })),
+      h("div", { class: "actions" },
+        h("label", { for: "grace-seconds" }, "Old secret keeps signing for (seconds)", graceSeconds),
+        action("Rotate secret", async () => {
+          const r = await api("POST", path + "/secrets/rotate", { graceSeconds: Number(graceSeconds.value || 0) });
+          clear(secretBox);
+          const value = h("pre", { id: "new-secret" }, r.secret);
+          append(secretBox, [h("div", { class: "secret" },
+            h("p", {}, h("strong", {}, "New signing secret: shown once. "), "Copy it now; it is not kept in this page."),
+            value,
+            h("button", { type: "button", class: "secondary", onclick: () => clear(secretBox) }, "I have copied it"))]);
+          return null;
+        }, { id: "rotate", disabled: revoked })),
+      secretBox,
+      h("div", { class: "actions" },
+        h("label", { for: "range-since" }, "Replay events from", rangeSince),
+        h("label", { for: "range-until" }, "until (optional)", rangeUntil),
+        action("Replay range", async () => {
+          const since = iso(rangeSince);
+          if (!since) throw new Error("Pick the start of the range.");
+          const body = { since };
+          const until = iso(rangeUntil);
+          if (until) body.until = until;
+          const r = await api("POST", path + "/replay", body);
+          return r.replayed + " events sent again.";
+        }, { id: "replay-range", disabled: revoked })),
+      h("div", { class: "actions" },
+        action("Replay dead (failed) deliveries", async () => {
+          const r = await api("POST", path + "/replay-dead");
+          return (r.replayed !== undefined ? r.replayed : "The") + " failed deliveries queued again.";
+        }, { id: "replay-dead", disabled: revoked })),
+      h("div", { class: "actions" },
+        action("Revoke…", async () => {
+          if (!window.confirm("Revoke this endpoint for good? It cannot be enabled again.")) return null;
+          await api("POST", path + "/revoke"); toast("Endpoint revoked."); reload(); return null;
+        }, { id: "revoke", class: "danger", disabled: revoked })));
+  }
+
+  function deliveryLog(e, path, seq) {
+    const status = h("select", { id: "log-status" }, h("option", { value: "" }, "any status"), STATUSES.map((st) => h("option", { value: st }, st)));
+    const since = h("input", { id: "log-since", type: "datetime-local" });
+    const until = h("input", { id: "log-until", type: "datetime-local" });
+    const body = h("tbody", {});
+    const more = h("button", { type: "button", class: "secondary", hidden: true }, "Load more");
+    const note = h("p", { class: "muted", role: "status" });
+    let cursor = null;
+    const query = () => {
+      const q = new URLSearchParams({ limit: "50" });
+      if (status.value) q.set("status", status.value);
+      if (since.value) q.set("since", new Date(since.value).toISOString());
+      if (until.value) q.set("until", new Date(until.value).toISOString());
+      if (cursor) q.set("cursor", cursor);
+      return q.toString();
+    };
+    const load = async (fresh) => {
+      if (fresh) { cursor = null; clear(body); }
+      clear(note);
+      try {
+        const page = await api("GET", path + "/deliveries?" + query());
+        if (stale(seq)) return;
+        for (const d of page.items || []) {
+          body.appendChild(h("tr", {},
+            h("td", { "data-label": "Delivery" }, link("#/deliveries/" + encodeURIComponent(d.id), d.id, { class: "mono" })),
+            h("td", { "data-label": "Status" }, badge(d.status), d.deadReason ? h("div", { class: "muted" }, d.deadReason) : null),
+            h("td", { "data-label": "Attempts" }, String(d.attemptCount)),
+            h("td", { "data-label": "Trigger" }, d.trigger),
+            h("td", { "data-label": "Created" }, when(d.createdAt)),
+            h("td", { "data-label": "Next attempt" }, when(d.nextAttemptAt))));
+        }
+        cursor = page.nextCursor;
+        more.hidden = !cursor;
+        if (!body.firstChild) append(note, [cursor ? "Nothing on this page; load more to read further." : "No deliveries match."]);
+      } catch (err) {
+        note.className = "error";
+        append(note, [err.message]);
+      }
+    };
+    more.addEventListener("click", () => load(false));
+    const form = h("form", { class: "inline", "aria-label": "Filter the delivery log" },
+      h("label", { for: "log-status" }, "Status", status),
+      h("label", { for: "log-since" }, "Created from", since),
+      h("label", { for: "log-until" }, "until", until),
+      h("button", { type: "submit", id: "log-filter" }, "Filter"));
+    form.addEventListener("submit", (ev) => { ev.preventDefault(); load(true); });
+    load(true);
+    return card("Delivery log", form,
+      h("table", { class: "responsive", id: "delivery-log" },
+        h("thead", {}, h("tr", {}, ["Delivery", "Status", "Attempts", "Trigger", "Created", "Next attempt"].map((t) => h("th", { scope: "col" }, t)))),
+        body),
+      note, more);
+  }
+
+  // ---- a delivery ----
+
+  const SETTLED = ["succeeded", "failed", "dropped"];
+
+  async function renderDelivery(main, id, seq) {
+    const path = "/v1/deliveries/" + encodeURIComponent(id);
+    const [d, list] = await Promise.all([api("GET", path), api("GET", path + "/attempts")]);
+    if (stale(seq)) return;
+    const attempts = list.items || [];
+    const chosen = h("select", { id: "source-attempt" }, attempts.slice().reverse().map((a) => h("option", { value: a.id }, "attempt " + a.number + " (" + a.state + ")")));
+    // Refetches the page while the delivery is still moving, bounded.
+    let refreshes = 0;
+    const refreshUntilSettled = (count) => {
+      every(1000, async () => {
+        if (stale(seq) || refreshes++ > 120) return;
+        const now = await api("GET", path);
+        if (now.attemptCount !== count || SETTLED.includes(now.status) !== SETTLED.includes(d.status) || now.status !== d.status) {
+          if (!stale(seq)) route();
+        }
+      });
+    };
+    const next = ms(d.nextAttemptAt);
+    const countdown = h("span", { class: "countdown", id: "countdown" });
+    if (next !== null) {
+      const tick = () => {
+        clear(countdown);
+        const left = (next - Date.now()) / 1000;
+        append(countdown, [left > 0 ? "in " + duration(Math.ceil(left)) : "due now"]);
+      };
+      tick();
+      every(1000, tick);
+    }
+    if (!SETTLED.includes(d.status)) refreshUntilSettled(d.attemptCount);
+
+    append(main, [
+      h("p", {}, link("#/endpoints/" + encodeURIComponent(d.endpointId), "← Endpoint")),
+      h("h1", {}, "Delivery ", h("span", { class: "mono" }, d.id)),
+      h("div", { class: "grid" },
+        card("Delivery",
+          h("dl", { class: "facts" },
+            h("dt", {}, "Status"), h("dd", { id: "delivery-status" }, badge(d.status), d.deadReason ? " " + d.deadReason : ""),
+            h("dt", {}, "Attempts"), h("dd", { id: "attempt-count" }, String(d.attemptCount)),
+            h("dt", {}, "Receiver failures"), h("dd", {}, String(d.receiverFailures)),
+            h("dt", {}, "Trigger"), h("dd", {}, d.trigger),
+            h("dt", {}, "Event"), h("dd", { class: "mono" }, d.eventId),
+            h("dt", {}, "webhook-id"), h("dd", { class: "mono" }, d.webhookId),
+            h("dt", {}, "Planned"), h("dd", {}, when(d.plannedAt)),
+            h("dt", {}, "Created"), h("dd", {}, when(d.createdAt)),
+            h("dt", {}, "Settled"), h("dd", {}, when(d.settledAt)),
+            h("dt", {}, "Next attempt"), h("dd", { id: "next-attempt" }, next !== null ? [when(d.nextAttemptAt), " ", countdown] : "none planned"),
+            d.deadLetteredAt ? [h("dt", {}, "Dead-lettered"), h("dd", {}, when(d.deadLetteredAt))] : null)),
+        card("Actions",
+          h("div", { class: "actions" },
+            h("label", { for: "source-attempt" }, "Redeliver, following up on", chosen),
+            action("Redeliver", async () => {
+              const body = chosen.value ? { sourceAttemptId: chosen.value } : {};
+              const r = await api("POST", path + "/redeliver", body, { "idempotency-key": idempotencyKey() });
+              refreshUntilSettled(d.attemptCount);
+              return "Attempt " + r.attemptNumber + " queued.";
+            }, { id: "redeliver", disabled: !SETTLED.includes(d.status) || attempts.length === 0 })),
+          SETTLED.includes(d.status) ? null : h("p", { class: "muted" }, "Redelivery is open once the delivery has settled."),
+          h("div", { class: "actions" },
+            action("Redrive from the dead-letter queue", async () => {
+              await api("POST", path + "/redrive");
+              refreshUntilSettled(d.attemptCount);
+              return "Put back on the queue.";
+            }, { id: "redrive", disabled: !d.deadLetteredAt })))),
+      card("Timeline", timeline(d, attempts)),
+      card("Attempts", attempts.length === 0 ? h("p", {}, "No attempt yet.") : h("div", { id: "attempts" }, attempts.map(attemptView))),
+    ]);
+  }
+
+  // The attempts on one time axis, to scale: a bar per attempt (its duration), the
+  // waits as the gaps between, and the next planned attempt as a dashed line.
+  function timeline(d, attempts) {
+    const t0 = Math.min(...[ms(d.plannedAt), ms(d.createdAt), ...attempts.map((a) => ms(a.startedAt))].filter((t) => t !== null));
+    const ends = attempts.map((a) => (ms(a.startedAt) || t0) + (a.durationMs || 0));
+    const next = ms(d.nextAttemptAt);
+    const t1 = Math.max(t0 + 1000, ...ends, next || 0);
+    const W = 720, H = 86, left = 10, right = 10, y = 34;
+    const x = (t) => left + ((t - t0) / (t1 - t0)) * (W - left - right);
+    const svg = s("svg", { class: "chart", id: "timeline", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Timeline of ${attempts.length} attempts over ${duration((t1 - t0) / 1000)}` });
+    svg.appendChild(s("line", { class: "axis", x1: left, y1: y + 18, x2: W - right, y2: y + 18 }));
+    attempts.forEach((a) => {
+      const start = ms(a.startedAt) || t0;
+      const xs = x(start), w = Math.max(3, x(start + (a.durationMs || 0)) - xs);
+      const g = s("g", { class: "attempt-mark", "data-number": a.number });
+      g.appendChild(s("title", {}, `attempt ${a.number}: ${a.state}, ${a.diagnostic}, ${a.durationMs} ms, at ${new Date(start).toLocaleString()}`));
+      g.appendChild(s("rect", { class: "f-" + String(a.state).replace(/[^a-z_]/g, ""), x: xs, y, width: w, height: 16, rx: 2 }));
+      // Labels near the right edge end at their bar instead of running off the chart.
+      const nearEnd = xs > W - 80;
+      g.appendChild(s("text", { x: nearEnd ? xs + w : xs, y: y - 6, "text-anchor": nearEnd ? "end" : "start" }, "#" + a.number + (a.responseStatus ? " " + a.responseStatus : "")));
+      svg.appendChild(g);
+    });
+    if (next !== null) {
+      svg.appendChild(s("line", { class: "next", x1: x(next), y1: y - 16, x2: x(next), y2: y + 22 }));
+      svg.appendChild(s("text", { x: Math.max(left, x(next) - 70), y: y + 34 }, "next attempt"));
+    }
+    svg.appendChild(s("text", { x: left, y: H - 4 }, new Date(t0).toLocaleString()));
+    svg.appendChild(s("text", { x: W - right, y: H - 4, "text-anchor": "end" }, "+" + duration((t1 - t0) / 1000)));
+    const states = Array.from(new Set(attempts.map((a) => a.state)));
+    return [svg, h("div", { class: "legend" }, states.map((st) => h("span", { class: "l-" + String(st).replace(/[^a-z_]/g, "") }, st)))];
+  }
+
+  function attemptView(a) {
+    const headers = Object.entries(a.responseHeaders || {});
+    return h("article", { class: "attempt st-" + String(a.state).replace(/[^a-z_]/g, ""), id: "attempt-" + a.number, "aria-label": "Attempt " + a.number },
+      h("h3", {}, "Attempt " + a.number + " ", badge(a.state), " ", h("span", { class: "muted" }, a.trigger)),
+      h("dl", { class: "facts" },
+        h("dt", {}, "Started"), h("dd", {}, when(a.startedAt)),
+        h("dt", {}, "Duration"), h("dd", {}, a.durationMs + " ms"),
+        h("dt", {}, "Response status"), h("dd", { class: "response-status" }, a.responseStatus !== undefined && a.responseStatus !== null ? String(a.responseStatus) : "none"),
+        h("dt", {}, "Diagnostic"), h("dd", { class: "diagnostic" }, h("code", {}, a.diagnostic), a.errorClass ? " (" + a.errorClass + ")" : ""),
+        h("dt", {}, "Counts toward receiver failures"), h("dd", {}, a.countsTowardReceiverFailures ? "yes" : "no"),
+        a.sourceAttemptId ? [h("dt", {}, "Follows up on"), h("dd", { class: "mono" }, a.sourceAttemptId)] : null,
+        h("dt", {}, "Next attempt"), h("dd", {}, when(a.nextAttemptAt)),
+        h("dt", {}, "Id"), h("dd", { class: "mono" }, a.id)),
+      h("div", { class: "remedy remediation" }, h("strong", {}, "Remediation: "), h("code", {}, a.remediation), " ", REMEDIES[a.remediation] || "A remediation this console does not know yet."),
+      headers.length ? [h("h3", {}, "Kept response headers"), h("dl", { class: "facts headers" }, headers.map(([k, v]) => [h("dt", { class: "mono" }, k), h("dd", { class: "mono" }, v)]))] : null,
+      a.failureSnippet ? [h("h3", {}, "Response snippet" + (a.truncated ? " (truncated)" : "")), h("pre", { class: "snippet" }, a.failureSnippet)] : null);
+  }
+
+  // ---- audit log ----
+
+  async function renderEvents(main, seq) {
+    append(main, [h("h1", {}, "Audit log")]);
+    const endpoints = await listAll("/v1/endpoints?limit=100", 3);
+    if (stale(seq)) return;
+    const names = Object.fromEntries(endpoints.map((e) => [e.id, e.url]));
+    const filter = h("select", { id: "events-endpoint" }, h("option", { value: "" }, "all endpoints"), endpoints.map((e) => h("option", { value: e.id }, e.url)));
+    const body = h("tbody", {});
+    const more = h("button", { type: "button", class: "secondary", hidden: true }, "Load more");
+    let cursor = null;
+    const load = async (fresh) => {
+      if (fresh) { cursor = null; clear(body); }
+      const q = new URLSearchParams({ limit: "50" });
+      if (filter.value) q.set("endpointId", filter.value);
+      if (cursor) q.set("cursor", cursor);
+      const page = await api("GET", "/v1/events?" + q);
+      if (stale(seq)) return;
+      for (const ev of page.items || []) {
+        body.appendChild(h("tr", {},
+          h("td", { "data-label": "Event" }, h("span", { class: "mono" }, ev.id), h("div", {}, ev.type || h("span", { class: "muted" }, "no type"))),
+          h("td", { "data-label": "Created" }, when(ev.createdAt), ev.plannedAt !== ev.createdAt ? h("div", { class: "muted" }, "planned ", when(ev.plannedAt)) : null),
+          h("td", { "data-label": "Deliveries" }, h("ul", {}, (ev.deliveries || []).map((t) => h("li", {},
+            link("#/deliveries/" + encodeURIComponent(t.deliveryId), t.deliveryId, { class: "mono" }), " ", badge(t.outcome),
+            t.reason ? " " + t.reason : "", " → ", h("span", { class: "wrap" }, names[t.endpointId] || t.endpointId)))))));
+      }
+      cursor = page.nextCursor;
+      more.hidden = !cursor;
+    };
+    filter.addEventListener("change", () => load(true).catch((e) => toast(e.message, true)));
+    more.addEventListener("click", () => load(false).catch((e) => toast(e.message, true)));
+    append(main, [card("Events, newest first, with every delivery made or dropped at ingest",
+      h("div", { class: "inline" }, h("label", { for: "events-endpoint" }, "Endpoint", filter)),
+      h("table", { class: "responsive", id: "events" },
+        h("thead", {}, h("tr", {}, ["Event", "Created", "Deliveries"].map((t) => h("th", { scope: "col" }, t)))), body),
+      more)]);
+    await load(true);
+  }
+
+  // ---- policy explorer ----
+
+  function renderExplorer(main) {
+    const preset = h("select", { id: "explorer-preset" }, PRESETS.map((p) => h("option", { value: p }, p)), h("option", { value: "custom" }, "custom (JSON below)"));
+    const custom = h("textarea", { id: "explorer-policy", spellcheck: "false" });
+    custom.value = JSON.stringify({ base: "gavai", name: "gavai-fast", waitsSeconds: [1, 2] }, null, 2);
+    const outcomes = h("input", { id: "explorer-outcomes", value: "503,503,429:120,timeout,200", size: "32" });
+    const seed = h("input", { id: "explorer-seed", type: "number", min: "0", value: "7" });
+    const latency = h("select", { id: "explorer-latency" }, h("option", { value: "realtime" }, "realtime"), h("option", { value: "bulk" }, "bulk"));
+    const out = h("div", { id: "explorer-result", "aria-live": "polite" });
+    const customLabel = h("label", { for: "explorer-policy", hidden: true }, "Custom policy (JSON; `base` names a preset to start from)", custom);
+    preset.addEventListener("change", () => { customLabel.hidden = preset.value !== "custom"; });
+    const form = h("form", { class: "card", "aria-label": "Simulate a policy" },
+      h("h2", {}, "Play one delivery against a scripted receiver"),
+      h("div", { class: "inline" },
+        h("label", { for: "explorer-preset" }, "Policy", preset),
+        h("label", { for: "explorer-latency" }, "Latency class", latency),
+        h("label", { for: "explorer-seed" }, "Jitter seed", seed)),
+      customLabel,
+      h("div", { class: "inline" },
+        h("label", { for: "explorer-outcomes" }, "Receiver answers, one per attempt (503, 429:120, timeout, reset, refused, dns, tls; the last repeats)", outcomes),
+        h("button", { type: "submit", id: "simulate" }, "Simulate")));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clear(out);
+      const policy = preset.value === "custom" ? custom.value : JSON.stringify(preset.value);
+      const q = new URLSearchParams({ policy, outcomes: outcomes.value, seed: seed.value || "0", latencyClass: latency.value });
+      try {
+        const resp = await fetch(BASE + "/console/policy/simulate?" + q, { credentials: "omit" });
+        const r = await resp.json();
+        if (!resp.ok) throw new Error(r.detail || "simulation failed");
+        append(out, [simulationView(r)]);
+        const show = await policyShow(preset.value === "custom" ? JSON.parse(custom.value) : preset.value, latency.value);
+        append(out, [card("Ladder", ladderView(show))]);
+      } catch (e) {
+        append(out, [h("p", { class: "error", role: "alert" }, e.message)]);
+      }
+    });
+    append(main, [h("h1", {}, "Policy explorer"), form, out]);
+  }
+
+  function simulationView(r) {
+    const attempts = r.attempts || [];
+    const end = Math.max(1, r.final ? r.final.atSeconds : 0, ...attempts.map((a) => a.atSeconds));
+    const W = 720, H = 64, left = 10, right = 10, y = 26;
+    const x = (t) => left + Math.sqrt(Math.max(0, t) / end) * (W - left - right);
+    const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Simulated attempts" });
+    svg.appendChild(s("line", { class: "axis", x1: left, y1: y + 14, x2: W - right, y2: y + 14 }));
+    for (const a of attempts) {
+      const c = s("circle", { class: "f-" + a.state, cx: x(a.atSeconds), cy: y + 6, r: 6 });
+      c.appendChild(s("title", {}, `attempt ${a.number} at +${duration(a.atSeconds)}: ${a.outcome} → ${a.state}`));
+      svg.appendChild(c);
+      svg.appendChild(s("text", { x: x(a.atSeconds) - 4, y: y - 6 }, String(a.number)));
+    }
+    svg.appendChild(s("text", { x: left, y: H - 4 }, "planned"));
+    svg.appendChild(s("text", { x: W - right, y: H - 4, "text-anchor": "end" }, "+" + duration(end) + " (√ scale)"));
+    return card("Simulated timeline of policy " + r.policy,
+      svg,
+      h("table", { class: "responsive", id: "simulation" },
+        h("thead", {}, h("tr", {}, ["#", "At", "Receiver", "State", "Diagnostic", "Remediation"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, attempts.map((a) => h("tr", {},
+          h("td", { "data-label": "#" }, String(a.number)),
+          h("td", { "data-label": "At" }, "+" + duration(a.atSeconds)),
+          h("td", { "data-label": "Receiver" }, a.outcome),
+          h("td", { "data-label": "State" }, badge(a.state)),
+          h("td", { "data-label": "Diagnostic" }, a.diagnostic),
+          h("td", { "data-label": "Remediation" }, a.remediation))))),
+      r.final ? h("p", { id: "simulation-final" }, "Final: ", badge(r.final.status), r.final.reason ? " (" + r.final.reason + ")" : "", " at +" + duration(r.final.atSeconds)) : null);
+  }
+
+  // ---- start ----
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.getElementById("logout").addEventListener("click", () => {
+      apiKey = null;
+      location.hash = "#/overview";
+      route();
+    });
+    document.getElementById("skip").addEventListener("click", (ev) => {
+      ev.preventDefault();
+      document.getElementById("main").focus();
+    });
+    window.addEventListener("hashchange", route);
+    route();
+  });
+})();
