@@ -60,4 +60,5 @@ test-rust: venv
 		$(CARGO) test --workspace --no-fail-fast; \
 	fi
 
-test: lint template-lint test-rust test-conformance
+# test-rust last: the run ends with the test runner's summary line.
+test: lint template-lint test-conformance test-rust

@@ -19,6 +19,11 @@ async fn main() -> Result<(), Error> {
         .without_time()
         .init();
     let config = Config::from_env()?;
+    let allowed_ports = match config.allowed_ports.as_deref() {
+        Some(text) => courier_http::AllowedPorts::parse(text)
+            .map_err(|e| format!("{}: {e}", courier_app::config::ENV_ALLOWED_PORTS))?,
+        None => courier_http::AllowedPorts::default(),
+    };
     let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await?;
     // API keys are looked up once a minute per instance, not on every request.
     let api = Arc::new(Api {
@@ -33,10 +38,13 @@ async fn main() -> Result<(), Error> {
         clock: Arc::new(courier_app::memory::SystemClock),
         random: Arc::new(courier_app::memory::OsSeededRandom::new()),
         secrets: Arc::new(courier_app::memory::OsSecrets),
-        admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
-            allow_http: config.allow_http_targets,
-            allow_private: config.allow_private_targets,
-        })),
+        admission: Arc::new(
+            courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
+                allow_http: config.allow_http_targets,
+                allow_private: config.allow_private_targets,
+            })
+            .with_allowed_ports(allowed_ports),
+        ),
         settings: ApiSettings {
             allow_http_targets: config.allow_http_targets,
             allow_private_targets: config.allow_private_targets,

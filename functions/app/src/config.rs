@@ -19,9 +19,12 @@ pub const ENV_SCHEDULE_DLQ_ARN: &str = "COURIER_SCHEDULE_DLQ_ARN";
 pub const ENV_RECONCILE_GRACE: &str = "COURIER_RECONCILE_GRACE_SECONDS";
 pub const ENV_METRICS_NAMESPACE: &str = "COURIER_METRICS_NAMESPACE";
 pub const ENV_STACK_NAME: &str = "COURIER_STACK_NAME";
+/// The ports endpoint URLs may name (`80,443,1024-65535` when unset); the API parses
+/// it with `courier_http::AllowedPorts::parse` at start and refuses to start on a bad one.
+pub const ENV_ALLOWED_PORTS: &str = "COURIER_ALLOWED_PORTS";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 15] = [
+pub const ALL_ENV: [&str; 16] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -37,6 +40,7 @@ pub const ALL_ENV: [&str; 15] = [
     ENV_RECONCILE_GRACE,
     ENV_METRICS_NAMESPACE,
     ENV_STACK_NAME,
+    ENV_ALLOWED_PORTS,
 ];
 
 /// The longest reconciler grace accepted (a day): beyond it a lost message waits
@@ -70,6 +74,9 @@ pub struct Config {
     pub reconcile_grace_seconds: u32,
     /// CloudWatch namespace of the EMF metrics, and the `Stack` dimension's value.
     pub metrics: crate::metrics::MetricsTarget,
+    /// The deployment's allowed endpoint ports as written (`COURIER_ALLOWED_PORTS`),
+    /// or none for the default.
+    pub allowed_ports: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -170,6 +177,11 @@ impl Config {
                     .filter(|v| !v.is_empty())
                     .map(str::to_owned),
             },
+            allowed_ports: vars
+                .get(ENV_ALLOWED_PORTS)
+                .map(|v| v.trim())
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned),
         })
     }
 }
@@ -287,6 +299,15 @@ mod tests {
                 "{mangled:?}"
             );
         }
+    }
+
+    #[test]
+    fn allowed_ports_are_kept_as_written_and_blank_means_the_default() {
+        let c = Config::from_map(&vars(&[(ENV_ALLOWED_PORTS, " 443,8000-8999 ")])).expect("valid");
+        assert_eq!(c.allowed_ports.as_deref(), Some("443,8000-8999"));
+        let c = Config::from_map(&vars(&[(ENV_ALLOWED_PORTS, "  ")])).expect("valid");
+        assert_eq!(c.allowed_ports, None);
+        assert_eq!(Config::from_map(&vars(&[])).expect("valid").allowed_ports, None);
     }
 
     #[test]
