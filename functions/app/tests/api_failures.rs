@@ -37,6 +37,8 @@ struct Faults {
     seen: Mutex<Vec<&'static str>>,
     fail_at: Mutex<Option<usize>>,
     fired: AtomicUsize,
+    /// Calls of the unbounded attempt read, which the API must not make.
+    unbounded_reads: AtomicUsize,
 }
 
 impl Faults {
@@ -93,6 +95,7 @@ impl DeliveryStore for Flaky {
         self.store.update_delivery(delivery, expected_version).await
     }
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>> {
+        self.faults.unbounded_reads.fetch_add(1, Ordering::SeqCst);
         self.store.list_attempts(delivery).await
     }
     async fn list_attempts_page(
@@ -272,7 +275,6 @@ struct Prepared {
     /// Requests the receiver had seen before the operation.
     before: usize,
     check: fn(&World, &Prepared),
-    endpoint: String,
 }
 
 type Setup = fn(&World) -> std::pin::Pin<Box<dyn std::future::Future<Output = Prepared> + '_>>;
@@ -310,7 +312,6 @@ async fn setup_ingest(w: &World) -> Prepared {
             body: json!({"endpointIds": eps, "payload": {"order": 7}}),
         },
         before: 0,
-        endpoint: eps[0].clone(),
         check: |w, p| {
             assert_eq!(w.store.all_events().len(), 1, "one event");
             let ds = w.store.all_deliveries();
@@ -329,7 +330,7 @@ async fn setup_ingest(w: &World) -> Prepared {
 }
 
 async fn setup_redeliver(w: &World) -> Prepared {
-    let (ep, ids) = settled_events(w, 1).await;
+    let (_, ids) = settled_events(w, 1).await;
     let id = ids[0].clone();
     Prepared {
         request: Request {
@@ -338,7 +339,6 @@ async fn setup_redeliver(w: &World) -> Prepared {
             body: json!({}),
         },
         before: requests(w),
-        endpoint: ep,
         check: |w, p| {
             let ds = w.store.all_deliveries();
             assert_eq!(ds.len(), 1);
@@ -385,7 +385,6 @@ async fn setup_replay(w: &World) -> Prepared {
             body: json!({"since": T0.plus_secs(-60)}),
         },
         before: requests(w),
-        endpoint: ep,
         check: check_replayed,
     }
 }
@@ -402,7 +401,6 @@ async fn setup_enable(w: &World) -> Prepared {
             body: json!({"replaySince": T0.plus_secs(-60)}),
         },
         before: requests(w),
-        endpoint: ep,
         check: check_replayed,
     }
 }
@@ -453,7 +451,7 @@ async fn a_failure_at_any_write_answers_503_and_a_repeat_completes_the_work_exac
             assert!((200..300).contains(&s), "{case}: a third call answered {s}");
             drain(&w).await;
             (p.check)(&w, &p);
-            let _ = &p.endpoint;
+            assert_eq!(faults.unbounded_reads.load(Ordering::SeqCst), 0, "{case}");
         }
     }
 }
@@ -566,4 +564,76 @@ async fn call_keyed(w: &World, method: &str, path: &str, key: &str) -> (u16, Val
     )
     .await;
     (s, b)
+}
+
+/// #7: a delivery's attempts come one page at a time, in order, and neither the list,
+/// one attempt nor redeliver reads every attempt at once.
+#[tokio::test]
+async fn attempts_are_listed_in_pages_and_no_call_reads_them_all() {
+    let w = World::new(vec![status(503), status(503), status(200)], 10).await;
+    let ep = w.endpoint(json!("tanitar")).await;
+    let id = w.event(&ep).await;
+    w.run(&id, 20).await;
+    let all: Vec<String> = w.store.all_attempts().iter().map(|a| a.id.to_string()).collect();
+    assert_eq!(all.len(), 3, "two failures then a success");
+    let faults = Arc::new(Faults::default());
+    let api = flaky_api(&w, &faults);
+    let auth = format!("Bearer {KEY}");
+    let get = |query: Option<String>, path: String| {
+        let api = &api;
+        let auth = auth.clone();
+        async move {
+            let r = api
+                .handle(courier_app::api::ApiRequest {
+                    method: "GET".into(),
+                    path,
+                    query,
+                    headers: vec![("authorization".into(), auth)],
+                    body: vec![],
+                })
+                .await;
+            (r.status, r.body_json())
+        }
+    };
+    let mut listed = vec![];
+    let mut cursor: Option<String> = None;
+    for _ in 0..10 {
+        let query = match &cursor {
+            Some(c) => format!("limit=1&cursor={c}"),
+            None => "limit=1".to_owned(),
+        };
+        let (s, b) = get(Some(query), format!("/v1/deliveries/{id}/attempts")).await;
+        assert_eq!(s, 200, "{b}");
+        let items = b["items"].as_array().cloned().unwrap_or_default();
+        assert!(items.len() <= 1, "{b}");
+        listed.extend(items.iter().filter_map(|a| a["id"].as_str().map(str::to_owned)));
+        match b["nextCursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(listed, all);
+    let (s, b) = get(None, format!("/v1/deliveries/{id}/attempts/{}", all[1])).await;
+    assert_eq!((s, b["id"].as_str()), (200, Some(all[1].as_str())));
+    let (s, b) = get(
+        Some("cursor=AAAAAAAAAAAAAAAA".into()),
+        format!("/v1/deliveries/{id}/attempts"),
+    )
+    .await;
+    assert_eq!((s, b["code"].as_str()), (400, Some("validation_failed")), "{b}");
+    let r = api
+        .handle(courier_app::api::ApiRequest {
+            method: "POST".into(),
+            path: format!("/v1/deliveries/{id}/redeliver"),
+            query: None,
+            headers: vec![
+                ("authorization".into(), auth.clone()),
+                ("idempotency-key".into(), "paged-1".into()),
+            ],
+            body: json!({"sourceAttemptId": all[0]}).to_string().into_bytes(),
+        })
+        .await;
+    assert_eq!(r.status, 202, "{:?}", r.body_json());
+    assert_eq!(r.body_json()["sourceAttemptId"].as_str(), Some(all[0].as_str()));
+    assert_eq!(faults.unbounded_reads.load(Ordering::SeqCst), 0);
 }
