@@ -402,7 +402,13 @@ impl Api {
             && first.status == 202
             && let Some(step) = RedeliveryStep::promised(&first)
         {
-            self.queue_redelivery(d, &step, now).await?;
+            match self.queue_redelivery(d, &step, now).await {
+                // The first call (still running) reopened it meanwhile: it queues.
+                Err(e) if e.status() == 409 => {}
+                other => {
+                    other?;
+                }
+            }
         }
         replayed_answer(first, hash)
     }
