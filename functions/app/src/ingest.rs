@@ -176,14 +176,17 @@ pub fn first_message(d: &Delivery) -> QueueMessage {
 
 /// Queues attempt 1 of every delivery still waiting for it. Safe to repeat: a
 /// duplicate message is dropped by the sender's claim. A delivery whose message cannot
-/// be queued is marked dead-lettered (so the API shows it and `redrive` resumes it)
-/// before the error is returned, so it is never silently stuck.
+/// be queued is marked dead-lettered (so the API shows it and `redrive` resumes it),
+/// and the others are still queued: one failed enqueue never leaves the rest of an
+/// event's deliveries without a message or a mark. The first error is returned once
+/// every delivery has been tried.
 pub async fn enqueue_waiting(
     store: &dyn DeliveryStore,
     planner: &Planner,
     deliveries: &[Delivery],
     now: Timestamp,
 ) -> Result<(), PortError> {
+    let mut first_error = None;
     for d in deliveries {
         if matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0 {
             let m = first_message(d);
@@ -191,11 +194,11 @@ pub async fn enqueue_waiting(
                 if let Err(mark) = crate::dead_letter::mark(store, &m, now).await {
                     tracing::error!(delivery_id = %d.id, error = %mark, "could not mark an unqueued delivery");
                 }
-                return Err(e);
+                first_error.get_or_insert(e);
             }
         }
     }
-    Ok(())
+    first_error.map_or(Ok(()), Err)
 }
 
 /// Writes the event and its deliveries, then queues them.

@@ -371,6 +371,14 @@ fn query() -> impl Strategy<Value = Option<String>> {
         ),
     )
         .prop_map(|(k, v)| format!("{k}={v}"));
+    // Cursors handed out by any list so far (often another list's), as given or
+    // tampered with, and small pages so lists hand cursors out.
+    let pair = prop_oneof![
+        6 => pair,
+        1 => Just(format!("cursor={SEEN_CURSOR}")),
+        1 => Just(format!("cursor={TAMPERED_CURSOR}")),
+        1 => Just("limit=1".to_owned()),
+    ];
     prop::option::of(prop::collection::vec(pair, 0..4).prop_map(|p| p.join("&")))
 }
 
@@ -472,7 +480,38 @@ fn step() -> impl Strategy<Value = Step> {
 }
 
 /// Ids from an answer's body, wherever they sit, by their prefix.
+/// Query placeholders: a cursor seen in an earlier answer, and one with a character
+/// changed.
+const SEEN_CURSOR: &str = "@cursor";
+const TAMPERED_CURSOR: &str = "@cursor~";
+const CURSOR_KIND: &str = "cursor:";
+
+/// The query with its cursor placeholders replaced by the `n`th cursor seen
+/// (percent-encoded), or a malformed one when none was seen.
+fn resolve_cursors(query: &str, seen: &[String], n: usize) -> String {
+    let cursor = seen_id(seen, CURSOR_KIND, n);
+    let cursor = cursor.strip_prefix(CURSOR_KIND).unwrap_or("not-a-cursor").to_owned();
+    let mut tampered: Vec<char> = cursor.chars().collect();
+    if let Some(c) = tampered.get_mut(cursor.len() / 2) {
+        *c = if *c == 'A' { 'B' } else { 'A' };
+    }
+    let tampered: String = tampered.into_iter().collect();
+    let enc = |c: &str| percent_encoding::utf8_percent_encode(c, percent_encoding::NON_ALPHANUMERIC).to_string();
+    query
+        .replace(
+            &format!("cursor={TAMPERED_CURSOR}"),
+            &format!("cursor={}", enc(&tampered)),
+        )
+        .replace(&format!("cursor={SEEN_CURSOR}"), &format!("cursor={}", enc(&cursor)))
+}
+
 fn collect_ids(v: &Value, into: &mut Vec<String>) {
+    if let Some(c) = v.get("nextCursor").and_then(Value::as_str) {
+        let c = format!("{CURSOR_KIND}{c}");
+        if !into.contains(&c) {
+            into.push(c);
+        }
+    }
     match v {
         Value::String(s) if ["ep_", "dlv_", "att_", "evt_"].iter().any(|p| s.starts_with(p)) && !into.contains(s) => {
             into.push(s.clone());
@@ -570,7 +609,13 @@ fn request(c: &Call, seen: &[String], completions: &[(String, String)]) -> ApiRe
     ApiRequest {
         method: c.method.clone(),
         path,
-        query: c.query.clone(),
+        query: c.query.as_deref().map(|q| {
+            let n = match c.ids[1] {
+                IdRef::Seen(n) => n,
+                IdRef::Literal(_) => 0,
+            };
+            resolve_cursors(q, seen, n)
+        }),
         headers,
         body,
     }
@@ -652,6 +697,12 @@ async fn run(policies: Vec<(Value, u32)>, steps: Vec<Step>) -> Result<(), TestCa
                 let r = w.api.handle(req).await;
                 let body = r.body_json();
                 prop_assert!(r.status < 500, "{} {} answered {}: {}", method, path, r.status, body);
+                let is_list = ["/deliveries", "/events", "/attempts", "/endpoints"]
+                    .iter()
+                    .any(|l| path.ends_with(l));
+                if c.query.as_deref().is_some_and(|q| q.contains(TAMPERED_CURSOR)) && is_list && method == "GET" {
+                    prop_assert!(r.status >= 400, "GET {} took a tampered cursor: {}", path, body);
+                }
                 if r.status >= 400 && method.eq_ignore_ascii_case("HEAD") {
                     // A HEAD answer has no content (RFC 9110, section 9.3.2); its headers
                     // still say what the GET would carry.

@@ -236,6 +236,7 @@ fn document_details_follow_the_code() {
     ]);
     let idempotency: BTreeMap<(&str, &str), bool> = BTreeMap::from([
         (("POST", "/v1/events"), false),
+        (("POST", "/v1/endpoints/{id}/enable"), false),
         (("POST", "/v1/endpoints/{id}/replay"), true),
         (("POST", "/v1/deliveries/{id}/redeliver"), true),
     ]);
@@ -794,6 +795,15 @@ async fn every_provoked_status_is_documented_for_its_route() {
             "validation_failed",
         ),
         (
+            Call::new(
+                "GET",
+                "/v1/deliveries/{id}/attempts",
+                format!("/v1/deliveries/{failed}/attempts"),
+            )
+            .query("cursor=AAAAAAAAAAAA"),
+            "validation_failed",
+        ),
+        (
             Call::new("POST", "/v1/endpoints/{id}/enable", ep_path("/enable"))
                 .json(json!({"replaySince": "yesterday"})),
             "validation_failed",
@@ -1058,6 +1068,24 @@ async fn every_provoked_status_is_documented_for_its_route() {
         assert_eq!(a.header("idempotent-replayed"), Some("true"), "{}", same.path);
         expect(&w, other, 422, Some("idempotency_key_reused"), &mut seen).await;
     }
+    // Enable's replay under a key: a repeat re-sends nothing more and answers the
+    // first count; another body under the key is refused.
+    let enable = |body: Value| {
+        Call::new("POST", "/v1/endpoints/{id}/enable", ep_path("/enable"))
+            .header("idempotency-key", "enable-1")
+            .json(body)
+    };
+    let first = expect(&w, &enable(json!({"replaySince": since})), 200, None, &mut seen).await;
+    let again = expect(&w, &enable(json!({"replaySince": since})), 200, None, &mut seen).await;
+    assert_eq!(again.body["replayed"], first.body["replayed"]);
+    expect(
+        &w,
+        &enable(json!({"replaySince": T0.plus_secs(-30)})),
+        422,
+        Some("idempotency_key_reused"),
+        &mut seen,
+    )
+    .await;
     // An endpoint admitted earlier, in a world whose admission now refuses every URL.
     let (unsafe_world, unsafe_ep) = {
         let mut u = World::new(vec![], 0).await;

@@ -40,19 +40,29 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
     Ok(reply(200, &delivery_view(&d)))
 }
 
-/// `GET /v1/deliveries/{id}/attempts`
-pub(crate) async fn attempts(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+/// `GET /v1/deliveries/{id}/attempts`: one page (`limit`, `cursor`), oldest first,
+/// so an answer stays far below Lambda's response limit however many attempts (and
+/// how large their response snippets) a delivery has.
+pub(crate) async fn attempts(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
     let d = api.load_delivery(&tenant, &id).await?;
-    let now = api.clock.now();
-    let attempts: Vec<Value> = api
+    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    let page = api
         .deliveries
-        .list_attempts(&d.id)
-        .await?
+        .list_attempts_page(&d.id, q.cursor.as_deref(), q.limit)
+        .await?;
+    let now = api.clock.now();
+    let items: Vec<Value> = page
+        .items
         .iter()
         .filter(|a| !expired(a.expires_at, now))
         .map(attempt_view)
         .collect();
-    Ok(reply(200, &json!({"items": attempts})))
+    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
 }
 
 /// `GET /v1/deliveries/{id}/attempts/{attemptId}`
@@ -66,10 +76,9 @@ pub(crate) async fn attempt(
     let now = api.clock.now();
     let a = api
         .deliveries
-        .list_attempts(&d.id)
+        .get_attempt(&d.id, &att)
         .await?
-        .into_iter()
-        .find(|a| a.id == att && !expired(a.expires_at, now))
+        .filter(|a| !expired(a.expires_at, now))
         .ok_or_else(|| ApiError::not_found("attempt"))?;
     Ok(reply(200, &attempt_view(&a)))
 }

@@ -3,9 +3,10 @@
 
 use super::Api;
 use super::body::ApiJson;
+use super::idempotency::idempotency_key;
 use super::limits::{DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS};
 use super::problem::{ApiError, ApiResult, ProblemCode};
-use super::resend::time_field;
+use super::resend::{KeyedReplay, time_field};
 use super::routes::{Authed, Id, reply};
 use super::views::endpoint_view;
 use crate::ingest::{self, NewEvent};
@@ -13,11 +14,12 @@ use crate::message::Trigger;
 use crate::model::{DeliveryStatus, EndpointState, SecretRecord, SecretState};
 use crate::sender::PortRng;
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::response::Response;
 use courier_core::health::{HealthEvent, SmartHealth};
 use courier_core::ids::EventId;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::sync::Arc;
 
 #[derive(Deserialize, Default)]
@@ -63,8 +65,12 @@ pub(crate) async fn enable(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     Id(id): Id,
-    ApiJson { value: body, .. }: ApiJson<EnableBody>,
+    headers: HeaderMap,
+    ApiJson { value: body, raw }: ApiJson<EnableBody>,
 ) -> ApiResult<Response> {
+    // Optional: with it, a repeat of an enable whose replay failed part-way finishes
+    // that replay instead of starting another.
+    let idem = idempotency_key(&tenant, &format!("enable#{id}"), &headers, &raw, false)?;
     let since = match &body.replay_since {
         Some(s) => Some(api.replay_window(time_field("replaySince", s)?, None)?),
         None => None,
@@ -85,8 +91,16 @@ pub(crate) async fn enable(
     let now = api.clock.now();
     let mut view = endpoint_view(&e, now);
     if let Some((since, until)) = since {
-        let n = api.replay_range(&e, since, until, now).await?;
-        view["replayed"] = json!(n);
+        view["replayed"] = match idem {
+            None => json!(api.replay_range(&e, since, until, now).await?),
+            Some(idem) => match api.replay_keyed(&e, since, until, idem, now).await? {
+                KeyedReplay::First(answer) => answer["replayed"].clone(),
+                KeyedReplay::Repeat(first) => serde_json::from_str::<Value>(&first.response_body)
+                    .ok()
+                    .and_then(|v| v.get("replayed").cloned())
+                    .unwrap_or(Value::Null),
+            },
+        };
     }
     Ok(reply(200, &view))
 }

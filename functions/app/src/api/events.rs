@@ -225,16 +225,29 @@ impl Api {
         Ok(())
     }
 
-    /// Queues attempt 1 of the stored deliveries that still wait for it.
+    /// Queues attempt 1 of the stored deliveries that still wait for it. One marked
+    /// dead-lettered by an earlier failed enqueue is redriven (mark cleared, message
+    /// queued) so it does not read as dead-lettered once it is on its way. Every
+    /// delivery is tried; the first error is returned after.
     async fn queue_stored(&self, ids: &[DeliveryId], now: Timestamp) -> ApiResult<()> {
-        let mut stored = Vec::with_capacity(ids.len());
+        let mut waiting = Vec::with_capacity(ids.len());
+        let mut first_error = None;
         for id in ids {
-            if let Some(d) = self.deliveries.get_delivery(id).await? {
-                stored.push(d);
+            let Some(d) = self.deliveries.get_delivery(id).await? else {
+                continue;
+            };
+            if d.dead_lettered_at.is_some() && d.attempt_count == 0 && !d.status.is_settled() {
+                if let Err(e) = self.redrive_marked(&d, now).await {
+                    first_error.get_or_insert(e);
+                }
+            } else {
+                waiting.push(d);
             }
         }
-        ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &stored, now).await?;
-        Ok(())
+        if let Err(e) = ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &waiting, now).await {
+            first_error.get_or_insert(e);
+        }
+        first_error.map_or(Ok(()), |e| Err(e.into()))
     }
 }
 

@@ -3,6 +3,7 @@
 //! redeliver require an `Idempotency-Key`, so a repeated request never sends twice.
 
 use super::Api;
+use super::auth::hex;
 use super::body::ApiJson;
 use super::idempotency::{idempotency_key, replayed_answer};
 use super::limits::{MAX_PAGE, REPLAY_MAX_DAYS, REPLAY_MAX_EVENTS};
@@ -12,8 +13,8 @@ use super::routes::{Authed, Id, reply};
 use super::views::delivery_view;
 use crate::ingest::{self, NewEvent};
 use crate::message::{QueueMessage, Trigger};
-use crate::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, Tenant};
-use crate::ports::PortError;
+use crate::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, Tenant};
+use crate::ports::{PortError, Random};
 use crate::sender::PortRng;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -21,8 +22,10 @@ use axum::response::Response;
 use courier_core::Timestamp;
 use courier_core::ids::AttemptId;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -132,9 +135,21 @@ impl Api {
     }
 
     /// Re-sends `events` to `e` as replay deliveries that keep the original
-    /// delivery's webhook-id.
-    async fn replay_events(&self, e: &Endpoint, events: &[EventRecord], now: Timestamp) -> ApiResult<Vec<Delivery>> {
-        let mut created = Vec::new();
+    /// delivery's webhook-id. With a `seed` (a keyed replay) every delivery id derives
+    /// from the seed and its event, so a repeat builds the same deliveries: one that
+    /// exists already is queued if it still waits for its first attempt, never
+    /// created twice. A failed enqueue marks that delivery and the others still go;
+    /// the first error is returned once all were tried.
+    async fn replay_events(
+        &self,
+        e: &Endpoint,
+        events: &[EventRecord],
+        built_at: Timestamp,
+        seed: Option<&str>,
+        now: Timestamp,
+    ) -> ApiResult<usize> {
+        let mut created = 0;
+        let mut first_error: Option<PortError> = None;
         for ev in events {
             let original = ev
                 .targets
@@ -151,14 +166,46 @@ impl Api {
                 webhook_ids: original.map(|w| vec![w]),
                 delivery_ids: None,
             };
-            let (_, deliveries) = ingest::build(&new, now, self.random.as_ref());
+            let (_, deliveries) = match seed {
+                Some(seed) => ingest::build(&new, built_at, &KeyedRandom::new(seed, ev.id.as_str())),
+                None => ingest::build(&new, built_at, self.random.as_ref()),
+            };
             for d in deliveries {
-                self.deliveries.create_delivery(&d).await?;
-                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, std::slice::from_ref(&d), now).await?;
-                created.push(d);
+                let queued = match self.deliveries.create_delivery(&d).await {
+                    Ok(()) => {
+                        ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, std::slice::from_ref(&d), now)
+                            .await
+                    }
+                    Err(PortError::Conflict(why)) => match self.deliveries.get_delivery(&d.id).await? {
+                        Some(stored)
+                            if stored.dead_lettered_at.is_some()
+                                && stored.attempt_count == 0
+                                && !stored.status.is_settled() =>
+                        {
+                            self.redrive_marked(&stored, now).await.map(|_| ())
+                        }
+                        Some(stored) => {
+                            ingest::enqueue_waiting(
+                                self.deliveries.as_ref(),
+                                &self.planner,
+                                std::slice::from_ref(&stored),
+                                now,
+                            )
+                            .await
+                        }
+                        None => Err(PortError::Conflict(why)),
+                    },
+                    Err(e) => return Err(e.into()),
+                };
+                match queued {
+                    Ok(()) => created += 1,
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
             }
         }
-        Ok(created)
+        first_error.map_or(Ok(created), |e| Err(e.into()))
     }
 
     pub(crate) async fn replay_range(
@@ -169,7 +216,58 @@ impl Api {
         now: Timestamp,
     ) -> ApiResult<usize> {
         let events = self.events_in(e, since, until).await?;
-        Ok(self.replay_events(e, &events, now).await?.len())
+        self.replay_events(e, &events, now, None, now).await
+    }
+
+    /// Replays `[since, until]` under an Idempotency-Key. The first call stores its
+    /// answer, with the seed its delivery ids derive from, before it writes; a repeat
+    /// re-runs the replay the first answer describes under the same ids, so a call
+    /// that failed part-way is completed and nothing is created twice. Answers the
+    /// stored answer (without the seed) and whether it is a repeat.
+    pub(crate) async fn replay_keyed(
+        &self,
+        e: &Endpoint,
+        since: Timestamp,
+        until: Timestamp,
+        (key, hash): (String, String),
+        now: Timestamp,
+    ) -> ApiResult<KeyedReplay> {
+        let events = self.events_in(e, since, until).await?;
+        let mut raw = [0u8; 16];
+        self.secrets.fill(&mut raw);
+        let seed = hex(&raw);
+        let answer = json!({"endpointId": e.id, "since": since, "until": until, "replayed": events.len()});
+        let mut stored = answer.clone();
+        stored[REPLAY_SEED] = json!(seed);
+        let Some(first) = self.claim_key(key, hash.clone(), &stored, now).await? else {
+            self.replay_events(e, &events, now, Some(&seed), now).await?;
+            return Ok(KeyedReplay::First(answer));
+        };
+        if first.request_hash != hash {
+            return Err(ApiError::idempotency_key_reused());
+        }
+        let mut body: Value = serde_json::from_str(&first.response_body).unwrap_or(Value::Null);
+        let window = |k: &str| {
+            body.get(k)
+                .and_then(Value::as_str)
+                .and_then(|t| Timestamp::parse_rfc3339(t).ok())
+        };
+        if let (Some(seed), Some(since), Some(until)) = (
+            body.get(REPLAY_SEED).and_then(Value::as_str).map(str::to_owned),
+            window("since"),
+            window("until"),
+        ) {
+            let events = self.events_in(e, since, until).await?;
+            self.replay_events(e, &events, first.created_at, Some(&seed), now)
+                .await?;
+        }
+        if let Some(obj) = body.as_object_mut() {
+            obj.remove(REPLAY_SEED);
+        }
+        Ok(KeyedReplay::Repeat(IdempotencyRecord {
+            response_body: body.to_string(),
+            ..first
+        }))
     }
 
     async fn replay(
@@ -187,13 +285,10 @@ impl Api {
         let (key, hash) = idempotency_key(tenant, &format!("replay#{}", e.id), headers, raw, true)?
             .ok_or_else(ApiError::idempotency_key_required)?;
         let now = self.clock.now();
-        let events = self.events_in(&e, since, until).await?;
-        let answer = json!({"endpointId": e.id, "since": since, "until": until, "replayed": events.len()});
-        if let Some(first) = self.claim_key(key, hash.clone(), &answer, now).await? {
-            return replayed_answer(first, &hash);
+        match self.replay_keyed(&e, since, until, (key, hash.clone()), now).await? {
+            KeyedReplay::First(answer) => Ok(reply(202, &answer)),
+            KeyedReplay::Repeat(first) => replayed_answer(first, &hash),
         }
-        self.replay_events(&e, &events, now).await?;
-        Ok(reply(202, &answer))
     }
 
     async fn replay_dead(&self, tenant: &Tenant, id: &str) -> ApiResult<Response> {
@@ -230,8 +325,8 @@ impl Api {
                 events.push(ev);
             }
         }
-        let created = self.replay_events(&e, &events, now).await?;
-        Ok(reply(202, &json!({"endpointId": e.id, "replayed": created.len()})))
+        let created = self.replay_events(&e, &events, now, None, now).await?;
+        Ok(reply(202, &json!({"endpointId": e.id, "replayed": created})))
     }
 
     async fn redeliver(
@@ -245,12 +340,12 @@ impl Api {
         let d = self.load_delivery(tenant, id).await?;
         let (key, hash) = idempotency_key(tenant, &format!("redeliver#{}", d.id), headers, raw, true)?
             .ok_or_else(ApiError::idempotency_key_required)?;
-        let attempts = self.deliveries.list_attempts(&d.id).await?;
+        // Two bounded reads, never the whole attempt list.
         let source = match &body.source_attempt_id {
             Some(raw) => {
                 let a =
                     AttemptId::parse(raw).map_err(|e| ApiError::validation(format!("field `sourceAttemptId`: {e}")))?;
-                if !attempts.iter().any(|x| x.id == a) {
+                if self.deliveries.get_attempt(&d.id, &a).await?.is_none() {
                     return Err(ApiError::validation(format!(
                         "field `sourceAttemptId`: {a} is not an attempt of {}",
                         d.id
@@ -258,7 +353,7 @@ impl Api {
                 }
                 Some(a)
             }
-            None => attempts.last().map(|a| a.id.clone()),
+            None => self.deliveries.last_attempt(&d.id).await?.map(|a| a.id),
         };
         let now = self.clock.now();
         let attempt_id = AttemptId::generate(now, &mut PortRng(self.random.as_ref()));
@@ -275,52 +370,153 @@ impl Api {
                 .claim_key_with(key, hash.clone(), err.status(), &err.body(), now)
                 .await?
             {
-                return replayed_answer(first, &hash);
+                return self.finish_redelivery(&d, first, &hash, now).await;
             }
             return Err(err);
         }
         if let Some(first) = self.claim_key(key, hash.clone(), &answer, now).await? {
-            return replayed_answer(first, &hash);
+            return self.finish_redelivery(&d, first, &hash, now).await;
         }
-        let mut updated = d.clone();
-        updated.status = DeliveryStatus::Pending;
-        updated.next_attempt = number;
-        updated.next_attempt_at = Some(now);
-        updated.settled_at = None;
-        updated.dead_reason = None;
-        updated.expires_at = None;
-        updated.version += 1;
-        match self.deliveries.update_delivery(&updated, d.version).await {
-            Ok(()) => {}
-            Err(PortError::Conflict(_)) => {
-                return Err(ApiError::conflict(
-                    "the delivery changed during this call; retry with a new Idempotency-Key",
-                ));
+        let step = RedeliveryStep {
+            number,
+            attempt_id,
+            source,
+        };
+        let updated = self.queue_redelivery(&d, &step, now).await?.unwrap_or(d);
+        let mut out = answer;
+        out["delivery"] = delivery_view(&updated);
+        Ok(reply(202, &out))
+    }
+
+    /// A repeat of a redeliver call: when the first answer promised an attempt that
+    /// was never queued (its enqueue failed, or the call died), that attempt is
+    /// queued now under the promised id; then the first answer is given again.
+    async fn finish_redelivery(
+        &self,
+        d: &Delivery,
+        first: IdempotencyRecord,
+        hash: &str,
+        now: Timestamp,
+    ) -> ApiResult<Response> {
+        if first.request_hash == hash
+            && first.status == 202
+            && let Some(step) = RedeliveryStep::promised(&first)
+        {
+            match self.queue_redelivery(d, &step, now).await {
+                // The first call (still running) reopened it meanwhile: it queues.
+                Err(e) if e.status() == 409 => {}
+                other => {
+                    other?;
+                }
             }
-            Err(e) => return Err(e.into()),
         }
+        replayed_answer(first, hash)
+    }
+
+    /// Reopens the settled delivery for `step` and queues it. `None` when the step
+    /// is not waiting any more (its attempt ran, or the delivery moved on). If the
+    /// message cannot be queued the delivery is put back as it was (a succeeded
+    /// delivery stays succeeded) and the call answers 503, so a repeat redoes it; if
+    /// even that write fails it is marked dead-lettered, and redrive resumes it as
+    /// the redelivery it is.
+    async fn queue_redelivery(
+        &self,
+        d: &Delivery,
+        step: &RedeliveryStep,
+        now: Timestamp,
+    ) -> ApiResult<Option<Delivery>> {
+        let waiting = d.attempt_count + 1 == step.number;
+        let (updated, before) = if d.status.is_settled() && waiting {
+            let mut updated = d.clone();
+            updated.status = DeliveryStatus::Pending;
+            updated.next_attempt = step.number;
+            updated.next_attempt_at = Some(now);
+            updated.settled_at = None;
+            updated.dead_reason = None;
+            updated.expires_at = None;
+            updated.version += 1;
+            match self.deliveries.update_delivery(&updated, d.version).await {
+                Ok(()) => {}
+                Err(PortError::Conflict(_)) => {
+                    return Err(ApiError::conflict(
+                        "the delivery changed during this call; retry with a new Idempotency-Key",
+                    ));
+                }
+                Err(e) => return Err(e.into()),
+            }
+            (updated, Some(d))
+        } else if !d.status.is_settled() && waiting && d.next_attempt == step.number && d.awaiting.is_none() {
+            // An earlier call reopened it and died before its message was queued.
+            (d.clone(), None)
+        } else {
+            return Ok(None);
+        };
         let message = QueueMessage {
             v: 1,
             delivery_id: d.id.clone(),
             tenant_id: d.tenant_id.clone(),
             endpoint_id: d.endpoint_id.clone(),
-            attempt: number,
+            attempt: step.number,
             not_before: now,
             trigger: Trigger::Redelivery,
-            source_attempt_id: source,
-            attempt_id: Some(attempt_id),
+            source_attempt_id: step.source.clone(),
+            attempt_id: Some(step.attempt_id.clone()),
             completion_check: false,
         };
         if let Err(e) = self.planner.plan(message.clone(), now).await {
-            // Never silently stuck: the API shows it dead-lettered and redrive resumes it.
-            if let Err(mark) = crate::dead_letter::mark(self.deliveries.as_ref(), &message, now).await {
+            let restored = match before {
+                Some(before) => {
+                    let restore = Delivery {
+                        version: updated.version + 1,
+                        ..before.clone()
+                    };
+                    self.deliveries.update_delivery(&restore, updated.version).await.is_ok()
+                }
+                None => false,
+            };
+            if !restored && let Err(mark) = crate::dead_letter::mark(self.deliveries.as_ref(), &message, now).await {
                 tracing::error!(delivery_id = %d.id, error = %mark, "could not mark an unqueued redelivery");
             }
             return Err(e.into());
         }
-        let mut out = answer;
-        out["delivery"] = delivery_view(&updated);
-        Ok(reply(202, &out))
+        Ok(Some(updated))
+    }
+
+    /// Clears a dead-letter mark and queues the delivery's waiting step; if the
+    /// message cannot be queued the mark is set again, so it is never left unmarked
+    /// without a message.
+    pub(crate) async fn redrive_marked(&self, d: &Delivery, now: Timestamp) -> Result<Delivery, PortError> {
+        let message = self.waiting_step(d, now).await?;
+        let mut updated = d.clone();
+        updated.dead_lettered_at = None;
+        updated.version += 1;
+        self.deliveries.update_delivery(&updated, d.version).await?;
+        if let Err(e) = self.planner.plan(message.clone(), now).await {
+            if let Err(mark) = crate::dead_letter::mark(self.deliveries.as_ref(), &message, now).await {
+                tracing::error!(delivery_id = %d.id, error = %mark, "could not mark an unqueued redrive");
+            }
+            return Err(e);
+        }
+        Ok(updated)
+    }
+
+    /// The message for the step a dead-lettered delivery waits for. After an attempt
+    /// that ended the ladder (it planned nothing after it), the only step that can be
+    /// waiting is a redelivery someone asked for: it goes out as one, so the policy's
+    /// deadline does not apply and it is a single attempt.
+    async fn waiting_step(&self, d: &Delivery, now: Timestamp) -> Result<QueueMessage, PortError> {
+        let mut m = crate::dead_letter::resume_message(d, now);
+        if d.attempt_count > 0
+            && d.awaiting.is_none()
+            && m.trigger != Trigger::Test
+            && let Some(last) = self.deliveries.last_attempt(&d.id).await?
+            && last.next_attempt_at.is_none()
+            && last.number + 1 == d.next_attempt
+        {
+            m.trigger = Trigger::Redelivery;
+            m.source_attempt_id = Some(last.id);
+        }
+        Ok(m)
     }
 
     /// `POST /v1/deliveries/{id}/redrive`: puts a dead-lettered delivery's step back
@@ -334,10 +530,75 @@ impl Api {
             )));
         }
         let now = self.clock.now();
-        match crate::dead_letter::redrive(self.deliveries.as_ref(), &self.planner, &d, now).await {
+        match self.redrive_marked(&d, now).await {
             Ok(updated) => Ok(reply(202, &delivery_view(&updated))),
             Err(PortError::Conflict(_)) => Err(ApiError::conflict("the delivery changed during this call; retry")),
             Err(e) => Err(e.into()),
         }
+    }
+}
+
+/// The stored-answer field holding a keyed replay's id seed (never shown).
+const REPLAY_SEED: &str = "replaySeed";
+
+/// What [`Api::replay_keyed`] did: the first call's answer, or the stored first
+/// answer of a repeat (work it left undone now done).
+pub(crate) enum KeyedReplay {
+    First(Value),
+    Repeat(IdempotencyRecord),
+}
+
+/// The attempt a redeliver call promises.
+struct RedeliveryStep {
+    number: u32,
+    attempt_id: AttemptId,
+    source: Option<AttemptId>,
+}
+
+impl RedeliveryStep {
+    /// The step a stored first answer promised, if it names one.
+    fn promised(first: &IdempotencyRecord) -> Option<Self> {
+        let v: Value = serde_json::from_str(&first.response_body).ok()?;
+        Some(RedeliveryStep {
+            number: u32::try_from(v.get("attemptNumber")?.as_u64()?).ok()?,
+            attempt_id: AttemptId::parse(v.get("attemptId")?.as_str()?).ok()?,
+            source: v
+                .get("sourceAttemptId")
+                .and_then(Value::as_str)
+                .and_then(|s| AttemptId::parse(s).ok()),
+        })
+    }
+}
+
+/// Ids derived from a keyed replay's seed and one event: the same every time, so a
+/// repeat of the replay names the same deliveries. The seed came from the OS CSPRNG
+/// and is never shown, so the ids are as unguessable as fresh ones.
+struct KeyedRandom {
+    seed: Vec<u8>,
+    counter: AtomicU64,
+}
+
+impl KeyedRandom {
+    fn new(seed: &str, event: &str) -> Self {
+        let mut bytes = seed.as_bytes().to_vec();
+        bytes.push(b'#');
+        bytes.extend_from_slice(event.as_bytes());
+        KeyedRandom {
+            seed: bytes,
+            counter: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Random for KeyedRandom {
+    fn next_u64(&self) -> u64 {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let digest = Sha256::new()
+            .chain_update(&self.seed)
+            .chain_update(n.to_be_bytes())
+            .finalize();
+        let mut out = [0u8; 8];
+        out.copy_from_slice(&digest[..8]);
+        u64::from_be_bytes(out)
     }
 }

@@ -61,7 +61,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "POST",
         path: "/v1/endpoints/{id}/enable",
-        statuses: &[200, 400, 401, 404, 409, 413, 415, 429, 503],
+        statuses: &[200, 400, 401, 404, 409, 413, 415, 422, 429, 503],
     },
     Route {
         method: "POST",
@@ -106,7 +106,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "GET",
         path: "/v1/deliveries/{id}/attempts",
-        statuses: &[200, 401, 404, 429, 503],
+        statuses: &[200, 400, 401, 404, 429, 503],
     },
     Route {
         method: "GET",
