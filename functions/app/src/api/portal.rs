@@ -55,10 +55,8 @@ struct PortalLink {
 
 /// What a request authorised by a portal token may reach.
 #[derive(Debug, Clone)]
-pub(crate) struct PortalScope {
-    pub link_id: String,
-    pub endpoints: BTreeSet<EndpointId>,
-    pub expires_at: Timestamp,
+struct PortalScope {
+    endpoints: BTreeSet<EndpointId>,
 }
 
 fn link_key(id: &str) -> String {
@@ -116,9 +114,7 @@ impl Api {
             return Err(refused());
         }
         let scope = PortalScope {
-            link_id: link.id,
             endpoints: link.endpoint_ids.into_iter().collect(),
-            expires_at: link.expires_at,
         };
         Ok((
             Tenant {
@@ -195,7 +191,6 @@ async fn portal_request(api: &Arc<Api>, token: &str, mut req: Request, next: Nex
         }
         _ => return Err(operator_only()),
     }
-    req.extensions_mut().insert(scope);
     req.extensions_mut().insert(tenant);
     Ok(next.run(req).await)
 }
