@@ -600,9 +600,13 @@ async fn a_portal_link_sees_only_its_endpoints_and_an_ended_link_shows_the_expir
     b.nav("#/endpoints").await;
     let listed = b.text("#endpoints").await;
     assert!(listed.contains(&mine), "{listed}");
-    assert!(!listed.contains(&other), "another endpoint of the tenant is listed: {listed}");
+    assert!(
+        !listed.contains(&other),
+        "another endpoint of the tenant is listed: {listed}"
+    );
     assert_eq!(
-        b.js("return document.querySelectorAll('#endpoints tbody tr').length").await,
+        b.js("return document.querySelectorAll('#endpoints tbody tr').length")
+            .await,
         json!(1)
     );
     b.screenshot("portal-endpoints").await;

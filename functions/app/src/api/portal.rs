@@ -7,7 +7,8 @@
 //! A token is `cpl_<link id>.<secret>`: the id selects the stored link, the secret is
 //! kept only as its SHA-256 and compared in constant time. Links are kept in the key
 //! table under `portal#<link id>` (never a 64-hex key hash, so no API key lookup can
-//! reach one), the link itself as JSON in the item's name.
+//! reach one), the link itself as JSON in the item's name; the key cache reads such
+//! items every time, so a revocation holds on every instance at once.
 
 use super::Api;
 use super::auth::{self, client_addr, hash_key};
