@@ -259,7 +259,8 @@
   // browser sends to a server. The token moves to memory and the fragment is replaced
   // at once, so it is not left in the address bar, the history or a bookmark.
   async function adoptPortalLink(main, seq) {
-    const token = decodeURIComponent(location.hash.slice("#portal=".length));
+    let token = "";
+    try { token = decodeURIComponent(location.hash.slice("#portal=".length)); } catch (_) { token = ""; }
     history.replaceState(null, "", location.pathname + location.search + "#/overview");
     apiKey = token;
     portal = true;
