@@ -547,3 +547,111 @@ async fn receiver_markup_is_shown_as_text_and_runs_nothing() {
     b.stop().await;
     h.stop().await;
 }
+
+/// A GET of the API with a portal token as the bearer credential: the status.
+async fn as_portal(h: &Harness, token: &str, path: &str) -> u16 {
+    h.http
+        .get(format!("{}{path}", h.stack.api_url))
+        .bearer_auth(token)
+        .send()
+        .await
+        .map(|r| r.status().as_u16())
+        .unwrap_or_else(|e| panic!("GET {path}: {e}"))
+}
+
+/// A portal link made with the API key: (id, url, token).
+async fn portal_link(h: &Harness, endpoints: &[&str], ttl: u64) -> (String, String, String) {
+    let (status, link) = h
+        .call(
+            "POST",
+            "/v1/portal-links",
+            Some(json!({"endpointIds": endpoints, "ttlSeconds": ttl})),
+        )
+        .await;
+    assert_eq!(status, 201, "{link}");
+    let field = |k: &str| link[k].as_str().unwrap_or_default().to_owned();
+    (field("id"), field("url"), field("token"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_portal_link_sees_only_its_endpoints_and_an_ended_link_shows_the_expired_page() {
+    let h = Harness::start(test_options("console-portal")).await;
+    let rx = receiver(vec![Reply::Status(204)]).await;
+    let (mine, _) = h.endpoint(&rx.url(), json!("greatwait")).await;
+    let (other, _) = h.endpoint(&rx.url(), json!("tanitar")).await;
+    let delivered = h.event(&mine, json!({"orderId": 2001})).await;
+    assert_eq!(h.settled(&delivered, SETTLE).await["status"], "succeeded");
+
+    let (_, url, token) = portal_link(&h, &[&mine], 3600).await;
+    assert_eq!(url, format!("{}/console#portal={token}", h.stack.api_url));
+
+    let b = Browser::start("portal").await;
+    b.goto(&url).await;
+    b.wait_for("#top:not([hidden])").await;
+    // The token left the address bar at once and was stored nowhere.
+    b.assert_key_kept_in_memory_only(&token).await;
+    // Operator-only parts are hidden: no audit log, no explorer, no log-in form.
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('#top nav a')).filter(a => !a.hidden).map(a => a.dataset.section)")
+            .await,
+        json!(["overview", "endpoints"])
+    );
+    assert_eq!(b.text("#logout").await, "Leave");
+    b.nav("#/endpoints").await;
+    let listed = b.text("#endpoints").await;
+    assert!(listed.contains(&mine), "{listed}");
+    assert!(
+        !listed.contains(&other),
+        "another endpoint of the tenant is listed: {listed}"
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#endpoints tbody tr').length")
+            .await,
+        json!(1)
+    );
+    b.screenshot("portal-endpoints").await;
+    b.nav(&format!("#/deliveries/{delivered}")).await;
+    b.wait_for("#attempt-1").await;
+    // Another endpoint's page answers not found, and so does the audit log.
+    b.nav(&format!("#/endpoints/{other}")).await;
+    b.wait_text("#main .error", "endpoint not found").await;
+    b.nav("#/events").await;
+    b.wait_text("#main h1", "Not found").await;
+    assert_eq!(as_portal(&h, &token, &format!("/v1/endpoints/{other}")).await, 404);
+    assert_eq!(as_portal(&h, &token, "/v1/events").await, 401);
+    b.stop().await;
+
+    // A link whose second has passed: the API refuses it (a bounded wait for the
+    // clock), and the console shows the expired page rather than a log-in form.
+    let (_, short_url, short_token) = portal_link(&h, &[&mine], 1).await;
+    let mut refused = false;
+    for _ in 0..50 {
+        if as_portal(&h, &short_token, "/v1/endpoints").await == 401 {
+            refused = true;
+            break;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    assert!(refused, "the one-second link still works");
+    let b = Browser::start("portal-expired").await;
+    b.goto(&short_url).await;
+    assert_eq!(b.text("#portal-ended h1").await, "This link has expired");
+    assert_eq!(
+        b.js("return [document.getElementById('top').hidden, document.querySelectorAll('#api-key').length]")
+            .await,
+        json!([true, 0])
+    );
+    b.screenshot("portal-expired").await;
+
+    // A revoked link ends an open session: its next request shows the expired page.
+    let (id, url, token) = portal_link(&h, &[&mine], 3600).await;
+    b.goto(&url).await;
+    b.wait_for("#top:not([hidden])").await;
+    let (status, revoked) = h.call("DELETE", &format!("/v1/portal-links/{id}"), None).await;
+    assert_eq!((status, &revoked["revoked"]), (200, &json!(true)), "{revoked}");
+    assert_eq!(as_portal(&h, &token, "/v1/endpoints").await, 401);
+    b.nav("#/endpoints").await;
+    assert_eq!(b.text("#portal-ended h1").await, "This link has expired");
+    b.stop().await;
+    h.stop().await;
+}

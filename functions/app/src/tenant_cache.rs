@@ -7,6 +7,8 @@
 //! a warm instance for at most `ttl`. That is the trade API Gateway's own authorizer
 //! cache makes (300 s by default); ours is shorter. Unknown keys are never cached,
 //! so a freshly created key works at once and `/healthz` still reaches the table.
+//! Nor are the table's other items, named `<kind>#<id>` (portal links): they are
+//! revoked in place, and another instance's cache would not hear of it.
 
 use crate::model::Tenant;
 use crate::ports::{Clock, PortResult, TenantStore};
@@ -57,6 +59,9 @@ impl TenantStore for CachedTenants {
     }
 
     async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
+        if key_hash.contains('#') {
+            return self.inner.tenant_by_key(key_hash).await;
+        }
         let now = self.clock.now();
         if let Some((tenant, fetched)) = self.entries().get(key_hash)
             && now.millis_since(*fetched) < self.ttl_ms
@@ -154,6 +159,26 @@ mod tests {
             .await
             .expect("put behind the cache");
         assert_eq!(cache.tenant_by_key("k2").await.expect("get"), Some(tenant("late")));
+        assert_eq!(inner.lookups.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn items_that_are_not_key_hashes_are_read_every_time() {
+        let (inner, _clock, cache) = setup(60);
+        cache.put_tenant_key("portal#pl_1", &tenant("link")).await.expect("put");
+        assert_eq!(
+            cache.tenant_by_key("portal#pl_1").await.expect("get"),
+            Some(tenant("link"))
+        );
+        inner
+            .store
+            .put_tenant_key("portal#pl_1", &tenant("revoked"))
+            .await
+            .expect("rewritten behind the cache, as by another instance");
+        assert_eq!(
+            cache.tenant_by_key("portal#pl_1").await.expect("get"),
+            Some(tenant("revoked"))
+        );
         assert_eq!(inner.lookups.load(Ordering::SeqCst), 2);
     }
 

@@ -213,7 +213,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 22);
+    assert_eq!(ROUTES.len(), 24);
 }
 
 #[test]
@@ -233,6 +233,7 @@ fn document_details_follow_the_code() {
         (("POST", "/v1/endpoints/{id}/replay"), true),
         (("POST", "/v1/deliveries/{id}/redeliver"), false),
         (("POST", "/v1/attempts/{attemptId}/complete"), true),
+        (("POST", "/v1/portal-links"), true),
     ]);
     let idempotency: BTreeMap<(&str, &str), bool> = BTreeMap::from([
         (("POST", "/v1/events"), false),
@@ -274,6 +275,10 @@ fn document_details_follow_the_code() {
         assert_eq!(path_params, placeholders(r.path), "{key:?}");
         for p in params.iter().filter(|p| p["in"] == "path") {
             let pattern = deref(&doc, &p["schema"])["pattern"].as_str().unwrap_or_default();
+            if r.path.starts_with("/v1/portal-links/") {
+                assert_eq!(pattern, "^pl_[0-9a-f]{24}$", "{key:?}");
+                continue;
+            }
             let prefix = match (p["name"].as_str(), r.path.split('/').nth(2)) {
                 (Some("attemptId"), _) => "att_",
                 (_, Some("endpoints")) => "ep_",
@@ -759,6 +764,13 @@ async fn every_provoked_status_is_documented_for_its_route() {
     for (call, want) in &successes {
         expect(&w, call, *want, None, &mut seen).await;
     }
+    let made = Call::new("POST", "/v1/portal-links", "/v1/portal-links").json(json!({"endpointIds": [ep]}));
+    let link = expect(&w, &made, 201, None, &mut seen).await.body["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let revoke_link = Call::new("DELETE", "/v1/portal-links/{id}", format!("/v1/portal-links/{link}"));
+    expect(&w, &revoke_link, 200, None, &mut seen).await;
 
     // 400.
     let tok = |c: Call| c.anonymous().header("webhook-completion-token", &token);
@@ -851,6 +863,11 @@ async fn every_provoked_status_is_documented_for_its_route() {
             .json(json!({"outcome": "maybe"})),
             "validation_failed",
         ),
+        (
+            Call::new("POST", "/v1/portal-links", "/v1/portal-links")
+                .json(json!({"endpointIds": [ep], "ttlSeconds": 86_401})),
+            "validation_failed",
+        ),
     ];
     for (call, code) in &bad_requests {
         expect(&w, call, 400, Some(code), &mut seen).await;
@@ -924,6 +941,11 @@ async fn every_provoked_status_is_documented_for_its_route() {
             complete("att_bad"),
         ))
         .json(json!({"outcome": "succeeded"})),
+        Call::new(
+            "DELETE",
+            "/v1/portal-links/{id}",
+            "/v1/portal-links/pl_000000000000000000000000",
+        ),
     ];
     for call in &not_found {
         expect(&w, call, 404, Some("not_found"), &mut seen).await;
@@ -1013,6 +1035,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
             "/v1/attempts/{attemptId}/complete",
             complete(&lr_att),
         )),
+        Call::new("POST", "/v1/portal-links", "/v1/portal-links"),
     ];
     for call in &with_body {
         let huge = call.clone().bytes(big.clone());

@@ -20,8 +20,14 @@
     contact_support: "Something unexpected happened inside Courier. Contact support with the delivery id.",
   };
 
-  // The only copy of the key.
+  // The only copy of the key (or of a portal link's token).
   let apiKey = null;
+  // A portal session: a customer's link scoped to some endpoints. Operator-only parts
+  // (audit log, explorer, log-in form) are hidden; `portalEnded` says why the
+  // credential is gone, for the "link expired" page.
+  let portal = false;
+  let portalEnded = null;
+  const OPERATOR_ONLY = ["events", "explorer"];
   // Timers of the page on screen, cleared when the route changes.
   let timers = [];
   let renderSeq = 0;
@@ -140,7 +146,8 @@
     try { data = await resp.json(); } catch (_) { data = null; }
     if (resp.status === 401 && !quiet401) {
       apiKey = null;
-      toast("The API key was refused; log in again.", true);
+      if (portal) portalEnded = "expired";
+      else toast("The API key was refused; log in again.", true);
       route();
       throw new ApiError(401, data);
     }
@@ -209,15 +216,22 @@
     const seq = ++renderSeq;
     const main = clear(document.getElementById("main"));
     const top = document.getElementById("top");
+    if (location.hash.startsWith("#portal=")) {
+      adoptPortalLink(main, seq);
+      return;
+    }
     const hash = location.hash.startsWith("#/") ? location.hash.slice(2) : "overview";
     const parts = hash.split("/").map(decodeURIComponent);
     if (!apiKey) {
       top.hidden = true;
-      renderLogin(main);
+      if (portal) renderPortalEnded(main);
+      else renderLogin(main);
       return;
     }
     top.hidden = false;
+    document.getElementById("logout").textContent = portal ? "Leave" : "Log out";
     for (const a of top.querySelectorAll("nav a")) {
+      a.hidden = portal && OPERATOR_ONLY.includes(a.dataset.section);
       if (a.dataset.section === (parts[0] === "deliveries" ? "endpoints" : parts[0])) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
@@ -227,7 +241,7 @@
       deliveries: () => renderDelivery(main, parts[1] || "", seq),
       events: () => renderEvents(main, seq),
       explorer: () => renderExplorer(main),
-    }[parts[0]];
+    }[portal && OPERATOR_ONLY.includes(parts[0]) ? "" : parts[0]];
     const run = page || (() => append(main, [h("h1", {}, "Not found"), h("p", {}, "No such page. "), link("#/overview", "Go to the overview")]));
     Promise.resolve(run()).catch((e) => {
       if (seq !== renderSeq || e.status === 401) return;
@@ -237,6 +251,44 @@
 
   function stale(seq) {
     return seq !== renderSeq;
+  }
+
+  // ---- portal links ----
+
+  // A portal link carries its token in the fragment (`#portal=<token>`), which no
+  // browser sends to a server. The token moves to memory and the fragment is replaced
+  // at once, so it is not left in the address bar, the history or a bookmark.
+  async function adoptPortalLink(main, seq) {
+    let token = "";
+    try { token = decodeURIComponent(location.hash.slice("#portal=".length)); } catch (_) { token = ""; }
+    history.replaceState(null, "", location.pathname + location.search + "#/overview");
+    apiKey = token;
+    portal = true;
+    portalEnded = null;
+    document.getElementById("top").hidden = true;
+    append(main, [h("p", { class: "muted" }, "Opening the link…")]);
+    try {
+      await api("GET", "/v1/endpoints?limit=1", undefined, undefined, true);
+    } catch (e) {
+      apiKey = null;
+      if (e.status === 401) portalEnded = "expired";
+      else {
+        if (stale(seq)) return;
+        clear(main);
+        append(main, [h("p", { class: "error", role: "alert" }, e.message)]);
+        return;
+      }
+    }
+    route();
+  }
+
+  function renderPortalEnded(main) {
+    const left = portalEnded === "left";
+    append(main, [h("div", { class: "card login", id: "portal-ended" },
+      h("h1", {}, left ? "You have left the portal" : "This link has expired"),
+      h("p", {}, left ?
+        "Open the link you were given again to come back, while it is still valid." :
+        "The link is no longer valid: it expired or was revoked. Ask for a new link where you got this one."))]);
   }
 
   // ---- login ----
@@ -820,6 +872,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     document.getElementById("logout").addEventListener("click", () => {
       apiKey = null;
+      if (portal) portalEnded = "left";
       location.hash = "#/overview";
       route();
     });

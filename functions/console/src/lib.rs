@@ -4,10 +4,12 @@
 //! body) out, or `None` when the path is not the console's.
 
 mod assets;
+mod framing;
 mod headers;
 mod policy;
 
 pub use assets::{asset_path, index_html};
+pub use framing::FrameAncestors;
 
 /// One answer of the console.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,8 +22,15 @@ pub struct Reply {
 /// The URL prefix the console lives under.
 pub const PREFIX: &str = "/console";
 
+/// [`serve`] for a console that `ancestors` may frame (CSP `frame-ancestors`).
+pub fn serve_framed(path: &str, query: Option<&str>, ancestors: &FrameAncestors) -> Option<Reply> {
+    let mut reply = serve(path, query)?;
+    ancestors.apply(&mut reply.headers);
+    Some(reply)
+}
+
 /// Answers a GET (or HEAD) for `path` (no query) with `query` (without `?`).
-/// `None` when the path is outside `/console`.
+/// `None` when the path is outside `/console`. Never framed.
 pub fn serve(path: &str, query: Option<&str>) -> Option<Reply> {
     let rest = path.strip_prefix(PREFIX)?;
     if !(rest.is_empty() || rest.starts_with('/')) {

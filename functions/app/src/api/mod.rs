@@ -16,6 +16,7 @@ mod endpoints;
 mod events;
 mod idempotency;
 pub mod limits;
+mod portal;
 pub mod problem;
 pub mod query;
 pub mod rate_limit;

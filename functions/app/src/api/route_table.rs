@@ -128,4 +128,14 @@ pub const ROUTES: &[Route] = &[
         path: "/v1/attempts/{attemptId}/complete",
         statuses: &[200, 400, 401, 404, 409, 413, 415, 429, 503],
     },
+    Route {
+        method: "POST",
+        path: "/v1/portal-links",
+        statuses: &[201, 400, 401, 413, 415, 429, 503],
+    },
+    Route {
+        method: "DELETE",
+        path: "/v1/portal-links/{id}",
+        statuses: &[200, 401, 404, 429, 503],
+    },
 ];

@@ -4,7 +4,7 @@
 //! tenant routes, a per-source limit on completion reports.
 
 use super::problem::{ApiError, ApiResult, ProblemCode};
-use super::{Api, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, events, resend};
+use super::{Api, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, events, portal, resend};
 use crate::model::Tenant;
 use axum::Router;
 use axum::body::Body;
@@ -99,6 +99,17 @@ impl Api {
     /// The API as an axum [`Router`], served by `lambda_http` in the API Lambda and
     /// by `axum::serve` in the local runner.
     pub fn router(self: Arc<Self>) -> Router {
+        // Operator-only routes: an API key, never a portal link.
+        let operator_routes = Router::new()
+            .route("/v1/events", only(post(events::create).get(events::list), "GET, POST"))
+            .route("/v1/portal-links", only(post(portal::create), "POST"))
+            .route(
+                "/v1/portal-links/{id}",
+                only(axum::routing::delete(portal::revoke), "DELETE"),
+            )
+            .route_layer(axum::middleware::from_fn_with_state(self.clone(), portal::require_key));
+        // Routes a portal link may use within its scope (POST /v1/endpoints is refused
+        // to it by the same middleware).
         let tenant_routes = Router::new()
             .route(
                 "/v1/endpoints",
@@ -134,7 +145,6 @@ impl Api {
                 "/v1/endpoints/{id}/replay-dead",
                 only(post(resend::replay_dead), "POST"),
             )
-            .route("/v1/events", only(post(events::create).get(events::list), "GET, POST"))
             .route("/v1/deliveries/{id}", only(get(deliveries::get), "GET"))
             .route("/v1/deliveries/{id}/attempts", only(get(deliveries::attempts), "GET"))
             .route(
@@ -143,7 +153,10 @@ impl Api {
             )
             .route("/v1/deliveries/{id}/redeliver", only(post(resend::redeliver), "POST"))
             .route("/v1/deliveries/{id}/redrive", only(post(resend::redrive), "POST"))
-            .route_layer(axum::middleware::from_fn_with_state(self.clone(), auth::require_tenant));
+            .route_layer(axum::middleware::from_fn_with_state(
+                self.clone(),
+                portal::require_key_or_portal,
+            ));
         let completion_routes = Router::new()
             .route(
                 "/v1/attempts/{attemptId}/complete",
@@ -155,6 +168,7 @@ impl Api {
             ));
         Router::new()
             .route("/healthz", only(get(healthz), "GET, HEAD"))
+            .merge(operator_routes)
             .merge(tenant_routes)
             .merge(completion_routes)
             .fallback(super::console::console_or_not_found)
