@@ -227,7 +227,7 @@ impl Stack {
         )));
         // Lambda's event source mapping starts with five pollers working batches side
         // by side; one poller working them one after another made messages that came
-        // due together wait for each other's batches (timer lateness, docs/bench-history.md).
+        // due together wait for each other's batches (the bench's timer lateness showed it).
         for _ in 0..SENDER_POLLERS {
             tasks.push(tokio::spawn(poll_loop(
                 Consumer::Sender(sender.clone()),

@@ -20,8 +20,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// tokio's current-thread runtime: an instance works one batch at a time, with a
 /// share of a vCPU at this memory size. On the multi-thread runtime every response
 /// crossed threads (the connection's task woke the batch's on another worker), and
-/// the bench measured the sender's CPU per delivery 30 % higher (docs/bench-history.md,
-/// section 1).
+/// the bench measured the sender's CPU per delivery 30 % higher (section 1).
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
