@@ -35,15 +35,15 @@ async fn main() -> Result<(), Error> {
     };
     let dlq_store = store.clone();
     let sender = Arc::new(Sender {
-        secrets: Arc::new(courier_app::memory::OsSecrets),
+        secrets: Arc::new(courier_app::system::OsSecrets),
         deliveries: store.clone(),
         endpoints: store,
         http: Arc::new(courier_http::ReqwestSender::with_trusted_ca(
             config.allow_private_targets,
             config.trusted_ca_pem.clone(),
         )?),
-        clock: Arc::new(courier_app::memory::SystemClock),
-        random: Arc::new(courier_app::memory::OsSeededRandom::new()),
+        clock: Arc::new(courier_app::system::SystemClock),
+        random: Arc::new(courier_app::system::OsSeededRandom::new()),
         planner,
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
@@ -54,7 +54,7 @@ async fn main() -> Result<(), Error> {
         let dlq_url = dlq_url.clone();
         let schedule_dlq_arn = schedule_dlq_arn.clone();
         async move {
-            let clock = courier_app::memory::SystemClock;
+            let clock = courier_app::system::SystemClock;
             let batch = match event.payload {
                 Invocation::Task(_) => {
                     maintenance::run_reconcile(dlq_store.as_ref(), &sender.planner, &clock, reconcile).await?;
