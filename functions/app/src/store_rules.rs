@@ -90,3 +90,18 @@ pub fn valid_schedule_name(name: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn liveness_is_exclusive_at_the_expiry_second() {
+        let now = Timestamp::from_secs(100);
+        assert!(is_live(None, now));
+        assert!(is_live(Some(101), now));
+        assert!(!is_live(Some(100), now));
+        assert!(!is_live(Some(100), now.plus_millis(1)));
+        assert!(is_live(Some(100), now.plus_millis(-1)));
+    }
+}
