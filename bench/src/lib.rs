@@ -44,7 +44,7 @@ where
         planner,
         clock,
         random,
-        secrets: Arc::new(courier_app::memory::OsSecrets),
+        secrets: Arc::new(courier_app::system::OsSecrets),
         admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
             allow_http: true,
             allow_private: true,

@@ -29,15 +29,15 @@ async fn main() -> Result<(), Error> {
     let api = Arc::new(Api {
         tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
             store.clone(),
-            Arc::new(courier_app::memory::SystemClock),
+            Arc::new(courier_app::system::SystemClock),
         )),
         endpoints: store.clone(),
         deliveries: store.clone(),
         idempotency: store.clone(),
         planner,
-        clock: Arc::new(courier_app::memory::SystemClock),
-        random: Arc::new(courier_app::memory::OsSeededRandom::new()),
-        secrets: Arc::new(courier_app::memory::OsSecrets),
+        clock: Arc::new(courier_app::system::SystemClock),
+        random: Arc::new(courier_app::system::OsSeededRandom::new()),
+        secrets: Arc::new(courier_app::system::OsSecrets),
         admission: Arc::new(
             courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
                 allow_http: config.allow_http_targets,

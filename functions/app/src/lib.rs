@@ -16,4 +16,6 @@ pub mod planner;
 pub mod ports;
 pub mod reconcile;
 pub mod sender;
+pub mod store_rules;
+pub mod system;
 pub mod tenant_cache;

@@ -16,9 +16,9 @@ use aws_sdk_scheduler::operation::get_schedule::GetScheduleError;
 use aws_sdk_scheduler::types::{
     ActionAfterCompletion, DeadLetterConfig, FlexibleTimeWindow, FlexibleTimeWindowMode, RetryPolicy, Target,
 };
-use courier_app::memory::{BadScheduleName, valid_schedule_name};
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Timer};
+use courier_app::store_rules::{BadScheduleName, valid_schedule_name};
 use courier_core::Timestamp;
 use futures_util::StreamExt;
 

@@ -7,9 +7,9 @@ use crate::lazy_client::LazyClient;
 use async_trait::async_trait;
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName};
-use courier_app::memory::{DelayOutOfRange, MAX_DELAY_SECONDS};
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Queue};
+use courier_app::store_rules::{DelayOutOfRange, MAX_DELAY_SECONDS};
 use std::collections::BTreeMap;
 
 /// One message as `ReceiveMessage` returned it.

@@ -6,7 +6,7 @@
 //! no two requests of one delivery were in flight at once.
 
 use courier_app::contract::{self, T0};
-use courier_app::memory::{ManualClock, OsSecrets};
+use courier_app::memory::ManualClock;
 use courier_app::message::{QueueMessage, Trigger};
 use courier_app::model::{Delivery, DeliveryStatus, Endpoint};
 use courier_app::planner::{Planner, PlannerSettings};
@@ -14,6 +14,7 @@ use courier_app::ports::{Claim, Clock, DeliveryStore, EndpointStore, PortError, 
 use courier_app::sender::{
     DropReason, EndpointCache, Faults, NoFaults, Sender, SenderSettings, StepError, StepOutcome,
 };
+use courier_app::system::OsSecrets;
 use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};
 use courier_aws::testing::Emulator;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};

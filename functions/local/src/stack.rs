@@ -68,7 +68,7 @@ impl Default for StackOptions {
             sender: SenderSettings::default(),
             visibility_timeout_seconds: 30,
             faults: Arc::new(NoFaults),
-            clock: Arc::new(courier_app::memory::SystemClock),
+            clock: Arc::new(courier_app::system::SystemClock),
             sink: Arc::new(crate::display::Quiet),
             prefix: "courier-local".into(),
             reconcile_every: Duration::from_secs(60),
@@ -121,8 +121,8 @@ impl Stack {
             res.queue_arn.clone(),
             res.scheduler_role_arn.clone(),
         ));
-        let random: Arc<dyn Random> = Arc::new(courier_app::memory::OsSeededRandom::new());
-        let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::memory::OsSecrets);
+        let random: Arc<dyn Random> = Arc::new(courier_app::system::OsSeededRandom::new());
+        let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::system::OsSecrets);
         // Retries are sent through a queue that notes when each delay ends, for the
         // pollers (see `crate::delay_ends`).
         let delay_ends = Arc::new(DelayEnds::default());
@@ -227,7 +227,7 @@ impl Stack {
         )));
         // Lambda's event source mapping starts with five pollers working batches side
         // by side; one poller working them one after another made messages that came
-        // due together wait for each other's batches (timer lateness, docs/bench-history.md).
+        // due together wait for each other's batches (the bench's timer lateness showed it).
         for _ in 0..SENDER_POLLERS {
             tasks.push(tokio::spawn(poll_loop(
                 Consumer::Sender(sender.clone()),

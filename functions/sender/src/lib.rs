@@ -4,9 +4,9 @@
 //! shapes.
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
-use courier_app::message::QueueMessage;
+use courier_app::message::{MessageError, QueueMessage};
 use courier_app::metrics::StepSample;
-use courier_app::sender::{EndpointCache, Sender, StepOutcome};
+use courier_app::sender::{EndpointCache, Sender, StepError, StepOutcome};
 use futures_util::stream::FuturesOrdered;
 use futures_util::{FutureExt, StreamExt};
 use log_format::{JsonLine, JsonMembers};
@@ -56,7 +56,22 @@ where
 #[derive(Debug)]
 pub struct RecordResult {
     pub message_id: String,
-    pub result: Result<StepOutcome, String>,
+    pub result: Result<StepOutcome, RecordError>,
+}
+
+/// Why a record failed and its message is left for retry (SQS redelivers it, or
+/// moves it to the dead-letter queue after its receive limit).
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The body is not a queue message: it can never succeed.
+    #[error("unreadable message: {0}")]
+    Unreadable(#[from] MessageError),
+    /// The step failed (a port unavailable, a conflict that kept recurring).
+    #[error(transparent)]
+    Step(#[from] StepError),
+    /// The step panicked; the batch's other records keep their outcomes.
+    #[error("step panicked: {0}")]
+    Panicked(String),
 }
 
 /// Works every record of the batch concurrently. A record that fails (storage or
@@ -77,7 +92,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     // Unwind safety: what a panicking step leaves behind is the cache's and the EMF
     // buffer's locks, both read as absent when poisoned, and the ports' own state,
     // which recover from a poisoned lock.
-    let caught: Vec<std::thread::Result<Result<StepOutcome, String>>> = event
+    let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> = event
         .records
         .iter()
         .map(|r| AssertUnwindSafe(handle_record(sender, r, &cache, emf.as_ref())).catch_unwind())
@@ -98,7 +113,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
                     panic = why,
                     "a record's step panicked; message left for retry"
                 );
-                Err(format!("step panicked: {why}"))
+                Err(RecordError::Panicked(why.to_owned()))
             });
             RecordResult { message_id, result }
         })
@@ -130,7 +145,7 @@ async fn handle_record(
     record: &SqsMessage,
     cache: &EndpointCache,
     emf: Option<&Mutex<Vec<StepSample>>>,
-) -> Result<StepOutcome, String> {
+) -> Result<StepOutcome, RecordError> {
     let body = record.body.as_deref().unwrap_or("");
     match QueueMessage::parse(body) {
         // An unreadable message can never succeed: it is reported as failed so SQS
@@ -139,7 +154,7 @@ async fn handle_record(
         Err(e) => {
             let message_id = record.message_id.as_deref().unwrap_or_default();
             tracing::error!(message_id, error = %e, "unreadable queue message");
-            Err(format!("unreadable message: {e}"))
+            Err(RecordError::Unreadable(e))
         }
         Ok(m) => {
             let span = tracing::info_span!("attempt", delivery_id = %m.delivery_id, attempt = m.attempt, trigger = m.trigger.as_str());
@@ -167,7 +182,7 @@ async fn handle_record(
                     Err(e) => {
                         // The span names the delivery and the attempt.
                         tracing::warn!(error = %e, "step failed; message left for retry");
-                        Err(e.to_string())
+                        Err(RecordError::Step(e))
                     }
                 }
             }

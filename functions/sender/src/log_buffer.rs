@@ -1,7 +1,7 @@
 //! Where the sender's log lines go: stdout, but gathered while a batch is worked and
 //! written in one go when it ends. On Lambda, stdout is a pipe, and a write per line
 //! cost a system call and a wake-up of the log collector for every delivery, more
-//! than the rest of the line's logging together (see docs/bench-history.md, section 1).
+//! than the rest of the line's logging together (bench section 1 measured it).
 //!
 //! Lines are still written in the order they were logged, and never later than the
 //! end of their batch: warnings and errors go out at once (after what is held, to

@@ -20,8 +20,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// tokio's current-thread runtime: an instance works one batch at a time, with a
 /// share of a vCPU at this memory size. On the multi-thread runtime every response
 /// crossed threads (the connection's task woke the batch's on another worker), and
-/// the bench measured the sender's CPU per delivery 30 % higher (docs/bench-history.md,
-/// section 1).
+/// the bench measured the sender's CPU per delivery 30 % higher (section 1).
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
@@ -36,15 +35,15 @@ async fn main() -> Result<(), Error> {
     };
     let dlq_store = store.clone();
     let sender = Arc::new(Sender {
-        secrets: Arc::new(courier_app::memory::OsSecrets),
+        secrets: Arc::new(courier_app::system::OsSecrets),
         deliveries: store.clone(),
         endpoints: store,
         http: Arc::new(courier_http::ReqwestSender::with_trusted_ca(
             config.allow_private_targets,
             config.trusted_ca_pem.clone(),
         )?),
-        clock: Arc::new(courier_app::memory::SystemClock),
-        random: Arc::new(courier_app::memory::OsSeededRandom::new()),
+        clock: Arc::new(courier_app::system::SystemClock),
+        random: Arc::new(courier_app::system::OsSeededRandom::new()),
         planner,
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
@@ -55,7 +54,7 @@ async fn main() -> Result<(), Error> {
         let dlq_url = dlq_url.clone();
         let schedule_dlq_arn = schedule_dlq_arn.clone();
         async move {
-            let clock = courier_app::memory::SystemClock;
+            let clock = courier_app::system::SystemClock;
             let batch = match event.payload {
                 Invocation::Task(_) => {
                     maintenance::run_reconcile(dlq_store.as_ref(), &sender.planner, &clock, reconcile).await?;

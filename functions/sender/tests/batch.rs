@@ -3,11 +3,12 @@
 
 use async_trait::async_trait;
 use aws_lambda_events::event::sqs::SqsEvent;
-use courier_app::memory::{MemoryQueue, MemoryStore, MemoryTimer, OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::memory::{MemoryQueue, MemoryStore, MemoryTimer};
 use courier_app::message::{QueueMessage, Trigger};
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, HttpSender, OutboundRequest, SendResult};
 use courier_app::sender::{DropReason, Faults, Sender, SenderSettings, StepOutcome};
+use courier_app::system::{OsSecrets, OsSeededRandom, SystemClock};
 use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::{AttemptOutcome, ResponseSummary};
@@ -119,7 +120,14 @@ async fn a_panicking_record_fails_alone_and_results_keep_record_order() {
             results[i].result
         );
     }
-    let failed = |i: usize| results[i].result.as_ref().err().cloned().unwrap_or_default();
+    let failed = |i: usize| {
+        results[i]
+            .result
+            .as_ref()
+            .err()
+            .map(ToString::to_string)
+            .unwrap_or_default()
+    };
     assert_eq!(failed(1), "step panicked: a bug in this record's step");
     assert!(failed(3).starts_with("unreadable message"), "{}", failed(3));
     let retried: Vec<&str> = response

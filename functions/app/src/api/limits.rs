@@ -18,7 +18,7 @@ pub const IDEMPOTENCY_TTL_SECONDS: i64 = 24 * 3600;
 /// Page size when `limit` is not given.
 pub const DEFAULT_PAGE: u32 = 50;
 /// Largest `limit`: the stores' own bound, so the API never asks for more than they serve.
-pub const MAX_PAGE: u32 = crate::memory::MAX_PAGE;
+pub const MAX_PAGE: u32 = crate::store_rules::MAX_PAGE;
 /// Longest `cursor` a list accepts (the ones it hands out are far shorter).
 pub const MAX_CURSOR_LEN: usize = 1024;
 /// `plannedAt` may be at most this far in the future.

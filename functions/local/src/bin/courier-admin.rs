@@ -2,7 +2,7 @@
 //! AWS credential chain. For now: create a tenant and its first API key (printed
 //! once; only its hash is stored).
 
-use courier_app::memory::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::system::{OsSecrets, OsSeededRandom, SystemClock};
 use courier_aws::DynamoStore;
 use std::process::ExitCode;
 

@@ -1,0 +1,64 @@
+//! The batch's endpoint cache: each endpoint read once per batch, with its signing
+//! keys prepared once.
+
+use super::*;
+
+/// Endpoints read once per batch: most batches target few endpoints. The records of
+/// a batch run concurrently, so the first record to need an endpoint reads it and
+/// the others wait for that read instead of each making its own (on DynamoDB, ten
+/// `GetItem`s for a batch of ten). An endpoint that does not exist is remembered
+/// too; a failed read is not, so the next record tries again. Shared, not copied,
+/// by the batch's records.
+#[derive(Default)]
+pub struct EndpointCache {
+    /// The event source mapping hands over batches of at most ten records
+    /// (template.yaml: BatchSize), so a list scanned in full beats a hash map.
+    inner: Mutex<Vec<(TenantId, EndpointId, EndpointCell)>>,
+}
+
+/// One endpoint's read, shared by the batch's records: `None` once read means the
+/// endpoint does not exist.
+pub(super) type EndpointCell = Arc<OnceCell<Option<Arc<PreparedEndpoint>>>>;
+
+impl EndpointCache {
+    /// The slot of this tenant's endpoint, added empty on first use.
+    pub(super) fn slot(&self, tenant: &TenantId, id: &EndpointId) -> EndpointCell {
+        let mut slots = self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, _, cell)) = slots.iter().find(|(t, e, _)| e == id && t == tenant) {
+            return cell.clone();
+        }
+        let cell = Arc::new(OnceCell::new());
+        slots.push((tenant.clone(), id.clone(), cell.clone()));
+        cell
+    }
+}
+
+/// An endpoint with its signing secrets decoded and keyed, which would otherwise be
+/// redone for every attempt of the batch.
+pub struct PreparedEndpoint {
+    pub endpoint: Endpoint,
+    /// One per `endpoint.secrets`, in order; `None` for a secret that does not decode
+    /// (it signs nothing, as before).
+    keys: Vec<Option<SigningKey>>,
+}
+
+impl PreparedEndpoint {
+    pub fn new(endpoint: Endpoint) -> Self {
+        let keys = endpoint
+            .secrets
+            .iter()
+            .map(|s| SigningSecret::parse(&s.secret).ok().map(|k| k.key()))
+            .collect();
+        PreparedEndpoint { endpoint, keys }
+    }
+
+    /// The keys of the secrets that sign at `now`.
+    pub(super) fn signing_keys(&self, now: Timestamp) -> impl Iterator<Item = &SigningKey> {
+        self.endpoint
+            .secrets
+            .iter()
+            .zip(&self.keys)
+            .filter(move |(s, _)| s.signs_at(now))
+            .filter_map(|(_, k)| k.as_ref())
+    }
+}

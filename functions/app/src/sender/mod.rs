@@ -1,0 +1,177 @@
+//! The sender's use case: one queue message -> at most one HTTP attempt, recorded,
+//! then the next step planned. Implements the claim/lease protocol that keeps
+//! at-least-once delivery honest: duplicates are dropped, nothing is sent twice
+//! concurrently, an attempt whose sender vanished is recorded as lost (ambiguous),
+//! and the next step is enqueued only after the outcome is durable.
+
+mod endpoint_cache;
+mod recorder;
+mod request;
+mod step;
+
+pub use endpoint_cache::*;
+pub use recorder::*;
+pub use request::*;
+
+use crate::message::{QueueMessage, Trigger};
+use crate::model::{Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
+use crate::planner::Planner;
+use crate::ports::{
+    Claim, Clock, DeliveryStore, EndpointStore, HeaderText, HttpSender, OutboundRequest, PortError, Random,
+    SharedHeaderText,
+};
+use bytes::Bytes;
+use courier_core::Timestamp;
+use courier_core::classify::{AttemptState, Classification};
+use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
+use courier_core::health::{BreakerEvent, HealthEvent, HealthStatus};
+use courier_core::ids::{AttemptId, EndpointId, TenantId};
+use courier_core::outcome::{AttemptOutcome, PreSendFailure};
+use courier_core::policy::HealthModel;
+use courier_core::rng::RandomSource;
+use courier_core::signing::{SIGNATURE_LEN, SigningKey, SigningSecret, signature_header_keys_into};
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+use tokio::sync::OnceCell;
+
+/// Adapts the `Random` port to the core's `RandomSource`.
+pub struct PortRng<'a>(pub &'a dyn Random);
+
+impl RandomSource for PortRng<'_> {
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+}
+
+/// Fault injection for tests: lets a test make the sender "crash" at a point where a
+/// real Lambda could die. Production uses [`NoFaults`].
+pub trait Faults: Send + Sync {
+    /// Called first: true makes the step fail as if storage were down.
+    fn fail_step(&self, _message: &QueueMessage) -> bool {
+        false
+    }
+    /// Called after the HTTP attempt and before the outcome is recorded.
+    fn crash_after_send(&self, _message: &QueueMessage) -> bool {
+        false
+    }
+}
+
+pub struct NoFaults;
+impl Faults for NoFaults {}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SenderSettings {
+    /// Added to the request timeout to form the claim lease: long enough for the
+    /// request plus the writes, so a live sender never loses its claim.
+    pub lease_margin_ms: u64,
+}
+
+impl Default for SenderSettings {
+    fn default() -> Self {
+        SenderSettings {
+            lease_margin_ms: 20_000,
+        }
+    }
+}
+
+/// What one message led to (for logs, metrics and tests).
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepOutcome {
+    /// The message arrived before its notBefore and was put back with a delay.
+    Redelayed { until: Timestamp },
+    /// An attempt was made (or declined before sending) and recorded.
+    Attempted {
+        attempt: Box<Attempt>,
+        delivery: Box<Delivery>,
+    },
+    /// A previous sender's attempt was found lost and recorded as ambiguous.
+    LostRecorded {
+        attempt: Box<Attempt>,
+        delivery: Box<Delivery>,
+    },
+    /// A 202 for long-running work: the attempt waits for the receiver's report.
+    AwaitingCompletion { delivery: Box<Delivery> },
+    /// Settled without an attempt (e.g. the deadline passed while the timer was late).
+    SettledWithoutAttempt { delivery: Box<Delivery> },
+    /// Nothing to do: duplicate, stale or unknown; the message is consumed.
+    Dropped { why: DropReason },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropReason {
+    UnknownDelivery,
+    AlreadySettled,
+    /// Attempt N is already recorded (a duplicate message of an earlier step).
+    Stale,
+    /// Another sender holds a live claim on this attempt (`duplicate_inflight`).
+    DuplicateInflight,
+    /// Our claim was taken over before we could record (we were too slow).
+    ClaimLost,
+}
+
+/// A failure that must make SQS redeliver the message (reported as a batch item
+/// failure): nothing was lost, the step will be redone idempotently.
+#[derive(Debug, thiserror::Error)]
+pub enum StepError {
+    #[error("storage: {0}")]
+    Store(#[source] PortError),
+    #[error("planning the next step: {0}")]
+    Plan(#[source] PortError),
+    #[error("endpoint {0} of the message does not exist")]
+    EndpointMissing(EndpointId),
+    #[error("fault injected: crash after send")]
+    InjectedCrash,
+    #[error("fault injected: step failure")]
+    InjectedFailure,
+}
+
+pub struct Sender {
+    pub secrets: Arc<dyn crate::ports::SecretSource>,
+    pub deliveries: Arc<dyn DeliveryStore>,
+    pub endpoints: Arc<dyn EndpointStore>,
+    pub http: Arc<dyn HttpSender>,
+    pub clock: Arc<dyn Clock>,
+    pub random: Arc<dyn Random>,
+    pub planner: Planner,
+    pub faults: Arc<dyn Faults>,
+    pub settings: SenderSettings,
+}
+
+/// What an attempt (or a decision not to send) produced, ready to record.
+pub struct AttemptDone {
+    pub attempt_id: AttemptId,
+    /// The claim the record is conditional on, when it is not the attempt's own id
+    /// (a lost attempt recorded by the sender that took its claim over).
+    pub claim_id: Option<AttemptId>,
+    pub started: Timestamp,
+    pub ended: Timestamp,
+    pub outcome: AttemptOutcome,
+    pub duration_ms: u64,
+    /// Set when the request carried a completion token (long-running endpoints).
+    pub completion_token: Option<String>,
+}
+
+impl AttemptDone {
+    /// Declined before sending: no time passes, nothing was sent.
+    pub fn declined(attempt_id: &AttemptId, now: Timestamp, outcome: AttemptOutcome) -> Self {
+        AttemptDone {
+            attempt_id: attempt_id.clone(),
+            claim_id: None,
+            started: now,
+            ended: now,
+            outcome,
+            duration_ms: 0,
+            completion_token: None,
+        }
+    }
+}
+
+/// The `user-agent` every attempt carries.
+pub const USER_AGENT: &str = concat!("Courier/", env!("CARGO_PKG_VERSION"));
+
+/// Headers every attempt carries, beside the signature.
+pub const HEADER_ATTEMPT: &str = "webhook-attempt";
+pub const HEADER_ATTEMPT_ID: &str = "webhook-attempt-id";
+/// Sent to long-running endpoints; the receiver presents it to report completion.
+pub const HEADER_COMPLETION_TOKEN: &str = "webhook-completion-token";

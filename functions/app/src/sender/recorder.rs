@@ -1,0 +1,482 @@
+//! The recorder: an attempt's outcome made durable (attempt item, delivery, endpoint
+//! health), then the next step planned. Shared by the sender and the completion API.
+
+use super::*;
+
+/// Records an attempt's outcome, updates endpoint health, and plans the next step:
+/// everything after the HTTP request. The sender and the completion API both use it.
+pub struct Recorder<'a> {
+    pub deliveries: &'a dyn DeliveryStore,
+    /// The time planning is measured from (the outcome's own instants may be past).
+    pub clock: &'a dyn Clock,
+    pub endpoints: &'a dyn EndpointStore,
+    pub planner: &'a Planner,
+    pub random: &'a dyn Random,
+    pub lease_margin_ms: u64,
+}
+
+impl Recorder<'_> {
+    /// Records a previous sender's attempt whose lease ran out with no outcome: it may
+    /// have reached the receiver, so it is `ambiguous`, and the policy decides.
+    pub async fn record_lost(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        delivery: Delivery,
+        lost: ClaimRecord,
+        our_claim: &AttemptId,
+    ) -> Result<StepOutcome, StepError> {
+        let done = AttemptDone {
+            attempt_id: lost.attempt_id.clone(),
+            claim_id: Some(our_claim.clone()),
+            started: lost.started_at,
+            ended: lost.lease_until,
+            outcome: AttemptOutcome::Lost,
+            duration_ms: 0,
+            completion_token: None,
+        };
+        let m = QueueMessage {
+            attempt: lost.number,
+            ..m.clone()
+        };
+        self.finish(&m, endpoint, delivery, done).await
+    }
+
+    /// Replaces the delivery if it still has the version our claim gave it; `false`
+    /// when someone took the claim over meanwhile (we were too slow).
+    async fn write_held(&self, updated: &Delivery, claimed_version: u64) -> Result<bool, StepError> {
+        match self.deliveries.update_delivery(updated, claimed_version).await {
+            Ok(()) => Ok(true),
+            Err(PortError::Conflict(_)) => Ok(false),
+            Err(e) => Err(StepError::Store(e)),
+        }
+    }
+
+    pub async fn settle_without_attempt(
+        &self,
+        delivery: Delivery,
+        endpoint: &Endpoint,
+        reason: SettleReason,
+        now: Timestamp,
+    ) -> Result<StepOutcome, StepError> {
+        let claimed_version = delivery.version;
+        let mut updated = delivery;
+        settle(&mut updated, endpoint, DeliveryStatus::Failed, Some(reason), now);
+        updated.claim = None;
+        updated.version += 1;
+        if !self.write_held(&updated, claimed_version).await? {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::ClaimLost,
+            });
+        }
+        Ok(StepOutcome::SettledWithoutAttempt {
+            delivery: Box::new(updated),
+        })
+    }
+
+    pub async fn finish(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        delivery: Delivery,
+        done: AttemptDone,
+    ) -> Result<StepOutcome, StepError> {
+        self.finish_boxed(m, endpoint, Box::new(delivery), done).await
+    }
+
+    /// [`Recorder::finish`] for a delivery already boxed: the outcome reuses the box.
+    pub(super) async fn finish_boxed(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        mut delivery: Box<Delivery>,
+        done: AttemptDone,
+    ) -> Result<StepOutcome, StepError> {
+        let AttemptDone {
+            claim_id,
+            attempt_id,
+            started,
+            ended,
+            outcome,
+            duration_ms,
+            completion_token,
+        } = done;
+        let attempt_id = &attempt_id;
+        let policy = &endpoint.policy;
+        let ctx = context(&delivery, endpoint);
+        let cls = policy.classify(&outcome, completion_token.is_some());
+        let receiver_failures = delivery.receiver_failures + u32::from(cls.counts_toward_receiver_failures);
+        let facts = AttemptFacts {
+            number: m.attempt,
+            started_at: started,
+            ended_at: ended,
+            receiver_failures,
+        };
+        let decision = decide_for(
+            m.trigger,
+            policy,
+            &ctx,
+            &facts,
+            &outcome,
+            &cls,
+            &mut PortRng(self.random),
+        );
+        if let (Decision::AwaitCompletion { until }, Some(token)) = (decision, &completion_token) {
+            return Box::pin(self.await_completion(
+                m,
+                endpoint,
+                *delivery,
+                attempt_id,
+                started,
+                duration_ms,
+                until,
+                token,
+            ))
+            .await;
+        }
+        // Boxed before the writes, so that neither is held in this future across them.
+        let attempt = Box::new(attempt_record(
+            &delivery,
+            attempt_id,
+            m.attempt,
+            m,
+            &cls,
+            &outcome,
+            policy,
+            duration_ms,
+            started,
+            &decision,
+        ));
+        let lost = outcome == AttemptOutcome::Lost;
+        drop(outcome);
+        // The record is conditional on the claim this step holds (the delivery as
+        // claimed carries it, with the token only the claimer knows).
+        let expected = claim_id.as_ref().unwrap_or(attempt_id);
+        let Some(held) = delivery.claim.take().filter(|c| &c.attempt_id == expected) else {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::ClaimLost,
+            });
+        };
+        next_delivery(&mut delivery, endpoint, &cls, &decision, receiver_failures, ended);
+        match self.deliveries.record_attempt(&delivery, &attempt, &held).await {
+            Ok(()) => {}
+            Err(PortError::Conflict(_)) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::ClaimLost,
+                });
+            }
+            Err(e) => return Err(StepError::Store(e)),
+        }
+        self.after_record(m, endpoint, &delivery, &cls, &decision, ended)
+            .await?;
+        Ok(if lost {
+            StepOutcome::LostRecorded { attempt, delivery }
+        } else {
+            StepOutcome::Attempted { attempt, delivery }
+        })
+    }
+
+    /// A 202 for long-running work: nothing is recorded yet. The claim's lease is
+    /// stretched past the allowance (so duplicates stay out), the token's hash is kept,
+    /// and a timer is set to give up at the end of the allowance.
+    #[allow(clippy::too_many_arguments)]
+    async fn await_completion(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        delivery: Delivery,
+        attempt_id: &AttemptId,
+        started: Timestamp,
+        duration_ms: u64,
+        until: Timestamp,
+        token: &str,
+    ) -> Result<StepOutcome, StepError> {
+        let claimed_version = delivery.version;
+        let mut updated = delivery;
+        updated.awaiting = Some(AwaitingCompletion {
+            attempt_id: attempt_id.clone(),
+            number: m.attempt,
+            trigger: m.trigger,
+            started_at: started,
+            until,
+            duration_ms,
+            token_hash: crate::api::hash_key(token),
+        });
+        if let Some(c) = updated.claim.as_mut() {
+            c.lease_until = until.plus_millis(self.lease_margin_ms as i64);
+        }
+        updated.version += 1;
+        if !self.write_held(&updated, claimed_version).await? {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::ClaimLost,
+            });
+        }
+        let check = QueueMessage {
+            v: 1,
+            delivery_id: updated.id.clone(),
+            tenant_id: updated.tenant_id.clone(),
+            endpoint_id: endpoint.id.clone(),
+            attempt: m.attempt,
+            not_before: until,
+            trigger: m.trigger,
+            source_attempt_id: None,
+            attempt_id: Some(attempt_id.clone()),
+            completion_check: true,
+        };
+        self.planner
+            .plan(check, self.clock.now())
+            .await
+            .map_err(StepError::Plan)?;
+        Ok(StepOutcome::AwaitingCompletion {
+            delivery: Box::new(updated),
+        })
+    }
+
+    /// Health bookkeeping, then the next step, both as of now (never before `ended`).
+    /// Runs only once the outcome is durable.
+    async fn after_record(
+        &self,
+        m: &QueueMessage,
+        endpoint: &Endpoint,
+        delivery: &Delivery,
+        cls: &Classification,
+        decision: &Decision,
+        ended: Timestamp,
+    ) -> Result<(), StepError> {
+        let health = health_events(endpoint, cls, decision).filter(|_| m.trigger != Trigger::Test);
+        if health.is_none() && !matches!(decision, Decision::Retry { .. }) {
+            // Nothing to write as of a time: most successes.
+            return Ok(());
+        }
+        let now = self.clock.now().max(ended);
+        if let Some(events) = health
+            && let Err(e) = Box::pin(self.update_health(endpoint, events, now)).await
+        {
+            // Health is advisory for this delivery; the step itself is durable.
+            tracing::warn!(endpoint = %endpoint.id, error = %e, "endpoint health update failed");
+        }
+        if let Decision::Retry { number, at, .. } = decision {
+            let next = QueueMessage {
+                v: 1,
+                delivery_id: delivery.id.clone(),
+                tenant_id: delivery.tenant_id.clone(),
+                endpoint_id: delivery.endpoint_id.clone(),
+                attempt: *number,
+                not_before: *at,
+                trigger: if m.trigger == Trigger::Replay {
+                    Trigger::Replay
+                } else {
+                    Trigger::Retry
+                },
+                source_attempt_id: None,
+                attempt_id: None,
+                completion_check: false,
+            };
+            Box::pin(self.planner.plan(next, now)).await.map_err(StepError::Plan)?;
+        }
+        Ok(())
+    }
+
+    async fn update_health(
+        &self,
+        endpoint: &Endpoint,
+        (breaker_event, health_event): HealthEvents,
+        now: Timestamp,
+    ) -> Result<(), PortError> {
+        // Optimistic concurrency: concurrent senders each re-read and re-apply.
+        for _ in 0..8 {
+            let Some(mut e) = self.endpoints.get_endpoint(&endpoint.tenant_id, &endpoint.id).await? else {
+                return Ok(());
+            };
+            let mut changed = false;
+            if let (Some(ev), Some(rules)) = (breaker_event, e.policy.health.breaker_rules()) {
+                let before = e.breaker.unwrap_or_default();
+                let after = before.apply(rules, ev, now);
+                changed |= after != before;
+                e.breaker = Some(after);
+            }
+            if let (Some(ev), Some(rules)) = (health_event, e.policy.health.smart_rules()) {
+                let before = e.health;
+                let after = before
+                    .unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at))
+                    .apply(rules, ev, now);
+                changed |= before != Some(after);
+                e.health = Some(after);
+            }
+            if !changed {
+                // Most often a success on a closed breaker that counts nothing: the
+                // write would store the same state (a billed write per delivery).
+                return Ok(());
+            }
+            let expected = e.version;
+            e.version += 1;
+            e.updated_at = now;
+            match self.endpoints.update_endpoint(&e, expected).await {
+                Ok(()) => return Ok(()),
+                Err(PortError::Conflict(_)) => continue,
+                Err(err) => return Err(err),
+            }
+        }
+        Err(PortError::Conflict("endpoint health update kept conflicting".into()))
+    }
+}
+
+/// The breaker and health events an outcome carries under the endpoint's health
+/// model; `None` when there are none (no endpoint write then).
+pub(super) type HealthEvents = (Option<BreakerEvent>, Option<HealthEvent>);
+
+pub(super) fn health_events(endpoint: &Endpoint, cls: &Classification, decision: &Decision) -> Option<HealthEvents> {
+    let breaker_event = match (endpoint.policy.health, decision) {
+        (HealthModel::Breaker { .. }, Decision::Succeeded) => Some(BreakerEvent::Success),
+        (
+            HealthModel::Breaker { .. },
+            Decision::Failed {
+                reason: SettleReason::MaxAttempts,
+            },
+        ) => Some(BreakerEvent::DeliveryExhausted),
+        _ => None,
+    };
+    let health_event = match (endpoint.policy.health, cls.state) {
+        (HealthModel::Smartchat { .. }, _) if cls.disables_endpoint => Some(HealthEvent::Gone),
+        (HealthModel::Smartchat { .. }, AttemptState::Succeeded) => Some(HealthEvent::AttemptSucceeded),
+        // Declining to send (paused, disabled) is not a failure of the receiver.
+        (
+            HealthModel::Smartchat { .. },
+            AttemptState::RetryableFailure | AttemptState::TerminalFailure | AttemptState::Ambiguous,
+        ) if cls.error_class.is_some() || cls.state == AttemptState::Ambiguous => Some(HealthEvent::AttemptFailed),
+        _ => None,
+    };
+    (breaker_event.is_some() || health_event.is_some()).then_some((breaker_event, health_event))
+}
+
+pub fn context(delivery: &Delivery, endpoint: &Endpoint) -> DeliveryContext {
+    DeliveryContext {
+        planned_at: delivery.planned_at,
+        latency_class: endpoint.latency_class,
+        long_running_allowance_seconds: endpoint.long_running_allowance_seconds,
+    }
+}
+
+/// Redeliveries and test sends are single attempts: they never start a ladder.
+pub(super) fn decide_for(
+    trigger: Trigger,
+    policy: &courier_core::Policy,
+    ctx: &DeliveryContext,
+    facts: &AttemptFacts,
+    outcome: &AttemptOutcome,
+    cls: &Classification,
+    rng: &mut dyn RandomSource,
+) -> Decision {
+    let d = policy.decide(ctx, facts, outcome, cls, rng);
+    match (trigger, d) {
+        (Trigger::Redelivery | Trigger::Test, Decision::Retry { .. }) => Decision::Failed {
+            reason: cls.settles.unwrap_or(SettleReason::MaxAttempts),
+        },
+        _ => d,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn attempt_record(
+    delivery: &Delivery,
+    id: &AttemptId,
+    number: u32,
+    m: &QueueMessage,
+    cls: &Classification,
+    outcome: &AttemptOutcome,
+    policy: &courier_core::Policy,
+    duration_ms: u64,
+    started_at: Timestamp,
+    decision: &Decision,
+) -> Attempt {
+    let response = outcome.response();
+    let snippet = match outcome {
+        AttemptOutcome::CompletionReported {
+            succeeded: false,
+            detail: Some(d),
+        } => Some(courier_core::classify::cut_snippet(policy.snippet, d.as_bytes(), false)),
+        _ => response.and_then(|r| policy.failure_snippet(r)),
+    };
+    Attempt {
+        id: id.clone(),
+        delivery_id: delivery.id.clone(),
+        tenant_id: delivery.tenant_id.clone(),
+        number,
+        trigger: m.trigger,
+        source_attempt_id: m.source_attempt_id.clone(),
+        state: Cow::Borrowed(cls.state.wire_name()),
+        response_status: response.map(|r| r.status),
+        error_class: cls.error_class.map(|c| Cow::Borrowed(c.wire_name())),
+        diagnostic: Cow::Borrowed(cls.diagnostic.wire_name()),
+        remediation: Cow::Borrowed(cls.remediation.wire_name()),
+        counts_toward_receiver_failures: cls.counts_toward_receiver_failures,
+        truncated: snippet.as_ref().is_some_and(|s| s.1),
+        failure_snippet: snippet.map(|s| s.0),
+        response_headers: response
+            .map(|r| r.kept_headers().into_iter().collect())
+            .unwrap_or_default(),
+        duration_ms,
+        started_at,
+        next_attempt_at: match decision {
+            Decision::Retry { at, .. } => Some(*at),
+            _ => None,
+        },
+        expires_at: Some(started_at.millis() / 1000 + retention_seconds(policy) + 60 * 86_400),
+    }
+}
+
+pub(super) fn retention_seconds(policy: &courier_core::Policy) -> i64 {
+    i64::from(policy.retention.settled_days) * 86_400
+}
+
+pub(super) fn settle(
+    d: &mut Delivery,
+    endpoint: &Endpoint,
+    status: DeliveryStatus,
+    reason: Option<SettleReason>,
+    now: Timestamp,
+) {
+    d.status = status;
+    d.dead_reason = reason.map(|r| r.label(endpoint.policy.reason_style));
+    d.settled_at = Some(now);
+    d.next_attempt_at = None;
+    d.expires_at = Some(now.millis() / 1000 + retention_seconds(&endpoint.policy));
+}
+
+pub(super) fn next_delivery(
+    d: &mut Delivery,
+    endpoint: &Endpoint,
+    cls: &Classification,
+    decision: &Decision,
+    receiver_failures: u32,
+    now: Timestamp,
+) {
+    d.attempt_count += 1;
+    d.receiver_failures = receiver_failures;
+    d.claim = None;
+    d.awaiting = None;
+    d.version += 1;
+    match decision {
+        Decision::Succeeded | Decision::AwaitCompletion { .. } => {
+            settle(d, endpoint, DeliveryStatus::Succeeded, None, now)
+        }
+        Decision::Failed { reason } => {
+            let status = if *reason == SettleReason::BreakerOpen {
+                DeliveryStatus::Dropped
+            } else {
+                DeliveryStatus::Failed
+            };
+            settle(d, endpoint, status, Some(*reason), now);
+        }
+        Decision::Retry { number, at, last } => {
+            d.status = if cls.state == AttemptState::Ambiguous {
+                DeliveryStatus::Ambiguous
+            } else {
+                DeliveryStatus::Retrying
+            };
+            d.next_attempt = *number;
+            d.next_attempt_at = Some(*at);
+            d.last_planned = *last;
+        }
+    }
+}

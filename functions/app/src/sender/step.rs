@@ -1,0 +1,386 @@
+//! The sender's step: claim the delivery, check it may be sent, make the one attempt,
+//! and hand the outcome to the recorder; duplicates and stale messages are dropped.
+
+use super::*;
+
+/// [`Claim`] with its delivery boxed (see [`Sender::handle_received`]).
+pub(super) enum BoxedClaim {
+    Claimed {
+        delivery: Box<Delivery>,
+        lost: Option<ClaimRecord>,
+    },
+    Refused(Option<Box<Delivery>>),
+}
+
+impl From<Claim> for BoxedClaim {
+    fn from(claim: Claim) -> Self {
+        match claim {
+            Claim::Claimed { delivery, lost } => BoxedClaim::Claimed {
+                delivery: Box::new(delivery),
+                lost,
+            },
+            Claim::Refused(d) => BoxedClaim::Refused(d.map(Box::new)),
+        }
+    }
+}
+
+impl Sender {
+    pub(super) async fn endpoint(
+        &self,
+        m: &QueueMessage,
+        cache: &EndpointCache,
+    ) -> Result<Arc<PreparedEndpoint>, StepError> {
+        let slot = cache.slot(&m.tenant_id, &m.endpoint_id);
+        let found = slot
+            .get_or_try_init(|| async {
+                let read = self
+                    .endpoints
+                    .get_endpoint(&m.tenant_id, &m.endpoint_id)
+                    .await
+                    .map_err(StepError::Store)?;
+                // An endpoint of another tenant must never serve this message.
+                Ok::<_, StepError>(
+                    read.filter(|e| e.tenant_id == m.tenant_id)
+                        .map(|e| Arc::new(PreparedEndpoint::new(e))),
+                )
+            })
+            .await?;
+        found
+            .clone()
+            .ok_or_else(|| StepError::EndpointMissing(m.endpoint_id.clone()))
+    }
+
+    /// Handles one message. `Err` means: leave the message on the queue.
+    pub async fn handle(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
+        self.handle_received(m, cache, 1).await
+    }
+
+    /// Like [`Sender::handle`], for a message SQS has delivered `receive_count` times.
+    /// A repeat delivery of a step whose outcome is already recorded may mean the
+    /// previous try failed to plan the next step: it plans it again (idempotent).
+    pub async fn handle_received(
+        &self,
+        m: &QueueMessage,
+        cache: &EndpointCache,
+        receive_count: u32,
+    ) -> Result<StepOutcome, StepError> {
+        if self.faults.fail_step(m) {
+            return Err(StepError::InjectedFailure);
+        }
+        let now = self.clock.now();
+        // The rarer paths below are boxed: every await inlines its future into this
+        // one, which every record of a batch allocates and moves, so the common path
+        // (claim, send, record) keeps it a third of the size it would be.
+        if m.not_before > now {
+            Box::pin(self.planner.plan(m.clone(), now))
+                .await
+                .map_err(StepError::Plan)?;
+            return Ok(StepOutcome::Redelayed { until: m.not_before });
+        }
+        if m.completion_check {
+            return Box::pin(self.check_completion(m, now)).await;
+        }
+        let prepared = match self.endpoint(m, cache).await {
+            Ok(e) => e,
+            // The message names an endpoint that is not this tenant's: it cannot be
+            // ours to send. Claim and settle as an identity conflict below.
+            Err(StepError::EndpointMissing(_)) => return Box::pin(self.identity_conflict(m, cache, now)).await,
+            Err(e) => return Err(e),
+        };
+        let endpoint = &prepared.endpoint;
+        let mut rng = PortRng(self.random.as_ref());
+        let attempt_id = m
+            .attempt_id
+            .clone()
+            .unwrap_or_else(|| AttemptId::generate(now, &mut rng));
+        // The lease is counted from the claim itself, not from the start of the
+        // step: a slow endpoint read must not shorten the time the request has.
+        let now = self.clock.now().max(now);
+        let claim = self.new_claim(m.attempt, &attempt_id, now, endpoint.timeout_ms());
+        // Boxed here, not when the outcome is: then it is not held in this future
+        // across the request, and the outcome reuses the box. Converted in the same
+        // statement as the await, so the unboxed answer (500 bytes) is never a local
+        // of this future, whose every record of a batch allocates and moves.
+        let claim = BoxedClaim::from(
+            self.deliveries
+                .claim_attempt(&m.delivery_id, &claim)
+                .await
+                .map_err(StepError::Store)?,
+        );
+        let (delivery, lost) = match claim {
+            BoxedClaim::Claimed { delivery, lost } => (delivery, lost),
+            BoxedClaim::Refused(None) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::UnknownDelivery,
+                });
+            }
+            BoxedClaim::Refused(Some(d)) => {
+                if receive_count > 1 && !m.completion_check && next_step_unplanned(&d, m) {
+                    let next = crate::dead_letter::resume_message(&d, now);
+                    Box::pin(self.planner.plan(next, now)).await.map_err(StepError::Plan)?;
+                }
+                return Ok(StepOutcome::Dropped {
+                    why: refusal_reason(&d, m, now),
+                });
+            }
+        };
+        if let Some(lost) = lost {
+            return Box::pin(self.recorder().record_lost(m, endpoint, *delivery, lost, &attempt_id)).await;
+        }
+        if delivery.tenant_id != m.tenant_id || delivery.endpoint_id != m.endpoint_id {
+            let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
+            return self
+                .recorder()
+                .finish_boxed(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                .await;
+        }
+        let ctx = context(&delivery, endpoint);
+        if m.trigger != Trigger::Redelivery && m.trigger != Trigger::Test && !endpoint.policy.may_start(&ctx, now) {
+            return Box::pin(
+                self.recorder()
+                    .settle_without_attempt(*delivery, endpoint, SettleReason::Deadline, now),
+            )
+            .await;
+        }
+        if let Some(failure) = pre_send_check(endpoint, &delivery, m.trigger, now) {
+            let outcome = AttemptOutcome::pre_send(failure);
+            return self
+                .recorder()
+                .finish_boxed(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                .await;
+        }
+        let completion_token = self.completion_token(endpoint, &delivery, m);
+        let mut request = prepared_request(&prepared, &delivery, m, &attempt_id, now);
+        if let Some(token) = &completion_token {
+            request
+                .headers
+                .push((Cow::Borrowed(HEADER_COMPLETION_TOKEN), HeaderText::from(token.clone())));
+        }
+        let sent = self.http.send(request).await;
+        if self.faults.crash_after_send(m) {
+            return Err(StepError::InjectedCrash);
+        }
+        let ended = self.clock.now().max(now);
+        let done = AttemptDone {
+            attempt_id: attempt_id.clone(),
+            claim_id: None,
+            started: now,
+            ended,
+            outcome: sent.outcome,
+            duration_ms: sent.duration_ms,
+            completion_token,
+        };
+        self.recorder().finish_boxed(m, endpoint, delivery, done).await
+    }
+
+    /// A claim on attempt `number` made at `now`, with a fresh token only this step
+    /// knows, leased for the request's timeout plus the margin for the writes.
+    pub(super) fn new_claim(
+        &self,
+        number: u32,
+        attempt_id: &AttemptId,
+        now: Timestamp,
+        timeout_ms: u64,
+    ) -> ClaimRecord {
+        let mut raw = [0u8; 16];
+        self.secrets.fill(&mut raw);
+        ClaimRecord {
+            number,
+            attempt_id: attempt_id.clone(),
+            token: raw.iter().map(|b| format!("{b:02x}")).collect(),
+            started_at: now,
+            lease_until: now.plus_millis(timeout_ms.saturating_add(self.settings.lease_margin_ms) as i64),
+        }
+    }
+
+    /// A fresh, unguessable token for a long-running attempt; its first part names
+    /// the delivery so the completion call can find it without an index.
+    pub(super) fn completion_token(
+        &self,
+        endpoint: &Endpoint,
+        delivery: &Delivery,
+        m: &QueueMessage,
+    ) -> Option<String> {
+        if endpoint.long_running_allowance_seconds == 0 || m.trigger == Trigger::Test {
+            return None;
+        }
+        let mut raw = [0u8; 24];
+        self.secrets.fill(&mut raw);
+        Some(format!(
+            "{}.{}",
+            delivery.id,
+            raw.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        ))
+    }
+
+    /// A timer for long-running attempt N fired: if no report came, attempt N is
+    /// recorded as `completion_timed_out` (ambiguous) and the policy decides.
+    pub(super) async fn check_completion(&self, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
+        let Some(delivery) = self
+            .deliveries
+            .get_delivery(&m.delivery_id)
+            .await
+            .map_err(StepError::Store)?
+        else {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery,
+            });
+        };
+        let Some(aw) = delivery.awaiting.clone().filter(|a| a.number == m.attempt) else {
+            return Ok(StepOutcome::Dropped { why: DropReason::Stale });
+        };
+        let Some(endpoint) = self
+            .endpoints
+            .get_endpoint(&delivery.tenant_id, &delivery.endpoint_id)
+            .await
+            .map_err(StepError::Store)?
+        else {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery,
+            });
+        };
+        let done = AttemptDone {
+            attempt_id: aw.attempt_id.clone(),
+            claim_id: None,
+            started: aw.started_at,
+            ended: now,
+            outcome: AttemptOutcome::CompletionTimedOut,
+            duration_ms: aw.duration_ms,
+            completion_token: None,
+        };
+        let msg = QueueMessage {
+            trigger: aw.trigger,
+            ..m.clone()
+        };
+        self.recorder().finish(&msg, &endpoint, delivery, done).await
+    }
+
+    pub(super) async fn identity_conflict(
+        &self,
+        m: &QueueMessage,
+        cache: &EndpointCache,
+        now: Timestamp,
+    ) -> Result<StepOutcome, StepError> {
+        // Load the stored delivery's own endpoint so the conflict is recorded under
+        // the policy the delivery really has.
+        let Some(d) = self
+            .deliveries
+            .get_delivery(&m.delivery_id)
+            .await
+            .map_err(StepError::Store)?
+        else {
+            return Ok(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery,
+            });
+        };
+        let real = QueueMessage {
+            tenant_id: d.tenant_id.clone(),
+            endpoint_id: d.endpoint_id.clone(),
+            ..m.clone()
+        };
+        let prepared = match self.endpoint(&real, cache).await {
+            Ok(e) => e,
+            Err(StepError::EndpointMissing(_)) => {
+                return Ok(StepOutcome::Dropped {
+                    why: DropReason::UnknownDelivery,
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        let endpoint = &prepared.endpoint;
+        let mut rng = PortRng(self.random.as_ref());
+        let attempt_id = AttemptId::generate(now, &mut rng);
+        let claim = self.new_claim(m.attempt, &attempt_id, self.clock.now().max(now), 0);
+        match self
+            .deliveries
+            .claim_attempt(&m.delivery_id, &claim)
+            .await
+            .map_err(StepError::Store)?
+        {
+            Claim::Claimed { delivery, .. } => {
+                let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
+                self.recorder()
+                    .finish(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                    .await
+            }
+            Claim::Refused(d) => Ok(StepOutcome::Dropped {
+                why: d
+                    .map(|d| refusal_reason(&d, m, now))
+                    .unwrap_or(DropReason::UnknownDelivery),
+            }),
+        }
+    }
+
+    /// The recording half of the step, shared with the API's completion call.
+    pub fn recorder(&self) -> Recorder<'_> {
+        Recorder {
+            deliveries: self.deliveries.as_ref(),
+            clock: self.clock.as_ref(),
+            endpoints: self.endpoints.as_ref(),
+            planner: &self.planner,
+            random: self.random.as_ref(),
+            lease_margin_ms: self.settings.lease_margin_ms,
+        }
+    }
+}
+
+/// The delivery recorded this message's attempt and waits for the next one: if the
+/// message is back, planning that next step may have failed.
+pub(super) fn next_step_unplanned(d: &Delivery, m: &QueueMessage) -> bool {
+    !d.status.is_settled()
+        && d.next_attempt == m.attempt + 1
+        && d.claim.is_none()
+        && d.awaiting.is_none()
+        && d.dead_lettered_at.is_none()
+        && d.next_attempt_at.is_some()
+}
+
+pub(super) fn refusal_reason(d: &Delivery, m: &QueueMessage, now: Timestamp) -> DropReason {
+    if d.status.is_settled() {
+        DropReason::AlreadySettled
+    } else if d
+        .claim
+        .as_ref()
+        .is_some_and(|c| c.number == m.attempt && c.lease_until > now)
+    {
+        DropReason::DuplicateInflight
+    } else {
+        DropReason::Stale
+    }
+}
+
+pub(super) fn pre_send_check(
+    endpoint: &Endpoint,
+    delivery: &Delivery,
+    trigger: Trigger,
+    now: Timestamp,
+) -> Option<PreSendFailure> {
+    match endpoint.state {
+        EndpointState::Disabled => return Some(PreSendFailure::EndpointDisabled),
+        EndpointState::Revoked => return Some(PreSendFailure::EndpointRevoked),
+        EndpointState::Active => {}
+    }
+    if trigger != Trigger::Test {
+        if endpoint.breaker.is_some_and(|b| b.is_open(now)) {
+            return Some(PreSendFailure::BreakerOpen);
+        }
+        if let (Some(h), Some(rules)) = (endpoint.health, endpoint.policy.health.smart_rules()) {
+            match h.at(rules, now).status {
+                HealthStatus::Paused => return Some(PreSendFailure::EndpointPaused),
+                HealthStatus::Disabled => return Some(PreSendFailure::EndpointDisabled),
+                _ => {}
+            }
+        }
+    }
+    if !endpoint.secrets.iter().any(|s| s.signs_at(now)) {
+        return Some(PreSendFailure::SigningSecretMissing);
+    }
+    // Courier wrote the envelope itself (valid JSON by construction), so a cheap shape
+    // check catches a missing or mangled stored body without re-parsing up to 256 KiB
+    // on every attempt.
+    let body = delivery.body.trim();
+    if !(body.starts_with('{') && body.ends_with('}')) {
+        return Some(PreSendFailure::PayloadUnavailable);
+    }
+    None
+}

@@ -1,0 +1,365 @@
+//! The item codec: a record's JSON in `data` beside the attributes that keys,
+//! indexes and conditions need, and back; the delivery update expressions.
+
+use super::*;
+
+pub(super) fn s(v: impl Into<String>) -> AttributeValue {
+    AttributeValue::S(v.into())
+}
+
+pub(super) fn n(v: impl ToString) -> AttributeValue {
+    AttributeValue::N(v.to_string())
+}
+
+pub(super) fn key(pk: String, sk: &str) -> Item {
+    HashMap::from([(PK.to_owned(), s(pk)), (SK.to_owned(), s(sk))])
+}
+
+pub(super) fn names(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+    pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+}
+
+pub(super) fn to_json<T: Serialize>(v: &T) -> PortResult<String> {
+    serde_json::to_string(v).map_err(|e| PortError::Backend(Box::new(e)))
+}
+
+pub(super) fn from_json<T: DeserializeOwned>(item: &Item, what: &str) -> PortResult<T> {
+    let text = get_s(item, DATA).ok_or_else(|| corrupt(format!("{what}: no `{DATA}` attribute")))?;
+    serde_json::from_str(text).map_err(|e| corrupt(format!("{what}: {e}")))
+}
+
+pub(super) fn get_s<'a>(item: &'a Item, name: &str) -> Option<&'a str> {
+    item.get(name).and_then(|v| v.as_s().ok()).map(String::as_str)
+}
+
+pub(super) fn get_n(item: &Item, name: &str) -> Option<i64> {
+    item.get(name).and_then(|v| v.as_n().ok()).and_then(|v| v.parse().ok())
+}
+
+pub(super) fn sort_key(t: Timestamp, id: &str) -> String {
+    format!("{:015}#{id}", t.millis().max(0))
+}
+
+pub(super) fn time_bound(t: Timestamp) -> String {
+    format!("{:015}", t.millis().max(0))
+}
+
+pub(super) fn now_secs(now: Timestamp) -> i64 {
+    now.millis().div_euclid(1000)
+}
+
+pub(super) fn body_hash(body: &str) -> String {
+    Sha256::digest(body.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `(condition, values)`: the item is absent or expired at `now`.
+pub(super) fn absent_or_expired(now: Timestamp) -> (&'static str, Item) {
+    (
+        "attribute_not_exists(PK) OR expiresAt <= :now",
+        HashMap::from([(":now".to_owned(), n(now_secs(now)))]),
+    )
+}
+
+/// How a delivery's body is stored.
+pub(super) enum BodyPlace {
+    Inline(String),
+    /// In the body item with this hash.
+    Shared(String),
+}
+
+pub(super) fn body_place(body: &str) -> BodyPlace {
+    if body.len() <= INLINE_BODY_MAX {
+        BodyPlace::Inline(body.to_owned())
+    } else {
+        BodyPlace::Shared(body_hash(body))
+    }
+}
+
+/// One entry per distinct large body (by hash): the body and the deliveries that use
+/// it, in order.
+pub(super) fn shared_bodies<'a>(
+    deliveries: impl IntoIterator<Item = &'a Delivery>,
+) -> BTreeMap<String, (&'a str, Vec<&'a Delivery>)> {
+    let mut shared: BTreeMap<String, (&str, Vec<&Delivery>)> = BTreeMap::new();
+    for d in deliveries {
+        if let BodyPlace::Shared(hash) = body_place(&d.body) {
+            shared.entry(hash).or_insert((&*d.body, Vec::new())).1.push(d);
+        }
+    }
+    shared
+}
+
+/// A delivery using a shared body: its id and its TTL (`None`: not settled).
+pub(super) type BodyUser = (String, Option<i64>);
+
+/// Fields of a delivery's JSON that its item holds anyway: the body (stored beside
+/// it or shared), the claim and the version (their own attributes, so that a claim
+/// is one conditional `UpdateItem` that never reads or rewrites the document), and
+/// the fields the key and the index and condition attributes carry. Left out of
+/// `data`, they keep a delivery with a small body under 1 KiB, one write unit per
+/// write instead of two; [`delivery_from_item`] puts them back.
+pub(super) const FIELDS_IN_ATTRIBUTES: [&str; 8] = [
+    "body",
+    "claim",
+    "version",
+    "id",
+    "tenantId",
+    "status",
+    "nextAttempt",
+    DEAD_LETTERED,
+];
+/// Also left out: the TTL (an attribute when set), the webhook id when it is the
+/// delivery's own id (all but replays), the planned instant when it is the creation
+/// instant (all but events planned ahead), and counters and flags at their start
+/// value. With these gone a claimed delivery with a 200-byte body still fits 1 KiB.
+pub(super) const TTL_FIELD: &str = "expiresAt";
+pub(super) const WEBHOOK_ID_FIELD: &str = "webhookId";
+pub(super) const PLANNED_AT_FIELD: &str = "plannedAt";
+pub(super) const CREATED_AT_FIELD: &str = "createdAt";
+/// Fields left out at their start value, and put back at it.
+pub(super) fn fields_at_start() -> [(&'static str, serde_json::Value); 3] {
+    [
+        ("lastPlanned", serde_json::Value::Bool(false)),
+        ("attemptCount", serde_json::Value::from(0)),
+        ("receiverFailures", serde_json::Value::from(0)),
+    ]
+}
+
+/// The delivery's JSON without what its item's other attributes hold.
+pub(super) fn delivery_data(d: &Delivery) -> PortResult<String> {
+    let mut doc = match serde_json::to_value(d).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))? {
+        serde_json::Value::Object(map) => map,
+        _ => return Err(corrupt(format!("delivery {} is not a JSON object", d.id))),
+    };
+    for field in FIELDS_IN_ATTRIBUTES.iter().chain([&TTL_FIELD]) {
+        doc.remove(*field);
+    }
+    if d.webhook_id == d.id {
+        doc.remove(WEBHOOK_ID_FIELD);
+    }
+    if d.planned_at == d.created_at {
+        doc.remove(PLANNED_AT_FIELD);
+    }
+    for (field, start) in fields_at_start() {
+        if doc.get(field) == Some(&start) {
+            doc.remove(field);
+        }
+    }
+    serde_json::to_string(&doc).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))
+}
+
+/// The delivery an item holds, its JSON completed from the item's attributes. Items
+/// written before `data` left those fields out still carry them there; the
+/// attributes agree with them.
+pub(super) fn delivery_from_item(item: &Item) -> PortResult<Delivery> {
+    use serde_json::Value;
+    let text = get_s(item, DATA).ok_or_else(|| corrupt(format!("delivery: no `{DATA}` attribute")))?;
+    let mut doc: serde_json::Map<String, Value> =
+        serde_json::from_str(text).map_err(|e| corrupt(format!("delivery: {e}")))?;
+    let id = get_s(item, PK)
+        .and_then(|pk| pk.strip_prefix("DLV#"))
+        .ok_or_else(|| corrupt("delivery: the key is not a delivery's"))?;
+    let text_of = |name: &str| {
+        get_s(item, name)
+            .map(|v| Value::String(v.to_owned()))
+            .ok_or_else(|| corrupt(format!("delivery {id}: no `{name}` attribute")))
+    };
+    let number_of = |name: &str| get_n(item, name).map(Value::from);
+    let restored = [
+        ("id", Some(Value::String(id.to_owned()))),
+        (TENANT_ID, Some(text_of(TENANT_ID)?)),
+        (STATUS, Some(text_of(STATUS)?)),
+        (NEXT_ATTEMPT, number_of(NEXT_ATTEMPT)),
+        (TTL_FIELD, number_of(TTL_ATTR)),
+        (
+            DEAD_LETTERED,
+            get_s(item, DEAD_LETTERED).map(|v| Value::String(v.to_owned())),
+        ),
+        (WEBHOOK_ID_FIELD, Some(Value::String(id.to_owned()))),
+        ("body", Some(Value::String(String::new()))),
+        ("version", Some(Value::from(0))),
+    ];
+    for (field, value) in restored {
+        if let Some(value) = value {
+            doc.entry(field).or_insert(value);
+        }
+    }
+    if let Some(created) = doc.get(CREATED_AT_FIELD).cloned() {
+        doc.entry(PLANNED_AT_FIELD).or_insert(created);
+    }
+    for (field, start) in fields_at_start() {
+        doc.entry(field).or_insert(start);
+    }
+    serde_json::from_value(Value::Object(doc)).map_err(|e| corrupt(format!("delivery {id}: {e}")))
+}
+
+/// The claim held on a delivery item, from its claim attributes.
+pub(super) fn claim_from(item: &Item) -> PortResult<Option<ClaimRecord>> {
+    let Some(id) = get_s(item, CLAIM_ID) else {
+        return Ok(None);
+    };
+    let bad = |what: &str| corrupt(format!("delivery claim: {what}"));
+    let attempt_id = AttemptId::parse(id).map_err(|e| bad(&format!("claimId: {e}")))?;
+    let number = get_n(item, CLAIM_NUMBER)
+        .and_then(|v| u32::try_from(v).ok())
+        .ok_or_else(|| bad("claimNumber missing"))?;
+    let started = get_n(item, CLAIM_STARTED).ok_or_else(|| bad("claimStarted missing"))?;
+    let lease = get_n(item, CLAIM_LEASE).ok_or_else(|| bad("claimLease missing"))?;
+    Ok(Some(ClaimRecord {
+        number,
+        attempt_id,
+        token: get_s(item, CLAIM_TOKEN).unwrap_or_default().to_owned(),
+        started_at: Timestamp::from_millis(started),
+        lease_until: Timestamp::from_millis(lease),
+    }))
+}
+
+/// What a delivery update writes (see [`DynamoStore::delivery_update`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Writes {
+    Whole,
+    Outcome,
+}
+
+/// The delivery's stored attributes (`SET`) and the optional ones it lacks (`REMOVE`).
+/// Attributes to `SET` (name, value) and to `REMOVE`.
+pub(super) type AttributeChanges = (Vec<(String, AttributeValue)>, Vec<&'static str>);
+
+/// Whether deliveries in `status` have an entry in the status index (GSI2). A
+/// succeeded delivery has none: most deliveries end there, and its entry moving to
+/// `succeeded` was a delete and a put (2 write units) on every success; leaving the
+/// index is a delete alone. The few lists of succeeded deliveries read the whole log
+/// (GSI1), where nearly every delivery is one, keeping only the succeeded ones.
+pub(super) fn indexed_status(status: &str) -> bool {
+    status != DeliveryStatus::Succeeded.as_str()
+}
+
+pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
+    let created = sort_key(d.created_at, d.id.as_str());
+    let mut set = vec![
+        (DATA.to_owned(), s(delivery_data(d)?)),
+        (VERSION.to_owned(), n(d.version)),
+        (STATUS.to_owned(), s(d.status.as_str())),
+        (NEXT_ATTEMPT.to_owned(), n(d.next_attempt)),
+        (TENANT_ID.to_owned(), s(d.tenant_id.as_str())),
+        (GSI1PK.to_owned(), s(log_pk(&d.endpoint_id))),
+        (GSI1SK.to_owned(), s(created.clone())),
+    ];
+    let mut remove = Vec::new();
+    if indexed_status(d.status.as_str()) {
+        set.push((GSI2PK.to_owned(), s(status_pk(&d.endpoint_id, d.status.as_str()))));
+        set.push((GSI2SK.to_owned(), s(created)));
+    } else {
+        remove.extend([GSI2PK, GSI2SK]);
+    }
+    // The reconciler's due index (see `crate::due_index`).
+    crate::due_index::extend_attributes(d, &mut set, &mut remove);
+    match body_place(&d.body) {
+        BodyPlace::Inline(b) => {
+            set.push((BODY.to_owned(), s(b)));
+            remove.push(BODY_REF);
+        }
+        BodyPlace::Shared(h) => {
+            set.push((BODY_REF.to_owned(), s(h)));
+            remove.push(BODY);
+        }
+    }
+    match &d.claim {
+        Some(c) => {
+            set.push((CLAIM_ID.to_owned(), s(c.attempt_id.as_str())));
+            set.push((CLAIM_LEASE.to_owned(), n(c.lease_until.millis())));
+            set.push((CLAIM_NUMBER.to_owned(), n(c.number)));
+            set.push((CLAIM_STARTED.to_owned(), n(c.started_at.millis())));
+            set.push((CLAIM_TOKEN.to_owned(), s(c.token.as_str())));
+        }
+        None => remove.extend([CLAIM_ID, CLAIM_LEASE, CLAIM_NUMBER, CLAIM_STARTED, CLAIM_TOKEN]),
+    }
+    match d.dead_lettered_at {
+        Some(t) => set.push((DEAD_LETTERED.to_owned(), s(t.to_rfc3339()))),
+        None => remove.push(DEAD_LETTERED),
+    }
+    match d.expires_at {
+        Some(e) => set.push((TTL_ATTR.to_owned(), n(e))),
+        None => remove.push(TTL_ATTR),
+    }
+    Ok((set, remove))
+}
+
+impl DynamoStore {
+    /// The full delivery item, as created (with the audit-index entry when asked).
+    pub(super) fn delivery_item(&self, d: &Delivery, audit: Option<&EventRecord>) -> PortResult<Item> {
+        let mut item = key(delivery_pk(&d.id), DELIVERY_SK);
+        let (set, _) = delivery_attributes(d)?;
+        item.extend(set);
+        if let Some(event) = audit {
+            item.insert(GSI3PK.to_owned(), s(audit_pk(&d.tenant_id, Some(&d.endpoint_id))));
+            item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
+            item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
+        }
+        Ok(item)
+    }
+
+    /// An UpdateItem that replaces the delivery's record and derived attributes,
+    /// leaving its audit-index entry as created. `Writes::Outcome` leaves out what
+    /// recording an outcome does not own: the dead-letter mark stays as stored and
+    /// the version moves on by one from the stored one.
+    pub(super) fn delivery_update(
+        &self,
+        d: &Delivery,
+        writes: Writes,
+        condition: &str,
+        mut cond_values: Item,
+        cond_names: &[(&str, &str)],
+    ) -> PortResult<Update> {
+        let (mut set, mut remove) = delivery_attributes(d)?;
+        let mut names: HashMap<String, String> = names(cond_names);
+        let mut sets = Vec::new();
+        if writes == Writes::Outcome {
+            set.retain(|(attr, _)| attr != VERSION && attr != DEAD_LETTERED);
+            remove.retain(|attr| *attr != DEAD_LETTERED);
+            names.insert("#ownVersion".to_owned(), VERSION.to_owned());
+            cond_values.insert(":ownOne".to_owned(), n(1));
+            sets.push("#ownVersion = #ownVersion + :ownOne".to_owned());
+        }
+        for (i, (attr, value)) in set.into_iter().enumerate() {
+            names.insert(format!("#a{i}"), attr);
+            cond_values.insert(format!(":a{i}"), value);
+            sets.push(format!("#a{i} = :a{i}"));
+        }
+        let mut expr = format!("SET {}", sets.join(", "));
+        if !remove.is_empty() {
+            let mut rem = Vec::new();
+            for (i, attr) in remove.into_iter().enumerate() {
+                names.insert(format!("#r{i}"), attr.to_owned());
+                rem.push(format!("#r{i}"));
+            }
+            expr = format!("{expr} REMOVE {}", rem.join(", "));
+        }
+        Update::builder()
+            .table_name(&self.table)
+            .set_key(Some(key(delivery_pk(&d.id), DELIVERY_SK)))
+            .update_expression(expr)
+            .condition_expression(condition)
+            .set_expression_attribute_names(Some(names))
+            .set_expression_attribute_values(Some(cond_values))
+            .build()
+            .map_err(from_build)
+    }
+
+    pub(super) async fn run_update(&self, u: Update) -> Result<(), SdkError<UpdateItemError, HttpResponse>> {
+        self.client
+            .update_item()
+            .table_name(u.table_name)
+            .set_key(Some(u.key))
+            .update_expression(u.update_expression)
+            .set_condition_expression(u.condition_expression)
+            .set_expression_attribute_names(u.expression_attribute_names)
+            .set_expression_attribute_values(u.expression_attribute_values)
+            .send()
+            .await
+            .map(|_| ())
+    }
+}

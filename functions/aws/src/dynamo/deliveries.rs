@@ -1,0 +1,496 @@
+//! `DeliveryStore` over the table: events and their deliveries, claims, outcomes,
+//! attempts and the log, status and audit lists.
+
+use super::*;
+
+#[async_trait]
+impl DeliveryStore for DynamoStore {
+    async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()> {
+        if deliveries.len() > MAX_DELIVERIES_PER_EVENT {
+            return Err(PortError::Backend(Box::new(TooManyDeliveries(deliveries.len()))));
+        }
+        let mut seen = HashSet::new();
+        for d in deliveries {
+            if !seen.insert(&d.id) {
+                return Err(PortError::Conflict(format!(
+                    "delivery {} appears twice in one event",
+                    d.id
+                )));
+            }
+        }
+        // Shared bodies first, which keeps the transaction far below 4 MB. If the
+        // transaction then fails, the deliveries it did not write are taken off
+        // their body items again (`release_bodies`).
+        self.ensure_bodies(deliveries).await?;
+
+        let now = self.now();
+        let (cond, values) = absent_or_expired(now);
+        let put = |item: Item| -> PortResult<TransactWriteItem> {
+            Ok(TransactWriteItem::builder()
+                .put(
+                    Put::builder()
+                        .table_name(&self.table)
+                        .set_item(Some(item))
+                        .condition_expression(cond)
+                        .set_expression_attribute_values(Some(values.clone()))
+                        .build()
+                        .map_err(from_build)?,
+                )
+                .build())
+        };
+        let mut event_item = key(event_pk(&event.id), EVENT_SK);
+        event_item.insert(DATA.to_owned(), s(to_json(event)?));
+        event_item.insert(TENANT_ID.to_owned(), s(event.tenant_id.as_str()));
+        event_item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
+        event_item.insert(GSI3PK.to_owned(), s(audit_pk(&event.tenant_id, None)));
+        event_item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
+        if let Some(e) = event.expires_at {
+            event_item.insert(TTL_ATTR.to_owned(), n(e));
+        }
+        let mut actions = vec![put(event_item)?];
+        let mut audited = HashSet::new();
+        for d in deliveries {
+            // One audit entry per (event, endpoint): the first delivery carries it.
+            let audit = audited.insert(&d.endpoint_id).then_some(event);
+            actions.push(put(self.delivery_item(d, audit)?)?);
+        }
+        let written = self
+            .client
+            .transact_write_items()
+            .set_transact_items(Some(actions))
+            .send()
+            .await;
+        if let Err(e) = written {
+            if let Err(release) = self.release_bodies(deliveries).await {
+                // The event's own error is what the caller needs; an item left
+                // behind costs storage, not correctness.
+                tracing::warn!(event = %event.id, error = %release, "could not release the shared bodies of a failed event");
+            }
+            return Err(from_transaction(e, || {
+                format!("event {} or one of its deliveries already exists", event.id)
+            }));
+        }
+        Ok(())
+    }
+
+    async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
+        self.ensure_bodies(std::iter::once(delivery)).await?;
+        let (cond, values) = absent_or_expired(self.now());
+        if self
+            .put_if(self.delivery_item(delivery, None)?, cond, None, Some(values))
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)))
+        }
+    }
+
+    async fn get_event(&self, tenant: &TenantId, id: &EventId) -> PortResult<Option<EventRecord>> {
+        match self.get_live(event_pk(id), EVENT_SK).await? {
+            None => Ok(None),
+            Some(item) => {
+                let e: EventRecord = from_json(&item, "event")?;
+                Ok((&e.tenant_id == tenant).then_some(e))
+            }
+        }
+    }
+
+    async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
+        self.load_delivery(id).await
+    }
+
+    async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
+        let now = claim.started_at;
+        // One conditional UpdateItem: the condition is the shared claim rule
+        // (`claim_allowed`) over the item's own attributes, so no read comes first
+        // and no race needs a retry. The old image comes back either way: on success
+        // it is the state the claim was applied to (and the lost claim, if any); on a
+        // refusal it says why, and whether the claim is already ours.
+        let values: Item = HashMap::from([
+            (":number".to_owned(), n(claim.number)),
+            (":succeeded".to_owned(), s("succeeded")),
+            (":failed".to_owned(), s("failed")),
+            (":dropped".to_owned(), s("dropped")),
+            (":nowms".to_owned(), n(now.millis())),
+            (":now".to_owned(), n(now_secs(self.now()))),
+            (":claimId".to_owned(), s(claim.attempt_id.as_str())),
+            (":claimToken".to_owned(), s(claim.token.as_str())),
+            (":lease".to_owned(), n(claim.lease_until.millis())),
+            (":started".to_owned(), n(now.millis())),
+            (":one".to_owned(), n(1)),
+        ]);
+        let condition = "attribute_exists(PK) AND #nextAttempt = :number \
+            AND NOT (#status IN (:succeeded, :failed, :dropped)) \
+            AND (attribute_not_exists(#claimLease) OR #claimLease <= :nowms) \
+            AND (attribute_not_exists(expiresAt) OR expiresAt > :now)";
+        let r = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
+            .update_expression(
+                "SET #claimId = :claimId, #claimLease = :lease, #claimNumber = :number, \
+                 #claimStarted = :started, #claimToken = :claimToken, #version = #version + :one",
+            )
+            .condition_expression(condition)
+            .set_expression_attribute_names(Some(names(&[
+                ("#version", VERSION),
+                ("#nextAttempt", NEXT_ATTEMPT),
+                ("#status", STATUS),
+                ("#claimId", CLAIM_ID),
+                ("#claimLease", CLAIM_LEASE),
+                ("#claimNumber", CLAIM_NUMBER),
+                ("#claimStarted", CLAIM_STARTED),
+                ("#claimToken", CLAIM_TOKEN),
+            ])))
+            .set_expression_attribute_values(Some(values))
+            .return_values(ReturnValue::AllOld)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .await;
+        match r {
+            Ok(out) => {
+                let old = out
+                    .attributes
+                    .ok_or_else(|| corrupt(format!("claim of delivery {id}: no old image returned")))?;
+                let current = self.one_delivery(old).await?;
+                let claimed = apply_claim(&current, claim);
+                Ok(Claim::Claimed {
+                    delivery: claimed,
+                    lost: current.claim,
+                })
+            }
+            Err(e) => {
+                let old = match e.as_service_error() {
+                    Some(UpdateItemError::ConditionalCheckFailedException(c)) => c.item.clone(),
+                    _ => return Err(from_sdk(e)),
+                };
+                let Some(old) = old.filter(|i| is_live(get_n(i, TTL_ATTR), self.now())) else {
+                    return Ok(Claim::Refused(None));
+                };
+                let current = self.one_delivery(old).await?;
+                // Our own write already landed (the SDK retried a committed update).
+                if claim_held_by(&current, claim) && !current.status.is_settled() {
+                    return Ok(Claim::Claimed {
+                        delivery: current,
+                        lost: None,
+                    });
+                }
+                Ok(Claim::Refused(Some(current)))
+            }
+        }
+    }
+
+    async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
+        let claim_id = &held.attempt_id;
+        // Only settling changes what a shared body must outlive: an unsettled
+        // delivery (no TTL) was registered, TTL-less, by the write before its claim.
+        if delivery.expires_at.is_some() {
+            self.ensure_bodies(std::iter::once(delivery)).await?;
+        }
+        let mut attempt_item = key(
+            delivery_pk(&attempt.delivery_id),
+            &attempt_sk(attempt.number, &attempt.id),
+        );
+        attempt_item.insert(DATA.to_owned(), s(to_json(attempt)?));
+        if let Some(e) = attempt.expires_at {
+            attempt_item.insert(TTL_ATTR.to_owned(), n(e));
+        }
+        let values: Item = HashMap::from([
+            (":claim".to_owned(), s(claim_id.as_str())),
+            (":claimToken".to_owned(), s(held.token.as_str())),
+            (":now".to_owned(), n(now_secs(self.now()))),
+        ]);
+        let update = self.delivery_update(
+            delivery,
+            Writes::Outcome,
+            "#claimId = :claim AND #claimToken = :claimToken \
+             AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
+            values,
+            &[("#claimId", CLAIM_ID), ("#claimToken", CLAIM_TOKEN)],
+        )?;
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(attempt_item))
+            .build()
+            .map_err(from_build)?;
+        let r = self
+            .client
+            .transact_write_items()
+            .transact_items(TransactWriteItem::builder().update(update).build())
+            .transact_items(TransactWriteItem::builder().put(put).build())
+            .send()
+            .await
+            .map_err(|e| {
+                from_transaction(e, || {
+                    format!("delivery {} does not hold the claim for {claim_id}", delivery.id)
+                })
+            });
+        match r {
+            Ok(_) => Ok(()),
+            // An SDK retry of a transaction that did commit finds the claim gone:
+            // if exactly this outcome is stored, the call succeeded.
+            Err(PortError::Conflict(why)) => {
+                let stored_attempt = self
+                    .get(
+                        delivery_pk(&attempt.delivery_id),
+                        &attempt_sk(attempt.number, &attempt.id),
+                    )
+                    .await?
+                    .map(|i| from_json::<Attempt>(&i, "attempt"))
+                    .transpose()?;
+                if stored_attempt.as_ref() == Some(attempt)
+                    && self.load_delivery(&delivery.id).await?.as_ref() == Some(delivery)
+                {
+                    Ok(())
+                } else {
+                    Err(PortError::Conflict(why))
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
+        self.ensure_bodies(std::iter::once(delivery)).await?;
+        let values: Item = HashMap::from([
+            (":expected".to_owned(), n(expected_version)),
+            (":now".to_owned(), n(now_secs(self.now()))),
+        ]);
+        let update = self.delivery_update(
+            delivery,
+            Writes::Whole,
+            "attribute_exists(PK) AND #version = :expected AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
+            values,
+            &[("#version", VERSION)],
+        )?;
+        match self.run_update(update).await {
+            Ok(()) => Ok(()),
+            // Exactly this state is stored already (an SDK retry of a committed update).
+            Err(e) if is_update_conflict(&e) && self.load_delivery(&delivery.id).await?.as_ref() == Some(delivery) => {
+                Ok(())
+            }
+            Err(e) if is_update_conflict(&e) => Err(PortError::Conflict(format!(
+                "delivery {} is missing or not at version {expected_version}",
+                delivery.id
+            ))),
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+
+    async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>> {
+        let now = self.now();
+        let mut out = Vec::new();
+        let mut start = None;
+        loop {
+            let resp = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :att)")
+                .expression_attribute_values(":pk", s(delivery_pk(delivery)))
+                .expression_attribute_values(":att", s("ATT#"))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            for item in resp.items.unwrap_or_default() {
+                if is_live(get_n(&item, TTL_ATTR), now) {
+                    out.push(from_json(&item, "attempt")?);
+                }
+            }
+            start = resp.last_evaluated_key;
+            if start.is_none() {
+                return Ok(out);
+            }
+        }
+    }
+
+    async fn list_attempts_page(
+        &self,
+        delivery: &DeliveryId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Attempt>> {
+        let spec = attempts_spec(delivery, true);
+        self.page(spec, cursor, limit, |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let a: Attempt = from_json(&i, "attempt")?;
+                    Ok((i, a))
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>> {
+        // The sort key starts with the number, which the caller does not know: the
+        // query keeps only the item whose key ends with the id, so the answer is one
+        // item however many attempts the delivery has.
+        let mut start = None;
+        let now = self.now();
+        loop {
+            let resp = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .key_condition_expression("PK = :pk AND begins_with(SK, :att)")
+                .filter_expression("contains(SK, :id) AND (attribute_not_exists(expiresAt) OR expiresAt > :now)")
+                .expression_attribute_values(":pk", s(delivery_pk(delivery)))
+                .expression_attribute_values(":att", s("ATT#"))
+                .expression_attribute_values(":id", s(format!("#{id}")))
+                .expression_attribute_values(":now", n(now_secs(now)))
+                .consistent_read(true)
+                .set_exclusive_start_key(start)
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            if let Some(item) = resp.items.unwrap_or_default().into_iter().next() {
+                return from_json(&item, "attempt").map(Some);
+            }
+            start = resp.last_evaluated_key;
+            if start.is_none() {
+                return Ok(None);
+            }
+        }
+    }
+
+    async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
+        let page = self.page(attempts_spec(delivery, false), None, 1, |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let a: Attempt = from_json(&i, "attempt")?;
+                    Ok((i, a))
+                })
+                .collect()
+        });
+        Ok(page.await?.items.into_iter().next())
+    }
+
+    async fn list_deliveries(
+        &self,
+        endpoint: &EndpointId,
+        status: Option<&str>,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Delivery>> {
+        let (index, pk, sk, status_filter) = match status {
+            Some(st) if indexed_status(st) => (GSI_STATUS, (GSI2PK, status_pk(endpoint, st)), GSI2SK, None),
+            // Kept out of the status index: the whole log, filtered below.
+            Some(st) => (GSI_LOG, (GSI1PK, log_pk(endpoint)), GSI1SK, Some(st.to_owned())),
+            None => (GSI_LOG, (GSI1PK, log_pk(endpoint)), GSI1SK, None),
+        };
+        if empty_window(since, until) {
+            return Ok(Page {
+                items: vec![],
+                next_cursor: None,
+            });
+        }
+        // Both log indexes project keys only (a claim or an outcome then rewrites no
+        // index entry unless the status moves), so a page is a query for keys and one
+        // consistent BatchGetItem for the items. An item that expired, or whose status
+        // has moved on since the index saw it (or, listed from the whole log, is in
+        // another status), is left out: the page shows the table.
+        let spec = QuerySpec {
+            index: Some(index),
+            pk,
+            sk_attr: sk,
+            sk_cond: window_condition(since, until),
+            forward: false,
+            ttl_filter: false,
+            consistent: false,
+            status_filter,
+        };
+        let now = self.now();
+        self.page(spec, cursor, limit, |keys| async move {
+            let wanted: Vec<Item> = keys
+                .iter()
+                .filter_map(|k| Some(key(get_s(k, PK)?.to_owned(), get_s(k, SK)?)))
+                .collect();
+            let mut found: HashMap<String, Item> = self
+                .batch_get(wanted, true)
+                .await?
+                .into_iter()
+                .filter(|i| is_live(get_n(i, TTL_ATTR), now))
+                .filter(|i| status.is_none_or(|st| get_s(i, STATUS) == Some(st)))
+                .filter_map(|i| Some((get_s(&i, PK)?.to_owned(), i)))
+                .collect();
+            let mut pairs: Vec<(Item, Item)> = Vec::new();
+            for k in keys {
+                if let Some(item) = get_s(&k, PK).and_then(|pk| found.remove(pk)) {
+                    pairs.push((k, item));
+                }
+            }
+            let items: Vec<Item> = pairs.iter().map(|(_, i)| i.clone()).collect();
+            let ds = self.deliveries_from(&items).await?;
+            Ok(pairs.into_iter().map(|(k, _)| k).zip(ds).collect())
+        })
+        .await
+    }
+
+    async fn list_events(
+        &self,
+        tenant: &TenantId,
+        endpoint: Option<&EndpointId>,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<EventRecord>> {
+        if empty_window(since, until) {
+            return Ok(Page {
+                items: vec![],
+                next_cursor: None,
+            });
+        }
+        let spec = QuerySpec {
+            index: Some(GSI_AUDIT),
+            pk: (GSI3PK, audit_pk(tenant, endpoint)),
+            sk_attr: GSI3SK,
+            sk_cond: window_condition(since, until),
+            forward: false,
+            ttl_filter: false,
+            consistent: false,
+            status_filter: None,
+        };
+        let now = self.now();
+        self.page(spec, cursor, limit, |entries| async move {
+            // The index holds keys and `eventId`; the events (payloads up to 256 KiB)
+            // are read from the table, and expiry is judged on the event itself.
+            let ids: Vec<String> = entries
+                .iter()
+                .filter_map(|i| get_s(i, EVENT_ID).map(str::to_owned))
+                .collect();
+            let unique: HashSet<&String> = ids.iter().collect();
+            let keys: Vec<Item> = unique
+                .into_iter()
+                .map(|id| key(format!("EVT#{id}"), EVENT_SK))
+                .collect();
+            let mut events: HashMap<String, EventRecord> = HashMap::new();
+            for item in self.batch_get(keys, false).await? {
+                if !is_live(get_n(&item, TTL_ATTR), now) {
+                    continue;
+                }
+                let e: EventRecord = from_json(&item, "event")?;
+                if &e.tenant_id == tenant {
+                    events.insert(e.id.to_string(), e);
+                }
+            }
+            Ok(entries
+                .into_iter()
+                .filter_map(|i| {
+                    let e = get_s(&i, EVENT_ID).and_then(|id| events.get(id)).cloned()?;
+                    Some((i, e))
+                })
+                .collect())
+        })
+        .await
+    }
+}

@@ -1,0 +1,99 @@
+//! The table's schema: key and index attribute names, the key of each item kind,
+//! and the limits the layout imposes (docs/data-model.md names the same).
+
+use super::*;
+
+pub(super) type Item = HashMap<String, AttributeValue>;
+
+pub const PK: &str = "PK";
+pub const SK: &str = "SK";
+/// The endpoint's delivery log by creation time (keys only).
+pub const GSI_LOG: &str = "GSI1";
+/// The endpoint's delivery log by status, then creation time (keys only).
+pub const GSI_STATUS: &str = "GSI2";
+/// The audit log: events by tenant, and by tenant + endpoint.
+pub const GSI_AUDIT: &str = "GSI3";
+pub const GSI1PK: &str = "GSI1PK";
+pub const GSI1SK: &str = "GSI1SK";
+pub const GSI2PK: &str = "GSI2PK";
+pub const GSI2SK: &str = "GSI2SK";
+pub const GSI3PK: &str = "GSI3PK";
+pub const GSI3SK: &str = "GSI3SK";
+/// The TTL attribute (epoch seconds), enabled on the table.
+pub const TTL_ATTR: &str = "expiresAt";
+/// Attributes the audit index projects besides the keys.
+pub const AUDIT_PROJECTION: &[&str] = &["eventId"];
+
+pub(super) const DATA: &str = "data";
+pub(super) const BODY: &str = "body";
+pub(super) const BODY_REF: &str = "bodyRef";
+/// On a shared body item: the ids of the deliveries that use it (a string set).
+pub(super) const BODY_USERS: &str = "users";
+pub(super) const VERSION: &str = "version";
+pub(super) const STATUS: &str = "status";
+pub(super) const NEXT_ATTEMPT: &str = "nextAttempt";
+pub(super) const CLAIM_ID: &str = "claimId";
+pub(super) const CLAIM_LEASE: &str = "claimLease";
+pub(super) const CLAIM_NUMBER: &str = "claimNumber";
+pub(super) const CLAIM_STARTED: &str = "claimStarted";
+pub(super) const CLAIM_TOKEN: &str = "claimToken";
+/// The dead-letter mark (RFC 3339, as in `data`), an attribute of its own so that recording an
+/// outcome, which rewrites `data`, never touches it.
+pub(super) const DEAD_LETTERED: &str = "deadLetteredAt";
+pub(super) const EVENT_ID: &str = "eventId";
+pub(super) const TENANT_ID: &str = "tenantId";
+
+/// Bodies up to this size live inline in the delivery item; larger ones in one
+/// content-addressed body item shared by every delivery carrying the same bytes. A
+/// 256 KiB envelope per delivery would otherwise cap an event at ~14 deliveries
+/// (TransactWriteItems carries at most 4 MB) and make every claim rewrite 256 KiB.
+pub const INLINE_BODY_MAX: usize = 8 * 1024;
+/// `TransactWriteItems` takes at most 100 actions: the event plus 99 deliveries.
+pub const MAX_DELIVERIES_PER_EVENT: usize = 99;
+
+/// An event with more deliveries than one transaction can write.
+#[derive(Debug, thiserror::Error)]
+#[error("an event can be written with at most {MAX_DELIVERIES_PER_EVENT} deliveries, got {0}")]
+pub struct TooManyDeliveries(pub usize);
+
+pub fn tenant_key_pk(key_hash: &str) -> String {
+    format!("KEY#{key_hash}")
+}
+pub fn tenant_pk(tenant: &TenantId) -> String {
+    format!("TEN#{tenant}")
+}
+pub fn endpoint_sk(id: &EndpointId) -> String {
+    format!("EP#{id}")
+}
+pub fn event_pk(id: &EventId) -> String {
+    format!("EVT#{id}")
+}
+pub fn delivery_pk(id: &DeliveryId) -> String {
+    format!("DLV#{id}")
+}
+pub fn attempt_sk(number: u32, id: &AttemptId) -> String {
+    format!("ATT#{number:010}#{id}")
+}
+pub fn body_pk(hash: &str) -> String {
+    format!("BODY#{hash}")
+}
+pub fn idempotency_pk(key: &str) -> String {
+    format!("IDEM#{key}")
+}
+pub fn log_pk(endpoint: &EndpointId) -> String {
+    format!("EP#{endpoint}")
+}
+pub fn status_pk(endpoint: &EndpointId, status: &str) -> String {
+    format!("EP#{endpoint}#{status}")
+}
+pub fn audit_pk(tenant: &TenantId, endpoint: Option<&EndpointId>) -> String {
+    match endpoint {
+        None => format!("TEN#{tenant}"),
+        Some(ep) => format!("TEN#{tenant}#EP#{ep}"),
+    }
+}
+pub(super) const TENANT_KEY_SK: &str = "KEY";
+pub(super) const EVENT_SK: &str = "EVT";
+pub(super) const DELIVERY_SK: &str = "DLV";
+pub(super) const BODY_SK: &str = "BODY";
+pub(super) const IDEMPOTENCY_SK: &str = "IDEM";

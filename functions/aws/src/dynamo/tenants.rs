@@ -1,0 +1,27 @@
+//! `TenantStore` over the table: API-key items naming their tenant.
+
+use super::*;
+
+#[async_trait]
+impl TenantStore for DynamoStore {
+    async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()> {
+        let mut item = key(tenant_key_pk(key_hash), TENANT_KEY_SK);
+        item.insert(DATA.to_owned(), s(to_json(tenant)?));
+        item.insert(TENANT_ID.to_owned(), s(tenant.id.as_str()));
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
+    async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
+        match self.get(tenant_key_pk(key_hash), TENANT_KEY_SK).await? {
+            None => Ok(None),
+            Some(item) => Ok(Some(from_json(&item, "tenant")?)),
+        }
+    }
+}
