@@ -5,9 +5,14 @@
 
 pub mod api;
 pub mod config;
+/// The port contract suite and the in-memory fakes are test support: compiled for
+/// this crate's tests and for crates that turn on the `testing` feature (their
+/// tests, the bench), never into the Lambda binaries.
+#[cfg(any(test, feature = "testing"))]
 pub mod contract;
 pub mod dead_letter;
 pub mod ingest;
+#[cfg(any(test, feature = "testing"))]
 pub mod memory;
 pub mod message;
 pub mod metrics;

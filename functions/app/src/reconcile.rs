@@ -162,6 +162,7 @@ pub async fn reconcile(
 /// The due index's contract, for every store that implements it (the memory store
 /// in this crate's tests, DynamoDB on the emulator in functions/aws's): entries
 /// follow `due_at` through creation, outcome, dead-lettering and settling.
+#[cfg(any(test, feature = "testing"))]
 pub async fn overdue_index_contract<S>(store: &S, clock: &crate::memory::ManualClock)
 where
     S: OverdueIndex + DeliveryStore,
