@@ -22,9 +22,12 @@ pub const ENV_STACK_NAME: &str = "COURIER_STACK_NAME";
 /// The ports endpoint URLs may name (`80,443,1024-65535` when unset); the API parses
 /// it with `courier_http::AllowedPorts::parse` at start and refuses to start on a bad one.
 pub const ENV_ALLOWED_PORTS: &str = "COURIER_ALLOWED_PORTS";
+/// The origins that may frame the console (portal links inside a tenant's product),
+/// space-separated; read by the console route (`api::console`), not by [`Config`].
+pub const ENV_CONSOLE_FRAME_ANCESTORS: &str = "COURIER_CONSOLE_FRAME_ANCESTORS";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 16] = [
+pub const ALL_ENV: [&str; 17] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -41,6 +44,7 @@ pub const ALL_ENV: [&str; 16] = [
     ENV_METRICS_NAMESPACE,
     ENV_STACK_NAME,
     ENV_ALLOWED_PORTS,
+    ENV_CONSOLE_FRAME_ANCESTORS,
 ];
 
 /// The longest reconciler grace accepted (a day): beyond it a lost message waits

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 /// The variable naming the origins that may embed the console (portal links inside
 /// a tenant's product): space-separated `'self'` and `https://` origins.
-pub const FRAME_ANCESTORS_VAR: &str = "COURIER_CONSOLE_FRAME_ANCESTORS";
+pub const FRAME_ANCESTORS_VAR: &str = crate::config::ENV_CONSOLE_FRAME_ANCESTORS;
 
 /// Read once per process; a value that does not parse frames nowhere (and says so
 /// in the log), as the default does.
