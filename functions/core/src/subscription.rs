@@ -206,18 +206,21 @@ mod tests {
 
     #[test]
     fn bad_entries_are_named_by_index() {
-        let err = parse_filters(&s(&["invoice.paid", "order.*", "bad type"])).unwrap_err();
+        let err = parse_filters(&s(&["invoice.paid", "order.*", "bad type"])).expect_err("refused");
         assert_eq!(err.field, "filterTypes[2]");
         assert_eq!(
             err.to_string(),
             "field `filterTypes[2]`: must be dot-separated segments of letters, digits, `_` and `-`"
         );
-        let err = check_channels("channels", &s(&["eu", "us/east"])).unwrap_err();
+        let err = check_channels("channels", &s(&["eu", "us/east"])).expect_err("refused");
         assert_eq!(err.field, "channels[1]");
         assert!(check_channels("channels", &s(&["eu", "tenant:42", "a.b_c-d"])).is_ok());
         let many: Vec<String> = (0..51).map(|i| format!("t{i}")).collect();
-        assert_eq!(parse_filters(&many).unwrap_err().field, "filterTypes");
-        assert_eq!(check_channels("channels", &many).unwrap_err().field, "channels");
+        assert_eq!(parse_filters(&many).expect_err("refused").field, "filterTypes");
+        assert_eq!(
+            check_channels("channels", &many).expect_err("refused").field,
+            "channels"
+        );
     }
 
     #[test]
@@ -235,9 +238,9 @@ mod tests {
 
     #[test]
     fn wants_combines_types_and_channels() {
-        let inv = parse_filters(&s(&["invoice.*"])).unwrap();
-        let paid = parse_filters(&s(&["invoice.paid"])).unwrap();
-        let order = parse_filters(&s(&["order.*"])).unwrap();
+        let inv = parse_filters(&s(&["invoice.*"])).expect("filters");
+        let paid = parse_filters(&s(&["invoice.paid"])).expect("filters");
+        let order = parse_filters(&s(&["order.*"])).expect("filters");
         let eu = s(&["eu"]);
         let none: Vec<String> = vec![];
         assert!(wants(Some(&inv), None, "invoice.paid", &none));
@@ -261,7 +264,7 @@ mod tests {
             s(&["*", "t#invoice.line.added", "p#invoice.", "p#invoice.line."])
         );
         assert_eq!(lookup_keys("ping"), s(&["*", "t#ping"]));
-        let filters = parse_filters(&s(&["order.*", "invoice.paid", "order.*"])).unwrap();
+        let filters = parse_filters(&s(&["order.*", "invoice.paid", "order.*"])).expect("filters");
         assert_eq!(index_keys(Some(&filters)), s(&["p#order.", "t#invoice.paid"]));
         assert_eq!(index_keys(None), s(&["*"]));
         // A filter matches a type exactly when its key is among the type's lookup keys.
@@ -273,7 +276,7 @@ mod tests {
             "order.*",
             "invoices.*",
         ] {
-            let f = parse_filter(entry).unwrap();
+            let f = parse_filter(entry).expect("filters");
             for ty in [
                 "invoice.paid",
                 "invoice.line.added",
