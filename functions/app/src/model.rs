@@ -292,3 +292,40 @@ pub struct IdempotencyRecord {
     pub created_at: Timestamp,
     pub expires_at: i64,
 }
+
+/// One of a tenant's own customers: its endpoints are grouped under it, and events
+/// for it fan out to them. `uid` is the tenant's own id for the customer (unique per
+/// tenant), accepted wherever the application id is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Application {
+    /// `app_...`.
+    pub id: String,
+    pub tenant_id: TenantId,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Value>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    /// Optimistic concurrency counter, bumped by every update.
+    pub version: u64,
+}
+
+/// A kind of event a tenant sends, by name (`invoice.paid`), with an optional JSON
+/// Schema its payloads must match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventType {
+    pub name: String,
+    pub tenant_id: TenantId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub deprecated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<serde_json::Value>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}

@@ -151,6 +151,44 @@ pub trait IdempotencyStore: Send + Sync {
     async fn put_idempotency(&self, record: &IdempotencyRecord) -> PortResult<Option<IdempotencyRecord>>;
 }
 
+/// Applications and event types of a tenant.
+#[async_trait]
+pub trait ApplicationStore: Send + Sync {
+    /// `Conflict` if the id exists or another application of the tenant has its `uid`.
+    async fn create_application(&self, app: &crate::model::Application) -> PortResult<()>;
+    async fn get_application(&self, tenant: &TenantId, id: &str) -> PortResult<Option<crate::model::Application>>;
+    async fn get_application_by_uid(
+        &self,
+        tenant: &TenantId,
+        uid: &str,
+    ) -> PortResult<Option<crate::model::Application>>;
+    /// Replaces the application if its stored `version` is `expected_version` (the new
+    /// item carries `expected_version + 1`) and its `uid` is not another's; otherwise
+    /// `Conflict`.
+    async fn update_application(&self, app: &crate::model::Application, expected_version: u64) -> PortResult<()>;
+    /// Removes it (and frees its `uid`); false if there was none.
+    async fn delete_application(&self, tenant: &TenantId, id: &str) -> PortResult<bool>;
+    /// The tenant's applications by id; `limit` clamped to 1..=100.
+    async fn list_applications(
+        &self,
+        tenant: &TenantId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<crate::model::Application>>;
+    /// `Conflict` if the tenant has a type of that name.
+    async fn create_event_type(&self, event_type: &crate::model::EventType) -> PortResult<()>;
+    async fn get_event_type(&self, tenant: &TenantId, name: &str) -> PortResult<Option<crate::model::EventType>>;
+    /// Replaces an existing type (`Conflict` if it does not exist).
+    async fn update_event_type(&self, event_type: &crate::model::EventType) -> PortResult<()>;
+    /// The tenant's event types by name; `limit` clamped to 1..=100.
+    async fn list_event_types(
+        &self,
+        tenant: &TenantId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<crate::model::EventType>>;
+}
+
 #[async_trait]
 pub trait Queue: Send + Sync {
     /// Sends a message, visible after `delay_seconds` (0..=900).

@@ -149,3 +149,13 @@ async fn concurrent_claims_of_one_attempt_admit_exactly_one() {
         assert_eq!(claimed, 1, "claims admitted for {}", d.id);
     }
 }
+
+#[tokio::test]
+async fn applications() {
+    contract::applications(&courier_app::memory::MemoryApplications::new()).await;
+}
+
+#[tokio::test]
+async fn event_types() {
+    contract::event_types(&courier_app::memory::MemoryApplications::new()).await;
+}

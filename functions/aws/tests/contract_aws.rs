@@ -69,6 +69,14 @@ async fn store_contract() {
 }
 
 #[tokio::test]
+async fn applications_and_event_types_contract() {
+    let (_emu, config, res) = setup().await;
+    let store = DynamoStore::new(&config, &res.table);
+    contract::applications(&store).await;
+    contract::event_types(&store).await;
+}
+
+#[tokio::test]
 async fn bootstrap_is_idempotent_and_wires_the_dlq() {
     let (_emu, config, first) = setup().await;
     let again = ensure_resources(&config, &ResourceNames::with_prefix("courier-test"))

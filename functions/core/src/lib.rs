@@ -16,6 +16,7 @@ pub mod retry_after;
 pub mod rng;
 pub mod signing;
 pub mod simulate;
+pub mod subscription;
 pub mod time;
 
 /// Deserialises a value parsed from string text as it is read: going through an

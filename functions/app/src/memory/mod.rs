@@ -9,12 +9,14 @@
 //! [`crate::store_rules`] as the adapter does, and pass the same contract suite
 //! ([`crate::contract`]). This module must not depend on any AWS crate.
 
+mod applications;
 mod clock;
 mod paging;
 mod queue;
 mod store;
 mod timer;
 
+pub use applications::*;
 pub use clock::*;
 use paging::*;
 pub use queue::*;

@@ -8,6 +8,7 @@
 //! outcomes; `TransactWriteItems` where two items change together; TTL-expired items
 //! (`expiresAt <= now`) read as absent, since DynamoDB deletes them only lazily.
 
+mod applications;
 mod bodies;
 mod codec;
 mod deliveries;

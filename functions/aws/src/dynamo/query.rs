@@ -158,7 +158,12 @@ pub(super) fn entry_key_valid(m: &BTreeMap<String, String>, spec: &QuerySpec) ->
         EventId::parse(id).is_ok() && sk == EVENT_SK
     } else {
         // Endpoints: listed from the tenant's partition (checked against the list).
-        spec.index.is_none() && sk.strip_prefix("EP#").is_some_and(|id| EndpointId::parse(id).is_ok())
+        spec.index.is_none()
+            && (sk.strip_prefix("EP#").is_some_and(|id| EndpointId::parse(id).is_ok())
+                // Applications and event types, listed from the same partition.
+                || ["APP#", "ETYPE#"]
+                    .iter()
+                    .any(|p| sk.strip_prefix(p).is_some_and(|rest| !rest.is_empty())))
     };
     if !own_id {
         return false;
