@@ -485,4 +485,26 @@ mod tests {
         );
         assert!(Recurrence::from_fields(None, Some("cron(0 0 * * ? *)"), None, Some("UTC")).is_ok());
     }
+
+    #[test]
+    fn cron_skipped_wall_time_does_not_fire_and_repeated_fires_once() {
+        // Berlin skips 02:00-03:00 on 29 March 2026 and repeats 02:00-03:00 on 25 October.
+        let r = parse_cron("cron(30 2 * * ? *)", Some("Europe/Berlin")).expect("valid");
+        let got = r.next_after(ts("2026-03-28T02:00:00Z"), Timestamp(0), None, 1);
+        assert_eq!(fmt(got), ["2026-03-30T00:30:00.000Z"]);
+        let got = r.next_after(ts("2026-10-24T12:00:00Z"), Timestamp(0), None, 2);
+        assert_eq!(fmt(got), ["2026-10-25T00:30:00.000Z", "2026-10-26T01:30:00.000Z"]);
+    }
+
+    #[test]
+    fn cron_respects_start_and_end() {
+        let r = parse_cron("cron(0 12 * * ? *)", None).expect("valid");
+        let got = r.next_after(
+            ts("2026-01-01T00:00:00Z"),
+            ts("2026-01-03T12:00:00Z"),
+            Some(ts("2026-01-04T12:00:00Z")),
+            10,
+        );
+        assert_eq!(fmt(got), ["2026-01-03T12:00:00.000Z", "2026-01-04T12:00:00.000Z"]);
+    }
 }
