@@ -12,6 +12,7 @@ pub mod config;
 pub mod contract;
 pub mod dead_letter;
 pub mod ingest;
+pub mod ingest_batch;
 #[cfg(any(test, feature = "testing"))]
 pub mod memory;
 pub mod message;

@@ -193,6 +193,17 @@ pub trait ApplicationStore: Send + Sync {
 pub trait Queue: Send + Sync {
     /// Sends a message, visible after `delay_seconds` (0..=900).
     async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()>;
+
+    /// Sends several messages, one result per entry in order (one failed entry never
+    /// fails the others). Adapters with a batch call (SQS `SendMessageBatch`) override
+    /// it; the default sends one by one.
+    async fn send_batch(&self, entries: &[(QueueMessage, u32)]) -> Vec<PortResult<()>> {
+        let mut results = Vec::with_capacity(entries.len());
+        for (message, delay_seconds) in entries {
+            results.push(self.send(message, *delay_seconds).await);
+        }
+        results
+    }
 }
 
 #[async_trait]

@@ -213,7 +213,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 24);
+    assert_eq!(ROUTES.len(), 25);
 }
 
 #[test]
@@ -234,6 +234,7 @@ fn document_details_follow_the_code() {
         (("POST", "/v1/deliveries/{id}/redeliver"), false),
         (("POST", "/v1/attempts/{attemptId}/complete"), true),
         (("POST", "/v1/portal-links"), true),
+        (("POST", "/v1/events/batch"), true),
     ]);
     let idempotency: BTreeMap<(&str, &str), bool> = BTreeMap::from([
         (("POST", "/v1/events"), false),
@@ -685,6 +686,11 @@ async fn every_provoked_status_is_documented_for_its_route() {
             200,
         ),
         (
+            Call::new("POST", "/v1/events/batch", "/v1/events/batch")
+                .json(json!({"events": [{"endpointId": ep, "payload": 1}, {"payload": 2}]})),
+            207,
+        ),
+        (
             Call::new("GET", "/v1/deliveries/{id}", format!("/v1/deliveries/{failed}")),
             200,
         ),
@@ -804,6 +810,10 @@ async fn every_provoked_status_is_documented_for_its_route() {
         ),
         (
             Call::new("GET", "/v1/events", "/v1/events").query("bogus=1"),
+            "validation_failed",
+        ),
+        (
+            Call::new("POST", "/v1/events/batch", "/v1/events/batch").json(json!({"events": []})),
             "validation_failed",
         ),
         (
@@ -1036,6 +1046,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
             complete(&lr_att),
         )),
         Call::new("POST", "/v1/portal-links", "/v1/portal-links"),
+        Call::new("POST", "/v1/events/batch", "/v1/events/batch"),
     ];
     for call in &with_body {
         let huge = call.clone().bytes(big.clone());

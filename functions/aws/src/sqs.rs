@@ -1,4 +1,5 @@
-//! `SqsQueue`: the delivery queue port over SQS (`SendMessage` with `DelaySeconds`),
+//! `SqsQueue`: the delivery queue port over SQS (`SendMessage` with `DelaySeconds`,
+//! `SendMessageBatch` ten entries a call),
 //! plus the receive/delete/visibility calls the local runner uses to stand in for
 //! Lambda's event source mapping.
 
@@ -6,11 +7,22 @@ use crate::error::from_sdk;
 use crate::lazy_client::LazyClient;
 use async_trait::async_trait;
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName};
+use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName, SendMessageBatchRequestEntry};
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Queue};
 use courier_app::store_rules::{DelayOutOfRange, MAX_DELAY_SECONDS};
 use std::collections::BTreeMap;
+
+/// Most entries SQS takes in one `SendMessageBatch`.
+const MAX_BATCH: usize = 10;
+
+/// One entry `SendMessageBatch` refused (or did not answer for).
+#[derive(Debug, thiserror::Error)]
+#[error("SendMessageBatch entry failed: {code}: {message}")]
+pub struct BatchEntryFailed {
+    pub code: String,
+    pub message: String,
+}
 
 /// One message as `ReceiveMessage` returned it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,5 +172,88 @@ impl Queue for SqsQueue {
             .await
             .map_err(from_sdk)?;
         Ok(())
+    }
+
+    async fn send_batch(&self, entries: &[(QueueMessage, u32)]) -> Vec<PortResult<()>> {
+        let mut results: Vec<Option<PortResult<()>>> = Vec::with_capacity(entries.len());
+        results.resize_with(entries.len(), || None);
+        let mut pending = Vec::new();
+        for (i, (message, delay_seconds)) in entries.iter().enumerate() {
+            // The same refusal a single send gives, before any call.
+            if *delay_seconds > MAX_DELAY_SECONDS {
+                results[i] = Some(Err(PortError::Backend(Box::new(DelayOutOfRange(*delay_seconds)))));
+                continue;
+            }
+            match SendMessageBatchRequestEntry::builder()
+                .id(i.to_string())
+                .message_body(message.to_json())
+                .delay_seconds(*delay_seconds as i32)
+                .build()
+            {
+                Ok(entry) => pending.push((i, entry)),
+                Err(e) => results[i] = Some(Err(PortError::Backend(Box::new(e)))),
+            }
+        }
+        for chunk in pending.chunks(MAX_BATCH) {
+            let call = self
+                .client()
+                .send_message_batch()
+                .queue_url(&self.queue_url)
+                .set_entries(Some(chunk.iter().map(|(_, e)| e.clone()).collect()))
+                .send()
+                .await;
+            match call {
+                Ok(resp) => {
+                    for ok in resp.successful() {
+                        if let Ok(i) = ok.id().parse::<usize>()
+                            && let Some(slot) = results.get_mut(i)
+                        {
+                            *slot = Some(Ok(()));
+                        }
+                    }
+                    for failed in resp.failed() {
+                        if let Ok(i) = failed.id().parse::<usize>()
+                            && let Some(slot) = results.get_mut(i)
+                        {
+                            let why = BatchEntryFailed {
+                                code: failed.code().to_owned(),
+                                message: failed.message().unwrap_or_default().to_owned(),
+                            };
+                            // SQS's fault is worth retrying; the sender's is not.
+                            *slot = Some(Err(if failed.sender_fault() {
+                                PortError::Backend(Box::new(why))
+                            } else {
+                                PortError::Unavailable(Box::new(why))
+                            }));
+                        }
+                    }
+                }
+                Err(e) => {
+                    // The whole call failed: every entry of it failed as a single send would.
+                    let message = e.to_string();
+                    let first = from_sdk(e);
+                    let mut first = Some(first);
+                    for (i, _) in chunk {
+                        results[*i] = Some(Err(first.take().unwrap_or_else(|| {
+                            PortError::Unavailable(Box::new(BatchEntryFailed {
+                                code: "CallFailed".into(),
+                                message: message.clone(),
+                            }))
+                        })));
+                    }
+                }
+            }
+        }
+        results
+            .into_iter()
+            .map(|r| {
+                r.unwrap_or_else(|| {
+                    Err(PortError::Unavailable(Box::new(BatchEntryFailed {
+                        code: "NoAnswer".into(),
+                        message: "SendMessageBatch did not answer for this entry".into(),
+                    })))
+                })
+            })
+            .collect()
     }
 }

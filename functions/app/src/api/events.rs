@@ -69,7 +69,7 @@ pub(crate) async fn create(
 }
 
 impl Api {
-    async fn create_event(
+    pub(super) async fn create_event(
         &self,
         tenant: &Tenant,
         body: CreateEvent,

@@ -31,3 +31,5 @@ pub const MAX_GRACE_SECONDS: u64 = 7 * 24 * 3600;
 pub const MAX_COMPLETION_DETAIL: usize = 4096;
 /// Longest API key or completion token looked at; longer ones cannot be valid.
 pub const MAX_CREDENTIAL_LEN: usize = 256;
+/// Most events one `POST /v1/events/batch` may carry.
+pub const MAX_EVENTS_PER_BATCH: usize = 100;

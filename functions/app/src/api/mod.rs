@@ -14,6 +14,7 @@ mod deliveries;
 mod endpoint_lifecycle;
 mod endpoints;
 mod events;
+mod events_batch;
 mod idempotency;
 pub mod limits;
 mod portal;

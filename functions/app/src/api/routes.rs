@@ -4,7 +4,9 @@
 //! tenant routes, a per-source limit on completion reports.
 
 use super::problem::{ApiError, ApiResult, ProblemCode};
-use super::{Api, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, events, portal, resend};
+use super::{
+    Api, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, events, events_batch, portal, resend,
+};
 use crate::model::Tenant;
 use axum::Router;
 use axum::body::Body;
@@ -103,6 +105,7 @@ impl Api {
         let operator_routes = Router::new()
             .route("/v1/events", only(post(events::create).get(events::list), "GET, POST"))
             .route("/v1/portal-links", only(post(portal::create), "POST"))
+            .route("/v1/events/batch", only(post(events_batch::create), "POST"))
             .route(
                 "/v1/portal-links/{id}",
                 only(axum::routing::delete(portal::revoke), "DELETE"),

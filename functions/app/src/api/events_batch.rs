@@ -1,0 +1,146 @@
+//! `POST /v1/events/batch`: up to [`MAX_EVENTS_PER_BATCH`] events in one request,
+//! each ingested exactly as `POST /v1/events` would (its own optional
+//! `idempotencyKey`, its own result), so one bad event never fails the others. The
+//! first messages of all of them go out together through `send_batch`.
+
+use super::Api;
+use super::body::ApiJson;
+use super::events::CreateEvent;
+use super::idempotency::idempotency_key;
+use super::limits::MAX_EVENTS_PER_BATCH;
+use super::problem::{ApiError, ApiResult, ProblemCode};
+use super::routes::{Authed, reply};
+use crate::ingest_batch::{HeldQueue, send_held};
+use crate::model::Tenant;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreateBatch {
+    events: Option<Vec<Value>>,
+}
+
+/// `POST /v1/events/batch`
+pub(crate) async fn create(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    ApiJson { value: body, .. }: ApiJson<CreateBatch>,
+) -> ApiResult<Response> {
+    let events = body
+        .events
+        .ok_or_else(|| ApiError::validation("field `events` is required"))?;
+    if events.len() > MAX_EVENTS_PER_BATCH {
+        return Err(ApiError::new(
+            ProblemCode::PayloadTooLarge,
+            format!(
+                "field `events` lists {} events; the limit is {MAX_EVENTS_PER_BATCH}",
+                events.len()
+            ),
+        ));
+    }
+    if events.is_empty() {
+        return Err(ApiError::validation(format!(
+            "field `events` must list 1-{MAX_EVENTS_PER_BATCH} events"
+        )));
+    }
+    let held = Arc::new(HeldQueue::default());
+    let mut holding = (*api).clone();
+    holding.planner.queue = held.clone();
+    let mut results = Vec::with_capacity(events.len());
+    for (index, event) in events.into_iter().enumerate() {
+        held.start_entry(index);
+        let result = match holding.create_one(&tenant, index, event).await {
+            Ok((status, body)) => (status, body),
+            Err(e) => (e.status(), e.body()),
+        };
+        results.push(result);
+    }
+    let now = api.clock.now();
+    let failed = send_held(api.deliveries.as_ref(), api.planner.queue.as_ref(), held.take(), now).await;
+    for (index, error) in failed {
+        if let Some(r) = results.get_mut(index) {
+            let e = ApiError::from(error);
+            *r = (e.status(), e.body());
+        }
+    }
+    let results: Vec<Value> = results
+        .into_iter()
+        .enumerate()
+        .map(|(index, (status, body))| {
+            let mut item = json!({"index": index, "status": status});
+            if status < 300 {
+                item["eventId"] = body.get("eventId").cloned().unwrap_or(Value::Null);
+                item["deliveries"] = body.get("deliveries").cloned().unwrap_or_else(|| json!([]));
+            } else {
+                item["problem"] = body;
+            }
+            item
+        })
+        .collect();
+    Ok(reply(207, &json!({"results": results})))
+}
+
+impl Api {
+    /// One batch entry through the single-event use case: its status and its answer
+    /// (the same body `POST /v1/events` would give).
+    async fn create_one(&self, tenant: &Tenant, index: usize, event: Value) -> ApiResult<(u16, Value)> {
+        let Value::Object(mut fields) = event else {
+            return Err(ApiError::validation(format!(
+                "field `events[{index}]` must be a JSON object"
+            )));
+        };
+        let idem = match fields.remove("idempotencyKey") {
+            None => None,
+            Some(Value::String(key)) => {
+                let mut headers = HeaderMap::new();
+                let value = HeaderValue::from_str(&key).map_err(|_| {
+                    ApiError::validation(format!(
+                        "field `events[{index}].idempotencyKey` must be visible ASCII characters"
+                    ))
+                })?;
+                headers.insert("idempotency-key", value);
+                // The fingerprint is the event without its key, in one canonical form.
+                let canonical = serde_json::to_vec(&Value::Object(Map::from_iter(fields.clone()))).unwrap_or_default();
+                idempotency_key(tenant, "events", &headers, &canonical, false).map_err(|e| {
+                    ApiError::new(
+                        e.problem,
+                        format!("field `events[{index}].idempotencyKey`: {}", e.detail),
+                    )
+                })?
+            }
+            Some(_) => {
+                return Err(ApiError::validation(format!(
+                    "field `events[{index}].idempotencyKey` must be a string"
+                )));
+            }
+        };
+        let body: CreateEvent = serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if path == "." || path == "?" || path.is_empty() {
+                ApiError::validation(format!("field `events[{index}]`: {inner}"))
+            } else {
+                ApiError::validation(format!("field `events[{index}].{path}`: {inner}"))
+            }
+        })?;
+        let resp = self.create_event(tenant, body, idem).await.map_err(|e| {
+            // Field names in the single-event path's refusals are the event's own.
+            ApiError::new(
+                e.problem,
+                e.detail.replacen("field `", &format!("field `events[{index}]."), 1),
+            )
+            .with_retry_after(e.retry_after)
+        })?;
+        let status = resp.status().as_u16();
+        let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
+            .await
+            .map_err(|_| ApiError::unavailable("could not read the event's answer"))?;
+        let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Ok((status, body))
+    }
+}

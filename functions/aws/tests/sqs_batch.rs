@@ -1,0 +1,68 @@
+//! `SqsQueue::send_batch` against a private moto server: more than ten entries go
+//! out in calls of ten, every entry gets its own result in order, and an entry SQS
+//! would refuse (a delay over 900 s) fails alone, as a single send of it would.
+
+use courier_app::contract::{Ids, T0};
+use courier_app::message::{QueueMessage, Trigger};
+use courier_app::ports::{PortError, Queue};
+use courier_aws::SqsQueue;
+use courier_aws::bootstrap::{ResourceNames, ensure_resources};
+use courier_aws::testing::Emulator;
+use std::collections::BTreeSet;
+
+#[tokio::test]
+async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone() {
+    let emu = Emulator::start().await.expect("AWS emulator");
+    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+    let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-batch"))
+        .await
+        .expect("bootstrap");
+    let queue = SqsQueue::new(&config, &res.queue_url);
+    let ids = Ids::new();
+    let (tenant, endpoint) = (ids.tenant(), ids.endpoint());
+    let entries: Vec<(QueueMessage, u32)> = (0..23)
+        .map(|i| {
+            let m = QueueMessage {
+                v: 1,
+                delivery_id: ids.delivery(),
+                tenant_id: tenant.clone(),
+                endpoint_id: endpoint.clone(),
+                attempt: 1,
+                not_before: T0,
+                trigger: Trigger::Initial,
+                source_attempt_id: None,
+                attempt_id: None,
+                completion_check: false,
+            };
+            (m, if i == 5 { 901 } else { 0 })
+        })
+        .collect();
+    let results = queue.send_batch(&entries).await;
+    assert_eq!(results.len(), 23);
+    for (i, r) in results.iter().enumerate() {
+        if i == 5 {
+            assert!(matches!(r, Err(PortError::Backend(_))), "{r:?}");
+        } else {
+            assert!(r.is_ok(), "entry {i}: {r:?}");
+        }
+    }
+    let expected: BTreeSet<String> = entries
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 5)
+        .map(|(_, (m, _))| m.delivery_id.to_string())
+        .collect();
+    let mut got = BTreeSet::new();
+    // Bounded: at most 10 receives of up to 10 messages each.
+    for _ in 0..10 {
+        let batch = queue.receive(10, 1, 60).await.unwrap_or_else(|e| panic!("{e}"));
+        if batch.is_empty() && got.len() == expected.len() {
+            break;
+        }
+        for m in batch {
+            let parsed = QueueMessage::parse(&m.body).unwrap_or_else(|e| panic!("{e}"));
+            got.insert(parsed.delivery_id.to_string());
+        }
+    }
+    assert_eq!(got, expected);
+}
