@@ -12,6 +12,7 @@ pub mod health;
 pub mod ids;
 pub mod outcome;
 pub mod policy;
+pub mod rate_limit;
 pub mod retry_after;
 pub mod rng;
 pub mod signing;
