@@ -140,6 +140,7 @@ impl RateLimit {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // limits built from literal, known-valid values
 mod tests {
     use super::*;
 
