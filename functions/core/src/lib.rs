@@ -1,6 +1,6 @@
 //! Courier's pure core: delivery policies (the four presets and custom ones),
 //! classification of attempt outcomes, the retry decision, the endpoint health
-//! machines, ids, time, signing and schedule recurrence.
+//! machines, ids, time, signing, schedule recurrence, rate limits and subscription matching.
 //!
 //! Nothing here performs I/O or reads the clock or an entropy source: time and
 //! randomness are arguments, so every rule can be tested exactly. This crate must
@@ -12,6 +12,7 @@ pub mod health;
 pub mod ids;
 pub mod outcome;
 pub mod policy;
+pub mod rate_limit;
 pub mod recurrence;
 pub mod retry_after;
 pub mod rng;
