@@ -291,6 +291,7 @@ impl Harness {
             planner,
             faults: Arc::new(NoFaults),
             settings: SenderSettings::default(),
+            fanout: None,
         });
         let tenant = Tenant {
             id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),

@@ -30,6 +30,7 @@ where
         + courier_app::ports::EndpointStore
         + courier_app::ports::DeliveryStore
         + courier_app::ports::IdempotencyStore
+        + courier_app::ports::SubscriptionIndex
         + 'static,
 {
     use std::sync::Arc;
@@ -40,7 +41,11 @@ where
         )),
         endpoints: store.clone(),
         deliveries: store.clone(),
-        idempotency: store,
+        idempotency: store.clone(),
+        subscriptions: store,
+        // Large fan-outs' steps wait here; the benches that measure fan-out run them.
+        fanout_queue: Arc::new(courier_app::memory::MemoryQueue::new(clock.clone())),
+        applications: std::sync::Arc::new(courier_app::memory::MemoryApplications::new()),
         planner,
         clock,
         random,

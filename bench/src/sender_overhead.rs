@@ -365,6 +365,7 @@ async fn run_sender(
         planner,
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
+        fanout: None,
     });
     let queue = Arc::new(Mutex::new(VecDeque::from(batches)));
     let ok = Arc::new(AtomicU64::new(0));

@@ -98,6 +98,9 @@ async fn ingest_with_a_failed_enqueue_on_the_real_adapters_is_completed_once_by_
         admission: s.api.admission.clone(),
         settings: s.api.settings,
         limiter: Default::default(),
+        applications: s.api.applications.clone(),
+        subscriptions: s.api.subscriptions.clone(),
+        fanout_queue: s.api.fanout_queue.clone(),
     };
     let body = json!({"endpointIds": [a, b], "type": "test.event", "payload": {"n": 1}});
     let (status, answer) = post_event(&api, &s.api_key, &body).await;

@@ -154,6 +154,9 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
         targets,
         // The audit log outlives the deliveries: ladder span plus retention.
         expires_at: Some(planned_at.millis() / 1000 + (i64::from(max_retention) + 60) * 86_400),
+        application_id: None,
+        channels: None,
+        fanout: None,
     };
     (event, deliveries)
 }

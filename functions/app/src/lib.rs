@@ -11,6 +11,8 @@ pub mod config;
 #[cfg(any(test, feature = "testing"))]
 pub mod contract;
 pub mod dead_letter;
+pub mod fanout;
+pub mod fanout_message;
 pub mod ingest;
 pub mod ingest_batch;
 #[cfg(any(test, feature = "testing"))]

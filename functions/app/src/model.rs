@@ -77,6 +77,16 @@ pub struct Endpoint {
     pub updated_at: Timestamp,
     /// Optimistic concurrency counter, bumped by every update.
     pub version: u64,
+    /// The application (`app_...`) whose events this endpoint takes; none: the
+    /// tenant's events sent without an application.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub application_id: Option<String>,
+    /// Event types taken (exact names or `prefix.*`); none: every type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter_types: Option<Vec<String>>,
+    /// Only events carrying one of these channels; none: no channel filter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels: Option<Vec<String>>,
 }
 
 impl Endpoint {
@@ -277,6 +287,35 @@ pub struct EventRecord {
     pub targets: Vec<EventTarget>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
+    /// The application the event was sent for (fan-out events only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub application_id: Option<String>,
+    /// The channels the event carries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels: Option<Vec<String>>,
+    /// Set on events routed by subscription (no endpoint named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fanout: Option<FanoutProgress>,
+}
+
+/// Where an event's fan-out stands: `matched` endpoints subscribed to it, of which
+/// the first `processed` (in index order) have their delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FanoutProgress {
+    pub status: FanoutStatus,
+    pub matched: u64,
+    pub processed: u64,
+    /// Secret bits mixed into the fan-out's delivery ids, which are derived from
+    /// (event, endpoint) so that a redone step writes the same deliveries again.
+    pub seed: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FanoutStatus {
+    InProgress,
+    Complete,
 }
 
 /// The first answer given for an Idempotency-Key, replayed for repeats.

@@ -68,6 +68,41 @@ pub trait EndpointStore: Send + Sync {
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>>;
 }
 
+/// One entry of the subscription index: an endpoint filed under one of its index
+/// keys (see `courier_core::subscription`), with what a fan-out needs to tell
+/// whether the endpoint wants an event without reading it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionEntry {
+    pub endpoint_id: EndpointId,
+    /// Every index key the endpoint is filed under (so a reader of one key can tell
+    /// whether an earlier key of the same lookup already named it).
+    pub keys: Vec<String>,
+    /// The endpoint's channel filter.
+    pub channels: Option<Vec<String>>,
+}
+
+/// The subscription index: endpoints by (tenant, application or none, index key),
+/// kept by the [`EndpointStore`] in the same write as the endpoint (a revoked
+/// endpoint has no entries), so a fan-out reads only the keys an event type can
+/// match.
+#[async_trait]
+pub trait SubscriptionIndex: Send + Sync {
+    /// Entries under `(tenant, application, key)` in endpoint id order, after
+    /// `after` when given; at most `limit` (clamped to 1..=1000), fewer only when
+    /// the key has no more.
+    async fn subscriptions(
+        &self,
+        tenant: &TenantId,
+        application: Option<&str>,
+        key: &str,
+        after: Option<&EndpointId>,
+        limit: u32,
+    ) -> PortResult<Vec<SubscriptionEntry>>;
+    /// The tenant's endpoints with these ids (missing ones left out), in the order
+    /// asked.
+    async fn get_endpoints(&self, tenant: &TenantId, ids: &[EndpointId]) -> PortResult<Vec<Endpoint>>;
+}
+
 /// Result of trying to claim attempt N of a delivery.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Claim {
@@ -92,6 +127,18 @@ pub trait DeliveryStore: Send + Sync {
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()>;
     async fn get_event(&self, tenant: &TenantId, id: &courier_core::ids::EventId) -> PortResult<Option<EventRecord>>;
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>>;
+    /// Adds a fan-out delivery to its stored event, with the event's audit-log entry
+    /// for the endpoint. `Conflict` if the id exists (a redone fan-out step).
+    async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()>;
+    /// Stores the event's fan-out progress unless the stored one has processed more
+    /// already (a slower copy of an earlier step: then nothing changes). `Conflict`
+    /// if the event does not exist.
+    async fn set_fanout_progress(
+        &self,
+        tenant: &TenantId,
+        event: &courier_core::ids::EventId,
+        progress: &crate::model::FanoutProgress,
+    ) -> PortResult<()>;
     /// Claims attempt `claim.number` when the delivery is unsettled, its
     /// `next_attempt` is that number and no claim is live at `claim.started_at` (a
     /// claim whose lease ended may be taken over: the caller then records the lost
@@ -204,6 +251,13 @@ pub trait Queue: Send + Sync {
         }
         results
     }
+}
+
+/// Puts fan-out steps on the delivery queue (beside delivery messages; the sender
+/// tells them apart by their `kind`).
+#[async_trait]
+pub trait FanoutQueue: Send + Sync {
+    async fn send_fanout(&self, step: &crate::fanout_message::FanoutStep) -> PortResult<()>;
 }
 
 #[async_trait]

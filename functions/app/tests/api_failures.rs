@@ -82,6 +82,19 @@ impl DeliveryStore for Flaky {
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
         self.store.get_delivery(id).await
     }
+    async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
+        self.faults.write("create_event_delivery")?;
+        self.store.create_event_delivery(event, delivery).await
+    }
+    async fn set_fanout_progress(
+        &self,
+        tenant: &TenantId,
+        event: &EventId,
+        progress: &courier_app::model::FanoutProgress,
+    ) -> PortResult<()> {
+        self.faults.write("set_fanout_progress")?;
+        self.store.set_fanout_progress(tenant, event, progress).await
+    }
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
         self.faults.write("claim_attempt")?;
         self.store.claim_attempt(id, claim).await
@@ -207,6 +220,9 @@ fn flaky_api(w: &World, faults: &Arc<Faults>) -> Api {
         admission: Arc::new(common::AllowAll),
         settings: ApiSettings::default(),
         limiter: Default::default(),
+        applications: w.applications.clone(),
+        subscriptions: w.store.clone(),
+        fanout_queue: w.queue.clone(),
     }
 }
 

@@ -34,6 +34,8 @@ store_section!(delivery_log);
 store_section!(audit_log);
 store_section!(expiry);
 store_section!(large_payload);
+store_section!(subscriptions);
+store_section!(fanout_writes);
 
 #[tokio::test]
 async fn tenants() {

@@ -213,7 +213,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 25);
+    assert_eq!(ROUTES.len(), 26);
 }
 
 #[test]
@@ -284,6 +284,7 @@ fn document_details_follow_the_code() {
                 (Some("attemptId"), _) => "att_",
                 (_, Some("endpoints")) => "ep_",
                 (_, Some("deliveries")) => "dlv_",
+                (_, Some("events")) => "evt_",
                 other => panic!("{key:?}: unexpected path parameter {other:?}"),
             };
             assert_eq!(pattern, format!("^{prefix}[0-9A-HJKMNP-TV-Z]{{26}}$"), "{key:?}");
@@ -650,6 +651,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
     assert_eq!(marked, courier_app::dead_letter::DeadLetterOutcome::Marked);
     // An endpoint for the lifecycle calls.
     let life = w.endpoint(json!("tanitar")).await;
+    let event_of_pending = w.delivery(&pending).await.event_id;
 
     let ep_path = |suffix: &str| format!("/v1/endpoints/{ep}{suffix}");
     let life_path = |suffix: &str| format!("/v1/endpoints/{life}{suffix}");
@@ -683,6 +685,10 @@ async fn every_provoked_status_is_documented_for_its_route() {
         ),
         (
             Call::new("GET", "/v1/events", "/v1/events").query(&format!("endpointId={ep}")),
+            200,
+        ),
+        (
+            Call::new("GET", "/v1/events/{id}", format!("/v1/events/{event_of_pending}")),
             200,
         ),
         (
@@ -922,6 +928,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
         Call::new("POST", "/v1/endpoints/{id}/replay-dead", unknown_ep("/replay-dead")),
         Call::new("POST", "/v1/events", "/v1/events").json(json!({"endpointId": UNKNOWN_EP, "payload": 1})),
         Call::new("GET", "/v1/events", "/v1/events").query(&format!("endpointId={UNKNOWN_EP}")),
+        Call::new("GET", "/v1/events/{id}", "/v1/events/evt_01JAAAAAAAAAAAAAAAAAAAAAAA"),
         Call::new("GET", "/v1/deliveries/{id}", format!("/v1/deliveries/{UNKNOWN_DLV}")),
         Call::new(
             "GET",

@@ -33,6 +33,8 @@ pub use sqs::SqsQueue;
 pub struct Deployment {
     pub store: std::sync::Arc<DynamoStore>,
     pub planner: courier_app::planner::Planner,
+    /// The delivery queue, for fan-out steps.
+    pub steps: std::sync::Arc<SqsQueue>,
 }
 
 impl Deployment {
@@ -49,10 +51,12 @@ impl Deployment {
         if let Some(arn) = &config.schedule_dlq_arn {
             timer = timer.with_dead_letter_queue(arn.clone());
         }
+        let queue = std::sync::Arc::new(queue);
         Ok(Deployment {
             store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
+            steps: queue.clone(),
             planner: courier_app::planner::Planner {
-                queue: std::sync::Arc::new(queue),
+                queue,
                 timer: std::sync::Arc::new(timer),
                 settings: courier_app::planner::PlannerSettings {
                     sqs_max_delay_seconds: config.sqs_max_delay_seconds,

@@ -156,6 +156,21 @@ impl SqsQueue {
     }
 }
 
+/// Fan-out steps go on the delivery queue as their own JSON (`"kind": "fanout"`).
+#[async_trait]
+impl courier_app::ports::FanoutQueue for SqsQueue {
+    async fn send_fanout(&self, step: &courier_app::fanout_message::FanoutStep) -> PortResult<()> {
+        self.client()
+            .send_message()
+            .queue_url(&self.queue_url)
+            .message_body(step.to_json())
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+}
+
 #[async_trait]
 impl Queue for SqsQueue {
     async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {

@@ -69,6 +69,15 @@ async fn store_contract() {
 }
 
 #[tokio::test]
+async fn subscriptions_and_fanout_contract() {
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    contract::subscriptions(&store, &clock).await;
+    contract::fanout_writes(&store, &clock).await;
+}
+
+#[tokio::test]
 async fn applications_and_event_types_contract() {
     let (_emu, config, res) = setup().await;
     let store = DynamoStore::new(&config, &res.table);

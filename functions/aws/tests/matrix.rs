@@ -252,6 +252,7 @@ impl World {
             settings: SenderSettings {
                 lease_margin_ms: LEASE_MARGIN_MS,
             },
+            fanout: None,
         }
     }
 

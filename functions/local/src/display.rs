@@ -75,6 +75,14 @@ impl StepSink for Console {
                     .map(|a| clock_time(a.until))
                     .unwrap_or_default()
             ),
+            Ok(StepOutcome::FanoutStep { created, matched, more }) => format!(
+                "fan-out step: {created} deliveries written for {matched} subscribers{}",
+                if *more {
+                    ", next step queued"
+                } else {
+                    ", fan-out complete"
+                }
+            ),
             Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Dropped { .. }) => return,
         };
         let mut out = std::io::stdout().lock();

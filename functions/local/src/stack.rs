@@ -48,6 +48,10 @@ pub struct StackOptions {
     /// after this long.
     pub visibility_timeout_seconds: i32,
     pub faults: Arc<dyn Faults>,
+    /// Fault injection for fan-out steps (tests make one crash half-way).
+    pub fanout_faults: Arc<dyn courier_app::fanout::FanoutFaults>,
+    /// Matching endpoints per fan-out step.
+    pub fanout_page: usize,
     pub clock: Arc<dyn Clock>,
     pub sink: Arc<dyn StepSink>,
     /// Resource names (distinct per test so stacks can share an emulator).
@@ -68,6 +72,8 @@ impl Default for StackOptions {
             sender: SenderSettings::default(),
             visibility_timeout_seconds: 30,
             faults: Arc::new(NoFaults),
+            fanout_faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+            fanout_page: courier_app::fanout::STEP_PAGE,
             clock: Arc::new(courier_app::system::SystemClock),
             sink: Arc::new(crate::display::Quiet),
             prefix: "courier-local".into(),
@@ -160,6 +166,18 @@ impl Stack {
                 ..ApiSettings::default()
             },
             limiter: Default::default(),
+            applications: store.clone(),
+            subscriptions: store.clone(),
+            fanout_queue: queue.clone(),
+        });
+        let fanout = Arc::new(courier_app::fanout::FanoutWorker {
+            index: store.clone(),
+            deliveries: store.clone(),
+            planner: planner.clone(),
+            steps: queue.clone(),
+            clock: opts.clock.clone(),
+            faults: opts.fanout_faults.clone(),
+            page: opts.fanout_page,
         });
         let sender = Arc::new(Sender {
             secrets: secrets.clone(),
@@ -171,6 +189,7 @@ impl Stack {
             planner,
             faults: opts.faults.clone(),
             settings: opts.sender,
+            fanout: Some(fanout),
         });
         let tenant = Tenant {
             id: TenantId::generate(opts.clock.now(), &mut courier_app::sender::PortRng(random.as_ref())),

@@ -69,6 +69,9 @@ pub enum RecordError {
     /// The step failed (a port unavailable, a conflict that kept recurring).
     #[error(transparent)]
     Step(#[from] StepError),
+    /// A fan-out step failed (or this sender works none); redone on redelivery.
+    #[error("fan-out step: {0}")]
+    Fanout(String),
     /// The step panicked; the batch's other records keep their outcomes.
     #[error("step panicked: {0}")]
     Panicked(String),
@@ -147,6 +150,12 @@ async fn handle_record(
     emf: Option<&Mutex<Vec<StepSample>>>,
 ) -> Result<StepOutcome, RecordError> {
     let body = record.body.as_deref().unwrap_or("");
+    // Delivery messages carry no `kind`; other kinds are dispatched here.
+    match courier_app::fanout_message::message_kind(body) {
+        courier_app::fanout_message::MessageKind::Delivery => {}
+        courier_app::fanout_message::MessageKind::Fanout => return handle_fanout(sender, body).await,
+        courier_app::fanout_message::MessageKind::Other => {}
+    }
     match QueueMessage::parse(body) {
         // An unreadable message can never succeed: it is reported as failed so SQS
         // moves it to the dead-letter queue after its receive limit, where it stays
@@ -188,6 +197,30 @@ async fn handle_record(
             }
             .instrument(span)
             .await
+        }
+    }
+}
+
+/// Works one fan-out step message. A failure leaves it for redelivery: the step is
+/// redone, writing no delivery twice.
+async fn handle_fanout(sender: &Sender, body: &str) -> Result<StepOutcome, RecordError> {
+    let step = courier_app::fanout_message::FanoutStep::parse(body).map_err(|e| {
+        tracing::error!(error = %e, "unreadable fan-out message");
+        RecordError::Fanout(e.to_string())
+    })?;
+    let Some(worker) = &sender.fanout else {
+        return Err(RecordError::Fanout("this sender works no fan-out steps".into()));
+    };
+    let span = tracing::info_span!("fanout", event_id = %step.event_id, processed = step.cursor.processed);
+    match worker.step(&step).instrument(span).await {
+        Ok(done) => Ok(StepOutcome::FanoutStep {
+            created: done.created,
+            matched: done.matched,
+            more: done.next.is_some(),
+        }),
+        Err(e) => {
+            tracing::warn!(event_id = %step.event_id, error = %e, "fan-out step failed; message left for retry");
+            Err(RecordError::Fanout(e.to_string()))
         }
     }
 }
@@ -286,6 +319,9 @@ fn log_outcome(outcome: &StepOutcome) {
         }
         StepOutcome::Dropped { why } => {
             tracing::info!(why = ?why, "message dropped")
+        }
+        StepOutcome::FanoutStep { created, matched, more } => {
+            tracing::info!(created, matched, more, "fan-out step done")
         }
     }
 }

@@ -25,7 +25,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
     let config = Config::from_env()?;
-    let courier_aws::Deployment { store, planner } = courier_aws::Deployment::from_config(&config).await?;
+    let courier_aws::Deployment { store, planner, steps } = courier_aws::Deployment::from_config(&config).await?;
     courier_sender::set_metrics_target(config.metrics.clone());
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
     let schedule_dlq_arn = config.schedule_dlq_arn.clone().unwrap_or_default();
@@ -34,6 +34,15 @@ async fn main() -> Result<(), Error> {
         ..Default::default()
     };
     let dlq_store = store.clone();
+    let fanout = Arc::new(courier_app::fanout::FanoutWorker {
+        index: store.clone(),
+        deliveries: store.clone(),
+        planner: planner.clone(),
+        steps,
+        clock: Arc::new(courier_app::system::SystemClock),
+        faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+        page: courier_app::fanout::STEP_PAGE,
+    });
     let sender = Arc::new(Sender {
         secrets: Arc::new(courier_app::system::OsSecrets),
         deliveries: store.clone(),
@@ -47,6 +56,7 @@ async fn main() -> Result<(), Error> {
         planner,
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
+        fanout: Some(fanout),
     });
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Invocation>| {
         let sender = sender.clone();

@@ -31,6 +31,9 @@ pub(crate) struct CreateEndpoint {
     long_running_allowance_seconds: Option<u64>,
     timeout_ms: Option<u64>,
     description: Option<String>,
+    application_id: Option<String>,
+    filter_types: Option<Vec<String>>,
+    channels: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -42,6 +45,34 @@ pub(crate) struct UpdateEndpoint {
     long_running_allowance_seconds: Option<u64>,
     timeout_ms: Option<u64>,
     description: Option<String>,
+    /// Absent: unchanged; null: cleared.
+    #[serde(default, deserialize_with = "nullable")]
+    application_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    filter_types: Option<Option<Vec<String>>>,
+    #[serde(default, deserialize_with = "nullable")]
+    channels: Option<Option<Vec<String>>>,
+}
+
+/// A present field as `Some` (holding `None` for an explicit null), so a PATCH can
+/// tell "clear it" from "leave it".
+fn nullable<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// Checks `filterTypes` and `channels`, naming the first bad entry.
+fn check_subscription(filter_types: Option<&[String]>, channels: Option<&[String]>) -> ApiResult<()> {
+    if let Some(f) = filter_types {
+        courier_core::subscription::parse_filters(f).map_err(|e| ApiError::validation(e.to_string()))?;
+    }
+    if let Some(c) = channels {
+        courier_core::subscription::check_channels("channels", c).map_err(|e| ApiError::validation(e.to_string()))?;
+    }
+    Ok(())
 }
 
 fn check_policy(value: &Value) -> ApiResult<Policy> {
@@ -156,6 +187,11 @@ impl Api {
         check_description(body.description.as_deref())?;
         let allowance = check_allowance(body.long_running_allowance_seconds)?.unwrap_or(0);
         check_timeout(body.timeout_ms)?;
+        check_subscription(body.filter_types.as_deref(), body.channels.as_deref())?;
+        let application_id = match &body.application_id {
+            Some(raw) => Some(self.resolve_application(tenant, raw).await?.id),
+            None => None,
+        };
         let url = self.admit(&body.url).await?;
         let now = self.clock.now();
         let secret = self.new_secret()?;
@@ -182,6 +218,9 @@ impl Api {
             created_at: now,
             updated_at: now,
             version: 1,
+            application_id,
+            filter_types: body.filter_types,
+            channels: body.channels,
         };
         self.endpoints.create_endpoint(&endpoint).await?;
         let mut view = endpoint_view(&endpoint, now);
@@ -213,6 +252,15 @@ impl Api {
         check_description(body.description.as_deref())?;
         let allowance = check_allowance(body.long_running_allowance_seconds)?;
         check_timeout(body.timeout_ms)?;
+        check_subscription(
+            body.filter_types.as_ref().and_then(Option::as_deref),
+            body.channels.as_ref().and_then(Option::as_deref),
+        )?;
+        let application_id = match &body.application_id {
+            Some(Some(raw)) => Some(Some(self.resolve_application(tenant, raw).await?.id)),
+            Some(None) => Some(None),
+            None => None,
+        };
         let url = match &body.url {
             Some(u) => Some(self.admit(u).await?),
             None => None,
@@ -243,6 +291,15 @@ impl Api {
                 }
                 if let Some(l) = body.latency_class {
                     e.latency_class = l;
+                }
+                if let Some(a) = &application_id {
+                    e.application_id = a.clone();
+                }
+                if let Some(f) = &body.filter_types {
+                    e.filter_types = f.clone();
+                }
+                if let Some(c) = &body.channels {
+                    e.channels = c.clone();
                 }
                 Ok(())
             })

@@ -34,6 +34,11 @@ pub(crate) struct CreateEvent {
     event_type: Option<String>,
     payload: Option<Value>,
     planned_at: Option<String>,
+    /// Fan-out only: the application (id or uid) whose endpoints get the event.
+    application_id: Option<String>,
+    /// The channels the event carries (endpoints with a channel filter take only
+    /// events carrying one of theirs).
+    channels: Option<Vec<String>>,
 }
 
 /// `GET /v1/events`
@@ -57,6 +62,22 @@ pub(crate) async fn list(
     Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
 }
 
+/// `GET /v1/events/{id}`: the event with its deliveries at ingest and, for an
+/// event routed by subscription, its fan-out's progress.
+pub(crate) async fn get(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    super::routes::Id(id): super::routes::Id,
+) -> ApiResult<Response> {
+    let id = super::endpoints::id_from_path(&id, EventId::parse, "event")?;
+    let event = api
+        .deliveries
+        .get_event(&tenant.id, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("event"))?;
+    Ok(reply(200, &event_view(&event)))
+}
+
 /// `POST /v1/events`
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
@@ -76,6 +97,8 @@ impl Api {
         idem: Option<(String, String)>,
     ) -> ApiResult<Response> {
         let ids: Vec<String> = match (body.endpoint_id, body.endpoint_ids) {
+            // No endpoint named: routed by subscription.
+            (None, None) => Vec::new(),
             (Some(one), None) => vec![one],
             (None, Some(many)) if !many.is_empty() && many.len() <= MAX_ENDPOINTS_PER_EVENT => many,
             (None, Some(_)) => {
@@ -88,12 +111,16 @@ impl Api {
                     "send either `endpointId` or `endpointIds`, not both",
                 ));
             }
-            (None, None) => {
-                return Err(ApiError::validation(
-                    "field `endpointId` (or `endpointIds`) is required",
-                ));
-            }
         };
+        if !ids.is_empty() && body.application_id.is_some() {
+            return Err(ApiError::validation(
+                "field `applicationId` routes an event by subscription: leave it out when naming endpoints",
+            ));
+        }
+        if let Some(c) = &body.channels {
+            courier_core::subscription::check_channels("channels", c)
+                .map_err(|e| ApiError::validation(e.to_string()))?;
+        }
         let payload = body
             .payload
             .ok_or_else(|| ApiError::validation("field `payload` is required"))?;
@@ -123,6 +150,21 @@ impl Api {
                 Some(t)
             }
         };
+        let event_id = EventId::generate(now, &mut PortRng(self.random.as_ref()));
+        let routed = match ids.is_empty() {
+            true => Some(
+                self.route_event(
+                    tenant,
+                    &event_id,
+                    body.event_type.as_deref(),
+                    body.application_id.as_deref(),
+                    body.channels.as_deref(),
+                    now,
+                )
+                .await?,
+            ),
+            false => None,
+        };
         let mut endpoints = Vec::with_capacity(ids.len());
         for (i, raw) in ids.iter().enumerate() {
             let id =
@@ -140,21 +182,29 @@ impl Api {
                 .ok_or_else(|| ApiError::not_found("endpoint"))?;
             endpoints.push(e);
         }
+        let (endpoints, delivery_ids) = match &routed {
+            Some(r) => (r.endpoints.as_slice(), Some(r.delivery_ids.clone())),
+            None => (endpoints.as_slice(), None),
+        };
         let new = NewEvent {
-            event_id: EventId::generate(now, &mut PortRng(self.random.as_ref())),
+            event_id,
             event_type: body.event_type,
             payload,
             planned_at,
-            endpoints: &endpoints,
+            endpoints,
             trigger: Trigger::Initial,
             webhook_ids: None,
-            delivery_ids: None,
+            delivery_ids,
         };
-        let (event, deliveries) = ingest::build(&new, now, self.random.as_ref());
-        let answer = json!({
+        let (mut event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+        let mut answer = json!({
             "eventId": event.id,
             "deliveries": deliveries.iter().map(|d| json!({"id": d.id, "endpointId": d.endpoint_id, "status": d.status})).collect::<Vec<_>>(),
         });
+        if let Some(r) = &routed {
+            r.apply(&mut event, tenant);
+            answer["fanout"] = json!({"status": r.progress.status, "matched": r.progress.matched});
+        }
         if let Some((key, hash)) = idem {
             let record = IdempotencyRecord {
                 key,
@@ -171,7 +221,7 @@ impl Api {
                 // Same key, same body: make sure what the first answer promised exists
                 // and is queued, rebuilding it under the promised ids if the first
                 // request died before writing, then give the first answer again.
-                if let Some((event_id, delivery_ids)) = promised_ids(&first, &endpoints) {
+                if let Some((event_id, delivery_ids)) = promised_ids(&first, endpoints) {
                     if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
                         self.queue_stored(&delivery_ids, now).await?;
                     } else {
@@ -180,7 +230,10 @@ impl Api {
                             delivery_ids: Some(delivery_ids),
                             ..new
                         };
-                        let (event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+                        let (mut event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+                        if let Some(r) = &routed {
+                            r.apply(&mut event, tenant);
+                        }
                         self.write_event(tenant, &event, &deliveries, now).await?;
                     }
                 }
@@ -212,6 +265,7 @@ impl Api {
         match self.deliveries.create_event(event, deliveries).await {
             Ok(()) => {
                 ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, deliveries, now).await?;
+                self.start_fanout(event).await?;
             }
             Err(PortError::Conflict(why)) => {
                 if self.deliveries.get_event(&tenant.id, &event.id).await?.is_none() {

@@ -15,6 +15,7 @@ mod endpoint_lifecycle;
 mod endpoints;
 mod events;
 mod events_batch;
+mod fanout;
 mod idempotency;
 pub mod limits;
 mod portal;
@@ -39,7 +40,8 @@ pub use views::{attempt_view, delivery_view, endpoint_status, endpoint_view, eve
 
 use crate::planner::Planner;
 use crate::ports::{
-    Clock, DeliveryStore, EndpointStore, IdempotencyStore, Random, SecretSource, TenantStore, UrlAdmission,
+    ApplicationStore, Clock, DeliveryStore, EndpointStore, FanoutQueue, IdempotencyStore, Random, SecretSource,
+    SubscriptionIndex, TenantStore, UrlAdmission,
 };
 use axum::body::Body;
 use axum::http::{HeaderName, HeaderValue, Method, Request};
@@ -100,6 +102,11 @@ pub struct Api {
     pub admission: Arc<dyn UrlAdmission>,
     pub settings: ApiSettings,
     pub limiter: RateLimiter,
+    pub applications: Arc<dyn ApplicationStore>,
+    /// The subscription index fan-outs read.
+    pub subscriptions: Arc<dyn SubscriptionIndex>,
+    /// Where large fan-outs' first steps go (the delivery queue).
+    pub fanout_queue: Arc<dyn FanoutQueue>,
 }
 
 /// A request as plain data, for callers inside the process (tests, the bench, the

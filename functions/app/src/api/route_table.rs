@@ -143,4 +143,9 @@ pub const ROUTES: &[Route] = &[
         path: "/v1/events/batch",
         statuses: &[207, 400, 401, 413, 415, 429, 503],
     },
+    Route {
+        method: "GET",
+        path: "/v1/events/{id}",
+        statuses: &[200, 401, 404, 429, 503],
+    },
 ];

@@ -106,6 +106,7 @@ impl Api {
             .route("/v1/events", only(post(events::create).get(events::list), "GET, POST"))
             .route("/v1/portal-links", only(post(portal::create), "POST"))
             .route("/v1/events/batch", only(post(events_batch::create), "POST"))
+            .route("/v1/events/{id}", only(get(events::get), "GET"))
             .route(
                 "/v1/portal-links/{id}",
                 only(axum::routing::delete(portal::revoke), "DELETE"),

@@ -55,6 +55,10 @@ pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
         let h = h.at(rules, now);
         v["health"] = json!({"status": h.status, "failuresInARow": h.failures_in_a_row, "since": h.since, "lastSuccessOrEnableAt": h.quiet_since});
     }
+    // The subscription: null means no application, every type, no channel filter.
+    v["applicationId"] = json!(e.application_id);
+    v["filterTypes"] = json!(e.filter_types);
+    v["channels"] = json!(e.channels);
     v
 }
 
@@ -87,13 +91,24 @@ pub fn attempt_view(a: &Attempt) -> Value {
 }
 
 pub fn event_view(e: &EventRecord) -> Value {
-    json!({
+    let mut v = json!({
         "id": e.id,
         "type": e.event_type,
         "plannedAt": e.planned_at,
         "createdAt": e.created_at,
         "deliveries": e.targets,
-    })
+    });
+    if let Some(f) = &e.fanout {
+        v["applicationId"] = json!(e.application_id);
+        v["channels"] = json!(e.channels);
+        v["fanout"] = fanout_view(f);
+    }
+    v
+}
+
+/// A fan-out's progress as the API shows it (the id seed stays private).
+pub fn fanout_view(f: &crate::model::FanoutProgress) -> Value {
+    json!({"status": f.status, "matched": f.matched, "processed": f.processed})
 }
 
 pub(crate) fn expired(expires_at: Option<i64>, now: Timestamp) -> bool {

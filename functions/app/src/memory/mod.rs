@@ -26,8 +26,8 @@ pub use timer::*;
 use crate::message::QueueMessage;
 use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use crate::ports::{
-    Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, Queue, Random, SecretSource,
-    TenantStore, Timer,
+    Claim, Clock, DeliveryStore, EndpointStore, FanoutQueue, IdempotencyStore, PortError, PortResult, Queue, Random,
+    SecretSource, SubscriptionEntry, SubscriptionIndex, TenantStore, Timer,
 };
 use crate::store_rules::{
     BadScheduleName, DelayOutOfRange, MAX_DELAY_SECONDS, MAX_PAGE, claim_allowed, claim_held_by, in_window, is_live,

@@ -17,6 +17,8 @@ struct QueueState {
     waiting: Vec<QueuedMessage>,
     sent: Vec<(QueueMessage, u32)>,
     failures: u32,
+    /// Fan-out steps waiting, in send order.
+    steps: Vec<crate::fanout_message::FanoutStep>,
 }
 
 /// The delivery queue in memory: messages become visible `delay_seconds` after the
@@ -77,6 +79,11 @@ impl MemoryQueue {
         self.len() == 0
     }
 
+    /// Removes and returns the fan-out steps sent so far, in send order.
+    pub fn drain_fanout(&self) -> Vec<crate::fanout_message::FanoutStep> {
+        std::mem::take(&mut lock(&self.state).steps)
+    }
+
     /// Makes the next `n` sends fail with `PortError::Unavailable`.
     pub fn fail_next(&self, n: u32) {
         lock(&self.state).failures = n;
@@ -102,6 +109,19 @@ impl Queue for MemoryQueue {
             visible_at: now.plus_secs(i64::from(delay_seconds)),
         });
         st.sent.push((message.clone(), delay_seconds));
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl FanoutQueue for MemoryQueue {
+    async fn send_fanout(&self, step: &crate::fanout_message::FanoutStep) -> PortResult<()> {
+        let mut st = lock(&self.state);
+        if st.failures > 0 {
+            st.failures -= 1;
+            return Err(PortError::Unavailable(Box::new(InjectedFailure)));
+        }
+        st.steps.push(step.clone());
         Ok(())
     }
 }

@@ -21,6 +21,30 @@ struct StoreState {
     /// Endpoints an event was created with a delivery for (the audit log's index).
     event_endpoints: HashMap<EventId, Vec<EndpointId>>,
     idempotency: HashMap<String, IdempotencyRecord>,
+    /// The subscription index: (tenant, application or "", key, endpoint) -> entry.
+    subscriptions: BTreeMap<(TenantId, String, String, EndpointId), SubscriptionEntry>,
+}
+
+impl StoreState {
+    /// Replaces the index entries of `old` (if any) with those of `new`.
+    fn reindex(&mut self, old: Option<&Endpoint>, new: &Endpoint) {
+        let slot = |e: &Endpoint, k: String| {
+            (
+                e.tenant_id.clone(),
+                e.application_id.clone().unwrap_or_default(),
+                k,
+                e.id.clone(),
+            )
+        };
+        if let Some(old) = old {
+            for (k, _) in crate::fanout::entries_of(old) {
+                self.subscriptions.remove(&slot(old, k));
+            }
+        }
+        for (k, entry) in crate::fanout::entries_of(new) {
+            self.subscriptions.insert(slot(new, k), entry);
+        }
+    }
 }
 
 /// One shard of the deliveries, each kept with its attempts, so recording an
@@ -286,6 +310,7 @@ impl EndpointStore for MemoryStore {
             return Err(PortError::Conflict(format!("endpoint {} already exists", endpoint.id)));
         }
         st.endpoints.insert(key, endpoint.clone());
+        st.reindex(None, endpoint);
         Ok(())
     }
 
@@ -299,7 +324,9 @@ impl EndpointStore for MemoryStore {
         let key = (endpoint.tenant_id.clone(), endpoint.id.clone());
         match st.endpoints.get(&key) {
             Some(stored) if stored.version == expected_version => {
+                let old = stored.clone();
                 st.endpoints.insert(key, endpoint.clone());
+                st.reindex(Some(&old), endpoint);
                 Ok(())
             }
             Some(stored) => Err(PortError::Conflict(format!(
@@ -325,6 +352,36 @@ impl EndpointStore for MemoryStore {
             limit,
             false,
         )
+    }
+}
+
+#[async_trait]
+impl SubscriptionIndex for MemoryStore {
+    async fn subscriptions(
+        &self,
+        tenant: &TenantId,
+        application: Option<&str>,
+        key: &str,
+        after: Option<&EndpointId>,
+        limit: u32,
+    ) -> PortResult<Vec<SubscriptionEntry>> {
+        let (st, _) = self.begin()?;
+        let app = application.unwrap_or_default().to_owned();
+        Ok(st
+            .subscriptions
+            .iter()
+            .filter(|((t, a, k, id), _)| t == tenant && *a == app && k == key && after.is_none_or(|after| id > after))
+            .take(limit.clamp(1, 1000) as usize)
+            .map(|(_, e)| e.clone())
+            .collect())
+    }
+
+    async fn get_endpoints(&self, tenant: &TenantId, ids: &[EndpointId]) -> PortResult<Vec<Endpoint>> {
+        let (st, _) = self.begin()?;
+        Ok(ids
+            .iter()
+            .filter_map(|id| st.endpoints.get(&(tenant.clone(), id.clone())).cloned())
+            .collect())
     }
 }
 
@@ -377,6 +434,44 @@ impl DeliveryStore for MemoryStore {
         }
         st.put_new(delivery);
         Ok(())
+    }
+
+    async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
+        let (mut st, now) = self.begin()?;
+        {
+            let mut shard = lock(&self.shards[shard_of(&delivery.id)]);
+            if live_delivery(&shard, &delivery.id, &CallNow::known(self.clock.as_ref(), now)).is_some() {
+                return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
+            }
+            shard.put_new(delivery);
+        }
+        let endpoints = st.event_endpoints.entry(event.id.clone()).or_default();
+        if !endpoints.contains(&delivery.endpoint_id) {
+            endpoints.push(delivery.endpoint_id.clone());
+        }
+        Ok(())
+    }
+
+    async fn set_fanout_progress(
+        &self,
+        tenant: &TenantId,
+        event: &EventId,
+        progress: &crate::model::FanoutProgress,
+    ) -> PortResult<()> {
+        let (mut st, now) = self.begin()?;
+        match st
+            .events
+            .get_mut(event)
+            .filter(|e| &e.tenant_id == tenant && is_live(e.expires_at, now))
+        {
+            None => Err(PortError::Conflict(format!("event {event} does not exist"))),
+            Some(e) => {
+                if e.fanout.as_ref().is_none_or(|f| f.processed <= progress.processed) {
+                    e.fanout = Some(progress.clone());
+                }
+                Ok(())
+            }
+        }
     }
 
     async fn get_event(&self, tenant: &TenantId, id: &EventId) -> PortResult<Option<EventRecord>> {

@@ -96,6 +96,9 @@ pub enum StepOutcome {
     SettledWithoutAttempt { delivery: Box<Delivery> },
     /// Nothing to do: duplicate, stale or unknown; the message is consumed.
     Dropped { why: DropReason },
+    /// A fan-out step wrote `created` deliveries for `matched` subscribers; `more`:
+    /// the next step is queued.
+    FanoutStep { created: usize, matched: usize, more: bool },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +139,9 @@ pub struct Sender {
     pub planner: Planner,
     pub faults: Arc<dyn Faults>,
     pub settings: SenderSettings,
+    /// Works the fan-out steps that share the delivery queue (none: such a message
+    /// is left for retry, and ends in the dead-letter queue).
+    pub fanout: Option<Arc<crate::fanout::FanoutWorker>>,
 }
 
 /// What an attempt (or a decision not to send) produced, ready to record.

@@ -95,6 +95,7 @@ pub struct World {
     pub http: Arc<ScriptedHttp>,
     pub api: Api,
     pub sender: Sender,
+    pub applications: Arc<courier_app::memory::MemoryApplications>,
 }
 
 pub const KEY: &str = "ck_test_key";
@@ -117,6 +118,7 @@ impl World {
             settings: PlannerSettings::default(),
         };
         let random: Arc<dyn Random> = Arc::new(Zero);
+        let applications = Arc::new(courier_app::memory::MemoryApplications::new());
         let api = Api {
             tenants: store.clone(),
             endpoints: store.clone(),
@@ -129,6 +131,9 @@ impl World {
             admission: Arc::new(AllowAll),
             settings: ApiSettings::default(),
             limiter: Default::default(),
+            applications: applications.clone(),
+            subscriptions: store.clone(),
+            fanout_queue: queue.clone(),
         };
         let sender = Sender {
             secrets: Arc::new(FixedSecrets::new(9)),
@@ -140,6 +145,7 @@ impl World {
             planner,
             faults: Arc::new(NoFaults),
             settings: SenderSettings { lease_margin_ms: 5_000 },
+            fanout: None,
         };
         let tenant = Tenant {
             id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
@@ -156,6 +162,7 @@ impl World {
             http,
             api,
             sender,
+            applications,
         }
     }
 

@@ -86,6 +86,47 @@ impl DeliveryStore for DynamoStore {
         }
     }
 
+    async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
+        self.ensure_bodies(std::iter::once(delivery)).await?;
+        let (cond, values) = absent_or_expired(self.now());
+        if self
+            .put_if(self.delivery_item(delivery, Some(event))?, cond, None, Some(values))
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)))
+        }
+    }
+
+    async fn set_fanout_progress(
+        &self,
+        tenant: &TenantId,
+        event: &EventId,
+        progress: &courier_app::model::FanoutProgress,
+    ) -> PortResult<()> {
+        let missing = || PortError::Conflict(format!("event {event} does not exist"));
+        let Some(mut item) = self.get_live(event_pk(event), EVENT_SK).await? else {
+            return Err(missing());
+        };
+        let mut record: EventRecord = from_json(&item, "event")?;
+        if &record.tenant_id != tenant {
+            return Err(missing());
+        }
+        record.fanout = Some(progress.clone());
+        item.insert(DATA.to_owned(), s(to_json(&record)?));
+        item.insert(FANOUT_PROCESSED.to_owned(), n(progress.processed));
+        // A slower copy of an earlier step never moves the progress back.
+        self.put_if(
+            item,
+            "attribute_exists(PK) AND (attribute_not_exists(#p) OR #p <= :p)",
+            Some(names(&[("#p", FANOUT_PROCESSED)])),
+            Some(HashMap::from([(":p".to_owned(), n(progress.processed))])),
+        )
+        .await?;
+        Ok(())
+    }
+
     async fn get_event(&self, tenant: &TenantId, id: &EventId) -> PortResult<Option<EventRecord>> {
         match self.get_live(event_pk(id), EVENT_SK).await? {
             None => Ok(None),

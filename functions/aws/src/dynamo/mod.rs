@@ -16,11 +16,13 @@ mod endpoints;
 mod idempotency;
 mod query;
 mod schema;
+mod subscriptions;
 mod tenants;
 
 use codec::*;
 use query::*;
 pub use schema::*;
+pub use subscriptions::subscription_prefix;
 
 use crate::error::{corrupt, from_build, from_sdk, from_transaction};
 use async_trait::async_trait;

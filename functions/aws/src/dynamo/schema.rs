@@ -41,6 +41,9 @@ pub(super) const CLAIM_TOKEN: &str = "claimToken";
 /// outcome, which rewrites `data`, never touches it.
 pub(super) const DEAD_LETTERED: &str = "deadLetteredAt";
 pub(super) const EVENT_ID: &str = "eventId";
+/// On a fan-out event: how many of its subscribers have their delivery (the
+/// condition that keeps the progress from moving back).
+pub(super) const FANOUT_PROCESSED: &str = "fanoutProcessed";
 pub(super) const TENANT_ID: &str = "tenantId";
 
 /// Bodies up to this size live inline in the delivery item; larger ones in one

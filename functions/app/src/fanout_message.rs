@@ -1,0 +1,140 @@
+//! The fan-out step message: "create the deliveries of this event for the next page
+//! of its subscribers", sent on the delivery queue beside delivery messages. It
+//! carries a top-level `"kind": "fanout"`; a message without `kind` is a delivery
+//! message ([`crate::message::QueueMessage`]), so the sender dispatches on
+//! [`message_kind`] first.
+
+use courier_core::ids::{EndpointId, EventId, TenantId};
+use serde::{Deserialize, Serialize};
+
+/// The kinds of message the delivery queue carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageKind {
+    /// No `kind`: a [`crate::message::QueueMessage`].
+    Delivery,
+    /// `"kind": "fanout"`: a [`FanoutStep`].
+    Fanout,
+    /// Some other `kind` (a newer sender's message, or garbage).
+    Other,
+}
+
+/// Which kind of message `body` is. A delivery message never names a `kind`, and
+/// the check for one is a substring search, so delivery messages are not parsed
+/// twice.
+pub fn message_kind(body: &str) -> MessageKind {
+    if !body.contains("\"kind\"") {
+        return MessageKind::Delivery;
+    }
+    #[derive(Deserialize)]
+    struct Kind {
+        kind: Option<String>,
+    }
+    match serde_json::from_str::<Kind>(body).map(|k| k.kind) {
+        Ok(None) => MessageKind::Delivery,
+        Ok(Some(k)) if k == "fanout" => MessageKind::Fanout,
+        _ => MessageKind::Other,
+    }
+}
+
+/// The only value of [`FanoutStep::kind`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FanoutKind {
+    Fanout,
+}
+
+/// One page of a fan-out: the subscribers of the event from position `cursor`
+/// on. Redoing a step is harmless: its deliveries have ids derived from (event,
+/// endpoint) and are created only once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FanoutStep {
+    pub kind: FanoutKind,
+    /// Message format version (1).
+    pub v: u32,
+    pub tenant_id: TenantId,
+    pub event_id: EventId,
+    pub cursor: FanoutCursor,
+}
+
+/// A position in an event's subscribers: the index of the lookup key being read
+/// (in `courier_core::subscription::lookup_keys` order), the last endpoint id read
+/// under it, and how many matching endpoints came before.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FanoutCursor {
+    pub key: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<EndpointId>,
+    pub processed: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FanoutMessageError {
+    #[error("fan-out message is not valid JSON for the v1 format: {0}")]
+    Malformed(#[from] serde_json::Error),
+    #[error("fan-out message version {0} is not supported")]
+    Version(u32),
+}
+
+impl FanoutStep {
+    pub fn new(tenant_id: TenantId, event_id: EventId, cursor: FanoutCursor) -> Self {
+        FanoutStep {
+            kind: FanoutKind::Fanout,
+            v: 1,
+            tenant_id,
+            event_id,
+            cursor,
+        }
+    }
+
+    pub fn parse(body: &str) -> Result<Self, FanoutMessageError> {
+        let m: FanoutStep = serde_json::from_str(body)?;
+        if m.v != 1 {
+            return Err(FanoutMessageError::Version(m.v));
+        }
+        Ok(m)
+    }
+
+    pub fn to_json(&self) -> String {
+        // A struct of strings and numbers always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::QueueMessage;
+
+    #[test]
+    fn kinds_are_told_apart_and_steps_round_trip() {
+        let step = FanoutStep::new(
+            TenantId::parse("ten_01HZY0000000000000000000AA").expect("tenant id"),
+            EventId::parse("evt_01HZY0000000000000000000AB").expect("event id"),
+            FanoutCursor {
+                key: 2,
+                after: Some(EndpointId::parse("ep_01HZY0000000000000000000AC").expect("endpoint id")),
+                processed: 100,
+            },
+        );
+        let text = step.to_json();
+        assert!(text.starts_with(r#"{"kind":"fanout","v":1,"#), "{text}");
+        assert_eq!(message_kind(&text), MessageKind::Fanout);
+        assert_eq!(FanoutStep::parse(&text).expect("parses"), step);
+        let delivery = r#"{"v":1,"deliveryId":"dlv_01HZY0000000000000000000AD","tenantId":"ten_01HZY0000000000000000000AA","endpointId":"ep_01HZY0000000000000000000AC","attempt":1,"notBefore":"2026-01-01T00:00:00Z","trigger":"initial"}"#;
+        assert_eq!(message_kind(delivery), MessageKind::Delivery);
+        assert!(QueueMessage::parse(delivery).is_ok());
+        // A fan-out step is not a delivery message, and the other way round.
+        assert!(QueueMessage::parse(&text).is_err());
+        assert!(FanoutStep::parse(delivery).is_err());
+        assert_eq!(message_kind(r#"{"kind":"schedule_fire"}"#), MessageKind::Other);
+        assert_eq!(message_kind(r#"{"kind":null,"v":1}"#), MessageKind::Delivery);
+        assert_eq!(message_kind("not json \"kind\""), MessageKind::Other);
+        assert!(matches!(
+            FanoutStep::parse(&text.replace("\"v\":1", "\"v\":2")),
+            Err(FanoutMessageError::Version(2))
+        ));
+        assert!(FanoutStep::parse(&text.replace("\"v\":1", "\"v\":1,\"extra\":1")).is_err());
+    }
+}

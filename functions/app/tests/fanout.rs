@@ -1,0 +1,376 @@
+//! Routing by subscription over the memory adapters: endpoint subscription fields
+//! and their refusals, which endpoints one event reaches (application, type filters,
+//! channels, state), and large fan-outs worked in steps, redone after a crash with
+//! each delivery written once.
+
+mod common;
+
+use common::{T0, World};
+use courier_app::fanout::{FanoutFaults, FanoutWorker};
+use courier_app::fanout_message::FanoutStep;
+use courier_app::model::{Application, FanoutStatus};
+use courier_app::ports::{ApplicationStore, DeliveryStore};
+use courier_core::ids::{EventId, TenantId};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+const TENANT: &str = "ten_01JAAAAAAAAAAAAAAAAAAAAAAA";
+
+async fn application(w: &World, id: &str, uid: &str) {
+    w.applications
+        .create_application(&Application {
+            id: id.to_owned(),
+            tenant_id: TenantId::parse(TENANT).expect("tenant id"),
+            name: uid.to_owned(),
+            uid: Some(uid.to_owned()),
+            metadata: None,
+            created_at: T0,
+            updated_at: T0,
+            version: 1,
+        })
+        .await
+        .expect("application created");
+}
+
+async fn subscribed(w: &World, fields: Value) -> String {
+    // Under the tenant's request rate limit (50 a second).
+    w.clock.advance_millis(25);
+    let mut body = json!({"url": "https://receiver.example/hook", "policy": "greatwait"});
+    for (k, v) in fields.as_object().expect("object") {
+        body[k] = v.clone();
+    }
+    let (s, b) = w.call("POST", "/v1/endpoints", body).await;
+    assert_eq!(s, 201, "{b}");
+    b["id"].as_str().expect("id").to_owned()
+}
+
+/// The endpoint ids an ingest answer lists deliveries for.
+fn reached(answer: &Value) -> BTreeSet<String> {
+    answer["deliveries"]
+        .as_array()
+        .expect("deliveries")
+        .iter()
+        .map(|d| d["endpointId"].as_str().expect("endpointId").to_owned())
+        .collect()
+}
+
+fn set(ids: &[&String]) -> BTreeSet<String> {
+    ids.iter().map(|s| (*s).clone()).collect()
+}
+
+const APP: &str = "app_01JAAAAAAAAAAAAAAAAAAAAAAB";
+
+#[tokio::test]
+async fn one_event_reaches_exactly_the_subscribed_endpoints() {
+    let w = World::new(vec![], 10).await;
+    application(&w, APP, "customer-42").await;
+    let inv = subscribed(&w, json!({"applicationId": APP, "filterTypes": ["invoice.*"]})).await;
+    let paid = subscribed(
+        &w,
+        json!({"applicationId": "customer-42", "filterTypes": ["invoice.paid"]}),
+    )
+    .await;
+    let all = subscribed(&w, json!({"applicationId": APP})).await;
+    let order = subscribed(&w, json!({"applicationId": APP, "filterTypes": ["order.*"]})).await;
+    let eu = subscribed(&w, json!({"applicationId": APP, "channels": ["eu"]})).await;
+    // Both filters match: still one delivery.
+    let both = subscribed(
+        &w,
+        json!({"applicationId": APP, "filterTypes": ["invoice.paid", "invoice.*"]}),
+    )
+    .await;
+    let tenant_wide = subscribed(&w, json!({})).await;
+    let disabled = subscribed(&w, json!({"applicationId": APP, "filterTypes": ["invoice.paid"]})).await;
+    let (s, b) = w
+        .call("POST", &format!("/v1/endpoints/{disabled}/disable"), json!({}))
+        .await;
+    assert_eq!(s, 200, "{b}");
+
+    let (s, view) = w.call("GET", &format!("/v1/endpoints/{paid}"), Value::Null).await;
+    assert_eq!(s, 200);
+    assert_eq!(view["applicationId"], APP);
+    assert_eq!(view["filterTypes"], json!(["invoice.paid"]));
+    assert_eq!(view["channels"], Value::Null);
+
+    let event = |extra: Value| {
+        let mut body = json!({"type": "invoice.paid", "payload": {"n": 1}});
+        for (k, v) in extra.as_object().expect("object") {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let (s, a) = w.call("POST", "/v1/events", event(json!({"applicationId": APP}))).await;
+    assert_eq!(s, 202, "{a}");
+    assert_eq!(reached(&a), set(&[&inv, &paid, &all, &both]));
+    assert_eq!(a["fanout"], json!({"status": "complete", "matched": 5}));
+
+    let (s, a) = w
+        .call(
+            "POST",
+            "/v1/events",
+            event(json!({"applicationId": "customer-42", "channels": ["eu", "us"]})),
+        )
+        .await;
+    assert_eq!(s, 202, "{a}");
+    assert_eq!(reached(&a), set(&[&inv, &paid, &all, &both, &eu]));
+
+    // No application: the tenant's endpoints without one.
+    let (s, a) = w.call("POST", "/v1/events", event(json!({}))).await;
+    assert_eq!(s, 202, "{a}");
+    assert_eq!(reached(&a), set(&[&tenant_wide]));
+
+    // An application without endpoints: the event is kept in the audit log with no
+    // delivery.
+    application(&w, "app_01JAAAAAAAAAAAAAAAAAAAAAAC", "nobody-subscribed").await;
+    let (s, a) = w
+        .call(
+            "POST",
+            "/v1/events",
+            json!({"type": "refund.created", "applicationId": "nobody-subscribed", "payload": {}}),
+        )
+        .await;
+    assert_eq!(s, 202, "{a}");
+    assert_eq!(reached(&a), BTreeSet::new());
+    let id = EventId::parse(a["eventId"].as_str().expect("eventId")).expect("event id");
+    let stored = w
+        .store
+        .get_event(&TenantId::parse(TENANT).expect("tenant"), &id)
+        .await
+        .expect("read")
+        .expect("the event is kept");
+    assert_eq!(stored.targets, vec![]);
+
+    // The order endpoint moves to invoices: the index follows the change.
+    let (s, b) = w
+        .call(
+            "PATCH",
+            &format!("/v1/endpoints/{order}"),
+            json!({"filterTypes": ["invoice.paid"]}),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
+    let (s, a) = w.call("POST", "/v1/events", event(json!({"applicationId": APP}))).await;
+    assert_eq!(s, 202, "{a}");
+    assert_eq!(reached(&a), set(&[&inv, &paid, &all, &both, &order]));
+    let (_, a) = w
+        .call(
+            "POST",
+            "/v1/events",
+            json!({"type": "order.created", "applicationId": APP, "payload": {}}),
+        )
+        .await;
+    assert_eq!(reached(&a), set(&[&all]));
+
+    // null clears the filter (every type), and a revoked endpoint leaves the index.
+    let (s, b) = w
+        .call("PATCH", &format!("/v1/endpoints/{order}"), json!({"filterTypes": null}))
+        .await;
+    assert_eq!((s, b["filterTypes"].clone()), (200, Value::Null), "{b}");
+    let (s, b) = w.call("POST", &format!("/v1/endpoints/{all}/revoke"), json!({})).await;
+    assert_eq!(s, 200, "{b}");
+    let (_, a) = w
+        .call(
+            "POST",
+            "/v1/events",
+            json!({"type": "order.created", "applicationId": APP, "payload": {}}),
+        )
+        .await;
+    assert_eq!(reached(&a), set(&[&order]));
+}
+
+#[tokio::test]
+async fn bad_subscription_fields_and_routes_are_refused_by_name() {
+    let w = World::new(vec![], 10).await;
+    application(&w, APP, "customer-42").await;
+    let cases = [
+        (
+            json!({"filterTypes": ["a.b", "c.*", "bad type"]}),
+            400,
+            "filterTypes[2]",
+        ),
+        (json!({"channels": ["us/east"]}), 400, "channels[0]"),
+        (json!({"filterTypes": "invoice.paid"}), 400, "filterTypes"),
+        (
+            json!({"applicationId": "app_01JAAAAAAAAAAAAAAAAAAAAAZZ"}),
+            404,
+            "application",
+        ),
+        (json!({"applicationId": "nobody"}), 404, "application"),
+    ];
+    for (fields, status, named) in cases {
+        let mut body = json!({"url": "https://receiver.example/hook", "policy": "greatwait"});
+        for (k, v) in fields.as_object().expect("object") {
+            body[k] = v.clone();
+        }
+        let (s, b) = w.call("POST", "/v1/endpoints", body).await;
+        assert_eq!(s, status, "{fields}: {b}");
+        assert!(
+            b["detail"].as_str().unwrap_or_default().contains(named),
+            "{fields}: {b}"
+        );
+    }
+    let ep = subscribed(&w, json!({})).await;
+    let (s, b) = w
+        .call(
+            "PATCH",
+            &format!("/v1/endpoints/{ep}"),
+            json!({"channels": ["ok", "not ok"]}),
+        )
+        .await;
+    assert_eq!(s, 400, "{b}");
+    assert!(b["detail"].as_str().unwrap_or_default().contains("channels[1]"), "{b}");
+
+    let events = [
+        (json!({"payload": {}}), 400, "type"),
+        (json!({"type": "bad type", "payload": {}}), 400, "type"),
+        (
+            json!({"type": "a.b", "applicationId": "nobody", "payload": {}}),
+            404,
+            "application",
+        ),
+        (
+            json!({"type": "a.b", "channels": [""], "payload": {}}),
+            400,
+            "channels[0]",
+        ),
+        (
+            json!({"type": "a.b", "endpointId": ep, "applicationId": APP, "payload": {}}),
+            400,
+            "applicationId",
+        ),
+    ];
+    for (body, status, named) in events {
+        let (s, b) = w.call("POST", "/v1/events", body.clone()).await;
+        assert_eq!(s, status, "{body}: {b}");
+        assert!(b["detail"].as_str().unwrap_or_default().contains(named), "{body}: {b}");
+    }
+}
+
+/// Crashes the step for `page_at` once, after `after` deliveries of its page.
+struct CrashOnce {
+    after: usize,
+    page_at: u64,
+    done: AtomicBool,
+}
+
+impl FanoutFaults for CrashOnce {
+    fn crash_after_writes(&self, step: &FanoutStep, written: usize) -> bool {
+        step.cursor.processed == self.page_at && written == self.after && !self.done.swap(true, Ordering::SeqCst)
+    }
+}
+
+#[tokio::test]
+async fn a_large_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delivery_once() {
+    let w = World::new(vec![], 10).await;
+    application(&w, APP, "big").await;
+    let mut want = BTreeSet::new();
+    for i in 0..230 {
+        let filter = if i % 2 == 0 {
+            json!(["invoice.*"])
+        } else {
+            json!(["invoice.paid", "invoice.*"])
+        };
+        want.insert(subscribed(&w, json!({"applicationId": APP, "filterTypes": filter})).await);
+    }
+    // Not matching: another type, and a channel the event does not carry.
+    subscribed(&w, json!({"applicationId": APP, "filterTypes": ["order.*"]})).await;
+    subscribed(&w, json!({"applicationId": APP, "channels": ["eu"]})).await;
+
+    let (s, a) = w
+        .call(
+            "POST",
+            "/v1/events",
+            json!({"type": "invoice.paid", "applicationId": APP, "payload": {"n": 1}}),
+        )
+        .await;
+    assert_eq!(s, 202, "{a}");
+    assert_eq!(a["deliveries"], json!([]));
+    assert_eq!(a["fanout"], json!({"status": "in_progress", "matched": 230}));
+    let event_id = a["eventId"].as_str().expect("eventId").to_owned();
+
+    let worker = FanoutWorker {
+        index: w.store.clone(),
+        deliveries: w.store.clone(),
+        planner: w.api.planner.clone(),
+        steps: w.queue.clone(),
+        clock: w.clock.clone(),
+        faults: Arc::new(CrashOnce {
+            after: 37,
+            page_at: 100,
+            done: AtomicBool::new(false),
+        }),
+        page: courier_app::fanout::STEP_PAGE,
+    };
+    // The queue redelivers a failed step: bounded, with the crash once.
+    let mut pending: Vec<FanoutStep> = w.queue.drain_fanout();
+    assert_eq!(pending.len(), 1);
+    let first_step = pending[0].clone();
+    let mut created = 0;
+    let mut crashes = 0;
+    for _ in 0..10 {
+        let Some(step) = pending.pop() else { break };
+        match worker.step(&step).await {
+            Ok(done) => {
+                created += done.created;
+                pending.extend(w.queue.drain_fanout());
+            }
+            Err(_) => {
+                crashes += 1;
+                pending.push(step);
+            }
+        }
+    }
+    assert!(pending.is_empty());
+    assert_eq!(crashes, 1);
+    // The crashed try wrote 37 before it died; its redo found them and wrote the rest.
+    assert_eq!(created, 230 - 37);
+
+    let deliveries: Vec<_> = w
+        .store
+        .all_deliveries()
+        .into_iter()
+        .filter(|d| d.event_id.as_str() == event_id)
+        .collect();
+    let per_endpoint: BTreeMap<String, usize> = deliveries.iter().fold(BTreeMap::new(), |mut m, d| {
+        *m.entry(d.endpoint_id.to_string()).or_default() += 1;
+        m
+    });
+    assert_eq!(per_endpoint.keys().cloned().collect::<BTreeSet<_>>(), want);
+    assert!(per_endpoint.values().all(|n| *n == 1));
+    // The crash came before the page was queued: every first attempt queued once.
+    assert_eq!(w.queue.sent().len(), 230);
+
+    // A copy of the first step arriving late (SQS delivers at least once) writes
+    // nothing, queues its page again and leaves the progress where it is.
+    let again = worker.step(&first_step).await.expect("redone step");
+    assert_eq!((again.created, again.matched), (0, 100));
+    let queued: Vec<_> = w.queue.sent();
+    assert_eq!(queued.len(), 330);
+    let distinct: BTreeSet<_> = queued.iter().map(|(m, _)| m.delivery_id.clone()).collect();
+    assert_eq!(distinct.len(), 230);
+    assert_eq!(w.queue.drain_fanout().len(), 1, "its next step is queued again");
+
+    let (s, e) = w.call("GET", &format!("/v1/events/{event_id}"), Value::Null).await;
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(
+        e["fanout"],
+        json!({"status": "complete", "matched": 230, "processed": 230})
+    );
+    let stored = w
+        .store
+        .get_event(
+            &TenantId::parse(TENANT).expect("tenant"),
+            &EventId::parse(&event_id).expect("event id"),
+        )
+        .await
+        .expect("read")
+        .expect("event");
+    assert_eq!(stored.fanout.map(|f| f.status), Some(FanoutStatus::Complete));
+
+    // The duplicate first messages are dropped by the claim: one attempt each.
+    let outcomes = w.step().await;
+    assert_eq!(outcomes.len(), 330);
+    assert_eq!(w.http.requests.lock().expect("requests").len(), 230);
+}
