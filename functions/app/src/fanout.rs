@@ -203,6 +203,22 @@ pub fn endpoint_wants(e: &Endpoint, route: Route<'_>) -> bool {
         )
 }
 
+/// Whether the endpoint's subscription as it is now wants a stored event (replays
+/// honour it): its type filter against the event's type (an untyped event matches
+/// only an endpoint without one) and its channels against the event's.
+pub fn wants_now(e: &Endpoint, event: &EventRecord) -> bool {
+    let filters: Option<Vec<_>> = e
+        .filter_types
+        .as_ref()
+        .map(|f| f.iter().filter_map(|t| subscription::parse_filter(t).ok()).collect());
+    subscription::wants(
+        filters.as_deref(),
+        e.channels.as_deref(),
+        event.event_type.as_deref().unwrap_or_default(),
+        event.channels.as_deref().unwrap_or_default(),
+    )
+}
+
 /// The endpoints of `ids` that take the event (missing, disabled and revoked ones,
 /// and any whose subscription changed away from it, left out), in order.
 pub async fn load_takers(

@@ -262,11 +262,12 @@ impl FanoutFaults for CrashOnce {
 }
 
 #[tokio::test]
-async fn a_large_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delivery_once() {
+async fn a_thousand_endpoint_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delivery_once() {
+    const N: usize = 1000;
     let w = World::new(vec![], 10).await;
     application(&w, APP, "big").await;
     let mut want = BTreeSet::new();
-    for i in 0..230 {
+    for i in 0..N {
         let filter = if i % 2 == 0 {
             json!(["invoice.*"])
         } else {
@@ -287,7 +288,7 @@ async fn a_large_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delive
         .await;
     assert_eq!(s, 202, "{a}");
     assert_eq!(a["deliveries"], json!([]));
-    assert_eq!(a["fanout"], json!({"status": "in_progress", "matched": 230}));
+    assert_eq!(a["fanout"], json!({"status": "in_progress", "matched": N}));
     let event_id = a["eventId"].as_str().expect("eventId").to_owned();
 
     let worker = FanoutWorker {
@@ -298,7 +299,7 @@ async fn a_large_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delive
         clock: w.clock.clone(),
         faults: Arc::new(CrashOnce {
             after: 37,
-            page_at: 100,
+            page_at: 500,
             done: AtomicBool::new(false),
         }),
         page: courier_app::fanout::STEP_PAGE,
@@ -309,7 +310,7 @@ async fn a_large_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delive
     let first_step = pending[0].clone();
     let mut created = 0;
     let mut crashes = 0;
-    for _ in 0..10 {
+    for _ in 0..20 {
         let Some(step) = pending.pop() else { break };
         match worker.step(&step).await {
             Ok(done) => {
@@ -325,7 +326,7 @@ async fn a_large_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delive
     assert!(pending.is_empty());
     assert_eq!(crashes, 1);
     // The crashed try wrote 37 before it died; its redo found them and wrote the rest.
-    assert_eq!(created, 230 - 37);
+    assert_eq!(created, N - 37);
 
     let deliveries: Vec<_> = w
         .store
@@ -340,24 +341,21 @@ async fn a_large_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delive
     assert_eq!(per_endpoint.keys().cloned().collect::<BTreeSet<_>>(), want);
     assert!(per_endpoint.values().all(|n| *n == 1));
     // The crash came before the page was queued: every first attempt queued once.
-    assert_eq!(w.queue.sent().len(), 230);
+    assert_eq!(w.queue.sent().len(), N);
 
     // A copy of the first step arriving late (SQS delivers at least once) writes
     // nothing, queues its page again and leaves the progress where it is.
     let again = worker.step(&first_step).await.expect("redone step");
     assert_eq!((again.created, again.matched), (0, 100));
     let queued: Vec<_> = w.queue.sent();
-    assert_eq!(queued.len(), 330);
+    assert_eq!(queued.len(), N + 100);
     let distinct: BTreeSet<_> = queued.iter().map(|(m, _)| m.delivery_id.clone()).collect();
-    assert_eq!(distinct.len(), 230);
+    assert_eq!(distinct.len(), N);
     assert_eq!(w.queue.drain_fanout().len(), 1, "its next step is queued again");
 
     let (s, e) = w.call("GET", &format!("/v1/events/{event_id}"), Value::Null).await;
     assert_eq!(s, 200, "{e}");
-    assert_eq!(
-        e["fanout"],
-        json!({"status": "complete", "matched": 230, "processed": 230})
-    );
+    assert_eq!(e["fanout"], json!({"status": "complete", "matched": N, "processed": N}));
     let stored = w
         .store
         .get_event(
@@ -371,6 +369,63 @@ async fn a_large_fan_out_is_stepped_and_a_crashed_step_redone_writes_each_delive
 
     // The duplicate first messages are dropped by the claim: one attempt each.
     let outcomes = w.step().await;
-    assert_eq!(outcomes.len(), 330);
-    assert_eq!(w.http.requests.lock().expect("requests").len(), 230);
+    assert_eq!(outcomes.len(), N + 100);
+    assert_eq!(w.http.requests.lock().expect("requests").len(), N);
+}
+
+#[tokio::test]
+async fn a_replay_honours_the_subscription_the_endpoint_has_then() {
+    let w = World::new(vec![], 10).await;
+    let ep = subscribed(&w, json!({})).await;
+    let mut events = BTreeMap::new();
+    for (ty, channels) in [
+        ("invoice.paid", json!(["eu"])),
+        ("invoice.sent", json!([])),
+        ("order.created", json!(["eu"])),
+    ] {
+        let (s, a) = w
+            .call(
+                "POST",
+                "/v1/events",
+                json!({"type": ty, "channels": channels, "payload": {}}),
+            )
+            .await;
+        assert_eq!(s, 202, "{a}");
+        assert_eq!(reached(&a), set(&[&ep]));
+        events.insert(a["eventId"].as_str().expect("eventId").to_owned(), ty);
+    }
+    w.clock.advance_millis(1_000);
+    let (s, b) = w
+        .call(
+            "PATCH",
+            &format!("/v1/endpoints/{ep}"),
+            json!({"filterTypes": ["invoice.*"], "channels": ["eu"]}),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
+    let auth = format!("Bearer {}", common::KEY);
+    let body = json!({"since": T0.plus_secs(-60)}).to_string();
+    let (s, b, _) = common::raw(
+        &w,
+        "POST",
+        &format!("/v1/endpoints/{ep}/replay"),
+        None,
+        &[
+            ("authorization", &auth),
+            ("idempotency-key", "replay-1"),
+            ("content-type", "application/json"),
+        ],
+        body.as_bytes(),
+    )
+    .await;
+    assert_eq!(s, 202, "{b}");
+    // Only invoice.paid carries `eu` and is an invoice type.
+    let replayed: Vec<&str> = w
+        .store
+        .all_deliveries()
+        .into_iter()
+        .filter(|d| d.trigger == courier_app::message::Trigger::Replay)
+        .map(|d| events[d.event_id.as_str()])
+        .collect();
+    assert_eq!(replayed, vec!["invoice.paid"]);
 }

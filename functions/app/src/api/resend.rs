@@ -102,7 +102,9 @@ impl Api {
         Ok((since, until))
     }
 
-    /// Events of the endpoint in [since, until], oldest first, at most the limit.
+    /// Events of the endpoint in [since, until] that its subscription wants now (type
+    /// filter and channels, as they are at replay time), oldest first, at most the
+    /// limit.
     async fn events_in(&self, e: &Endpoint, since: Timestamp, until: Timestamp) -> ApiResult<Vec<EventRecord>> {
         let mut out = Vec::new();
         let mut cursor: Option<String> = None;
@@ -115,11 +117,11 @@ impl Api {
                 ..DeliveryListQuery::first(MAX_PAGE)
             };
             let page = q.events(self.deliveries.as_ref(), &e.tenant_id).await?;
-            out.extend(
-                page.items
-                    .into_iter()
-                    .filter(|ev| ev.targets.iter().any(|t| t.endpoint_id == e.id)),
-            );
+            out.extend(page.items.into_iter().filter(|ev| {
+                // A stepped fan-out lists no targets; the audit entry names the endpoint.
+                let had_delivery = ev.targets.iter().any(|t| t.endpoint_id == e.id) || ev.fanout.is_some();
+                had_delivery && crate::fanout::wants_now(e, ev)
+            }));
             if out.len() > REPLAY_MAX_EVENTS {
                 return Err(ApiError::validation(format!(
                     "the range holds more than {REPLAY_MAX_EVENTS} events; replay a shorter range"
@@ -155,7 +157,13 @@ impl Api {
                 .targets
                 .iter()
                 .find(|t| t.endpoint_id == e.id)
-                .map(|t| t.delivery_id.clone());
+                .map(|t| t.delivery_id.clone())
+                .or_else(|| {
+                    // A stepped fan-out's delivery id is derived, not listed.
+                    ev.fanout
+                        .as_ref()
+                        .map(|f| crate::fanout::delivery_id(f.seed, &ev.id, &e.id, ev.created_at))
+                });
             let new = NewEvent {
                 event_id: ev.id.clone(),
                 event_type: ev.event_type.clone(),
