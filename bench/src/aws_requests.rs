@@ -137,6 +137,7 @@ struct Harness {
     busy: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
     tasks: Vec<JoinHandle<()>>,
+    tenant: TenantId,
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -275,12 +276,21 @@ impl Harness {
                 schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
             },
         };
-        let api = Arc::new(crate::bench_api(
-            store.clone(),
-            planner.clone(),
-            clock.clone(),
-            random.clone(),
-        ));
+        let mut api = crate::bench_api(store.clone(), planner.clone(), clock.clone(), random.clone());
+        // Applications, and the fan-out steps on the (counted) delivery queue.
+        let steps = Arc::new(SqsQueue::with_client(counter.sqs(&sdk), res.queue_url.clone()));
+        api.applications = store.clone();
+        api.fanout_queue = steps.clone();
+        let api = Arc::new(api);
+        let fanout = Arc::new(courier_app::fanout::FanoutWorker {
+            index: store.clone(),
+            deliveries: store.clone(),
+            planner: planner.clone(),
+            steps,
+            clock: clock.clone(),
+            faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+            page: courier_app::fanout::STEP_PAGE,
+        });
         let sender = Arc::new(Sender {
             secrets: Arc::new(OsSecrets),
             deliveries: store.clone(),
@@ -291,7 +301,7 @@ impl Harness {
             planner,
             faults: Arc::new(NoFaults),
             settings: SenderSettings::default(),
-            fanout: None,
+            fanout: Some(fanout),
         });
         let tenant = Tenant {
             id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
@@ -339,6 +349,7 @@ impl Harness {
             busy,
             stop,
             tasks,
+            tenant: tenant.id,
         })
     }
 
@@ -620,10 +631,89 @@ async fn run_paths(
     Ok((out, item))
 }
 
+/// One `invoice.paid` event routed by subscription to `n` endpoints of an
+/// application: the AWS requests and cost per delivery, and (in `api_ms`) the
+/// ingest call's latency. Up to 50 matches are written in the request; more by
+/// fan-out steps, whose delivery ids are derived, so the bench computes them to
+/// wait for the deliveries.
+async fn fanout_path(h: &Harness, receiver: &Receiver, cfg: &Config, n: usize) -> Result<PathReport, String> {
+    let now = SystemClock.now();
+    let app = format!("app_bench_{n}");
+    h.api
+        .applications
+        .create_application(&courier_app::model::Application {
+            id: app.clone(),
+            tenant_id: h.tenant.clone(),
+            name: app.clone(),
+            uid: None,
+            metadata: None,
+            created_at: now,
+            updated_at: now,
+            version: 1,
+        })
+        .await
+        .map_err(err)?;
+    let mut endpoints = Vec::with_capacity(n);
+    for _ in 0..n {
+        let e = h
+            .call(
+                "POST",
+                "/v1/endpoints",
+                json!({"url": receiver.url("/ok"), "policy": "greatwait", "applicationId": app, "filterTypes": ["invoice.*"]}),
+                None,
+            )
+            .await?;
+        endpoints.push(courier_core::ids::EndpointId::parse(e["id"].as_str().unwrap_or_default()).map_err(err)?);
+    }
+    h.reset();
+    let answer = h
+        .call(
+            "POST",
+            "/v1/events",
+            json!({"type": "invoice.paid", "applicationId": app, "payload": payload(0, cfg.payload_bytes)}),
+            None,
+        )
+        .await?;
+    let event_id = courier_core::ids::EventId::parse(answer["eventId"].as_str().unwrap_or_default()).map_err(err)?;
+    let event = h
+        .check
+        .get_event(&h.tenant, &event_id)
+        .await
+        .map_err(err)?
+        .ok_or("the fan-out event is not stored")?;
+    let seed = event.fanout.as_ref().map(|f| f.seed).unwrap_or_default();
+    let ids: Vec<DeliveryId> = endpoints
+        .iter()
+        .map(|e| courier_app::fanout::delivery_id(seed, &event.id, e, event.created_at))
+        .collect();
+    // The emulator takes tens of milliseconds a call: a large fan-out needs longer.
+    let limit = cfg.time_limit + Duration::from_millis(600 * n as u64);
+    let settled = h.wait_done(&ids, 1, limit).await;
+    let (counts, tally) = h.take();
+    Ok(path_report(
+        &format!(
+            "fan-out: one event matching {n} endpoint{}",
+            if n == 1 { "" } else { "s" }
+        ),
+        n,
+        settled,
+        &counts,
+        &tally,
+    ))
+}
+
 pub async fn run(cfg: &Config) -> Result<Report, String> {
     let receiver = Receiver::start().await.map_err(|e| format!("receiver: {e}"))?;
     let h = Harness::start().await?;
-    let result = run_paths(&h, &receiver, cfg).await;
+    let mut result = run_paths(&h, &receiver, cfg).await;
+    for n in [1, 10, 1000] {
+        if let Ok((paths, _)) = &mut result {
+            match fanout_path(&h, &receiver, cfg, n).await {
+                Ok(p) => paths.push(p),
+                Err(e) => result = Err(e),
+            }
+        }
+    }
     h.stop().await;
     let (paths, delivery_item_bytes) = result?;
     Ok(Report {
