@@ -18,6 +18,7 @@ pub mod memory;
 pub mod message;
 pub mod metrics;
 pub mod model;
+pub mod payload_schema;
 pub mod planner;
 pub mod ports;
 pub mod reconcile;
