@@ -280,6 +280,7 @@ impl Harness {
             planner.clone(),
             clock.clone(),
             random.clone(),
+            store.clone(),
         ));
         let sender = Arc::new(Sender {
             secrets: Arc::new(OsSecrets),

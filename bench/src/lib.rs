@@ -24,6 +24,7 @@ pub fn bench_api<S>(
     planner: courier_app::planner::Planner,
     clock: std::sync::Arc<dyn courier_app::ports::Clock>,
     random: std::sync::Arc<dyn courier_app::ports::Random>,
+    applications: std::sync::Arc<dyn courier_app::ports::ApplicationStore>,
 ) -> courier_app::api::Api
 where
     S: courier_app::ports::TenantStore
@@ -41,6 +42,8 @@ where
         endpoints: store.clone(),
         deliveries: store.clone(),
         idempotency: store,
+        applications,
+        schemas: Default::default(),
         planner,
         clock,
         random,

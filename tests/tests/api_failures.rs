@@ -91,6 +91,8 @@ async fn ingest_with_a_failed_enqueue_on_the_real_adapters_is_completed_once_by_
         endpoints: s.api.endpoints.clone(),
         deliveries: s.api.deliveries.clone(),
         idempotency: s.api.idempotency.clone(),
+        applications: s.api.applications.clone(),
+        schemas: Default::default(),
         planner,
         clock: s.api.clock.clone(),
         random: s.api.random.clone(),

@@ -34,6 +34,8 @@ async fn main() -> Result<(), Error> {
         endpoints: store.clone(),
         deliveries: store.clone(),
         idempotency: store.clone(),
+        applications: store.clone(),
+        schemas: Default::default(),
         planner,
         clock: Arc::new(courier_app::system::SystemClock),
         random: Arc::new(courier_app::system::OsSeededRandom::new()),

@@ -4,6 +4,7 @@
 //! [`ports`]; AWS and reqwest live in other crates.
 
 pub mod api;
+pub mod application_delete;
 pub mod config;
 /// The port contract suite and the in-memory fakes are test support: compiled for
 /// this crate's tests and for crates that turn on the `testing` feature (their

@@ -215,7 +215,9 @@ mod tests {
             Some(r#""nope" is not valid under any of the schemas listed in the 'anyOf' keyword"#)
         );
         assert_eq!(
-            compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#"})).err().as_deref(),
+            compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#"}))
+                .err()
+                .as_deref(),
             Some(
                 r#"`$schema` must be "https://json-schema.org/draft/2020-12/schema" (draft 2020-12), got "http://json-schema.org/draft-07/schema#""#
             )
@@ -267,10 +269,17 @@ mod tests {
     async fn ingest_check_looks_up_the_tenants_type() {
         let store = MemoryApplications::new();
         let cache = SchemaCache::default();
-        store.create_event_type(&ty(Some(amount_schema()), 1)).await.expect("create");
+        store
+            .create_event_type(&ty(Some(amount_schema()), 1))
+            .await
+            .expect("create");
         let check = |name: &'static str, payload: Value| {
             let (store, cache) = (&store, &cache);
-            async move { check_event(store, cache, &tenant(), name, &payload).await.expect("store") }
+            async move {
+                check_event(store, cache, &tenant(), name, &payload)
+                    .await
+                    .expect("store")
+            }
         };
         assert_eq!(check("invoice.paid", json!({"amount": 1})).await, Ok(()));
         assert_eq!(
@@ -282,7 +291,9 @@ mod tests {
         assert_eq!(check("not a type", json!({})).await, Ok(()));
         let other = TenantId::parse("ten_01JBBBBBBBBBBBBBBBBBBBBBBB").expect("id");
         assert_eq!(
-            check_event(&store, &cache, &other, "invoice.paid", &json!({})).await.expect("store"),
+            check_event(&store, &cache, &other, "invoice.paid", &json!({}))
+                .await
+                .expect("store"),
             Ok(())
         );
     }

@@ -196,6 +196,8 @@ fn flaky_api(w: &World, faults: &Arc<Faults>) -> Api {
         endpoints: flaky.clone(),
         deliveries: flaky.clone(),
         idempotency: flaky.clone(),
+        applications: w.api.applications.clone(),
+        schemas: Default::default(),
         planner: Planner {
             queue: flaky,
             timer: w.timer.clone(),

@@ -137,7 +137,15 @@ fn document_is_openapi_3_1_and_every_ref_resolves() {
         .unwrap_or_default();
     assert_eq!(
         props,
-        BTreeSet::from(["type", "title", "status", "code", "detail", "retryAfterSeconds"])
+        BTreeSet::from([
+            "type",
+            "title",
+            "status",
+            "code",
+            "detail",
+            "retryAfterSeconds",
+            "pointer"
+        ])
     );
     assert_eq!(
         problem["required"],
@@ -213,7 +221,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 25);
+    assert_eq!(ROUTES.len(), 34);
 }
 
 #[test]
@@ -235,6 +243,10 @@ fn document_details_follow_the_code() {
         (("POST", "/v1/attempts/{attemptId}/complete"), true),
         (("POST", "/v1/portal-links"), true),
         (("POST", "/v1/events/batch"), true),
+        (("POST", "/v1/applications"), true),
+        (("PATCH", "/v1/applications/{id}"), true),
+        (("POST", "/v1/event-types"), true),
+        (("PATCH", "/v1/event-types/{name}"), true),
     ]);
     let idempotency: BTreeMap<(&str, &str), bool> = BTreeMap::from([
         (("POST", "/v1/events"), false),
@@ -278,6 +290,18 @@ fn document_details_follow_the_code() {
             let pattern = deref(&doc, &p["schema"])["pattern"].as_str().unwrap_or_default();
             if r.path.starts_with("/v1/portal-links/") {
                 assert_eq!(pattern, "^pl_[0-9a-f]{24}$", "{key:?}");
+                continue;
+            }
+            if r.path.starts_with("/v1/applications/") {
+                // An id or a uid (which may not start with `app_`).
+                assert_eq!(
+                    pattern, "^(app_[0-9A-HJKMNP-TV-Z]{26}|(?!app_)[A-Za-z0-9._-]{1,256})$",
+                    "{key:?}"
+                );
+                continue;
+            }
+            if r.path.starts_with("/v1/event-types/") {
+                assert_eq!(pattern, "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", "{key:?}");
                 continue;
             }
             let prefix = match (p["name"].as_str(), r.path.split('/').nth(2)) {
@@ -333,6 +357,14 @@ fn document_details_follow_the_code() {
     assert_eq!(required("CreateEvent"), json!(["payload"]));
     assert_eq!(required("Replay"), json!(["since"]));
     assert_eq!(required("Complete"), json!(["outcome"]));
+    assert_eq!(required("CreateApplication"), json!(["name"]));
+    assert_eq!(required("CreateEventType"), json!(["name"]));
+    for name in ["UpdateApplication", "UpdateEventType"] {
+        assert!(
+            schemas[name].get("required").is_none(),
+            "{name}: every field is optional"
+        );
+    }
     for name in ["EnableEndpoint", "RotateSecret", "Redeliver"] {
         assert!(
             schemas[name].get("required").is_none(),
@@ -467,10 +499,15 @@ impl Call {
 fn concrete(template: &str, ep: &str, dlv: &str, att: &str) -> String {
     let id = if template.starts_with("/v1/endpoints/") {
         ep
+    } else if template.starts_with("/v1/applications/") {
+        "customer-1"
     } else {
         dlv
     };
-    template.replace("{id}", id).replace("{attemptId}", att)
+    template
+        .replace("{id}", id)
+        .replace("{attemptId}", att)
+        .replace("{name}", "invoice.paid")
 }
 
 fn is_route_miss(a: &Answer) -> bool {
@@ -777,6 +814,94 @@ async fn every_provoked_status_is_documented_for_its_route() {
         .to_owned();
     let revoke_link = Call::new("DELETE", "/v1/portal-links/{id}", format!("/v1/portal-links/{link}"));
     expect(&w, &revoke_link, 200, None, &mut seen).await;
+
+    // Applications and event types: every status each route can provoke here.
+    let apps = |m: &'static str| Call::new(m, "/v1/applications", "/v1/applications");
+    let app = |m: &'static str, id: &str| Call::new(m, "/v1/applications/{id}", format!("/v1/applications/{id}"));
+    let types = |m: &'static str| Call::new(m, "/v1/event-types", "/v1/event-types");
+    let ty = |m: &'static str, name: &str| Call::new(m, "/v1/event-types/{name}", format!("/v1/event-types/{name}"));
+    let made = apps("POST").json(json!({"name": "Acme", "uid": "customer-1", "metadata": {"plan": "pro"}}));
+    let acme = expect(&w, &made, 201, None, &mut seen).await.body["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let other = expect(&w, &apps("POST").json(json!({"name": "Other"})), 201, None, &mut seen)
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let schema = json!({"type": "object", "required": ["amount"], "properties": {"amount": {"type": "integer"}}});
+    let typed = types("POST").json(json!({"name": "invoice.paid", "schema": schema}));
+    expect(&w, &typed, 201, None, &mut seen).await;
+    for (call, want) in [
+        (apps("GET").query("limit=1"), 200),
+        (app("GET", &acme), 200),
+        (app("GET", "customer-1"), 200),
+        (app("PATCH", "customer-1").json(json!({"name": "Acme Inc."})), 200),
+        (types("GET"), 200),
+        (ty("GET", "invoice.paid"), 200),
+        (
+            ty("PATCH", "invoice.paid").json(json!({"description": "An invoice was paid."})),
+            200,
+        ),
+        (
+            Call::new("POST", "/v1/events", "/v1/events")
+                .json(json!({"endpointId": ep, "type": "invoice.paid", "payload": {"amount": 5}})),
+            202,
+        ),
+    ] {
+        expect(&w, &call, want, None, &mut seen).await;
+    }
+    for call in [
+        apps("POST").json(json!({})),
+        apps("GET").query("cursor=zz"),
+        app("PATCH", &acme).json(json!({"uid": "app_mine"})),
+        app("DELETE", &other).query("force=yes"),
+        types("POST").json(json!({"name": "bad name"})),
+        types("GET").query("limit=101"),
+        ty("PATCH", "invoice.paid").json(json!({"schema": {"type": 5}})),
+    ] {
+        expect(&w, &call, 400, Some("validation_failed"), &mut seen).await;
+    }
+    for call in [
+        app("GET", "customer-404"),
+        app("PATCH", "app_00000000000000000000000000").json(json!({})),
+        app("DELETE", "no such uid"),
+        ty("GET", "invoice.void"),
+        ty("PATCH", "invoice.void").json(json!({})),
+    ] {
+        expect(&w, &call, 404, Some("not_found"), &mut seen).await;
+    }
+    for call in [
+        apps("POST").json(json!({"name": "Copy", "uid": "customer-1"})),
+        app("PATCH", &other).json(json!({"uid": "customer-1"})),
+        typed.clone(),
+    ] {
+        expect(&w, &call, 409, Some("conflict"), &mut seen).await;
+    }
+    let bad_payload = Call::new("POST", "/v1/events", "/v1/events")
+        .json(json!({"endpointId": ep, "type": "invoice.paid", "payload": {"amount": "5"}}));
+    let a = expect(&w, &bad_payload, 422, Some("payload_invalid"), &mut seen).await;
+    assert_eq!(a.body["pointer"], "/amount");
+    for call in [
+        apps("POST"),
+        app("PATCH", &acme),
+        types("POST"),
+        ty("PATCH", "invoice.paid"),
+    ] {
+        expect(
+            &w,
+            &call.clone().bytes(big.clone()),
+            413,
+            Some("payload_too_large"),
+            &mut seen,
+        )
+        .await;
+        let text = call.header("content-type", "text/plain").bytes(b"{}".to_vec());
+        expect(&w, &text, 415, Some("unsupported_media_type"), &mut seen).await;
+    }
+    expect(&w, &app("DELETE", &other), 200, None, &mut seen).await;
 
     // 400.
     let tok = |c: Call| c.anonymous().header("webhook-completion-token", &token);
@@ -1179,7 +1304,9 @@ async fn every_provoked_status_is_documented_for_its_route() {
     }
 
     // What the table lists but these cheap requests cannot provoke: a revoke racing
-    // eight concurrent writers, and replay-dead over more than 10,000 failed deliveries.
+    // eight concurrent writers, replay-dead over more than 10,000 failed deliveries,
+    // and deleting an application whose endpoints have deliveries in flight (no
+    // endpoint belongs to an application until endpoints carry `applicationId`).
     let all: Observed = ROUTES
         .iter()
         .flat_map(|r| r.statuses.iter().map(move |s| (r.method, r.path, *s)))
@@ -1188,6 +1315,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
     assert_eq!(
         missing,
         [
+            ("DELETE", "/v1/applications/{id}", 409),
             ("POST", "/v1/endpoints/{id}/replay-dead", 400),
             ("POST", "/v1/endpoints/{id}/revoke", 409),
         ]
@@ -1231,4 +1359,18 @@ fn document_states_the_limits_the_api_enforces() {
     let event = &schemas["CreateEvent"]["properties"];
     assert_eq!(event["endpointIds"]["maxItems"], json!(limits::MAX_ENDPOINTS_PER_EVENT));
     assert_eq!(event["type"]["maxLength"], json!(limits::MAX_EVENT_TYPE));
+    assert_eq!(
+        schemas["ApplicationName"]["maxLength"],
+        json!(limits::MAX_APPLICATION_NAME)
+    );
+    assert_eq!(schemas["ApplicationUid"]["maxLength"], json!(limits::MAX_UID_LEN));
+    assert_eq!(
+        schemas["ApplicationMetadata"]["x-maxBytes"],
+        json!(limits::MAX_METADATA_BYTES)
+    );
+    assert_eq!(schemas["PayloadSchema"]["x-maxBytes"], json!(limits::MAX_SCHEMA_BYTES));
+    assert_eq!(
+        schemas["EventTypeName"]["maxLength"],
+        json!(courier_core::subscription::MAX_NAME_LEN)
+    );
 }

@@ -149,6 +149,8 @@ impl Stack {
             endpoints: store.clone(),
             deliveries: store.clone(),
             idempotency: store.clone(),
+            applications: store.clone(),
+            schemas: Default::default(),
             planner: planner.clone(),
             clock: opts.clock.clone(),
             random: random.clone(),

@@ -6,6 +6,7 @@
 //! Every failure is an RFC 9457 problem+json naming the field or limit at fault;
 //! no input reaches a panic or a 500.
 
+mod applications;
 mod auth;
 mod body;
 mod completion;
@@ -13,6 +14,7 @@ mod console;
 mod deliveries;
 mod endpoint_lifecycle;
 mod endpoints;
+mod event_types;
 mod events;
 mod events_batch;
 mod idempotency;
@@ -26,9 +28,11 @@ mod route_table;
 mod routes;
 pub mod views;
 
+pub use applications::application_view;
 pub use auth::{ClientAddr, bearer_key, create_tenant, hash_key, register_key};
 pub use body::parse_json;
 pub use completion::HEADER_COMPLETION_TOKEN;
+pub use event_types::event_type_view;
 pub use idempotency::fingerprint;
 pub use limits::*;
 pub use problem::{ApiError, ApiResult, ProblemCode};
@@ -37,9 +41,11 @@ pub use rate_limit::{BucketKey, RateLimiter};
 pub use route_table::{ROUTES, Route};
 pub use views::{attempt_view, delivery_view, endpoint_status, endpoint_view, event_view};
 
+use crate::payload_schema::SchemaCache;
 use crate::planner::Planner;
 use crate::ports::{
-    Clock, DeliveryStore, EndpointStore, IdempotencyStore, Random, SecretSource, TenantStore, UrlAdmission,
+    ApplicationStore, Clock, DeliveryStore, EndpointStore, IdempotencyStore, Random, SecretSource, TenantStore,
+    UrlAdmission,
 };
 use axum::body::Body;
 use axum::http::{HeaderName, HeaderValue, Method, Request};
@@ -93,6 +99,10 @@ pub struct Api {
     pub endpoints: Arc<dyn EndpointStore>,
     pub deliveries: Arc<dyn DeliveryStore>,
     pub idempotency: Arc<dyn IdempotencyStore>,
+    /// Applications and event types.
+    pub applications: Arc<dyn ApplicationStore>,
+    /// Compiled event type schemas, checked at ingest.
+    pub schemas: SchemaCache,
     pub planner: Planner,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,

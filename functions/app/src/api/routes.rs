@@ -5,7 +5,8 @@
 
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::{
-    Api, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, events, events_batch, portal, resend,
+    Api, applications, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, event_types, events,
+    events_batch, portal, resend,
 };
 use crate::model::Tenant;
 use axum::Router;
@@ -109,6 +110,27 @@ impl Api {
             .route(
                 "/v1/portal-links/{id}",
                 only(axum::routing::delete(portal::revoke), "DELETE"),
+            )
+            .route(
+                "/v1/applications",
+                only(post(applications::create).get(applications::list), "GET, POST"),
+            )
+            .route(
+                "/v1/applications/{id}",
+                only(
+                    get(applications::get)
+                        .patch(applications::update)
+                        .delete(applications::delete),
+                    "DELETE, GET, PATCH",
+                ),
+            )
+            .route(
+                "/v1/event-types",
+                only(post(event_types::create).get(event_types::list), "GET, POST"),
+            )
+            .route(
+                "/v1/event-types/{name}",
+                only(get(event_types::get).patch(event_types::update), "GET, PATCH"),
             )
             .route_layer(axum::middleware::from_fn_with_state(self.clone(), portal::require_key));
         // Routes a portal link may use within its scope (POST /v1/endpoints is refused

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use courier_app::api::{Api, ApiRequest, ApiSettings};
-use courier_app::memory::{FixedSecrets, ManualClock, MemoryQueue, MemoryStore, MemoryTimer};
+use courier_app::memory::{FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer};
 use courier_app::model::{Delivery, Tenant};
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{
@@ -90,6 +90,7 @@ pub async fn raw(
 pub struct World {
     pub clock: Arc<ManualClock>,
     pub store: Arc<MemoryStore>,
+    pub applications: Arc<MemoryApplications>,
     pub queue: Arc<MemoryQueue>,
     pub timer: Arc<MemoryTimer>,
     pub http: Arc<ScriptedHttp>,
@@ -117,11 +118,14 @@ impl World {
             settings: PlannerSettings::default(),
         };
         let random: Arc<dyn Random> = Arc::new(Zero);
+        let applications = Arc::new(MemoryApplications::new());
         let api = Api {
             tenants: store.clone(),
             endpoints: store.clone(),
             deliveries: store.clone(),
             idempotency: store.clone(),
+            applications: applications.clone(),
+            schemas: Default::default(),
             planner: planner.clone(),
             clock: clock.clone(),
             random: Arc::new(courier_app::memory::SeededRandom::new(1)),
@@ -151,6 +155,7 @@ impl World {
         World {
             clock,
             store,
+            applications,
             queue,
             timer,
             http,
