@@ -92,12 +92,14 @@ pub fn check_with(validator: &Validator, payload: &Value) -> Result<(), PayloadI
 }
 
 type CacheKey = (TenantId, String);
+/// A compiled schema and the `updatedAt` of the type it was compiled from.
+type Compiled = (Timestamp, Arc<Validator>);
 
 /// Compiled schemas by (tenant, type name), each with the `updatedAt` of the type it
 /// was compiled from: a changed type is compiled afresh. Clones share the cache.
 #[derive(Clone, Default)]
 pub struct SchemaCache {
-    entries: Arc<Mutex<HashMap<CacheKey, (Timestamp, Arc<Validator>)>>>,
+    entries: Arc<Mutex<HashMap<CacheKey, Compiled>>>,
 }
 
 impl SchemaCache {

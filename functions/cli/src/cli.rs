@@ -56,6 +56,12 @@ pub enum Command {
     /// Read a delivery's attempts.
     #[command(subcommand)]
     Attempts(AttemptsCmd),
+    /// Create, read and delete applications (your own customers).
+    #[command(subcommand)]
+    Applications(ApplicationsCmd),
+    /// Declare and read event types and their payload schemas.
+    #[command(subcommand, name = "event-types")]
+    EventTypes(EventTypesCmd),
     /// Run a local webhook receiver that verifies signatures and answers scripted statuses.
     Receive(ReceiveArgs),
     /// Verify one webhook's Standard Webhooks signature.
@@ -245,6 +251,51 @@ pub enum EventsCmd {
         /// Pages of the audit log to search when the API has no direct read.
         #[arg(long, default_value_t = 20)]
         max_pages: u32,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum ApplicationsCmd {
+    /// List applications.
+    List(Page),
+    /// Show one application, by its app_ id or its uid.
+    Get { id: String },
+    /// Create an application.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// Your own id for the customer, unique among your applications.
+        #[arg(long)]
+        uid: Option<String>,
+        /// A JSON object: inline, @file.json, or - for stdin.
+        #[arg(long)]
+        metadata: Option<String>,
+    },
+    /// Delete an application (by id or uid).
+    Delete {
+        id: String,
+        /// Delete even while its endpoints have deliveries in flight.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum EventTypesCmd {
+    /// List event types.
+    List(Page),
+    /// Show one event type with its schema.
+    Get { name: String },
+    /// Declare an event type.
+    Create {
+        name: String,
+        #[arg(long)]
+        description: Option<String>,
+        /// A JSON Schema (draft 2020-12) for the payloads: inline, @file.json, or - for stdin.
+        #[arg(long)]
+        schema: Option<String>,
+        #[arg(long)]
+        deprecated: bool,
     },
 }
 

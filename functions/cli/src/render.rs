@@ -102,6 +102,60 @@ pub fn endpoints(page: &Value, style: Style) -> String {
     with_cursor(t.render(style), page)
 }
 
+pub fn application(v: &Value, style: Style) -> String {
+    let pairs = [
+        ("id", text(v, "id"), Tone::Plain),
+        ("name", text(v, "name"), Tone::Plain),
+        ("uid", text(v, "uid"), Tone::Plain),
+        ("metadata", text(v, "metadata"), Tone::Plain),
+        ("createdAt", text(v, "createdAt"), Tone::Plain),
+        ("updatedAt", text(v, "updatedAt"), Tone::Plain),
+    ];
+    fields(&pairs, style)
+}
+
+pub fn applications(page: &Value, style: Style) -> String {
+    let mut t = Table::new(&["ID", "UID", "NAME"]);
+    for a in items(page) {
+        t.row(vec![
+            plain(text(a, "id")),
+            plain(text(a, "uid")),
+            plain(text(a, "name")),
+        ]);
+    }
+    with_cursor(t.render(style), page)
+}
+
+pub fn event_type(v: &Value, style: Style) -> String {
+    let pairs = [
+        ("name", text(v, "name"), Tone::Plain),
+        ("description", text(v, "description"), Tone::Plain),
+        ("deprecated", text(v, "deprecated"), Tone::Plain),
+        ("schema", text(v, "schema"), Tone::Plain),
+        ("createdAt", text(v, "createdAt"), Tone::Plain),
+        ("updatedAt", text(v, "updatedAt"), Tone::Plain),
+    ];
+    fields(&pairs, style)
+}
+
+pub fn event_types(page: &Value, style: Style) -> String {
+    let mut t = Table::new(&["NAME", "DEPRECATED", "SCHEMA", "DESCRIPTION"]);
+    for e in items(page) {
+        let schema = if e.get("schema").is_some_and(|s| !s.is_null()) {
+            "yes"
+        } else {
+            "no"
+        };
+        t.row(vec![
+            plain(text(e, "name")),
+            plain(text(e, "deprecated")),
+            plain(schema.to_owned()),
+            plain(text(e, "description")),
+        ]);
+    }
+    with_cursor(t.render(style), page)
+}
+
 pub fn delivery(v: &Value, style: Style) -> String {
     let status = text(v, "status");
     fields(
