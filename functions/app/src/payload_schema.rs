@@ -253,6 +253,27 @@ mod tests {
     }
 
     #[test]
+    fn the_deepest_documents_a_request_can_carry_compile_and_check() {
+        // serde_json stops at 128 levels: 125 inside a request body is about the most
+        // a schema (or payload) can nest.
+        let mut schema = json!({"type": "integer"});
+        let mut payload = json!(1);
+        let mut bad = json!("x");
+        for _ in 0..125 {
+            schema = json!({"type": "array", "items": schema});
+            payload = json!([payload]);
+            bad = json!([bad]);
+        }
+        let v = compile(&schema).expect("deep schema");
+        assert_eq!(check_with(&v, &payload), Ok(()));
+        let e = check_with(&v, &bad).expect_err("refused");
+        assert_eq!(e.pointer, "/0".repeat(125));
+        // A pattern whose compiled form is too large is refused, not run.
+        let e = compile(&json!({"pattern": "(a{1000}){1000}"})).expect_err("refused");
+        assert!(e.contains("(a{1000}){1000}"), "{e}");
+    }
+
+    #[test]
     fn compiled_schemas_are_reused_until_the_type_changes() {
         let cache = SchemaCache::default();
         let t1 = ty(Some(amount_schema()), 1);
