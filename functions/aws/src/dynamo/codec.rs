@@ -276,12 +276,14 @@ pub(super) enum Writes {
 pub(super) type AttributeChanges = (Vec<(String, AttributeValue)>, Vec<&'static str>);
 
 /// Whether deliveries in `status` have an entry in the status index (GSI2). A
-/// succeeded delivery has none: most deliveries end there, and its entry moving to
-/// `succeeded` was a delete and a put (2 write units) on every success; leaving the
-/// index is a delete alone. The few lists of succeeded deliveries read the whole log
-/// (GSI1), where nearly every delivery is one, keeping only the succeeded ones.
+/// succeeded or pending delivery has none: most deliveries go from pending to
+/// succeeded, and an entry for either would be index writes (a put at ingest, a
+/// delete or a move at the outcome) on nearly every delivery. Lists of those two
+/// statuses read the whole log (GSI1) instead, keeping only theirs: nearly every
+/// delivery there is succeeded, and pending ones are the newest, at the head of a
+/// log read newest first.
 pub(super) fn indexed_status(status: &str) -> bool {
-    status != DeliveryStatus::Succeeded.as_str()
+    status != DeliveryStatus::Succeeded.as_str() && status != DeliveryStatus::Pending.as_str()
 }
 
 pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
