@@ -1130,3 +1130,73 @@ async fn the_latest_attempt_is_embedded_and_copied_out_when_replaced() {
         .expect("page");
     assert_eq!((p2.items, p2.next_cursor), (vec![all[2].clone()], None));
 }
+
+/// An event with one delivery is two conditional puts, the delivery first, and no
+/// transaction. A writer that stopped between the two left the delivery alone: the
+/// repeat of its request (the same ids) writes the event, while another event
+/// naming that delivery id is refused.
+#[tokio::test]
+async fn a_single_endpoint_event_is_written_without_a_transaction() {
+    use courier_app::ports::DeliveryStore;
+    use courier_aws::counting::{RequestCounter, describe_table};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let plain = aws_sdk_dynamodb::Client::new(&config);
+    let counter = RequestCounter::new(vec![describe_table(&plain, &res.table).await.expect("describe")]);
+    let store = DynamoStore::with_client(counter.dynamodb(&config), res.table.clone(), clock.clone());
+    let ids = contract::Ids::new();
+    let tenant = ids.tenant();
+    let event = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({"n": 1}));
+    let d = contract::sample_delivery(
+        &event,
+        &ids.endpoint(),
+        &ids.delivery(),
+        T0,
+        contract::sample_body(&event),
+    );
+    counter.reset();
+    store
+        .create_event(&event, std::slice::from_ref(&d))
+        .await
+        .expect("create");
+    let counts = counter.take();
+    assert_eq!(counts.op("DynamoDB", "PutItem").calls, 2);
+    assert_eq!(counts.op("DynamoDB", "TransactWriteItems").calls, 0);
+    assert_eq!(
+        store.get_event(&tenant, &event.id).await.expect("get"),
+        Some(event.clone())
+    );
+    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(d.clone()));
+    match store.create_event(&event, std::slice::from_ref(&d)).await {
+        Err(PortError::Conflict(_)) => {}
+        other => panic!("writing the event twice must conflict, got {other:?}"),
+    }
+
+    // The writer stopped after the delivery: take the event away again.
+    plain
+        .delete_item()
+        .table_name(&res.table)
+        .key(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("EVT#{}", event.id)),
+        )
+        .key("SK", aws_sdk_dynamodb::types::AttributeValue::S("EVT".to_owned()))
+        .send()
+        .await
+        .expect("delete the event");
+    assert_eq!(store.get_event(&tenant, &event.id).await.expect("get"), None);
+    let other = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({"n": 2}));
+    let mut stolen = d.clone();
+    stolen.event_id = other.id.clone();
+    match store.create_event(&other, &[stolen]).await {
+        Err(PortError::Conflict(_)) => {}
+        other => panic!("another event naming the delivery must conflict, got {other:?}"),
+    }
+    assert_eq!(store.get_event(&tenant, &other.id).await.expect("get"), None);
+    store
+        .create_event(&event, std::slice::from_ref(&d))
+        .await
+        .expect("the repeat writes the event");
+    assert_eq!(store.get_event(&tenant, &event.id).await.expect("get"), Some(event));
+    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(d));
+}

@@ -47,6 +47,9 @@ impl DeliveryStore for DynamoStore {
         if let Some(e) = event.expires_at {
             event_item.insert(TTL_ATTR.to_owned(), n(e));
         }
+        if let [d] = deliveries {
+            return self.create_single(event, event_item, d).await;
+        }
         let mut actions = vec![put(event_item)?];
         let mut audited = HashSet::new();
         for d in deliveries {
@@ -648,4 +651,78 @@ fn attempt_entries(
         out.push((key(delivery_pk(&a.delivery_id), &sk), a));
     }
     Ok(out)
+}
+
+impl DynamoStore {
+    /// An event with one delivery, written as two conditional puts instead of a
+    /// transaction (which bills every item twice): the delivery first, then the
+    /// event. A process that stops between the two leaves a delivery without its
+    /// event: the due index holds it, so the reconciler queues it as it does a
+    /// delivery whose first message was never sent (today's crash before the
+    /// enqueue), and the request, which got no answer, is repeated; its repeat finds
+    /// this very delivery and writes the event (docs/reliability.md).
+    async fn create_single(&self, event: &EventRecord, event_item: Item, d: &Delivery) -> PortResult<()> {
+        let (cond, values) = absent_or_expired(self.now());
+        let written = self
+            .put_if(self.delivery_item(d, Some(event))?, cond, None, Some(values.clone()))
+            .await;
+        let delivery_written = match written {
+            Ok(w) => w,
+            Err(e) => {
+                self.release_after_failure(event, std::slice::from_ref(d)).await;
+                return Err(e);
+            }
+        };
+        if !delivery_written {
+            // Ours already, from a repeat of this request that stopped before the
+            // event: go on to write the event. Anyone else's: a conflict.
+            let ours = self
+                .load_delivery(&d.id)
+                .await?
+                .is_some_and(|stored| stored.event_id == event.id && stored.endpoint_id == d.endpoint_id);
+            if !ours {
+                self.release_after_failure(event, std::slice::from_ref(d)).await;
+                return Err(PortError::Conflict(format!(
+                    "event {} or one of its deliveries already exists",
+                    event.id
+                )));
+            }
+        }
+        if self.put_if(event_item, cond, None, Some(values)).await? {
+            return Ok(());
+        }
+        // The event exists. A delivery it does not list (an event id taken twice)
+        // must not stay behind as if it were the event's: it goes again.
+        if delivery_written {
+            let listed = match self.get_live(event_pk(&event.id), EVENT_SK).await? {
+                Some(item) => from_json::<EventRecord>(&item, "event")?
+                    .targets
+                    .iter()
+                    .any(|t| t.delivery_id == d.id),
+                None => false,
+            };
+            if !listed {
+                self.client
+                    .delete_item()
+                    .table_name(&self.table)
+                    .set_key(Some(key(delivery_pk(&d.id), DELIVERY_SK)))
+                    .condition_expression("attribute_exists(PK) AND #version = :version")
+                    .expression_attribute_names("#version", VERSION)
+                    .expression_attribute_values(":version", n(d.version))
+                    .send()
+                    .await
+                    .map_err(from_sdk)?;
+                self.release_after_failure(event, std::slice::from_ref(d)).await;
+            }
+        }
+        Err(PortError::Conflict(format!("event {} already exists", event.id)))
+    }
+
+    /// After a failed event write: the shared bodies set up for its deliveries are
+    /// released (see `release_bodies`); an error doing so is only logged.
+    async fn release_after_failure(&self, event: &EventRecord, deliveries: &[Delivery]) {
+        if let Err(release) = self.release_bodies(deliveries).await {
+            tracing::warn!(event = %event.id, error = %release, "could not release the shared bodies of a failed event");
+        }
+    }
 }
