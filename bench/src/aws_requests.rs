@@ -9,8 +9,9 @@
 //! Paths, each with `per_path` deliveries: the first attempt succeeds; one retry
 //! through an SQS delay; one retry through a Scheduler schedule (which, aimed
 //! early, also takes one SQS re-delay); the first attempt succeeding on a gavAI
-//! and on a SmartChat endpoint, whose health state a success may update; a
-//! redelivery with an Idempotency-Key.
+//! and on a SmartChat endpoint, whose health state a success may update; the batch
+//! path (events ingested ten to a `POST /v1/events/batch`, the event source mapping
+//! handing the sender batches of ten); a redelivery with an Idempotency-Key.
 
 use crate::cost::{self, Breakdown, Usage};
 use crate::receiver::Receiver;
@@ -134,6 +135,7 @@ struct Harness {
     plain: aws_sdk_dynamodb::Client,
     table: String,
     tally: Arc<Mutex<Tally>>,
+    mapping: Esm,
     busy: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
     tasks: Vec<JoinHandle<()>>,
@@ -168,16 +170,35 @@ fn sqs_event(messages: &[ReceivedMessage]) -> Result<SqsEvent, String> {
     serde_json::from_value(json!({ "Records": records })).map_err(err)
 }
 
-/// Lambda's event source mapping, batch size 1: receive, invoke, delete.
+/// How the stand-in event source mapping hands messages over: batches of up to
+/// `batch_size`, and none while `hold` is set (so that a batch path's messages are
+/// all queued before the first receive, as a batching window would gather them).
+#[derive(Clone, Default)]
+struct Esm {
+    batch_size: Arc<AtomicUsize>,
+    hold: Arc<AtomicBool>,
+}
+
+/// Lambda's event source mapping: receive up to the batch size, invoke, delete the
+/// messages that did not fail (one `DeleteMessageBatch` request per batch).
 async fn poll(
+    poller: usize,
     sender: Arc<Sender>,
     esm: SqsQueue,
+    mapping: Esm,
     tally: Arc<Mutex<Tally>>,
     busy: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
 ) {
     while !stop.load(Ordering::Relaxed) {
-        let got = match esm.receive(1, 1, 30).await {
+        let size = mapping.batch_size.load(Ordering::SeqCst).clamp(1, 10);
+        // Batches of more than one: one poller, so that a batch is not split
+        // between pollers that each take a few of the messages.
+        if mapping.hold.load(Ordering::SeqCst) || (size > 1 && poller > 0) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        }
+        let got = match esm.receive(i32::try_from(size).unwrap_or(1), 1, 30).await {
             Ok(m) => m,
             Err(_) => {
                 tokio::time::sleep(Duration::from_millis(200)).await;
@@ -202,6 +223,7 @@ async fn poll(
                 t.sender_ms.push(ms);
                 t.http_attempts += attempts;
             }
+            let mut deleted = false;
             for m in &got {
                 if response
                     .batch_item_failures
@@ -210,9 +232,10 @@ async fn poll(
                 {
                     continue;
                 }
-                if esm.delete(&m.receipt_handle).await.is_ok() {
-                    lock(&tally).deletes += 1;
-                }
+                deleted |= esm.delete(&m.receipt_handle).await.is_ok();
+            }
+            if deleted {
+                lock(&tally).deletes += 1;
             }
         }
         busy.fetch_sub(1, Ordering::SeqCst);
@@ -303,12 +326,16 @@ impl Harness {
         let tally = Arc::new(Mutex::new(Tally::default()));
         let busy = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
+        let mapping = Esm::default();
+        mapping.batch_size.store(1, Ordering::SeqCst);
         let mut tasks = Vec::new();
-        for _ in 0..POLLERS {
+        for poller in 0..POLLERS {
             let esm = SqsQueue::new(&sdk, res.queue_url.clone());
             tasks.push(tokio::spawn(poll(
+                poller,
                 sender.clone(),
                 esm,
+                mapping.clone(),
                 tally.clone(),
                 busy.clone(),
                 stop.clone(),
@@ -336,6 +363,7 @@ impl Harness {
             plain,
             table: res.table,
             tally,
+            mapping,
             busy,
             stop,
             tasks,
@@ -532,6 +560,28 @@ async fn events(h: &Harness, endpoint: &str, k: usize, payload_bytes: usize) -> 
     Ok(ids)
 }
 
+/// The batch path's ingest: events ten to a `POST /v1/events/batch` request.
+async fn batch_events(h: &Harness, endpoint: &str, k: usize, payload_bytes: usize) -> Result<Vec<DeliveryId>, String> {
+    let mut ids = Vec::with_capacity(k);
+    let all: Vec<usize> = (0..k).collect();
+    for chunk in all.chunks(10) {
+        let events: Vec<Value> = chunk
+            .iter()
+            .map(|i| json!({"endpointId": endpoint, "type": "bench.event", "payload": payload(*i, payload_bytes)}))
+            .collect();
+        let r = h
+            .call("POST", "/v1/events/batch", json!({ "events": events }), None)
+            .await?;
+        for result in r["results"].as_array().cloned().unwrap_or_default() {
+            let id = result["deliveries"][0]["id"]
+                .as_str()
+                .ok_or_else(|| format!("a batch entry was not accepted: {result}"))?;
+            ids.push(DeliveryId::parse(id).map_err(err)?);
+        }
+    }
+    Ok(ids)
+}
+
 /// Bytes per attribute of one stored delivery item (read with an uncounted client).
 async fn anatomy(h: &Harness, id: &DeliveryId) -> BTreeMap<String, u64> {
     let key = std::collections::HashMap::from([
@@ -600,6 +650,26 @@ async fn run_paths(
             first_ids = ids;
         }
     }
+    // The batch path: the mapping holds back while the batches are ingested, then
+    // hands the sender batches of ten.
+    h.reset();
+    h.mapping.hold.store(true, Ordering::SeqCst);
+    h.mapping.batch_size.store(10, Ordering::SeqCst);
+    // A receive already waiting (1 s long polls) ends before the first event.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let ingested = batch_events(h, &ok, k, cfg.payload_bytes).await;
+    h.mapping.hold.store(false, Ordering::SeqCst);
+    let ids = ingested?;
+    let settled = h.wait_done(&ids, 1, cfg.time_limit).await;
+    h.mapping.batch_size.store(1, Ordering::SeqCst);
+    let (counts, tally) = h.take();
+    out.push(path_report(
+        "first attempt succeeds, batch path (10 per ingest request, sender batches of 10)",
+        k,
+        settled,
+        &counts,
+        &tally,
+    ));
     h.reset();
     for (i, id) in first_ids.iter().enumerate() {
         h.call(

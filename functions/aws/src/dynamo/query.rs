@@ -306,15 +306,17 @@ impl DynamoStore {
     }
 }
 
-/// The query over a delivery's attempt items, oldest first when `forward`.
+/// The query over a delivery's attempt items, oldest first when `forward`, and the
+/// delivery item itself, which sorts after them and holds the latest attempt.
 pub(super) fn attempts_spec(delivery: &DeliveryId, forward: bool) -> QuerySpec {
     QuerySpec {
         index: None,
         pk: (PK, delivery_pk(delivery)),
         sk_attr: SK,
-        sk_cond: Some(SortCondition::Prefix("ATT#")),
+        sk_cond: Some(SortCondition::Between("ATT#".to_owned(), DELIVERY_SK.to_owned())),
         forward,
-        ttl_filter: true,
+        // The delivery item's expiry is not its latest attempt's: callers judge.
+        ttl_filter: false,
         consistent: true,
         status_filter: None,
     }

@@ -41,6 +41,11 @@ pub(super) const CLAIM_TOKEN: &str = "claimToken";
 /// outcome, which rewrites `data`, never touches it.
 pub(super) const DEAD_LETTERED: &str = "deadLetteredAt";
 pub(super) const EVENT_ID: &str = "eventId";
+/// On a delivery item: its latest attempt's JSON (without the delivery and tenant
+/// ids, which the item holds). Recording an outcome is then one conditional write of
+/// the delivery item; an attempt gets an item of its own (`ATT#...`) only when a
+/// newer one replaces it here.
+pub(super) const LAST_ATTEMPT: &str = "lastAttempt";
 pub(super) const TENANT_ID: &str = "tenantId";
 
 /// Bodies up to this size live inline in the delivery item; larger ones in one
