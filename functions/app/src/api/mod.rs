@@ -24,6 +24,7 @@ pub mod rate_limit;
 mod resend;
 mod route_table;
 mod routes;
+mod schedules;
 pub mod views;
 
 pub use auth::{ClientAddr, bearer_key, create_tenant, hash_key, register_key};
@@ -100,6 +101,8 @@ pub struct Api {
     pub admission: Arc<dyn UrlAdmission>,
     pub settings: ApiSettings,
     pub limiter: RateLimiter,
+    /// Recurring schedules: their store, the recurring timer and its settings.
+    pub schedules: crate::schedule::Schedules,
 }
 
 /// A request as plain data, for callers inside the process (tests, the bench, the
