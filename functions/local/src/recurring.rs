@@ -41,12 +41,20 @@ fn recurrence_of(entry: &RecurringEntry) -> RecurrenceSpec {
     spec
 }
 
+/// Where a rate counts from: the start date, else the creation instant, on the next
+/// whole second (Scheduler's firing instants, and its `scheduled-time`, are whole
+/// seconds; a fractional start would fire after the instant the message names).
+pub fn start_of(entry: &RecurringEntry) -> Timestamp {
+    let ms = entry.spec.start.unwrap_or(entry.created).millis();
+    Timestamp::from_millis((ms + 999).div_euclid(1000) * 1000)
+}
+
 /// The firing instants of `entry` after `last` and at or before `now`, oldest first.
 pub fn due_firings(entry: &RecurringEntry, last: Timestamp, now: Timestamp, second_rates: bool) -> Vec<Timestamp> {
     let Ok(recurrence) = recurrence_of(entry).parse(second_rates) else {
         return Vec::new();
     };
-    let start = entry.spec.start.unwrap_or(entry.created);
+    let start = start_of(entry);
     recurrence
         .next_after(last, start, entry.spec.end, MAX_PER_LOOK)
         .into_iter()
@@ -82,7 +90,7 @@ pub async fn recurring_loop(
         for entry in &entries {
             let seen = *last
                 .entry(entry.spec.name.clone())
-                .or_insert_with(|| entry.spec.start.unwrap_or(entry.created).plus_millis(-1));
+                .or_insert_with(|| start_of(entry).plus_millis(-1));
             if !entry.spec.enabled {
                 last.insert(entry.spec.name.clone(), now.max(seen));
                 continue;
@@ -125,19 +133,22 @@ mod tests {
 
     #[test]
     fn only_instants_that_have_come_fire() {
+        // Created at .400: the rate counts from the next whole second.
         let e = entry("rate(2 seconds)", "UTC", None);
-        let from = e.created.plus_millis(-1);
-        assert_eq!(due_firings(&e, from, t("2026-11-28T10:00:00.399Z"), true), vec![]);
+        let first = t("2026-11-28T10:00:01Z");
+        assert_eq!(start_of(&e), first);
+        let from = first.plus_millis(-1);
+        assert_eq!(due_firings(&e, from, t("2026-11-28T10:00:00.999Z"), true), vec![]);
         assert_eq!(
-            due_firings(&e, from, t("2026-11-28T10:00:04.400Z"), true),
-            vec![e.created, e.created.plus_secs(2), e.created.plus_secs(4)]
+            due_firings(&e, from, t("2026-11-28T10:00:05Z"), true),
+            vec![first, first.plus_secs(2), first.plus_secs(4)]
         );
         assert_eq!(
-            due_firings(&e, e.created.plus_secs(4), t("2026-11-28T10:00:06.399Z"), true),
+            due_firings(&e, first.plus_secs(4), t("2026-11-28T10:00:06.999Z"), true),
             vec![]
         );
         assert_eq!(
-            due_firings(&e, from, t("2026-11-28T10:00:04.400Z"), false),
+            due_firings(&e, from, t("2026-11-28T10:00:05Z"), false),
             vec![],
             "second rates need the flag"
         );
