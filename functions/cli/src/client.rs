@@ -43,6 +43,10 @@ impl Client {
         self.send(reqwest::Method::POST, path, &[], body, idempotency_key).await
     }
 
+    pub async fn delete(&self, path: &str) -> CliResult<Answer> {
+        self.send(reqwest::Method::DELETE, path, &[], None, None).await
+    }
+
     pub async fn patch(&self, path: &str, body: Value) -> CliResult<Answer> {
         self.send(reqwest::Method::PATCH, path, &[], Some(body), None).await
     }

@@ -16,6 +16,7 @@ mod policy;
 mod profile;
 mod receive;
 mod render;
+mod schedules;
 mod table;
 mod verify;
 mod watch;
@@ -35,6 +36,7 @@ async fn api(cli: Cli, mut out: Output) -> CliResult<()> {
         Command::Events(c) => events::run(c, &client, &mut out).await,
         Command::Deliveries(c) => deliveries::run(c, &client, &mut out).await,
         Command::Attempts(c) => deliveries::attempts(c, &client, &mut out).await,
+        Command::Schedules(c) => schedules::run(c, &client, &mut out).await,
         _ => Err(CliError::failed("not an API command")),
     }
 }
