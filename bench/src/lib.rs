@@ -59,6 +59,12 @@ where
             rate_burst: 0,
         },
         limiter: Default::default(),
+        // The bench drives no schedule routes: in-memory ones keep the API whole.
+        schedules: courier_app::schedule::Schedules {
+            store: Arc::new(courier_app::memory::MemorySchedules::new()),
+            timer: Arc::new(courier_app::memory::MemoryRecurring::new()),
+            second_rates: false,
+        },
     }
 }
 

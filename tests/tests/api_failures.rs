@@ -100,6 +100,7 @@ async fn ingest_with_a_failed_enqueue_on_the_real_adapters_is_completed_once_by_
         admission: s.api.admission.clone(),
         settings: s.api.settings,
         limiter: Default::default(),
+        schedules: s.api.schedules.clone(),
     };
     let body = json!({"endpointIds": [a, b], "type": "test.event", "payload": {"n": 1}});
     let (status, answer) = post_event(&api, &s.api_key, &body).await;

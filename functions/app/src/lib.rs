@@ -23,6 +23,8 @@ pub mod payload_schema;
 pub mod planner;
 pub mod ports;
 pub mod reconcile;
+pub mod schedule;
+pub mod schedule_fire;
 pub mod sender;
 pub mod store_rules;
 pub mod system;

@@ -209,6 +209,7 @@ fn flaky_api(w: &World, faults: &Arc<Faults>) -> Api {
         admission: Arc::new(common::AllowAll),
         settings: ApiSettings::default(),
         limiter: Default::default(),
+        schedules: w.api.schedules.clone(),
     }
 }
 

@@ -159,3 +159,8 @@ async fn applications() {
 async fn event_types() {
     contract::event_types(&courier_app::memory::MemoryApplications::new()).await;
 }
+
+#[tokio::test]
+async fn schedules() {
+    contract::schedules(&courier_app::memory::MemorySchedules::new()).await;
+}

@@ -221,7 +221,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 34);
+    assert_eq!(ROUTES.len(), 42);
 }
 
 #[test]
@@ -247,12 +247,15 @@ fn document_details_follow_the_code() {
         (("PATCH", "/v1/applications/{id}"), true),
         (("POST", "/v1/event-types"), true),
         (("PATCH", "/v1/event-types/{name}"), true),
+        (("POST", "/v1/schedules"), true),
+        (("PUT", "/v1/schedules/{id}"), true),
     ]);
     let idempotency: BTreeMap<(&str, &str), bool> = BTreeMap::from([
         (("POST", "/v1/events"), false),
         (("POST", "/v1/endpoints/{id}/enable"), false),
         (("POST", "/v1/endpoints/{id}/replay"), true),
         (("POST", "/v1/deliveries/{id}/redeliver"), true),
+        (("POST", "/v1/schedules"), true),
     ]);
     for r in ROUTES {
         let key = (r.method, r.path);
@@ -305,6 +308,7 @@ fn document_details_follow_the_code() {
                 (Some("attemptId"), _) => "att_",
                 (_, Some("endpoints")) => "ep_",
                 (_, Some("deliveries")) => "dlv_",
+                (_, Some("schedules")) => "sch_",
                 other => panic!("{key:?}: unexpected path parameter {other:?}"),
             };
             assert_eq!(pattern, format!("^{prefix}[0-9A-HJKMNP-TV-Z]{{26}}$"), "{key:?}");
@@ -899,6 +903,112 @@ async fn every_provoked_status_is_documented_for_its_route() {
         expect(&w, &text, 415, Some("unsupported_media_type"), &mut seen).await;
     }
     expect(&w, &app("DELETE", &other), 200, None, &mut seen).await;
+    // Schedules: every answer of every route.
+    let sched_body = json!({"endpointId": ep, "rate": "rate(5 minutes)", "payload": {"n": 1}});
+    let create_sched = |key: &str, body: Value| {
+        Call::new("POST", "/v1/schedules", "/v1/schedules")
+            .header("idempotency-key", key)
+            .json(body)
+    };
+    let sch = expect(&w, &create_sched("sched-1", sched_body.clone()), 201, None, &mut seen)
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let sch_path = |suffix: &str| format!("/v1/schedules/{sch}{suffix}");
+    let unknown_sch = |suffix: &str| format!("/v1/schedules/sch_01JZZZZZZZZZZZZZZZZZZZZZZZ{suffix}");
+    let sched_ok = vec![
+        (create_sched("sched-1", sched_body.clone()), 201),
+        (Call::new("GET", "/v1/schedules", "/v1/schedules"), 200),
+        (Call::new("GET", "/v1/schedules/{id}", sch_path("")), 200),
+        (
+            Call::new("PUT", "/v1/schedules/{id}", sch_path("")).json(sched_body.clone()),
+            200,
+        ),
+        (Call::new("POST", "/v1/schedules/{id}/pause", sch_path("/pause")), 200),
+        (Call::new("POST", "/v1/schedules/{id}/resume", sch_path("/resume")), 200),
+        (
+            Call::new("GET", "/v1/schedules/{id}/occurrences", sch_path("/occurrences")),
+            200,
+        ),
+    ];
+    for (call, want) in &sched_ok {
+        expect(&w, call, *want, None, &mut seen).await;
+    }
+    let sched_bad = vec![
+        (
+            create_sched(
+                "sched-2",
+                json!({"endpointId": ep, "cron": "cron(0 25 * * ? *)", "payload": 1}),
+            ),
+            "validation_failed",
+        ),
+        (
+            Call::new("POST", "/v1/schedules", "/v1/schedules").json(sched_body.clone()),
+            "idempotency_key_required",
+        ),
+        (
+            Call::new("GET", "/v1/schedules", "/v1/schedules").query("limit=0"),
+            "validation_failed",
+        ),
+        (
+            Call::new("PUT", "/v1/schedules/{id}", sch_path(""))
+                .json(json!({"endpointId": ep, "cron": "cron(0 9 * * ? *)", "timezone": "Nowhere", "payload": 1})),
+            "validation_failed",
+        ),
+        (
+            Call::new("GET", "/v1/schedules/{id}/occurrences", sch_path("/occurrences")).query("limit=0"),
+            "validation_failed",
+        ),
+    ];
+    for (call, code) in &sched_bad {
+        expect(&w, call, 400, Some(code), &mut seen).await;
+    }
+    let sched_missing = vec![
+        create_sched(
+            "sched-3",
+            json!({"endpointId": UNKNOWN_EP, "rate": "rate(1 hour)", "payload": 1}),
+        ),
+        Call::new("GET", "/v1/schedules/{id}", unknown_sch("")),
+        Call::new("GET", "/v1/schedules/{id}", "/v1/schedules/not-an-id"),
+        Call::new("PUT", "/v1/schedules/{id}", unknown_sch("")).json(sched_body.clone()),
+        Call::new("DELETE", "/v1/schedules/{id}", unknown_sch("")),
+        Call::new("POST", "/v1/schedules/{id}/pause", unknown_sch("/pause")),
+        Call::new("POST", "/v1/schedules/{id}/resume", unknown_sch("/resume")),
+        Call::new("GET", "/v1/schedules/{id}/occurrences", unknown_sch("/occurrences")),
+    ];
+    for call in &sched_missing {
+        expect(&w, call, 404, Some("not_found"), &mut seen).await;
+    }
+    let sched_big = vec![
+        create_sched("sched-4", Value::Null),
+        Call::new("PUT", "/v1/schedules/{id}", sch_path("")),
+    ];
+    for call in &sched_big {
+        let huge = call.clone().bytes(vec![b' '; 400_000]);
+        expect(&w, &huge, 413, Some("payload_too_large"), &mut seen).await;
+        let text = call.clone().header("content-type", "text/plain").bytes(b"{}".to_vec());
+        expect(&w, &text, 415, Some("unsupported_media_type"), &mut seen).await;
+    }
+    let mut other_body = sched_body.clone();
+    other_body["payload"] = json!(2);
+    expect(
+        &w,
+        &create_sched("sched-1", other_body),
+        422,
+        Some("idempotency_key_reused"),
+        &mut seen,
+    )
+    .await;
+    expect(
+        &w,
+        &Call::new("DELETE", "/v1/schedules/{id}", sch_path("")),
+        200,
+        None,
+        &mut seen,
+    )
+    .await;
 
     // 400.
     let tok = |c: Call| c.anonymous().header("webhook-completion-token", &token);
@@ -1302,8 +1412,9 @@ async fn every_provoked_status_is_documented_for_its_route() {
 
     // What the table lists but these cheap requests cannot provoke: a revoke racing
     // eight concurrent writers, replay-dead over more than 10,000 failed deliveries,
-    // and deleting an application whose endpoints have deliveries in flight (no
-    // endpoint belongs to an application until endpoints carry `applicationId`).
+    // deleting an application whose endpoints have deliveries in flight (no
+    // endpoint belongs to an application until endpoints carry `applicationId`),
+    // and a schedule change racing another writer.
     let all: Observed = ROUTES
         .iter()
         .flat_map(|r| r.statuses.iter().map(move |s| (r.method, r.path, *s)))
@@ -1315,6 +1426,9 @@ async fn every_provoked_status_is_documented_for_its_route() {
             ("DELETE", "/v1/applications/{id}", 409),
             ("POST", "/v1/endpoints/{id}/replay-dead", 400),
             ("POST", "/v1/endpoints/{id}/revoke", 409),
+            ("POST", "/v1/schedules/{id}/pause", 409),
+            ("POST", "/v1/schedules/{id}/resume", 409),
+            ("PUT", "/v1/schedules/{id}", 409),
         ]
     );
     assert!(seen.is_subset(&all));

@@ -33,6 +33,8 @@ pub use sqs::SqsQueue;
 pub struct Deployment {
     pub store: std::sync::Arc<DynamoStore>,
     pub planner: courier_app::planner::Planner,
+    /// Scheduler's recurring schedules (the `/v1/schedules` timers).
+    pub recurring: std::sync::Arc<SchedulerTimer>,
 }
 
 impl Deployment {
@@ -49,11 +51,13 @@ impl Deployment {
         if let Some(arn) = &config.schedule_dlq_arn {
             timer = timer.with_dead_letter_queue(arn.clone());
         }
+        let timer = std::sync::Arc::new(timer);
         Ok(Deployment {
+            recurring: timer.clone(),
             store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
             planner: courier_app::planner::Planner {
                 queue: std::sync::Arc::new(queue),
-                timer: std::sync::Arc::new(timer),
+                timer,
                 settings: courier_app::planner::PlannerSettings {
                     sqs_max_delay_seconds: config.sqs_max_delay_seconds,
                     schedule_lead_seconds: config.schedule_lead_seconds,

@@ -1200,3 +1200,65 @@ async fn a_single_endpoint_event_is_written_without_a_transaction() {
     assert_eq!(store.get_event(&tenant, &event.id).await.expect("get"), Some(event));
     assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(d));
 }
+
+#[tokio::test]
+async fn schedules_contract() {
+    let (_emu, config, res) = setup().await;
+    let store = DynamoStore::new(&config, &res.table);
+    contract::schedules(&store).await;
+}
+
+/// Recurring schedules on Scheduler: created, updated in place (state, expression,
+/// window, input), read back by the local runner's listing, deleted (twice is fine),
+/// and never taken for one-shot timers.
+#[tokio::test]
+async fn recurring_schedules_are_created_updated_listed_and_deleted() {
+    use courier_app::schedule::{RecurringSpec, RecurringTimer};
+    let (_emu, config, res) = setup().await;
+    let timer = SchedulerTimer::new(
+        &config,
+        res.schedule_group.clone(),
+        res.queue_arn.clone(),
+        res.scheduler_role_arn.clone(),
+    );
+    let mut spec = RecurringSpec {
+        name: "sch_01JBBBBBBBBBBBBBBBBBBBBBBB".into(),
+        expression: "cron(0 9 * * ? *)".into(),
+        timezone: "Europe/Berlin".into(),
+        start: None,
+        end: Some(Timestamp::from_secs(4_102_444_800)),
+        enabled: true,
+        input: r#"{"kind":"schedule_fire","plannedAt":"<aws.scheduler.scheduled-time>"}"#.into(),
+    };
+    timer.put_recurring(&spec).await.expect("create");
+    let listed = timer.list_recurring().await.expect("list");
+    assert_eq!(
+        listed.iter().map(|e| e.spec.clone()).collect::<Vec<_>>(),
+        vec![spec.clone()]
+    );
+    assert!(listed[0].created.millis() > 0, "the creation date is read back");
+    spec.expression = "rate(5 minutes)".into();
+    spec.timezone = "UTC".into();
+    spec.enabled = false;
+    spec.end = None;
+    timer.put_recurring(&spec).await.expect("update");
+    let listed = timer.list_recurring().await.expect("list");
+    assert_eq!(
+        listed.iter().map(|e| e.spec.clone()).collect::<Vec<_>>(),
+        vec![spec.clone()]
+    );
+    // A one-shot timer beside it: list_due sees only the timer.
+    let ids = contract::Ids::new();
+    let msg = contract::sample_message(&ids.delivery(), &ids.tenant(), &ids.endpoint(), 2, T0);
+    courier_app::ports::Timer::schedule(&timer, "one-shot", T0, &msg)
+        .await
+        .expect("timer");
+    let due = timer.list_due(T0.plus_secs(1)).await.expect("due");
+    assert_eq!(
+        due.into_iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        vec!["one-shot".to_owned()]
+    );
+    timer.delete_recurring(&spec.name).await.expect("delete");
+    timer.delete_recurring(&spec.name).await.expect("delete again");
+    assert_eq!(timer.list_recurring().await.expect("list"), vec![]);
+}

@@ -62,6 +62,9 @@ pub enum Command {
     /// Declare and read event types and their payload schemas.
     #[command(subcommand, name = "event-types")]
     EventTypes(EventTypesCmd),
+    /// Recurring schedules: create, list, read, pause, resume, delete.
+    #[command(subcommand)]
+    Schedules(SchedulesCmd),
     /// Run a local webhook receiver that verifies signatures and answers scripted statuses.
     Receive(ReceiveArgs),
     /// Verify one webhook's Standard Webhooks signature.
@@ -297,6 +300,52 @@ pub enum EventTypesCmd {
         #[arg(long)]
         deprecated: bool,
     },
+}
+
+#[derive(Subcommand)]
+pub enum SchedulesCmd {
+    /// Your schedules, with their next firing instants.
+    List {
+        #[command(flatten)]
+        page: Page,
+    },
+    /// Create a schedule: exactly one of --cron (with --timezone), --rate and --at.
+    Create {
+        #[arg(long = "endpoint", value_name = "ID")]
+        endpoint: String,
+        /// EventBridge Scheduler cron, e.g. 'cron(0 9 * * ? *)'.
+        #[arg(long)]
+        cron: Option<String>,
+        /// IANA time zone of --cron, e.g. Europe/Berlin.
+        #[arg(long)]
+        timezone: Option<String>,
+        /// e.g. 'rate(5 minutes)'.
+        #[arg(long)]
+        rate: Option<String>,
+        /// One firing at this RFC 3339 instant.
+        #[arg(long)]
+        at: Option<String>,
+        #[arg(long)]
+        start_at: Option<String>,
+        #[arg(long)]
+        end_at: Option<String>,
+        #[arg(long = "type", value_name = "TYPE")]
+        event_type: Option<String>,
+        /// Inline JSON, @file.json, or - for stdin.
+        #[arg(long)]
+        payload: String,
+        /// Generated when absent; a repeat with the same key returns the same schedule.
+        #[arg(long)]
+        idempotency_key: Option<String>,
+    },
+    /// One schedule and its next firing instants.
+    Get { id: String },
+    /// Stop its firings until resumed.
+    Pause { id: String },
+    /// Start its firings again.
+    Resume { id: String },
+    /// Delete it (its occurrences stay readable).
+    Delete { id: String },
 }
 
 /// Bounded polling for `--watch`.

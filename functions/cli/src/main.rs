@@ -18,6 +18,7 @@ mod policy;
 mod profile;
 mod receive;
 mod render;
+mod schedules;
 mod table;
 mod verify;
 mod watch;
@@ -39,6 +40,7 @@ async fn api(cli: Cli, mut out: Output) -> CliResult<()> {
         Command::Attempts(c) => deliveries::attempts(c, &client, &mut out).await,
         Command::Applications(c) => applications::run(c, &client, &mut out).await,
         Command::EventTypes(c) => event_types::run(c, &client, &mut out).await,
+        Command::Schedules(c) => schedules::run(c, &client, &mut out).await,
         _ => Err(CliError::failed("not an API command")),
     }
 }

@@ -394,6 +394,62 @@ pub fn event_accepted(v: &Value, idempotency_key: &str, style: Style) -> String 
     )
 }
 
+/// How a schedule recurs: its cron (with the zone), rate or at.
+fn recurrence(v: &Value) -> String {
+    match (v["cron"].as_str(), v["rate"].as_str(), v["at"].as_str()) {
+        (Some(c), _, _) => format!("{c} {}", v["timezone"].as_str().unwrap_or("UTC")),
+        (None, Some(r), _) => r.to_owned(),
+        (None, None, Some(a)) => format!("at {a}"),
+        _ => "-".to_owned(),
+    }
+}
+
+fn next_firing(v: &Value) -> String {
+    v["nextFirings"][0].as_str().unwrap_or("-").to_owned()
+}
+
+pub fn schedules(page: &Value, style: Style) -> String {
+    let mut t = Table::new(&["ID", "STATUS", "RECURRENCE", "NEXT FIRING", "ENDPOINT"]);
+    for v in items(page) {
+        let status = text(v, "status");
+        t.row(vec![
+            plain(text(v, "id")),
+            (status.clone(), Tone::of_state(&status)),
+            plain(recurrence(v)),
+            plain(next_firing(v)),
+            plain(text(v, "endpointId")),
+        ]);
+    }
+    with_cursor(t.render(style), page)
+}
+
+pub fn schedule(v: &Value, style: Style) -> String {
+    let status = text(v, "status");
+    let next: Vec<&str> = v["nextFirings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let pairs = vec![
+        ("id", text(v, "id"), Tone::Plain),
+        ("status", status.clone(), Tone::of_state(&status)),
+        ("recurrence", recurrence(v), Tone::Plain),
+        ("endpoint", text(v, "endpointId"), Tone::Plain),
+        ("type", v["type"].as_str().unwrap_or("-").to_owned(), Tone::Plain),
+        (
+            "next firings",
+            if next.is_empty() {
+                "-".to_owned()
+            } else {
+                next.join(", ")
+            },
+            Tone::Plain,
+        ),
+    ];
+    fields(&pairs, style)
+}
+
 /// Any other answer (test, replay, redeliver, redrive): its top-level fields, with
 /// nested objects as compact JSON.
 pub fn summary(v: &Value, extra: &[(&str, String)], style: Style) -> String {

@@ -739,6 +739,81 @@ async fn applications_and_event_types_commands() {
         "{err}"
     );
     cli.fails(3, &["event-types", "get", "invoice.void"]).await;
+    st.stop().await;
+}
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schedules_are_created_once_per_key_listed_paused_resumed_and_deleted() {
+    let st = stack("schedules").await;
+    let cli = Cli::new(&st, "schedules");
+    let ep = cli
+        .json(&[
+            "endpoints",
+            "create",
+            "--url",
+            "http://127.0.0.1:9999/hook",
+            "--policy",
+            "greatwait",
+        ])
+        .await;
+    let ep = s(&ep["id"]).to_owned();
+    let create = [
+        "schedules",
+        "create",
+        "--endpoint",
+        &ep,
+        "--cron",
+        "cron(0 9 * * ? *)",
+        "--timezone",
+        "Europe/Berlin",
+        "--type",
+        "reminder.due",
+        "--payload",
+        r#"{"n": 1}"#,
+        "--idempotency-key",
+        "cli-sch-1",
+    ];
+    let created = cli.json(&create).await;
+    let id = s(&created["id"]).to_owned();
+    assert!(id.starts_with("sch_"), "{created}");
+    assert_eq!(
+        (&created["status"], &created["timezone"]),
+        (&json!("active"), &json!("Europe/Berlin"))
+    );
+    assert_eq!(created["nextFirings"].as_array().map(Vec::len), Some(5));
+    // The same key again: the same schedule.
+    assert_eq!(cli.json(&create).await["id"], id.as_str());
+    let listed = cli.json(&["schedules", "list"]).await;
+    assert_eq!(listed["items"].as_array().map(Vec::len), Some(1));
+    let table = cli.ok(&["schedules", "list"]).await;
+    assert!(
+        table.contains(&id) && table.contains("cron(0 9 * * ? *) Europe/Berlin"),
+        "{table}"
+    );
+    assert_eq!(cli.json(&["schedules", "pause", &id]).await["status"], "paused");
+    assert_eq!(cli.json(&["schedules", "get", &id]).await["nextFirings"], json!([]));
+    assert_eq!(cli.json(&["schedules", "resume", &id]).await["status"], "active");
+    let shown = cli.ok(&["schedules", "get", &id]).await;
+    assert!(shown.contains("reminder.due"), "{shown}");
+    assert_eq!(
+        cli.json(&["schedules", "delete", &id]).await,
+        json!({"id": id, "deleted": true})
+    );
+    let gone = cli.run(&["schedules", "get", &id]).await;
+    assert_eq!(gone.code, 3, "not found has its own exit code: {}", gone.stderr);
+    // A bad cron is refused naming the field.
+    let bad = cli
+        .run(&[
+            "schedules",
+            "create",
+            "--endpoint",
+            &ep,
+            "--cron",
+            "cron(61 9 * * ? *)",
+            "--payload",
+            "{}",
+        ])
+        .await;
+    assert!(bad.stderr.contains("cron.minutes"), "{}", bad.stderr);
     st.stop().await;
 }

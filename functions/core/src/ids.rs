@@ -124,6 +124,7 @@ prefixed_id!(DeliveryId, "dlv_", "delivery");
 prefixed_id!(AttemptId, "att_", "attempt");
 prefixed_id!(TenantId, "ten_", "tenant");
 prefixed_id!(ApplicationId, "app_", "application");
+prefixed_id!(ScheduleId, "sch_", "schedule");
 
 #[cfg(test)]
 mod tests {

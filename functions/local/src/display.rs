@@ -75,6 +75,7 @@ impl StepSink for Console {
                     .map(|a| clock_time(a.until))
                     .unwrap_or_default()
             ),
+            Ok(StepOutcome::Fired(outcome)) => format!("schedule fired: {outcome:?}"),
             Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Dropped { .. }) => return,
         };
         let mut out = std::io::stdout().lock();

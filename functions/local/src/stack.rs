@@ -4,7 +4,8 @@
 //! (standing in for Lambda's event source mapping; see `crate::delay_ends` for how
 //! its pollers see delayed retries on time), and a timer pump that fires due
 //! Scheduler schedules onto the queue and deletes them (the emulator never fires
-//! them), and the reconciler run periodically, as its `rate()` schedule runs it on
+//! them), a stand-in for Scheduler's recurring schedules (`crate::recurring`),
+//! and the reconciler run periodically, as its `rate()` schedule runs it on
 //! AWS. Used by `make run` and by the end-to-end tests.
 
 use crate::delay_ends::{DelayEnds, NotingQueue};
@@ -14,6 +15,7 @@ use courier_app::api::{Api, ApiSettings};
 use courier_app::model::Tenant;
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
+use courier_app::schedule_fire::ScheduleFirer;
 use courier_app::sender::{Faults, NoFaults, Sender, SenderSettings};
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use courier_core::ids::TenantId;
@@ -57,6 +59,9 @@ pub struct StackOptions {
     pub reconcile: courier_app::reconcile::ReconcileSettings,
     /// Admit only endpoint URLs on 127.0.0.1 or [::1] (for runs fed generated input).
     pub loopback_targets_only: bool,
+    /// Admit schedules at `rate(N seconds)` (tests and dev runs only: Scheduler has
+    /// no such rate, and the API on AWS never admits it).
+    pub second_rates: bool,
 }
 
 impl Default for StackOptions {
@@ -74,6 +79,7 @@ impl Default for StackOptions {
             reconcile_every: Duration::from_secs(60),
             reconcile: courier_app::reconcile::ReconcileSettings::default(),
             loopback_targets_only: false,
+            second_rates: false,
         }
     }
 }
@@ -87,6 +93,8 @@ pub struct Stack {
     pub queue: Arc<SqsQueue>,
     pub timer: Arc<SchedulerTimer>,
     pub store: Arc<DynamoStore>,
+    /// Where recurring schedules' firings go (the sender's pollers hand them to it).
+    pub firer: Arc<ScheduleFirer>,
     /// Keeps the emulator alive for the stack's lifetime (None when external).
     _emulator: Option<courier_aws::testing::Emulator>,
     shutdown: watch::Sender<bool>,
@@ -162,6 +170,19 @@ impl Stack {
                 ..ApiSettings::default()
             },
             limiter: Default::default(),
+            schedules: courier_app::schedule::Schedules {
+                store: store.clone(),
+                timer: timer.clone(),
+                second_rates: opts.second_rates,
+            },
+        });
+        let firer = Arc::new(ScheduleFirer {
+            schedules: store.clone(),
+            endpoints: store.clone(),
+            deliveries: store.clone(),
+            planner: planner.clone(),
+            clock: opts.clock.clone(),
+            random: random.clone(),
         });
         let sender = Arc::new(Sender {
             secrets: secrets.clone(),
@@ -232,7 +253,7 @@ impl Stack {
         // due together wait for each other's batches (the bench's timer lateness showed it).
         for _ in 0..SENDER_POLLERS {
             tasks.push(tokio::spawn(poll_loop(
-                Consumer::Sender(sender.clone()),
+                Consumer::Sender(sender.clone(), firer.clone()),
                 queue.clone(),
                 res.queue_arn.clone(),
                 opts.visibility_timeout_seconds,
@@ -243,7 +264,7 @@ impl Stack {
         }
         // One more, for delayed messages (see `Polling::AtDelayEnds`).
         tasks.push(tokio::spawn(poll_loop(
-            Consumer::Sender(sender.clone()),
+            Consumer::Sender(sender.clone(), firer.clone()),
             queue.clone(),
             res.queue_arn.clone(),
             opts.visibility_timeout_seconds,
@@ -257,6 +278,13 @@ impl Stack {
             opts.clock.clone(),
             opts.reconcile,
             opts.reconcile_every,
+            rx.clone(),
+        )));
+        tasks.push(tokio::spawn(crate::recurring::recurring_loop(
+            timer.clone(),
+            queue.clone(),
+            opts.clock.clone(),
+            opts.second_rates,
             rx.clone(),
         )));
         tasks.push(tokio::spawn(timer_loop(
@@ -275,6 +303,7 @@ impl Stack {
             queue,
             timer,
             store,
+            firer,
             _emulator: emulator,
             shutdown,
             tasks,
@@ -293,7 +322,7 @@ impl Stack {
 /// What a polled queue feeds: the sender, or the dead-letter handler.
 #[derive(Clone)]
 enum Consumer {
-    Sender(Arc<Sender>),
+    Sender(Arc<Sender>, Arc<ScheduleFirer>),
     DeadLetters(Arc<DynamoStore>, Arc<dyn Clock>),
 }
 
@@ -401,8 +430,8 @@ async fn poll_loop(
             }
         };
         let response = match &consumer {
-            Consumer::Sender(sender) => {
-                let (response, results) = courier_sender::handle_batch(sender, event).await;
+            Consumer::Sender(sender, firer) => {
+                let (response, results) = courier_sender::handle_batch_with(sender, Some(firer), event).await;
                 for r in &results {
                     sink.step(r);
                 }

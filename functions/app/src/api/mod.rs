@@ -26,6 +26,7 @@ pub mod rate_limit;
 mod resend;
 mod route_table;
 mod routes;
+mod schedules;
 pub mod views;
 
 pub use applications::application_view;
@@ -110,6 +111,8 @@ pub struct Api {
     pub admission: Arc<dyn UrlAdmission>,
     pub settings: ApiSettings,
     pub limiter: RateLimiter,
+    /// Recurring schedules: their store, the recurring timer and its settings.
+    pub schedules: crate::schedule::Schedules,
 }
 
 /// A request as plain data, for callers inside the process (tests, the bench, the

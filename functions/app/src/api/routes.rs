@@ -6,7 +6,7 @@
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::{
     Api, applications, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, event_types, events,
-    events_batch, portal, resend,
+    events_batch, portal, resend, schedules,
 };
 use crate::model::Tenant;
 use axum::Router;
@@ -107,6 +107,23 @@ impl Api {
             .route("/v1/events", only(post(events::create).get(events::list), "GET, POST"))
             .route("/v1/portal-links", only(post(portal::create), "POST"))
             .route("/v1/events/batch", only(post(events_batch::create), "POST"))
+            .route(
+                "/v1/schedules",
+                only(post(schedules::create).get(schedules::list), "GET, POST"),
+            )
+            .route(
+                "/v1/schedules/{id}",
+                only(
+                    get(schedules::get).put(schedules::replace).delete(schedules::delete),
+                    "DELETE, GET, PUT",
+                ),
+            )
+            .route("/v1/schedules/{id}/pause", only(post(schedules::pause), "POST"))
+            .route("/v1/schedules/{id}/resume", only(post(schedules::resume), "POST"))
+            .route(
+                "/v1/schedules/{id}/occurrences",
+                only(get(schedules::occurrences), "GET"),
+            )
             .route(
                 "/v1/portal-links/{id}",
                 only(axum::routing::delete(portal::revoke), "DELETE"),

@@ -13,6 +13,7 @@ mod applications;
 mod clock;
 mod paging;
 mod queue;
+mod schedules;
 mod store;
 mod timer;
 
@@ -20,6 +21,7 @@ pub use applications::*;
 pub use clock::*;
 use paging::*;
 pub use queue::*;
+pub use schedules::*;
 pub use store::*;
 pub use timer::*;
 

@@ -96,6 +96,8 @@ pub enum StepOutcome {
     SettledWithoutAttempt { delivery: Box<Delivery> },
     /// Nothing to do: duplicate, stale or unknown; the message is consumed.
     Dropped { why: DropReason },
+    /// A recurring schedule's firing (a `schedule_fire` message), not a delivery step.
+    Fired(Box<crate::schedule_fire::FireOutcome>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

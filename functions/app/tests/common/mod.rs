@@ -96,6 +96,8 @@ pub struct World {
     pub http: Arc<ScriptedHttp>,
     pub api: Api,
     pub sender: Sender,
+    pub schedules: Arc<courier_app::memory::MemorySchedules>,
+    pub recurring: Arc<courier_app::memory::MemoryRecurring>,
 }
 
 pub const KEY: &str = "ck_test_key";
@@ -119,6 +121,8 @@ impl World {
         };
         let random: Arc<dyn Random> = Arc::new(Zero);
         let applications = Arc::new(MemoryApplications::new());
+        let schedules = Arc::new(courier_app::memory::MemorySchedules::new());
+        let recurring = Arc::new(courier_app::memory::MemoryRecurring::new());
         let api = Api {
             tenants: store.clone(),
             endpoints: store.clone(),
@@ -133,6 +137,11 @@ impl World {
             admission: Arc::new(AllowAll),
             settings: ApiSettings::default(),
             limiter: Default::default(),
+            schedules: courier_app::schedule::Schedules {
+                store: schedules.clone(),
+                timer: recurring.clone(),
+                second_rates: false,
+            },
         };
         let sender = Sender {
             secrets: Arc::new(FixedSecrets::new(9)),
@@ -161,6 +170,8 @@ impl World {
             http,
             api,
             sender,
+            schedules,
+            recurring,
         }
     }
 
