@@ -291,6 +291,7 @@ impl Harness {
             planner,
             faults: Arc::new(NoFaults),
             settings: SenderSettings::default(),
+            limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
         });
         let tenant = Tenant {
             id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),

@@ -908,3 +908,15 @@ async fn tampered_cursors_are_refused_before_they_reach_dynamodb() {
         }
     }
 }
+
+#[tokio::test]
+async fn limiter_contract() {
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let limiter = courier_aws::DynamoLimiter::new(aws_sdk_dynamodb::Client::new(&config), &res.table);
+    contract::limiter(&limiter, &clock).await;
+    // A second adapter (another sender instance) remembers nothing: it still sees
+    // the first one's slots and bucket through the table.
+    let other = courier_aws::DynamoLimiter::new(aws_sdk_dynamodb::Client::new(&config), &res.table);
+    contract::limiter_shared(&limiter, &other).await;
+}

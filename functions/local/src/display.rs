@@ -75,7 +75,9 @@ impl StepSink for Console {
                     .map(|a| clock_time(a.until))
                     .unwrap_or_default()
             ),
-            Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Dropped { .. }) => return,
+            Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Throttled { .. }) | Ok(StepOutcome::Dropped { .. }) => {
+                return;
+            }
         };
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");

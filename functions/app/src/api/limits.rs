@@ -33,3 +33,6 @@ pub const MAX_COMPLETION_DETAIL: usize = 4096;
 pub const MAX_CREDENTIAL_LEN: usize = 256;
 /// Most events one `POST /v1/events/batch` may carry.
 pub const MAX_EVENTS_PER_BATCH: usize = 100;
+/// Largest `rateLimit.burst` (`rateLimit.perSecond` and `maxInFlight` bounds are
+/// courier_core's `rate_limit` and `limiter` constants).
+pub const MAX_BURST: u64 = 100_000;

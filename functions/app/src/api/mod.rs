@@ -12,6 +12,7 @@ mod completion;
 mod console;
 mod deliveries;
 mod endpoint_lifecycle;
+mod endpoint_limits;
 mod endpoints;
 mod events;
 mod events_batch;

@@ -95,6 +95,7 @@ pub struct World {
     pub http: Arc<ScriptedHttp>,
     pub api: Api,
     pub sender: Sender,
+    pub limiter: Arc<courier_app::memory::MemoryLimiter>,
 }
 
 pub const KEY: &str = "ck_test_key";
@@ -105,6 +106,7 @@ impl World {
         let store = Arc::new(MemoryStore::new(clock.clone()));
         let queue = Arc::new(MemoryQueue::new(clock.clone()));
         let timer = Arc::new(MemoryTimer::new());
+        let limiter = Arc::new(courier_app::memory::MemoryLimiter::new());
         let http = Arc::new(ScriptedHttp {
             clock: clock.clone(),
             script: Mutex::new(script.into()),
@@ -139,7 +141,11 @@ impl World {
             random,
             planner,
             faults: Arc::new(NoFaults),
-            settings: SenderSettings { lease_margin_ms: 5_000 },
+            settings: SenderSettings {
+                lease_margin_ms: 5_000,
+                ..SenderSettings::default()
+            },
+            limiter: limiter.clone(),
         };
         let tenant = Tenant {
             id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
@@ -156,6 +162,7 @@ impl World {
             http,
             api,
             sender,
+            limiter,
         }
     }
 
