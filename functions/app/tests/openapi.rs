@@ -1231,4 +1231,19 @@ fn document_states_the_limits_the_api_enforces() {
     let event = &schemas["CreateEvent"]["properties"];
     assert_eq!(event["endpointIds"]["maxItems"], json!(limits::MAX_ENDPOINTS_PER_EVENT));
     assert_eq!(event["type"]["maxLength"], json!(limits::MAX_EVENT_TYPE));
+    let rate = &schemas["RateLimit"]["properties"];
+    use courier_core::{limiter, rate_limit};
+    assert_eq!(
+        (rate["perSecond"]["minimum"].as_f64(), rate["perSecond"]["maximum"].as_f64()),
+        (Some(rate_limit::MIN_PER_SECOND), Some(rate_limit::MAX_PER_SECOND))
+    );
+    assert_eq!(rate["burst"]["maximum"], json!(limits::MAX_BURST));
+    for schema in ["CreateEndpoint", "UpdateEndpoint", "Endpoint"] {
+        let cap = &schemas[schema]["properties"]["maxInFlight"];
+        assert_eq!(
+            (&cap["minimum"], &cap["maximum"]),
+            (&json!(limiter::MIN_IN_FLIGHT), &json!(limiter::MAX_IN_FLIGHT)),
+            "{schema}"
+        );
+    }
 }
