@@ -1234,7 +1234,10 @@ fn document_states_the_limits_the_api_enforces() {
     let rate = &schemas["RateLimit"]["properties"];
     use courier_core::{limiter, rate_limit};
     assert_eq!(
-        (rate["perSecond"]["minimum"].as_f64(), rate["perSecond"]["maximum"].as_f64()),
+        (
+            rate["perSecond"]["minimum"].as_f64(),
+            rate["perSecond"]["maximum"].as_f64()
+        ),
         (Some(rate_limit::MIN_PER_SECOND), Some(rate_limit::MAX_PER_SECOND))
     );
     assert_eq!(rate["burst"]["maximum"], json!(limits::MAX_BURST));

@@ -12,9 +12,10 @@ use std::collections::BTreeMap;
 pub const MIN_IN_FLIGHT: u32 = 1;
 pub const MAX_IN_FLIGHT: u32 = 1000;
 
-/// How long an attempt held by a full in-flight cap waits before it looks again:
-/// slots free when attempts end (usually well within a second), not at a time
-/// known in advance; their leases are only the upper bound.
+/// The shortest an attempt held by a full in-flight cap waits before it looks
+/// again: slots free when attempts end (usually well within a second), not at a
+/// time known in advance; their leases are only the upper bound. While the newest
+/// attempt under way has run longer than this, the wait is as long as it has run.
 pub const IN_FLIGHT_RECHECK_MS: i64 = 1000;
 
 /// The limits an endpoint has (set on it, or the deployment's default).
@@ -75,8 +76,16 @@ pub fn admit(limits: &Limits, state: &LimitState, slot: &str, lease_until: Times
             return Admit::Granted { state: next };
         }
         if next.slots.len() >= max as usize {
+            // Slots are leased for as long as this one would be, so the latest lease
+            // tells how long the newest attempt has been under way. An attempt that
+            // has run for a while likely runs as long again (a hanging receiver runs
+            // to its timeout): look again after that long, at least the recheck, so
+            // held attempts of a hanging endpoint do not come back every second.
+            let lease_ms = lease_until.millis_since(now).max(0);
             let earliest = next.slots.values().min().copied().unwrap_or(now);
-            let until = earliest.min(now.plus_millis(IN_FLIGHT_RECHECK_MS));
+            let newest = next.slots.values().max().copied().unwrap_or(now);
+            let running_ms = now.millis_since(newest.plus_millis(-lease_ms)).max(0);
+            let until = earliest.min(now.plus_millis(running_ms.max(IN_FLIGHT_RECHECK_MS)));
             return Admit::Held {
                 until,
                 cause: HoldCause::InFlight,
@@ -211,5 +220,39 @@ mod tests {
         assert_eq!(s.bucket.unwrap().milli_tokens, 1000);
         assert!(Limits::default().is_none());
         assert!(!limits.is_none());
+    }
+
+    #[test]
+    fn a_cap_full_of_long_running_attempts_holds_as_long_as_they_have_run() {
+        let limits = Limits {
+            rate: None,
+            max_in_flight: Some(1),
+        };
+        // Leases are 32 s (a 12 s timeout and the margin): "a" started at 0.
+        let s1 = granted(admit(&limits, &LimitState::default(), "a", t(32_000), t(0)));
+        // 300 ms in: the recheck's second.
+        assert_eq!(
+            admit(&limits, &s1, "b", t(32_300), t(300)),
+            Admit::Held {
+                until: t(1_300),
+                cause: HoldCause::InFlight
+            }
+        );
+        // 5 s in: another 5 s.
+        assert_eq!(
+            admit(&limits, &s1, "b", t(37_000), t(5_000)),
+            Admit::Held {
+                until: t(10_000),
+                cause: HoldCause::InFlight
+            }
+        );
+        // 20 s in: never past the lease, when the slot frees itself.
+        assert_eq!(
+            admit(&limits, &s1, "b", t(52_000), t(20_000)),
+            Admit::Held {
+                until: t(32_000),
+                cause: HoldCause::InFlight
+            }
+        );
     }
 }
