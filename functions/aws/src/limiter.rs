@@ -61,12 +61,18 @@ struct Seen {
 
 /// The last state seen per item key, with its version.
 type Remembered = Arc<Mutex<HashMap<String, (LimitState, Option<u64>)>>>;
+/// One lock per item key, taken by this process's calls on that item.
+type KeyLocks = Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>;
 
 #[derive(Clone)]
 pub struct DynamoLimiter {
     client: Client,
     table: String,
     seen: Remembered,
+    /// The records of a batch (and, locally, the stack's pollers) share this
+    /// adapter: taking turns per endpoint here keeps them from losing conditions to
+    /// each other, so their writes race only other instances'.
+    locks: KeyLocks,
 }
 
 impl DynamoLimiter {
@@ -75,7 +81,13 @@ impl DynamoLimiter {
             client,
             table: table.into(),
             seen: Arc::default(),
+            locks: Arc::default(),
         }
+    }
+
+    fn lock_for(&self, pk: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        locks.entry(pk.to_owned()).or_default().clone()
     }
 
     fn remembered(&self, pk: &str) -> Option<Seen> {
@@ -197,6 +209,8 @@ impl Limiter for DynamoLimiter {
         now: Timestamp,
     ) -> PortResult<Admission> {
         let pk = limit_pk(tenant, endpoint);
+        let lock = self.lock_for(&pk);
+        let _turn = lock.lock().await;
         // Nothing remembered: assume no item yet (a first write creates it; if one
         // exists, the failed condition hands it back).
         let mut seen = self.remembered(&pk).unwrap_or(Seen {
@@ -221,6 +235,8 @@ impl Limiter for DynamoLimiter {
 
     async fn release(&self, tenant: &TenantId, endpoint: &EndpointId, slot: &str) -> PortResult<()> {
         let pk = limit_pk(tenant, endpoint);
+        let lock = self.lock_for(&pk);
+        let _turn = lock.lock().await;
         let r = self
             .client
             .update_item()
