@@ -11,7 +11,12 @@
 //! early, also takes one SQS re-delay); the first attempt succeeding on a gavAI
 //! and on a SmartChat endpoint, whose health state a success may update; the batch
 //! path (events ingested ten to a `POST /v1/events/batch`, the event source mapping
-//! handing the sender batches of ten); a redelivery with an Idempotency-Key.
+//! handing the sender batches of ten); a redelivery with an Idempotency-Key; the
+//! first attempt to endpoints with limits that never hold (the limiter's requests
+//! per attempt), and to one limited to 2/s burst 2 (holds included, with the
+//! lateness the holds add). Last, isolation: an endpoint that hangs past its
+//! timeout, capped at one attempt in flight, while another endpoint's deliveries go
+//! out.
 
 use crate::cost::{self, Breakdown, Usage};
 use crate::receiver::Receiver;
@@ -114,6 +119,13 @@ pub struct Report {
     pub schedule_lead_seconds: u32,
     pub lambda_memory_mb: u32,
     pub paths: Vec<PathReport>,
+    /// First attempt start minus delivery creation, ms: the unlimited path, and the
+    /// path limited to 2/s burst 2 (what throttling adds).
+    pub lateness_unlimited_ms: Summary,
+    pub lateness_throttled_ms: Summary,
+    /// The same for deliveries to a healthy endpoint sent while a hanging endpoint
+    /// (maxInFlight 1) holds many deliveries.
+    pub isolation_ms: Summary,
 }
 
 #[derive(Default)]
@@ -315,6 +327,7 @@ impl Harness {
             planner,
             faults: Arc::new(NoFaults),
             settings: SenderSettings::default(),
+            limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
         });
         let tenant = Tenant {
             id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
@@ -405,10 +418,30 @@ impl Harness {
     }
 
     async fn endpoint(&self, url: &str, policy: Value) -> Result<String, String> {
-        let e = self
-            .call("POST", "/v1/endpoints", json!({"url": url, "policy": policy}), None)
-            .await?;
+        self.endpoint_with(url, policy, json!({})).await
+    }
+
+    /// An endpoint with `extra` fields (limits, timeout) beside its URL and policy.
+    async fn endpoint_with(&self, url: &str, policy: Value, extra: Value) -> Result<String, String> {
+        let mut body = json!({"url": url, "policy": policy});
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            body[k] = v.clone();
+        }
+        let e = self.call("POST", "/v1/endpoints", body, None).await?;
         Ok(e["id"].as_str().unwrap_or_default().to_owned())
+    }
+
+    /// First attempt start minus creation, ms, of each delivery that has one.
+    async fn lateness(&self, ids: &[DeliveryId]) -> Summary {
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let (Ok(Some(d)), Ok(attempts)) = (self.check.get_delivery(id).await, self.check.list_attempts(id).await)
+                && let Some(first) = attempts.first()
+            {
+                out.push(first.started_at.millis_since(d.created_at) as f64);
+            }
+        }
+        summarize(&out)
     }
 
     /// Waits (bounded) until every delivery is settled with `attempts` attempts and
@@ -612,7 +645,7 @@ async fn run_paths(
     h: &Harness,
     receiver: &Receiver,
     cfg: &Config,
-) -> Result<(Vec<PathReport>, BTreeMap<String, u64>), String> {
+) -> Result<(Vec<PathReport>, BTreeMap<String, u64>, Figures), String> {
     let k = cfg.per_path.max(1);
     let ok = h.endpoint(&receiver.url("/ok"), json!("greatwait")).await?;
     // Tanitar waits count from the attempt's start and have no jitter: 2 s fits
@@ -632,7 +665,30 @@ async fn run_paths(
     // The presets whose endpoints keep health state: what a success costs them.
     let gavai = h.endpoint(&receiver.url("/ok"), json!("gavai")).await?;
     let smartchat = h.endpoint(&receiver.url("/ok"), json!("smartchat")).await?;
+    // Limits that never hold: the limiter's own requests per attempt.
+    let rate_only = h
+        .endpoint_with(
+            &receiver.url("/ok"),
+            json!("greatwait"),
+            json!({"rateLimit": {"perSecond": 1000, "burst": 1000}}),
+        )
+        .await?;
+    let rate_and_cap = h
+        .endpoint_with(
+            &receiver.url("/ok"),
+            json!("greatwait"),
+            json!({"rateLimit": {"perSecond": 1000, "burst": 1000}, "maxInFlight": 100}),
+        )
+        .await?;
+    let throttled = h
+        .endpoint_with(
+            &receiver.url("/ok"),
+            json!("greatwait"),
+            json!({"rateLimit": {"perSecond": 2, "burst": 2}}),
+        )
+        .await?;
     let mut out = Vec::new();
+    let mut lateness = BTreeMap::new();
     let mut first_ids: Vec<DeliveryId> = Vec::new();
     for (name, endpoint, attempts) in [
         ("first attempt succeeds", &ok, 1),
@@ -640,12 +696,22 @@ async fn run_paths(
         ("one retry via Scheduler", &via_schedule, 2),
         ("first attempt succeeds, gavAI (breaker)", &gavai, 1),
         ("first attempt succeeds, SmartChat (health)", &smartchat, 1),
+        ("first attempt succeeds, rateLimit never held", &rate_only, 1),
+        (
+            "first attempt succeeds, rateLimit + maxInFlight never held",
+            &rate_and_cap,
+            1,
+        ),
+        ("rateLimit 2/s burst 2 (holds included)", &throttled, 1),
     ] {
         h.reset();
         let ids = events(h, endpoint, k, cfg.payload_bytes).await?;
         let settled = h.wait_done(&ids, attempts, cfg.time_limit).await;
         let (counts, tally) = h.take();
         out.push(path_report(name, k, settled, &counts, &tally));
+        if *endpoint == ok || *endpoint == throttled {
+            lateness.insert(endpoint.clone(), h.lateness(&ids).await);
+        }
         if first_ids.is_empty() {
             first_ids = ids;
         }
@@ -687,7 +753,56 @@ async fn run_paths(
         Some(id) => anatomy(h, id).await,
         None => BTreeMap::new(),
     };
-    Ok((out, item))
+    let isolation = isolation(h, receiver, &ok, k, cfg).await?;
+    let figures = Figures {
+        unlimited: lateness.remove(&ok).unwrap_or_else(|| summarize(&[])),
+        throttled: lateness.remove(&throttled).unwrap_or_else(|| summarize(&[])),
+        isolation,
+    };
+    Ok((out, item, figures))
+}
+
+struct Figures {
+    unlimited: Summary,
+    throttled: Summary,
+    isolation: Summary,
+}
+
+/// Deliveries to `ok` sent while an endpoint that hangs past its 2 s timeout, capped
+/// at one attempt in flight, holds `4 * k` deliveries: how late their first attempts
+/// start. Run last: the hanging endpoint's deliveries keep retrying until the end.
+async fn isolation(h: &Harness, receiver: &Receiver, ok: &str, k: usize, cfg: &Config) -> Result<Summary, String> {
+    let hang = h
+        .endpoint_with(
+            &receiver.url("/hang"),
+            json!("greatwait"),
+            json!({"maxInFlight": 1, "timeoutMs": 2000}),
+        )
+        .await?;
+    events(h, &hang, 4 * k, cfg.payload_bytes).await?;
+    // The hanging attempt starts and the held ones begin cycling.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut ids = Vec::with_capacity(k);
+    for _ in 0..k {
+        ids.extend(events(h, ok, 1, cfg.payload_bytes).await?);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let deadline = Instant::now() + cfg.time_limit;
+    loop {
+        let mut done = 0;
+        for id in &ids {
+            if let Ok(Some(d)) = h.check.get_delivery(id).await
+                && d.status.is_settled()
+            {
+                done += 1;
+            }
+        }
+        if done == ids.len() || Instant::now() >= deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    Ok(h.lateness(&ids).await)
 }
 
 pub async fn run(cfg: &Config) -> Result<Report, String> {
@@ -695,7 +810,7 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
     let h = Harness::start().await?;
     let result = run_paths(&h, &receiver, cfg).await;
     h.stop().await;
-    let (paths, delivery_item_bytes) = result?;
+    let (paths, delivery_item_bytes, figures) = result?;
     Ok(Report {
         delivery_item_bytes,
         payload_bytes: payload(0, cfg.payload_bytes).to_string().len(),
@@ -703,6 +818,9 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
         schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
         lambda_memory_mb: 256,
         paths,
+        lateness_unlimited_ms: figures.unlimited,
+        lateness_throttled_ms: figures.throttled,
+        isolation_ms: figures.isolation,
     })
 }
 

@@ -371,6 +371,7 @@ async fn run_sender(
         planner,
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
+        limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
     });
     let queue = Arc::new(Mutex::new(VecDeque::from(batches)));
     let ok = Arc::new(AtomicU64::new(0));

@@ -66,6 +66,8 @@ mod tests {
             health: None,
             created_at: T0,
             updated_at: T0,
+            rate_limit: None,
+            max_in_flight: None,
             version: 1,
         }
     }

@@ -14,6 +14,7 @@ pub mod contract;
 pub mod dead_letter;
 pub mod ingest;
 pub mod ingest_batch;
+pub mod limiter;
 #[cfg(any(test, feature = "testing"))]
 pub mod memory;
 pub mod message;

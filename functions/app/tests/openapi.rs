@@ -1484,4 +1484,22 @@ fn document_states_the_limits_the_api_enforces() {
         schemas["EventTypeName"]["maxLength"],
         json!(courier_core::subscription::MAX_NAME_LEN)
     );
+    let rate = &schemas["RateLimit"]["properties"];
+    use courier_core::{limiter, rate_limit};
+    assert_eq!(
+        (
+            rate["perSecond"]["minimum"].as_f64(),
+            rate["perSecond"]["maximum"].as_f64()
+        ),
+        (Some(rate_limit::MIN_PER_SECOND), Some(rate_limit::MAX_PER_SECOND))
+    );
+    assert_eq!(rate["burst"]["maximum"], json!(limits::MAX_BURST));
+    for schema in ["CreateEndpoint", "UpdateEndpoint", "Endpoint"] {
+        let cap = &schemas[schema]["properties"]["maxInFlight"];
+        assert_eq!(
+            (&cap["minimum"], &cap["maximum"]),
+            (&json!(limiter::MIN_IN_FLIGHT), &json!(limiter::MAX_IN_FLIGHT)),
+            "{schema}"
+        );
+    }
 }

@@ -788,6 +788,7 @@ fn sender_with(
         planner: w.sender.planner.clone(),
         faults,
         settings: w.sender.settings,
+        limiter: w.limiter.clone(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! AWS adapters for Courier's ports: DynamoDB ([`dynamo::DynamoStore`]), SQS
-//! ([`sqs::SqsQueue`]) and EventBridge Scheduler ([`scheduler::SchedulerTimer`]),
+//! ([`sqs::SqsQueue`]), EventBridge Scheduler ([`scheduler::SchedulerTimer`]), the
+//! per-endpoint limiter on DynamoDB ([`limiter::DynamoLimiter`]),
 //! the idempotent resource bootstrap used by the local runner and the tests
 //! ([`bootstrap`]), the SDK's HTTP client ([`http_client`]), the moto emulator
 //! harness for tests ([`testing`]), and a stub of the Lambda Runtime API that runs
@@ -19,12 +20,14 @@ pub mod dynamo;
 pub mod error;
 pub mod http_client;
 pub mod lazy_client;
+pub mod limiter;
 pub mod runtime_stub;
 pub mod scheduler;
 pub mod sqs;
 pub mod testing;
 
 pub use dynamo::DynamoStore;
+pub use limiter::DynamoLimiter;
 pub use scheduler::SchedulerTimer;
 pub use sqs::SqsQueue;
 

@@ -1262,3 +1262,15 @@ async fn recurring_schedules_are_created_updated_listed_and_deleted() {
     timer.delete_recurring(&spec.name).await.expect("delete again");
     assert_eq!(timer.list_recurring().await.expect("list"), vec![]);
 }
+
+#[tokio::test]
+async fn limiter_contract() {
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let limiter = courier_aws::DynamoLimiter::new(aws_sdk_dynamodb::Client::new(&config), &res.table);
+    contract::limiter(&limiter, &clock).await;
+    // A second adapter (another sender instance) remembers nothing: it still sees
+    // the first one's slots and bucket through the table.
+    let other = courier_aws::DynamoLimiter::new(aws_sdk_dynamodb::Client::new(&config), &res.table);
+    contract::limiter_shared(&limiter, &other).await;
+}

@@ -251,7 +251,9 @@ impl World {
             faults,
             settings: SenderSettings {
                 lease_margin_ms: LEASE_MARGIN_MS,
+                ..SenderSettings::default()
             },
+            limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
         }
     }
 

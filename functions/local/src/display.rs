@@ -76,7 +76,9 @@ impl StepSink for Console {
                     .unwrap_or_default()
             ),
             Ok(StepOutcome::Fired(outcome)) => format!("schedule fired: {outcome:?}"),
-            Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Dropped { .. }) => return,
+            Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Throttled { .. }) | Ok(StepOutcome::Dropped { .. }) => {
+                return;
+            }
         };
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");

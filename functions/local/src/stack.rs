@@ -194,6 +194,7 @@ impl Stack {
             planner,
             faults: opts.faults.clone(),
             settings: opts.sender,
+            limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
         });
         let tenant = Tenant {
             id: TenantId::generate(opts.clock.now(), &mut courier_app::sender::PortRng(random.as_ref())),

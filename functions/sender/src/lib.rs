@@ -331,6 +331,9 @@ fn log_outcome(outcome: &StepOutcome) {
         StepOutcome::Redelayed { until } => {
             tracing::debug!(until = %until, "early message re-delayed")
         }
+        StepOutcome::Throttled { until, cause, held_ms } => {
+            tracing::info!(until = %until, cause = ?cause, held_ms, "held back by the endpoint's limits; re-delayed")
+        }
         StepOutcome::SettledWithoutAttempt { delivery } => {
             tracing::info!(reason = ?delivery.dead_reason, "settled without an attempt")
         }

@@ -43,6 +43,7 @@ async fn main() -> Result<(), Error> {
         clock: Arc::new(courier_app::system::SystemClock),
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
     });
+    let limiter = Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table()));
     let sender = Arc::new(Sender {
         secrets: Arc::new(courier_app::system::OsSecrets),
         deliveries: store.clone(),
@@ -55,7 +56,11 @@ async fn main() -> Result<(), Error> {
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
         planner,
         faults: Arc::new(NoFaults),
-        settings: SenderSettings::default(),
+        settings: SenderSettings {
+            default_limits: config.default_limits,
+            ..SenderSettings::default()
+        },
+        limiter,
     });
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Invocation>| {
         let sender = sender.clone();

@@ -56,6 +56,7 @@ fn sender(panic_on: DeliveryId) -> Arc<Sender> {
         },
         faults: Arc::new(PanicOn(panic_on)),
         settings: SenderSettings::default(),
+        limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
     })
 }
 

@@ -3,6 +3,7 @@
 
 use super::Api;
 use super::body::ApiJson;
+use super::endpoint_limits;
 use super::limits::{MAX_DESCRIPTION, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS};
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::query::list_query;
@@ -31,6 +32,10 @@ pub(crate) struct CreateEndpoint {
     long_running_allowance_seconds: Option<u64>,
     timeout_ms: Option<u64>,
     description: Option<String>,
+    #[serde(default, deserialize_with = "endpoint_limits::present")]
+    rate_limit: Option<Value>,
+    #[serde(default, deserialize_with = "endpoint_limits::present")]
+    max_in_flight: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -42,6 +47,10 @@ pub(crate) struct UpdateEndpoint {
     long_running_allowance_seconds: Option<u64>,
     timeout_ms: Option<u64>,
     description: Option<String>,
+    #[serde(default, deserialize_with = "endpoint_limits::present")]
+    rate_limit: Option<Value>,
+    #[serde(default, deserialize_with = "endpoint_limits::present")]
+    max_in_flight: Option<Value>,
 }
 
 fn check_policy(value: &Value) -> ApiResult<Policy> {
@@ -156,6 +165,9 @@ impl Api {
         check_description(body.description.as_deref())?;
         let allowance = check_allowance(body.long_running_allowance_seconds)?.unwrap_or(0);
         check_timeout(body.timeout_ms)?;
+        let (mut rate_limit, mut max_in_flight) = (None, None);
+        endpoint_limits::rate_limit(body.rate_limit.as_ref())?.apply(&mut rate_limit);
+        endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?.apply(&mut max_in_flight);
         let url = self.admit(&body.url).await?;
         let now = self.clock.now();
         let secret = self.new_secret()?;
@@ -179,6 +191,8 @@ impl Api {
             }],
             breaker,
             health,
+            rate_limit,
+            max_in_flight,
             created_at: now,
             updated_at: now,
             version: 1,
@@ -206,13 +220,16 @@ impl Api {
     }
 
     /// Changes the URL (through admission again), policy, timeout, latency class,
-    /// long-running allowance or description. Health and secrets are kept; a policy
+    /// long-running allowance, description, rate limit or in-flight cap (`null`
+    /// removes either limit). Health and secrets are kept; a policy
     /// with another health model starts it afresh.
     async fn update_endpoint(&self, tenant: &Tenant, id: &str, body: UpdateEndpoint) -> ApiResult<Response> {
         let policy = body.policy.as_ref().map(check_policy).transpose()?;
         check_description(body.description.as_deref())?;
         let allowance = check_allowance(body.long_running_allowance_seconds)?;
         check_timeout(body.timeout_ms)?;
+        let rate_limit = endpoint_limits::rate_limit(body.rate_limit.as_ref())?;
+        let max_in_flight = endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?;
         let url = match &body.url {
             Some(u) => Some(self.admit(u).await?),
             None => None,
@@ -244,6 +261,8 @@ impl Api {
                 if let Some(l) = body.latency_class {
                     e.latency_class = l;
                 }
+                rate_limit.apply(&mut e.rate_limit);
+                max_in_flight.apply(&mut e.max_in_flight);
                 Ok(())
             })
             .await?;

@@ -41,3 +41,6 @@ pub const MAX_UID_LEN: usize = 256;
 pub const MAX_METADATA_BYTES: usize = 8 * 1024;
 /// Most an event type's `schema` may be, serialized.
 pub const MAX_SCHEMA_BYTES: usize = crate::payload_schema::MAX_SCHEMA_BYTES;
+/// Largest `rateLimit.burst` (`rateLimit.perSecond` and `maxInFlight` bounds are
+/// courier_core's `rate_limit` and `limiter` constants).
+pub const MAX_BURST: u64 = 100_000;

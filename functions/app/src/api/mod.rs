@@ -13,6 +13,7 @@ mod completion;
 mod console;
 mod deliveries;
 mod endpoint_lifecycle;
+mod endpoint_limits;
 mod endpoints;
 mod event_types;
 mod events;

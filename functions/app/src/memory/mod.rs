@@ -1,5 +1,5 @@
 //! In-memory implementations of every port: the fakes the use-case tests run on
-//! (`MemoryStore`, `MemoryQueue`, `MemoryTimer`, `ManualClock`, `SeededRandom`,
+//! (`MemoryStore`, `MemoryQueue`, `MemoryTimer`, `MemoryLimiter`, `ManualClock`, `SeededRandom`,
 //! `FixedSecrets`). The production adapters that need no cloud service are in
 //! [`crate::system`].
 //!
@@ -11,6 +11,7 @@
 
 mod applications;
 mod clock;
+mod limiter;
 mod paging;
 mod queue;
 mod schedules;
@@ -19,6 +20,7 @@ mod timer;
 
 pub use applications::*;
 pub use clock::*;
+pub use limiter::*;
 use paging::*;
 pub use queue::*;
 pub use schedules::*;

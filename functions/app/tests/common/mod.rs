@@ -98,6 +98,7 @@ pub struct World {
     pub sender: Sender,
     pub schedules: Arc<courier_app::memory::MemorySchedules>,
     pub recurring: Arc<courier_app::memory::MemoryRecurring>,
+    pub limiter: Arc<courier_app::memory::MemoryLimiter>,
 }
 
 pub const KEY: &str = "ck_test_key";
@@ -108,6 +109,7 @@ impl World {
         let store = Arc::new(MemoryStore::new(clock.clone()));
         let queue = Arc::new(MemoryQueue::new(clock.clone()));
         let timer = Arc::new(MemoryTimer::new());
+        let limiter = Arc::new(courier_app::memory::MemoryLimiter::new());
         let http = Arc::new(ScriptedHttp {
             clock: clock.clone(),
             script: Mutex::new(script.into()),
@@ -152,7 +154,11 @@ impl World {
             random,
             planner,
             faults: Arc::new(NoFaults),
-            settings: SenderSettings { lease_margin_ms: 5_000 },
+            settings: SenderSettings {
+                lease_margin_ms: 5_000,
+                ..SenderSettings::default()
+            },
+            limiter: limiter.clone(),
         };
         let tenant = Tenant {
             id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
@@ -172,6 +178,7 @@ impl World {
             sender,
             schedules,
             recurring,
+            limiter,
         }
     }
 

@@ -415,11 +415,11 @@ impl DeliveryStore for DynamoStore {
                 .send()
                 .await
                 .map_err(from_sdk)?;
-            let found = resp
-                .items
-                .unwrap_or_default()
-                .into_iter()
-                .find(|item| item.get(SK).and_then(|v| v.as_s().ok()).is_some_and(|sk| sk.ends_with(&suffix)));
+            let found = resp.items.unwrap_or_default().into_iter().find(|item| {
+                item.get(SK)
+                    .and_then(|v| v.as_s().ok())
+                    .is_some_and(|sk| sk.ends_with(&suffix))
+            });
             if let Some(item) = found {
                 return from_json(&item, "attempt").map(Some);
             }
