@@ -23,7 +23,7 @@ help:
 	@echo "make tenant  create a tenant and API key in a deployment (COURIER_TABLE=... NAME=...)"
 
 run: venv
-	$(CARGO) run --quiet -p courier-local --bin courier-local -- $(if $(filter 0,$(DEMO)),--no-demo,--demo)
+	$(CARGO) run --quiet -p courier-local --bin courier-local -- $(if $(filter 0,$(DEMO)),--no-demo,--demo) $(if $(filter 1,$(SECOND_RATES)),--second-rates,)
 
 # Creates a tenant and its first API key in a deployment: COURIER_TABLE=<table> make tenant NAME=acme
 tenant:

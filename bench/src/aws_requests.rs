@@ -9,8 +9,14 @@
 //! Paths, each with `per_path` deliveries: the first attempt succeeds; one retry
 //! through an SQS delay; one retry through a Scheduler schedule (which, aimed
 //! early, also takes one SQS re-delay); the first attempt succeeding on a gavAI
-//! and on a SmartChat endpoint, whose health state a success may update; a
-//! redelivery with an Idempotency-Key.
+//! and on a SmartChat endpoint, whose health state a success may update; the batch
+//! path (events ingested ten to a `POST /v1/events/batch`, the event source mapping
+//! handing the sender batches of ten); a redelivery with an Idempotency-Key; the
+//! first attempt to endpoints with limits that never hold (the limiter's requests
+//! per attempt), and to one limited to 2/s burst 2 (holds included, with the
+//! lateness the holds add). Last, isolation: an endpoint that hangs past its
+//! timeout, capped at one attempt in flight, while another endpoint's deliveries go
+//! out.
 
 use crate::cost::{self, Breakdown, Usage};
 use crate::receiver::Receiver;
@@ -113,6 +119,13 @@ pub struct Report {
     pub schedule_lead_seconds: u32,
     pub lambda_memory_mb: u32,
     pub paths: Vec<PathReport>,
+    /// First attempt start minus delivery creation, ms: the unlimited path, and the
+    /// path limited to 2/s burst 2 (what throttling adds).
+    pub lateness_unlimited_ms: Summary,
+    pub lateness_throttled_ms: Summary,
+    /// The same for deliveries to a healthy endpoint sent while a hanging endpoint
+    /// (maxInFlight 1) holds many deliveries.
+    pub isolation_ms: Summary,
 }
 
 #[derive(Default)]
@@ -134,6 +147,7 @@ struct Harness {
     plain: aws_sdk_dynamodb::Client,
     table: String,
     tally: Arc<Mutex<Tally>>,
+    mapping: Esm,
     busy: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
     tasks: Vec<JoinHandle<()>>,
@@ -169,16 +183,35 @@ fn sqs_event(messages: &[ReceivedMessage]) -> Result<SqsEvent, String> {
     serde_json::from_value(json!({ "Records": records })).map_err(err)
 }
 
-/// Lambda's event source mapping, batch size 1: receive, invoke, delete.
+/// How the stand-in event source mapping hands messages over: batches of up to
+/// `batch_size`, and none while `hold` is set (so that a batch path's messages are
+/// all queued before the first receive, as a batching window would gather them).
+#[derive(Clone, Default)]
+struct Esm {
+    batch_size: Arc<AtomicUsize>,
+    hold: Arc<AtomicBool>,
+}
+
+/// Lambda's event source mapping: receive up to the batch size, invoke, delete the
+/// messages that did not fail (one `DeleteMessageBatch` request per batch).
 async fn poll(
+    poller: usize,
     sender: Arc<Sender>,
     esm: SqsQueue,
+    mapping: Esm,
     tally: Arc<Mutex<Tally>>,
     busy: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
 ) {
     while !stop.load(Ordering::Relaxed) {
-        let got = match esm.receive(1, 1, 30).await {
+        let size = mapping.batch_size.load(Ordering::SeqCst).clamp(1, 10);
+        // Batches of more than one: one poller, so that a batch is not split
+        // between pollers that each take a few of the messages.
+        if mapping.hold.load(Ordering::SeqCst) || (size > 1 && poller > 0) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        }
+        let got = match esm.receive(i32::try_from(size).unwrap_or(1), 1, 30).await {
             Ok(m) => m,
             Err(_) => {
                 tokio::time::sleep(Duration::from_millis(200)).await;
@@ -203,6 +236,7 @@ async fn poll(
                 t.sender_ms.push(ms);
                 t.http_attempts += attempts;
             }
+            let mut deleted = false;
             for m in &got {
                 if response
                     .batch_item_failures
@@ -211,9 +245,10 @@ async fn poll(
                 {
                     continue;
                 }
-                if esm.delete(&m.receipt_handle).await.is_ok() {
-                    lock(&tally).deletes += 1;
-                }
+                deleted |= esm.delete(&m.receipt_handle).await.is_ok();
+            }
+            if deleted {
+                lock(&tally).deletes += 1;
             }
         }
         busy.fetch_sub(1, Ordering::SeqCst);
@@ -276,10 +311,15 @@ impl Harness {
                 schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
             },
         };
-        let mut api = crate::bench_api(store.clone(), planner.clone(), clock.clone(), random.clone());
+        let mut api = crate::bench_api(
+            store.clone(),
+            planner.clone(),
+            clock.clone(),
+            random.clone(),
+            store.clone(),
+        );
         // Applications, and the fan-out steps on the (counted) delivery queue.
         let steps = Arc::new(SqsQueue::with_client(counter.sqs(&sdk), res.queue_url.clone()));
-        api.applications = store.clone();
         api.fanout_queue = steps.clone();
         let api = Arc::new(api);
         let fanout = Arc::new(courier_app::fanout::FanoutWorker {
@@ -302,6 +342,7 @@ impl Harness {
             faults: Arc::new(NoFaults),
             settings: SenderSettings::default(),
             fanout: Some(fanout),
+            limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
         });
         let tenant = Tenant {
             id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
@@ -313,12 +354,16 @@ impl Harness {
         let tally = Arc::new(Mutex::new(Tally::default()));
         let busy = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
+        let mapping = Esm::default();
+        mapping.batch_size.store(1, Ordering::SeqCst);
         let mut tasks = Vec::new();
-        for _ in 0..POLLERS {
+        for poller in 0..POLLERS {
             let esm = SqsQueue::new(&sdk, res.queue_url.clone());
             tasks.push(tokio::spawn(poll(
+                poller,
                 sender.clone(),
                 esm,
+                mapping.clone(),
                 tally.clone(),
                 busy.clone(),
                 stop.clone(),
@@ -346,6 +391,7 @@ impl Harness {
             plain,
             table: res.table,
             tally,
+            mapping,
             busy,
             stop,
             tasks,
@@ -388,10 +434,30 @@ impl Harness {
     }
 
     async fn endpoint(&self, url: &str, policy: Value) -> Result<String, String> {
-        let e = self
-            .call("POST", "/v1/endpoints", json!({"url": url, "policy": policy}), None)
-            .await?;
+        self.endpoint_with(url, policy, json!({})).await
+    }
+
+    /// An endpoint with `extra` fields (limits, timeout) beside its URL and policy.
+    async fn endpoint_with(&self, url: &str, policy: Value, extra: Value) -> Result<String, String> {
+        let mut body = json!({"url": url, "policy": policy});
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            body[k] = v.clone();
+        }
+        let e = self.call("POST", "/v1/endpoints", body, None).await?;
         Ok(e["id"].as_str().unwrap_or_default().to_owned())
+    }
+
+    /// First attempt start minus creation, ms, of each delivery that has one.
+    async fn lateness(&self, ids: &[DeliveryId]) -> Summary {
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let (Ok(Some(d)), Ok(attempts)) = (self.check.get_delivery(id).await, self.check.list_attempts(id).await)
+                && let Some(first) = attempts.first()
+            {
+                out.push(first.started_at.millis_since(d.created_at) as f64);
+            }
+        }
+        summarize(&out)
     }
 
     /// Waits (bounded) until every delivery is settled with `attempts` attempts and
@@ -543,6 +609,28 @@ async fn events(h: &Harness, endpoint: &str, k: usize, payload_bytes: usize) -> 
     Ok(ids)
 }
 
+/// The batch path's ingest: events ten to a `POST /v1/events/batch` request.
+async fn batch_events(h: &Harness, endpoint: &str, k: usize, payload_bytes: usize) -> Result<Vec<DeliveryId>, String> {
+    let mut ids = Vec::with_capacity(k);
+    let all: Vec<usize> = (0..k).collect();
+    for chunk in all.chunks(10) {
+        let events: Vec<Value> = chunk
+            .iter()
+            .map(|i| json!({"endpointId": endpoint, "type": "bench.event", "payload": payload(*i, payload_bytes)}))
+            .collect();
+        let r = h
+            .call("POST", "/v1/events/batch", json!({ "events": events }), None)
+            .await?;
+        for result in r["results"].as_array().cloned().unwrap_or_default() {
+            let id = result["deliveries"][0]["id"]
+                .as_str()
+                .ok_or_else(|| format!("a batch entry was not accepted: {result}"))?;
+            ids.push(DeliveryId::parse(id).map_err(err)?);
+        }
+    }
+    Ok(ids)
+}
+
 /// Bytes per attribute of one stored delivery item (read with an uncounted client).
 async fn anatomy(h: &Harness, id: &DeliveryId) -> BTreeMap<String, u64> {
     let key = std::collections::HashMap::from([
@@ -573,7 +661,7 @@ async fn run_paths(
     h: &Harness,
     receiver: &Receiver,
     cfg: &Config,
-) -> Result<(Vec<PathReport>, BTreeMap<String, u64>), String> {
+) -> Result<(Vec<PathReport>, BTreeMap<String, u64>, Figures), String> {
     let k = cfg.per_path.max(1);
     let ok = h.endpoint(&receiver.url("/ok"), json!("greatwait")).await?;
     // Tanitar waits count from the attempt's start and have no jitter: 2 s fits
@@ -593,7 +681,30 @@ async fn run_paths(
     // The presets whose endpoints keep health state: what a success costs them.
     let gavai = h.endpoint(&receiver.url("/ok"), json!("gavai")).await?;
     let smartchat = h.endpoint(&receiver.url("/ok"), json!("smartchat")).await?;
+    // Limits that never hold: the limiter's own requests per attempt.
+    let rate_only = h
+        .endpoint_with(
+            &receiver.url("/ok"),
+            json!("greatwait"),
+            json!({"rateLimit": {"perSecond": 1000, "burst": 1000}}),
+        )
+        .await?;
+    let rate_and_cap = h
+        .endpoint_with(
+            &receiver.url("/ok"),
+            json!("greatwait"),
+            json!({"rateLimit": {"perSecond": 1000, "burst": 1000}, "maxInFlight": 100}),
+        )
+        .await?;
+    let throttled = h
+        .endpoint_with(
+            &receiver.url("/ok"),
+            json!("greatwait"),
+            json!({"rateLimit": {"perSecond": 2, "burst": 2}}),
+        )
+        .await?;
     let mut out = Vec::new();
+    let mut lateness = BTreeMap::new();
     let mut first_ids: Vec<DeliveryId> = Vec::new();
     for (name, endpoint, attempts) in [
         ("first attempt succeeds", &ok, 1),
@@ -601,16 +712,46 @@ async fn run_paths(
         ("one retry via Scheduler", &via_schedule, 2),
         ("first attempt succeeds, gavAI (breaker)", &gavai, 1),
         ("first attempt succeeds, SmartChat (health)", &smartchat, 1),
+        ("first attempt succeeds, rateLimit never held", &rate_only, 1),
+        (
+            "first attempt succeeds, rateLimit + maxInFlight never held",
+            &rate_and_cap,
+            1,
+        ),
+        ("rateLimit 2/s burst 2 (holds included)", &throttled, 1),
     ] {
         h.reset();
         let ids = events(h, endpoint, k, cfg.payload_bytes).await?;
         let settled = h.wait_done(&ids, attempts, cfg.time_limit).await;
         let (counts, tally) = h.take();
         out.push(path_report(name, k, settled, &counts, &tally));
+        if *endpoint == ok || *endpoint == throttled {
+            lateness.insert(endpoint.clone(), h.lateness(&ids).await);
+        }
         if first_ids.is_empty() {
             first_ids = ids;
         }
     }
+    // The batch path: the mapping holds back while the batches are ingested, then
+    // hands the sender batches of ten.
+    h.reset();
+    h.mapping.hold.store(true, Ordering::SeqCst);
+    h.mapping.batch_size.store(10, Ordering::SeqCst);
+    // A receive already waiting (1 s long polls) ends before the first event.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let ingested = batch_events(h, &ok, k, cfg.payload_bytes).await;
+    h.mapping.hold.store(false, Ordering::SeqCst);
+    let ids = ingested?;
+    let settled = h.wait_done(&ids, 1, cfg.time_limit).await;
+    h.mapping.batch_size.store(1, Ordering::SeqCst);
+    let (counts, tally) = h.take();
+    out.push(path_report(
+        "first attempt succeeds, batch path (10 per ingest request, sender batches of 10)",
+        k,
+        settled,
+        &counts,
+        &tally,
+    ));
     h.reset();
     for (i, id) in first_ids.iter().enumerate() {
         h.call(
@@ -628,7 +769,56 @@ async fn run_paths(
         Some(id) => anatomy(h, id).await,
         None => BTreeMap::new(),
     };
-    Ok((out, item))
+    let isolation = isolation(h, receiver, &ok, k, cfg).await?;
+    let figures = Figures {
+        unlimited: lateness.remove(&ok).unwrap_or_else(|| summarize(&[])),
+        throttled: lateness.remove(&throttled).unwrap_or_else(|| summarize(&[])),
+        isolation,
+    };
+    Ok((out, item, figures))
+}
+
+struct Figures {
+    unlimited: Summary,
+    throttled: Summary,
+    isolation: Summary,
+}
+
+/// Deliveries to `ok` sent while an endpoint that hangs past its 2 s timeout, capped
+/// at one attempt in flight, holds `4 * k` deliveries: how late their first attempts
+/// start. Run last: the hanging endpoint's deliveries keep retrying until the end.
+async fn isolation(h: &Harness, receiver: &Receiver, ok: &str, k: usize, cfg: &Config) -> Result<Summary, String> {
+    let hang = h
+        .endpoint_with(
+            &receiver.url("/hang"),
+            json!("greatwait"),
+            json!({"maxInFlight": 1, "timeoutMs": 2000}),
+        )
+        .await?;
+    events(h, &hang, 4 * k, cfg.payload_bytes).await?;
+    // The hanging attempt starts and the held ones begin cycling.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut ids = Vec::with_capacity(k);
+    for _ in 0..k {
+        ids.extend(events(h, ok, 1, cfg.payload_bytes).await?);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let deadline = Instant::now() + cfg.time_limit;
+    loop {
+        let mut done = 0;
+        for id in &ids {
+            if let Ok(Some(d)) = h.check.get_delivery(id).await
+                && d.status.is_settled()
+            {
+                done += 1;
+            }
+        }
+        if done == ids.len() || Instant::now() >= deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    Ok(h.lateness(&ids).await)
 }
 
 /// One `invoice.paid` event routed by subscription to `n` endpoints of an
@@ -707,7 +897,7 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
     let h = Harness::start().await?;
     let mut result = run_paths(&h, &receiver, cfg).await;
     for n in [1, 10, 1000] {
-        if let Ok((paths, _)) = &mut result {
+        if let Ok((paths, _, _)) = &mut result {
             match fanout_path(&h, &receiver, cfg, n).await {
                 Ok(p) => paths.push(p),
                 Err(e) => result = Err(e),
@@ -715,7 +905,7 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
         }
     }
     h.stop().await;
-    let (paths, delivery_item_bytes) = result?;
+    let (paths, delivery_item_bytes, figures) = result?;
     Ok(Report {
         delivery_item_bytes,
         payload_bytes: payload(0, cfg.payload_bytes).to_string().len(),
@@ -723,6 +913,9 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
         schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
         lambda_memory_mb: 256,
         paths,
+        lateness_unlimited_ms: figures.unlimited,
+        lateness_throttled_ms: figures.throttled,
+        isolation_ms: figures.isolation,
     })
 }
 

@@ -3,7 +3,10 @@
 //! deliveries per path, all at once, each failing its first attempt: one path
 //! retries through an SQS delay, the other through a Scheduler schedule (the
 //! planner's SQS threshold set to 2 s, schedules aimed 1 s early). Lateness is attempt 2's `startedAt` minus
-//! attempt 1's `nextAttemptAt`, both read back through the API.
+//! attempt 1's `nextAttemptAt`, both read back through the API. A third path is a
+//! recurring schedule's occurrences (`rate(2 seconds)`, which the local stack admits
+//! for tests and benches only): the first attempt's `startedAt` minus the
+//! occurrence's planned instant, read back from `/v1/schedules/{id}/occurrences`.
 
 use crate::receiver::Receiver;
 use crate::stats::{Summary, summarize};
@@ -95,6 +98,7 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
         api_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         planner: settings,
         prefix: "bench-lateness".into(),
+        second_rates: true,
         ..StackOptions::default()
     };
     let stack = Stack::start(opts).await.map_err(|e| format!("local stack: {e}"))?;
@@ -137,6 +141,28 @@ async fn measure(stack: &Stack, cfg: &Config) -> Result<Vec<PathLateness>, Strin
         }
         ids.push(these);
     }
+    // Occurrences of a schedule firing every 2 s while the retries above are measured.
+    let ep = c
+        .call(
+            reqwest::Method::POST,
+            "/v1/endpoints",
+            Some(json!({"url": receiver.url("/ok"), "policy": "tanitar"})),
+        )
+        .await?;
+    let schedule = c
+        .http
+        .post(format!("{}/v1/schedules", c.base))
+        .bearer_auth(&c.key)
+        .header("idempotency-key", "bench-lateness-schedule")
+        .json(&json!({"endpointId": ep["id"], "rate": "rate(2 seconds)", "type": "bench.occurrence", "payload": {}}))
+        .timeout(Duration::from_secs(30))
+        .send()
+        .await
+        .map_err(|e| format!("POST /v1/schedules: {e}"))?
+        .json::<Value>()
+        .await
+        .map_err(|e| format!("POST /v1/schedules: {e}"))?;
+    let schedule = schedule["id"].as_str().unwrap_or_default().to_owned();
     let deadline = Instant::now() + cfg.time_limit;
     let mut samples: Vec<Vec<Option<f64>>> = ids.iter().map(|v| vec![None; v.len()]).collect();
     while Instant::now() < deadline && samples.iter().flatten().any(Option::is_none) {
@@ -149,6 +175,26 @@ async fn measure(stack: &Stack, cfg: &Config) -> Result<Vec<PathLateness>, Strin
             }
         }
     }
+    // Wait (within the time limit) for k occurrences with a first attempt, then stop it.
+    let mut occ = Vec::new();
+    while occ.len() < k {
+        occ = occurrence_lateness(&c, &schedule, k).await;
+        if Instant::now() >= deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let _ = c
+        .call(reqwest::Method::DELETE, &format!("/v1/schedules/{schedule}"), None)
+        .await;
+    let occurrences = PathLateness {
+        name: "Schedule occurrence".to_owned(),
+        wait_seconds: 2,
+        deliveries: k,
+        measured: occ.len(),
+        early: occ.iter().filter(|x| **x < 0.0).count(),
+        lateness_ms: summarize(&occ),
+    };
     Ok(paths
         .iter()
         .zip(samples)
@@ -163,5 +209,32 @@ async fn measure(stack: &Stack, cfg: &Config) -> Result<Vec<PathLateness>, Strin
                 lateness_ms: summarize(&got),
             }
         })
+        .chain(std::iter::once(occurrences))
         .collect())
+}
+
+/// First-attempt lateness (ms) of the schedule's oldest `k` occurrences that have one.
+async fn occurrence_lateness(c: &Client, schedule: &str, k: usize) -> Vec<f64> {
+    let Ok(page) = c
+        .call(
+            reqwest::Method::GET,
+            &format!("/v1/schedules/{schedule}/occurrences?limit=100"),
+            None,
+        )
+        .await
+    else {
+        return Vec::new();
+    };
+    let mut got: Vec<(i64, f64)> = page["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|o| {
+            let planned = ms(&o["plannedAt"])?;
+            let started = ms(&o["lastAttempt"]["startedAt"])?;
+            Some((planned, (started - planned) as f64))
+        })
+        .collect();
+    got.sort_by_key(|(planned, _)| *planned);
+    got.into_iter().take(k).map(|(_, late)| late).collect()
 }

@@ -24,6 +24,7 @@ pub fn bench_api<S>(
     planner: courier_app::planner::Planner,
     clock: std::sync::Arc<dyn courier_app::ports::Clock>,
     random: std::sync::Arc<dyn courier_app::ports::Random>,
+    applications: std::sync::Arc<dyn courier_app::ports::ApplicationStore>,
 ) -> courier_app::api::Api
 where
     S: courier_app::ports::TenantStore
@@ -45,7 +46,8 @@ where
         subscriptions: store,
         // Large fan-outs' steps wait here; the benches that measure fan-out run them.
         fanout_queue: Arc::new(courier_app::memory::MemoryQueue::new(clock.clone())),
-        applications: std::sync::Arc::new(courier_app::memory::MemoryApplications::new()),
+        applications,
+        schemas: Default::default(),
         planner,
         clock,
         random,
@@ -61,6 +63,12 @@ where
             rate_burst: 0,
         },
         limiter: Default::default(),
+        // The bench drives no schedule routes: in-memory ones keep the API whole.
+        schedules: courier_app::schedule::Schedules {
+            store: Arc::new(courier_app::memory::MemorySchedules::new()),
+            timer: Arc::new(courier_app::memory::MemoryRecurring::new()),
+            second_rates: false,
+        },
     }
 }
 

@@ -1,6 +1,7 @@
 //! The loopback webhook receiver the benches send to: answers every request with
 //! 200 once it has read the body, except `POST /fail-once`, which answers 503 to
-//! the first attempt of a delivery (`webhook-attempt: 1`) and 200 to later ones.
+//! the first attempt of a delivery (`webhook-attempt: 1`) and 200 to later ones, and
+//! `/hang`, which answers only after [`HANG`] (an endpoint that never answers in time).
 //! Runs in-process ([`Receiver`]) or as a child process ([`ChildReceiver`]) so its
 //! CPU is not charged to the process being measured.
 
@@ -12,10 +13,18 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
+/// How long `/hang` holds a request before answering.
+pub const HANG: Duration = Duration::from_secs(10);
+
 /// Most of a request body the receiver reads.
 const BODY_LIMIT: usize = 1 << 20;
 
 async fn answer(req: Request) -> StatusCode {
+    if req.uri().path() == "/hang" {
+        // Past any attempt timeout the benches set: the sender gives up first.
+        tokio::time::sleep(HANG).await;
+        return StatusCode::OK;
+    }
     let fail = req.uri().path() == "/fail-once" && req.headers().get("webhook-attempt").is_some_and(|v| v == "1");
     // Reading the body keeps the connection reusable.
     let _ = axum::body::to_bytes(req.into_body(), BODY_LIMIT).await;

@@ -257,6 +257,30 @@ fn rows(b: &Bench) -> Vec<Row> {
             String::new(),
         ),
     }
+    if let Some(a) = &b.aws.result {
+        let ms = |s: &crate::stats::Summary| format!("p50 {:.0} ms, max {:.0} ms (n={})", s.p50, s.max, s.n);
+        row(
+            "2 limits",
+            "first attempt after creation, no limit".into(),
+            ms(&a.lateness_unlimited_ms),
+            "",
+            String::new(),
+        );
+        row(
+            "2 limits",
+            "first attempt after creation, rateLimit 2/s burst 2".into(),
+            ms(&a.lateness_throttled_ms),
+            "",
+            String::new(),
+        );
+        row(
+            "2 limits",
+            "isolation: another endpoint's first attempt while one hangs (maxInFlight 1)".into(),
+            ms(&a.isolation_ms),
+            "",
+            String::new(),
+        );
+    }
 
     match &b.lateness.result {
         Some(l) => {

@@ -177,7 +177,13 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         timer: Arc::new(MemoryTimer::new()),
         settings: PlannerSettings::default(),
     };
-    let api = crate::bench_api(store.clone(), planner.clone(), clock.clone(), random.clone());
+    let api = crate::bench_api(
+        store.clone(),
+        planner.clone(),
+        clock.clone(),
+        random.clone(),
+        Arc::new(courier_app::memory::MemoryApplications::new()),
+    );
     let tenant = Tenant {
         id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
         name: "bench".into(),
@@ -366,6 +372,7 @@ async fn run_sender(
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
         fanout: None,
+        limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
     });
     let queue = Arc::new(Mutex::new(VecDeque::from(batches)));
     let ok = Arc::new(AtomicU64::new(0));

@@ -91,6 +91,8 @@ async fn ingest_with_a_failed_enqueue_on_the_real_adapters_is_completed_once_by_
         endpoints: s.api.endpoints.clone(),
         deliveries: s.api.deliveries.clone(),
         idempotency: s.api.idempotency.clone(),
+        applications: s.api.applications.clone(),
+        schemas: Default::default(),
         planner,
         clock: s.api.clock.clone(),
         random: s.api.random.clone(),
@@ -98,9 +100,9 @@ async fn ingest_with_a_failed_enqueue_on_the_real_adapters_is_completed_once_by_
         admission: s.api.admission.clone(),
         settings: s.api.settings,
         limiter: Default::default(),
-        applications: s.api.applications.clone(),
         subscriptions: s.api.subscriptions.clone(),
         fanout_queue: s.api.fanout_queue.clone(),
+        schedules: s.api.schedules.clone(),
     };
     let body = json!({"endpointIds": [a, b], "type": "test.event", "payload": {"n": 1}});
     let (status, answer) = post_event(&api, &s.api_key, &body).await;

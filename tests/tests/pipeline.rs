@@ -230,7 +230,10 @@ async fn crash_after_send_is_recorded_ambiguous_and_retried() {
     let mut opts = test_options("crash");
     opts.faults = Arc::new(CrashOnce(AtomicBool::new(false)));
     // Lease = timeout (1 s) + 500 ms; the message comes back after 2 s, past the lease.
-    opts.sender = SenderSettings { lease_margin_ms: 500 };
+    opts.sender = SenderSettings {
+        lease_margin_ms: 500,
+        ..SenderSettings::default()
+    };
     opts.visibility_timeout_seconds = 2;
     let h = Harness::start(opts).await;
     let rx = receiver(vec![Reply::Status(200)]).await;

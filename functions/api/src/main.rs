@@ -24,7 +24,12 @@ async fn main() -> Result<(), Error> {
             .map_err(|e| format!("{}: {e}", courier_app::config::ENV_ALLOWED_PORTS))?,
         None => courier_http::AllowedPorts::default(),
     };
-    let courier_aws::Deployment { store, planner, steps } = courier_aws::Deployment::from_config(&config).await?;
+    let courier_aws::Deployment {
+        store,
+        planner,
+        steps,
+        recurring,
+    } = courier_aws::Deployment::from_config(&config).await?;
     // API keys are looked up once a minute per instance, not on every request.
     let api = Arc::new(Api {
         tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
@@ -34,6 +39,8 @@ async fn main() -> Result<(), Error> {
         endpoints: store.clone(),
         deliveries: store.clone(),
         idempotency: store.clone(),
+        applications: store.clone(),
+        schemas: Default::default(),
         planner,
         clock: Arc::new(courier_app::system::SystemClock),
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
@@ -51,9 +58,13 @@ async fn main() -> Result<(), Error> {
             ..ApiSettings::default()
         },
         limiter: Default::default(),
-        applications: store.clone(),
         subscriptions: store.clone(),
         fanout_queue: steps,
+        schedules: courier_app::schedule::Schedules {
+            store: store.clone(),
+            timer: recurring,
+            second_rates: false,
+        },
     });
     let router = api.router().layer(axum::middleware::map_request(with_source_ip));
     lambda_http::run(router).await

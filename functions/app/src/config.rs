@@ -25,9 +25,15 @@ pub const ENV_ALLOWED_PORTS: &str = "COURIER_ALLOWED_PORTS";
 /// The origins that may frame the console (portal links inside a tenant's product),
 /// space-separated; read by the console route (`api::console`), not by [`Config`].
 pub const ENV_CONSOLE_FRAME_ANCESTORS: &str = "COURIER_CONSOLE_FRAME_ANCESTORS";
+/// The deployment's rate limit for endpoints without their own: `perSecond` or
+/// `perSecond/burst` (`2`, `0.5/3`); blank for none.
+pub const ENV_DEFAULT_RATE_LIMIT: &str = "COURIER_DEFAULT_RATE_LIMIT";
+/// The deployment's in-flight cap for endpoints without their own (1..=1000);
+/// blank for none.
+pub const ENV_DEFAULT_MAX_IN_FLIGHT: &str = "COURIER_DEFAULT_MAX_IN_FLIGHT";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 17] = [
+pub const ALL_ENV: [&str; 19] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -45,6 +51,8 @@ pub const ALL_ENV: [&str; 17] = [
     ENV_STACK_NAME,
     ENV_ALLOWED_PORTS,
     ENV_CONSOLE_FRAME_ANCESTORS,
+    ENV_DEFAULT_RATE_LIMIT,
+    ENV_DEFAULT_MAX_IN_FLIGHT,
 ];
 
 /// The longest reconciler grace accepted (a day): beyond it a lost message waits
@@ -81,6 +89,8 @@ pub struct Config {
     /// The deployment's allowed endpoint ports as written (`COURIER_ALLOWED_PORTS`),
     /// or none for the default.
     pub allowed_ports: Option<String>,
+    /// Limits for endpoints that set none of their own (the sender reads them).
+    pub default_limits: courier_core::limiter::Limits,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -186,8 +196,52 @@ impl Config {
                 .map(|v| v.trim())
                 .filter(|v| !v.is_empty())
                 .map(str::to_owned),
+            default_limits: default_limits(vars)?,
         })
     }
+}
+
+/// `COURIER_DEFAULT_RATE_LIMIT` (`perSecond` or `perSecond/burst`) and
+/// `COURIER_DEFAULT_MAX_IN_FLIGHT`, in the ranges the API accepts on endpoints.
+fn default_limits(vars: &HashMap<String, String>) -> Result<courier_core::limiter::Limits, ConfigError> {
+    use courier_core::limiter::{Limits, MAX_IN_FLIGHT, MIN_IN_FLIGHT};
+    use courier_core::rate_limit::RateLimit;
+    let value = |name: &str| vars.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
+    let rate = match value(ENV_DEFAULT_RATE_LIMIT) {
+        None => None,
+        Some(v) => {
+            let (rate, burst) = match v.split_once('/') {
+                Some((r, b)) => (r, Some(b)),
+                None => (v, None),
+            };
+            let parsed = rate.trim().parse::<f64>().ok().and_then(|r| {
+                let burst = match burst {
+                    None => None,
+                    Some(b) => Some(b.trim().parse::<u64>().ok()?),
+                };
+                RateLimit::new(r, burst).ok()
+            });
+            Some(parsed.ok_or_else(|| ConfigError::Invalid {
+                name: ENV_DEFAULT_RATE_LIMIT,
+                value: v.to_owned(),
+                expected: "attempts per second (0.1 to 10000), optionally /burst (at least 1)",
+            })?)
+        }
+    };
+    let max_in_flight = match value(ENV_DEFAULT_MAX_IN_FLIGHT) {
+        None => None,
+        Some(v) => Some(
+            v.parse::<u32>()
+                .ok()
+                .filter(|n| (MIN_IN_FLIGHT..=MAX_IN_FLIGHT).contains(n))
+                .ok_or_else(|| ConfigError::Invalid {
+                    name: ENV_DEFAULT_MAX_IN_FLIGHT,
+                    value: v.to_owned(),
+                    expected: "a whole number from 1 to 1000",
+                })?,
+        ),
+    };
+    Ok(Limits { rate, max_in_flight })
 }
 
 /// The private CA roots from `COURIER_TRUSTED_CA_PEM`: PEM text as is, or the same
@@ -267,6 +321,40 @@ mod tests {
         assert_eq!(c.reconcile_grace_seconds, 300);
         assert_eq!(c.metrics, crate::metrics::MetricsTarget::default());
         assert_eq!(c.schedule_dlq_arn, None);
+    }
+
+    #[test]
+    fn default_limits_read_rate_burst_and_cap_and_name_a_bad_value() {
+        use courier_core::limiter::Limits;
+        use courier_core::rate_limit::RateLimit;
+        let c = Config::from_map(&vars(&[])).expect("valid");
+        assert_eq!(c.default_limits, Limits::default());
+        let c = Config::from_map(&vars(&[
+            (ENV_DEFAULT_RATE_LIMIT, "0.5/3"),
+            (ENV_DEFAULT_MAX_IN_FLIGHT, "8"),
+        ]))
+        .expect("valid");
+        assert_eq!(
+            c.default_limits,
+            Limits {
+                rate: RateLimit::new(0.5, Some(3)).ok(),
+                max_in_flight: Some(8),
+            }
+        );
+        let c = Config::from_map(&vars(&[(ENV_DEFAULT_RATE_LIMIT, " 20 ")])).expect("valid");
+        assert_eq!(c.default_limits.rate, RateLimit::new(20.0, None).ok());
+        for (name, bad) in [
+            (ENV_DEFAULT_RATE_LIMIT, "0.05"),
+            (ENV_DEFAULT_RATE_LIMIT, "2/0"),
+            (ENV_DEFAULT_RATE_LIMIT, "fast"),
+            (ENV_DEFAULT_MAX_IN_FLIGHT, "0"),
+            (ENV_DEFAULT_MAX_IN_FLIGHT, "1001"),
+        ] {
+            match Config::from_map(&vars(&[(name, bad)])) {
+                Err(ConfigError::Invalid { name: n, .. }) => assert_eq!(n, name, "{bad}"),
+                other => panic!("{name}={bad}: {other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -100,6 +100,8 @@ pub fn sample_endpoint(tenant: &TenantId, id: &EndpointId, now: Timestamp) -> En
         }],
         breaker: Some(BreakerState::default()),
         health: Some(SmartHealth::new(now)),
+        rate_limit: None,
+        max_in_flight: None,
         created_at: now,
         updated_at: now,
         version: 0,
@@ -2300,4 +2302,362 @@ pub async fn fanout_writes<S: DeliveryStore>(store: &S, clock: &ManualClock) {
             .await,
         "another tenant's event",
     );
+}
+
+// ---------------------------------------------------------------------------------
+// Schedules and occurrences
+// ---------------------------------------------------------------------------------
+
+pub fn sample_schedule(
+    tenant: &TenantId,
+    id: &courier_core::ids::ScheduleId,
+    endpoint: &EndpointId,
+) -> crate::schedule::Schedule {
+    crate::schedule::Schedule {
+        id: id.clone(),
+        tenant_id: tenant.clone(),
+        endpoint_id: endpoint.clone(),
+        recurrence: crate::schedule::RecurrenceSpec {
+            cron: Some("cron(0 9 * * ? *)".into()),
+            timezone: Some("Europe/Berlin".into()),
+            rate: None,
+            at: None,
+        },
+        start_at: Some(T0),
+        end_at: None,
+        event_type: Some("reminder.due".into()),
+        payload: Some(serde_json::json!({"n": 1})),
+        latency_class: Some(courier_core::decide::LatencyClass::Bulk),
+        long_running_allowance_seconds: None,
+        state: crate::schedule::ScheduleState::Active,
+        created_at: T0,
+        updated_at: T0,
+        version: 1,
+    }
+}
+
+/// Schedules: create conflicts, tenant-scoped reads, versioned updates, deletes,
+/// pages bound to their list; occurrence markers written once per (schedule,
+/// planned instant), listed newest first.
+pub async fn schedules<S: crate::schedule::ScheduleStore>(store: &S) {
+    use crate::schedule::{Occurrence, ScheduleState};
+    use courier_core::ids::ScheduleId;
+    let ids = Ids::new();
+    let (tenant, other) = (ids.tenant(), ids.tenant());
+    let mut rng = courier_core::rng::SplitMix64::new(99);
+    let (s1, s2) = (
+        ScheduleId::generate(T0, &mut rng),
+        ScheduleId::generate(T0.plus_secs(1), &mut rng),
+    );
+    let ep = ids.endpoint();
+    let a = sample_schedule(&tenant, &s1, &ep);
+    store.create_schedule(&a).await.expect("create");
+    conflict(store.create_schedule(&a).await, "create twice");
+    assert_eq!(store.get_schedule(&tenant, &s1).await.expect("get"), Some(a.clone()));
+    assert_eq!(store.get_schedule(&other, &s1).await.expect("get"), None);
+    let mut b = sample_schedule(&tenant, &s2, &ep);
+    b.payload = None;
+    b.recurrence = crate::schedule::RecurrenceSpec {
+        cron: None,
+        timezone: None,
+        rate: Some("rate(5 minutes)".into()),
+        at: None,
+    };
+    store.create_schedule(&b).await.expect("create b");
+
+    // Versioned updates.
+    let mut a2 = a.clone();
+    a2.state = ScheduleState::Paused;
+    a2.payload = Some(serde_json::json!({"n": 2}));
+    a2.version = 2;
+    conflict(store.update_schedule(&a2, 5).await, "stale version");
+    store.update_schedule(&a2, 1).await.expect("update");
+    conflict(store.update_schedule(&a2, 1).await, "same version twice");
+    assert_eq!(store.get_schedule(&tenant, &s1).await.expect("get"), Some(a2.clone()));
+    let ghost = sample_schedule(&other, &s1, &ep);
+    conflict(store.update_schedule(&ghost, 1).await, "update of a missing schedule");
+
+    // Pages by id, bound to the tenant.
+    let first = store.list_schedules(&tenant, None, 1).await.expect("page");
+    assert_eq!(first.items, vec![a2.clone()]);
+    let cursor = first.next_cursor.expect("more");
+    let second = store.list_schedules(&tenant, Some(&cursor), 1).await.expect("page");
+    assert_eq!(second.items, vec![b.clone()]);
+    assert_eq!(second.next_cursor, None);
+    bad_cursor(
+        store.list_schedules(&other, Some(&cursor), 1).await,
+        "another tenant's cursor",
+    );
+    bad_cursor(store.list_schedules(&tenant, Some("zz"), 1).await, "not a cursor");
+    assert_eq!(
+        store.list_schedules(&other, None, 10).await.expect("page").items,
+        vec![]
+    );
+
+    // Occurrences: one per (schedule, instant); the first one written wins.
+    let occ = |planned: Timestamp, schedule: &ScheduleId| Occurrence {
+        schedule_id: schedule.clone(),
+        tenant_id: tenant.clone(),
+        planned_at: planned,
+        event_id: ids.event(),
+        delivery_id: ids.delivery(),
+        created_at: planned.plus_millis(250),
+    };
+    let o1 = occ(T0.plus_secs(60), &s1);
+    assert_eq!(store.put_occurrence(&o1).await.expect("put"), None);
+    let again = occ(T0.plus_secs(60), &s1);
+    assert_eq!(store.put_occurrence(&again).await.expect("put again"), Some(o1.clone()));
+    let o2 = occ(T0.plus_secs(120), &s1);
+    let o3 = occ(T0.plus_secs(180), &s1);
+    assert_eq!(store.put_occurrence(&o3).await.expect("put"), None);
+    assert_eq!(store.put_occurrence(&o2).await.expect("put"), None);
+    let elsewhere = occ(T0.plus_secs(60), &s2);
+    assert_eq!(store.put_occurrence(&elsewhere).await.expect("other schedule"), None);
+    let (t, s1r) = (&tenant, &s1);
+    let pages = all_pages(2, |c, l| async move {
+        store.list_occurrences(t, s1r, c.as_deref(), l).await
+    })
+    .await;
+    assert_eq!(pages, vec![vec![o3.clone(), o2.clone()], vec![o1.clone()]]);
+    let first = store.list_occurrences(&tenant, &s1, None, 1).await.expect("page");
+    let cursor = first.next_cursor.expect("more");
+    bad_cursor(
+        store.list_occurrences(&tenant, &s2, Some(&cursor), 1).await,
+        "another schedule's cursor",
+    );
+    assert_eq!(
+        store.list_occurrences(&other, &s1, None, 10).await.expect("page").items,
+        vec![]
+    );
+
+    // Delete: the schedule goes, its occurrences stay.
+    assert!(store.delete_schedule(&tenant, &s1).await.expect("delete"));
+    assert!(!store.delete_schedule(&tenant, &s1).await.expect("delete again"));
+    assert_eq!(store.get_schedule(&tenant, &s1).await.expect("get"), None);
+    assert_eq!(
+        store
+            .list_occurrences(&tenant, &s1, None, 10)
+            .await
+            .expect("page")
+            .items
+            .len(),
+        3
+    );
+}
+
+// ---------------------------------------------------------------------------------
+// Limiter
+// ---------------------------------------------------------------------------------
+
+/// The limiter port: a shared token bucket and leased in-flight slots per endpoint,
+/// each endpoint apart, both taken or neither, exact under concurrent callers.
+pub async fn limiter<L: crate::limiter::Limiter>(limiter: &L, clock: &ManualClock) {
+    use crate::limiter::Admission;
+    use courier_core::limiter::{HoldCause, IN_FLIGHT_RECHECK_MS, Limits};
+    use courier_core::rate_limit::RateLimit;
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    clock.set(T0);
+    let rate = |per_second: f64, burst: u64| RateLimit::new(per_second, Some(burst)).expect("a valid literal limit");
+    let lease = |ms: i64| T0.plus_millis(ms);
+
+    // 2/s burst 2: two now, then a hold until the next token, exactly.
+    let ep = ids.endpoint();
+    let two = Limits {
+        rate: Some(rate(2.0, 2)),
+        max_in_flight: None,
+    };
+    for slot in ["r1", "r2"] {
+        let got = limiter.acquire(&tenant, &ep, &two, slot, lease(30_000), T0).await;
+        assert_eq!(got.expect("acquire"), Admission::Granted, "{slot}");
+    }
+    let held = limiter.acquire(&tenant, &ep, &two, "r3", lease(30_000), T0).await;
+    assert_eq!(
+        held.expect("acquire"),
+        Admission::Held {
+            until: T0.plus_millis(500),
+            cause: HoldCause::Rate
+        }
+    );
+    let later = limiter
+        .acquire(&tenant, &ep, &two, "r3", lease(30_000), T0.plus_millis(500))
+        .await;
+    assert_eq!(later.expect("acquire"), Admission::Granted);
+    // Another endpoint, and the same endpoint id under another tenant, start full.
+    let other = ids.endpoint();
+    let got = limiter.acquire(&tenant, &other, &two, "o1", lease(30_000), T0).await;
+    assert_eq!(got.expect("acquire"), Admission::Granted);
+    let got = limiter.acquire(&ids.tenant(), &ep, &two, "t1", lease(30_000), T0).await;
+    assert_eq!(got.expect("acquire"), Admission::Granted);
+
+    // maxInFlight 1: the second waits for a release, or for the first's lease to end.
+    let ep = ids.endpoint();
+    let one = Limits {
+        rate: None,
+        max_in_flight: Some(1),
+    };
+    let a = limiter.acquire(&tenant, &ep, &one, "a", lease(10_000), T0).await;
+    assert_eq!(a.expect("acquire"), Admission::Granted);
+    let b = limiter.acquire(&tenant, &ep, &one, "b", lease(10_000), T0).await;
+    assert_eq!(
+        b.expect("acquire"),
+        Admission::Held {
+            until: T0.plus_millis(IN_FLIGHT_RECHECK_MS),
+            cause: HoldCause::InFlight
+        }
+    );
+    limiter.release(&tenant, &ep, "a").await.expect("release");
+    // Releasing again, or a slot never held, changes nothing.
+    limiter.release(&tenant, &ep, "a").await.expect("release again");
+    limiter
+        .release(&tenant, &ids.endpoint(), "x")
+        .await
+        .expect("release unknown");
+    let b = limiter.acquire(&tenant, &ep, &one, "b", lease(2_000), T0).await;
+    assert_eq!(b.expect("acquire"), Admission::Granted);
+    // "b" crashed without releasing: its slot is held until its lease ends, then free.
+    clock.set(T0.plus_millis(1_999));
+    let c = limiter
+        .acquire(&tenant, &ep, &one, "c", lease(10_000), T0.plus_millis(1_999))
+        .await;
+    assert_eq!(
+        c.expect("acquire"),
+        Admission::Held {
+            until: T0.plus_millis(2_000),
+            cause: HoldCause::InFlight
+        }
+    );
+    clock.set(T0.plus_millis(2_000));
+    let c = limiter
+        .acquire(&tenant, &ep, &one, "c", lease(10_000), T0.plus_millis(2_000))
+        .await;
+    assert_eq!(c.expect("acquire"), Admission::Granted);
+
+    // Both limits: a cap hold takes no token.
+    let ep = ids.endpoint();
+    let both = Limits {
+        rate: Some(rate(1.0, 1)),
+        max_in_flight: Some(1),
+    };
+    let now = T0.plus_millis(2_000);
+    let x = limiter.acquire(&tenant, &ep, &both, "x", lease(60_000), now).await;
+    assert_eq!(x.expect("acquire"), Admission::Granted);
+    let y = limiter
+        .acquire(&tenant, &ep, &both, "y", lease(60_000), now.plus_millis(5_000))
+        .await;
+    assert!(
+        matches!(
+            y.expect("acquire"),
+            Admission::Held {
+                cause: HoldCause::InFlight,
+                ..
+            }
+        ),
+        "the cap holds first"
+    );
+    limiter.release(&tenant, &ep, "x").await.expect("release");
+    let y = limiter
+        .acquire(&tenant, &ep, &both, "y", lease(60_000), now.plus_millis(5_000))
+        .await;
+    assert_eq!(y.expect("acquire"), Admission::Granted);
+}
+
+/// Concurrent callers: exactly the burst, and exactly the cap, are granted. Run on
+/// the memory fake only: the emulator's conditional writes are not atomic under
+/// concurrent requests (moto's DynamoDB backend takes no lock), while DynamoDB's
+/// are; [`limiter_shared`] checks the adapter's lost-condition path one step at a time.
+pub async fn limiter_concurrent<L: crate::limiter::Limiter>(limiter: &L) {
+    use crate::limiter::Admission;
+    use courier_core::limiter::Limits;
+    use courier_core::rate_limit::RateLimit;
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let now = T0;
+    let lease = |ms: i64| T0.plus_millis(ms);
+    let ep = ids.endpoint();
+    let five = Limits {
+        rate: Some(RateLimit::new(0.1, Some(5)).expect("a valid literal limit")),
+        max_in_flight: None,
+    };
+    let slots: Vec<String> = (0..16).map(|i| format!("p{i}")).collect();
+    let answers = futures_util::future::join_all(
+        slots
+            .iter()
+            .map(|s| limiter.acquire(&tenant, &ep, &five, s, lease(60_000), now)),
+    )
+    .await;
+    let granted = answers
+        .into_iter()
+        .map(|a| a.expect("acquire"))
+        .filter(|a| *a == Admission::Granted)
+        .count();
+    assert_eq!(granted, 5, "burst 5 under 16 concurrent callers");
+    let ep = ids.endpoint();
+    let three = Limits {
+        rate: None,
+        max_in_flight: Some(3),
+    };
+    let answers = futures_util::future::join_all(
+        slots
+            .iter()
+            .map(|s| limiter.acquire(&tenant, &ep, &three, s, lease(60_000), now)),
+    )
+    .await;
+    let granted = answers
+        .into_iter()
+        .map(|a| a.expect("acquire"))
+        .filter(|a| *a == Admission::Granted)
+        .count();
+    assert_eq!(granted, 3, "maxInFlight 3 under 16 concurrent callers");
+}
+
+/// Two limiters over one shared state (two sender instances): each sees what the
+/// other took and freed, whatever it remembered of the state before.
+pub async fn limiter_shared<A: crate::limiter::Limiter, B: crate::limiter::Limiter>(a: &A, b: &B) {
+    use crate::limiter::Admission;
+    use courier_core::limiter::{HoldCause, Limits};
+    use courier_core::rate_limit::RateLimit;
+    let ids = Ids::new();
+    let (tenant, ep) = (ids.tenant(), ids.endpoint());
+    let limits = Limits {
+        rate: Some(RateLimit::new(1.0, Some(2)).expect("a valid literal limit")),
+        max_in_flight: Some(1),
+    };
+    let lease = T0.plus_millis(30_000);
+    let got = a.acquire(&tenant, &ep, &limits, "a1", lease, T0).await;
+    assert_eq!(got.expect("acquire"), Admission::Granted);
+    let got = b.acquire(&tenant, &ep, &limits, "b1", lease, T0).await;
+    assert_eq!(
+        got.expect("acquire"),
+        Admission::Held {
+            until: T0.plus_millis(1000),
+            cause: HoldCause::InFlight
+        }
+    );
+    a.release(&tenant, &ep, "a1").await.expect("release");
+    let got = b.acquire(&tenant, &ep, &limits, "b1", lease, T0).await;
+    assert_eq!(got.expect("acquire"), Admission::Granted);
+    // `a` last saw its own release: its view is out of date, the table is not.
+    let got = a.acquire(&tenant, &ep, &limits, "a2", lease, T0).await;
+    assert_eq!(
+        got.expect("acquire"),
+        Admission::Held {
+            until: T0.plus_millis(1000),
+            cause: HoldCause::InFlight
+        }
+    );
+    b.release(&tenant, &ep, "b1").await.expect("release");
+    // Both tokens of the burst are spent: the third waits a second for a refill.
+    let got = a.acquire(&tenant, &ep, &limits, "a2", lease, T0).await;
+    assert_eq!(
+        got.expect("acquire"),
+        Admission::Held {
+            until: T0.plus_millis(1000),
+            cause: HoldCause::Rate
+        }
+    );
+    let got = a
+        .acquire(&tenant, &ep, &limits, "a2", lease, T0.plus_millis(1000))
+        .await;
+    assert_eq!(got.expect("acquire"), Admission::Granted);
 }

@@ -4,6 +4,7 @@
 //! [`ports`]; AWS and reqwest live in other crates.
 
 pub mod api;
+pub mod application_delete;
 pub mod config;
 /// The port contract suite and the in-memory fakes are test support: compiled for
 /// this crate's tests and for crates that turn on the `testing` feature (their
@@ -15,14 +16,18 @@ pub mod fanout;
 pub mod fanout_message;
 pub mod ingest;
 pub mod ingest_batch;
+pub mod limiter;
 #[cfg(any(test, feature = "testing"))]
 pub mod memory;
 pub mod message;
 pub mod metrics;
 pub mod model;
+pub mod payload_schema;
 pub mod planner;
 pub mod ports;
 pub mod reconcile;
+pub mod schedule;
+pub mod schedule_fire;
 pub mod sender;
 pub mod store_rules;
 pub mod system;

@@ -47,6 +47,8 @@ pub struct StepSample {
     delivery_status: Option<&'static str>,
     send_latency_ms: Option<u64>,
     timer_lateness_ms: Option<i64>,
+    /// How long an attempt held back by its endpoint's limits was re-delayed for.
+    throttled_ms: Option<u64>,
 }
 
 /// The step's sample, or None for steps that are not worth a metric (re-delays and
@@ -60,13 +62,22 @@ pub fn step_sample(outcome: &StepOutcome, planned: Timestamp) -> Option<StepSamp
                 delivery_status: delivery.status.is_settled().then(|| delivery.status.as_str()),
                 send_latency_ms: Some(attempt.duration_ms),
                 timer_lateness_ms: Some(attempt.started_at.millis_since(planned).max(0)),
+                throttled_ms: None,
             })
         }
+        StepOutcome::Throttled { held_ms, .. } => Some(StepSample {
+            attempt_state: None,
+            delivery_status: None,
+            send_latency_ms: None,
+            timer_lateness_ms: None,
+            throttled_ms: Some(*held_ms),
+        }),
         StepOutcome::SettledWithoutAttempt { delivery } => Some(StepSample {
             attempt_state: None,
             delivery_status: Some(delivery.status.as_str()),
             send_latency_ms: None,
             timer_lateness_ms: None,
+            throttled_ms: None,
         }),
         _ => None,
     }
@@ -87,6 +98,8 @@ pub struct MetricsDocument<'a> {
     send_latency: Vec<u64>,
     #[serde(rename = "TimerLateness", skip_serializing_if = "Vec::is_empty")]
     timer_lateness: Vec<i64>,
+    #[serde(rename = "ThrottledMs", skip_serializing_if = "Vec::is_empty")]
+    throttled_ms: Vec<u64>,
     #[serde(rename = "Stack", skip_serializing_if = "Option::is_none")]
     stack: Option<&'a str>,
     #[serde(rename = "_aws")]
@@ -154,6 +167,7 @@ pub fn batch_metrics_for<'a>(
         }
         doc.send_latency.extend(sample.send_latency_ms);
         doc.timer_lateness.extend(sample.timer_lateness_ms);
+        doc.throttled_ms.extend(sample.throttled_ms);
     }
     docs
 }
@@ -198,6 +212,13 @@ impl<'a> MetricsDocument<'a> {
                 &["DeliveryStatus"]
             });
         }
+        if attempt_state.is_none() && delivery_status.is_none() {
+            // Only holds make a step with neither: their waits, by stack alone.
+            metrics.push(Metric {
+                name: "ThrottledMs",
+                unit: MILLISECONDS,
+            });
+        }
         dimensions.push(if staged { &[STACK_DIMENSION] } else { &[] });
         MetricsDocument {
             attempts: Vec::new(),
@@ -206,6 +227,7 @@ impl<'a> MetricsDocument<'a> {
             delivery_status,
             send_latency: Vec::new(),
             timer_lateness: Vec::new(),
+            throttled_ms: Vec::new(),
             stack: target.stack.as_deref(),
             aws: Aws {
                 timestamp: now.millis(),
@@ -220,7 +242,10 @@ impl<'a> MetricsDocument<'a> {
 
     /// Steps counted in this document.
     fn steps(&self) -> usize {
-        self.attempts.len().max(self.deliveries_settled.len())
+        self.attempts
+            .len()
+            .max(self.deliveries_settled.len())
+            .max(self.throttled_ms.len())
     }
 }
 
@@ -390,5 +415,32 @@ mod tests {
         };
         assert_eq!(step_sample(&out, Timestamp(0)), None);
         assert_eq!(documents(&[], 0), json!([]));
+    }
+
+    #[test]
+    fn holds_are_throttled_ms_in_a_document_of_their_own() {
+        let hold = |ms| StepOutcome::Throttled {
+            until: Timestamp(1_000 + ms as i64),
+            cause: courier_core::limiter::HoldCause::Rate,
+            held_ms: ms,
+        };
+        let samples: Vec<StepSample> = [
+            hold(500),
+            attempted("succeeded", DeliveryStatus::Succeeded, 5, 1_000),
+            hold(1_000),
+        ]
+        .iter()
+        .filter_map(|o| step_sample(o, Timestamp(1_000)))
+        .collect();
+        let docs = documents(&samples, 9);
+        assert_eq!(docs[0]["ThrottledMs"], json!([500, 1_000]));
+        assert_eq!(
+            docs[0]["_aws"]["CloudWatchMetrics"][0]["Metrics"],
+            json!([{"Name": "ThrottledMs", "Unit": "Milliseconds"}])
+        );
+        assert_eq!(docs[0]["_aws"]["CloudWatchMetrics"][0]["Dimensions"], json!([[]]));
+        assert_eq!(docs[1]["Attempts"], json!([1]));
+        assert_eq!(docs[1].get("ThrottledMs"), None);
+        assert_eq!(docs.as_array().map(Vec::len), Some(2));
     }
 }

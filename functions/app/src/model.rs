@@ -6,6 +6,8 @@ use crate::message::Trigger;
 use courier_core::decide::LatencyClass;
 use courier_core::health::{BreakerState, SmartHealth};
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+use courier_core::limiter::Limits;
+use courier_core::rate_limit::RateLimit;
 use courier_core::{Policy, Timestamp};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -73,6 +75,12 @@ pub struct Endpoint {
     pub breaker: Option<BreakerState>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub health: Option<SmartHealth>,
+    /// At most this many attempts per second (a token bucket shared by every sender).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<RateLimitSetting>,
+    /// At most this many attempts under way at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_in_flight: Option<u32>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
     /// Optimistic concurrency counter, bumped by every update.
@@ -89,7 +97,36 @@ pub struct Endpoint {
     pub channels: Option<Vec<String>>,
 }
 
+/// An endpoint's `rateLimit` as set (validated by [`RateLimit::new`] when set).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RateLimitSetting {
+    pub per_second: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst: Option<u64>,
+}
+
+impl RateLimitSetting {
+    /// The bucket it describes; `rateLimit.*` names the field a bad value is in.
+    pub fn limit(&self) -> Result<RateLimit, courier_core::rate_limit::RateLimitError> {
+        RateLimit::new(self.per_second, self.burst)
+    }
+}
+
 impl Endpoint {
+    /// The limits attempts to this endpoint keep: its own where set, else the
+    /// deployment's `default` (a stored setting that no longer validates counts as
+    /// unset rather than stopping delivery).
+    pub fn limits(&self, default: &Limits) -> Limits {
+        Limits {
+            rate: match &self.rate_limit {
+                Some(r) => r.limit().ok().or(default.rate),
+                None => default.rate,
+            },
+            max_in_flight: self.max_in_flight.or(default.max_in_flight),
+        }
+    }
+
     pub fn timeout_ms(&self) -> u64 {
         self.timeout_ms.unwrap_or(self.policy.timeout_ms)
     }

@@ -209,6 +209,8 @@ fn flaky_api(w: &World, faults: &Arc<Faults>) -> Api {
         endpoints: flaky.clone(),
         deliveries: flaky.clone(),
         idempotency: flaky.clone(),
+        applications: w.api.applications.clone(),
+        schemas: Default::default(),
         planner: Planner {
             queue: flaky,
             timer: w.timer.clone(),
@@ -220,9 +222,9 @@ fn flaky_api(w: &World, faults: &Arc<Faults>) -> Api {
         admission: Arc::new(common::AllowAll),
         settings: ApiSettings::default(),
         limiter: Default::default(),
-        applications: w.applications.clone(),
         subscriptions: w.store.clone(),
         fanout_queue: w.queue.clone(),
+        schedules: w.api.schedules.clone(),
     }
 }
 

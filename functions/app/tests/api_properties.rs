@@ -60,7 +60,15 @@ const FIELDS: &[&str] = &[
     "retention",
     "settledDays",
     "replayWindowDays",
+    "uid",
+    "metadata",
+    "deprecated",
+    "schema",
+    "force",
 ];
+
+/// Event type names the sequences declare and send events of.
+const TYPE_NAMES: &[&str] = &["invoice.paid", "order.created", "a"];
 
 /// Values that sit on edges: numeric limits, odd strings, the presets, times.
 fn edge_value() -> impl Strategy<Value = Value> {
@@ -98,6 +106,14 @@ fn edge_value() -> impl Strategy<Value = Value> {
         Just(json!({"min": 0.9, "max": 0.1})),
         Just(json!({"base": "smartchat", "maxAttempts": 1})),
         Just(json!({"statuses": ["429"], "capSeconds": -5})),
+        Just(json!({"type": "object", "required": ["amount"]})),
+        Just(json!({"$ref": "http://127.0.0.1:1/schema.json"})),
+        Just(json!({"$ref": "#/$defs/missing"})),
+        Just(json!({"pattern": "(a+)+$", "type": "string"})),
+        Just(json!({"type": "money"})),
+        Just(json!({"$schema": "http://json-schema.org/draft-07/schema#"})),
+        Just(json!("app_01JAAAAAAAAAAAAAAAAAAAAAAA")),
+        Just(json!("customer-1")),
     ]
 }
 
@@ -189,9 +205,14 @@ fn valid_body(route: &'static str) -> BoxedStrategy<Value> {
                 Value::Object(m)
             })
             .boxed(),
-        "/v1/events" => (seen("ep_"), any_json(), prop::option::of(time))
-            .prop_map(|(ep, payload, planned)| {
-                let mut v = json!({"endpointId": ep, "payload": payload, "type": "order.paid"});
+        "/v1/events" => (
+            seen("ep_"),
+            any_json(),
+            prop::option::of(time),
+            prop::sample::select(TYPE_NAMES),
+        )
+            .prop_map(|(ep, payload, planned, ty)| {
+                let mut v = json!({"endpointId": ep, "payload": payload, "type": ty});
                 if let Some(t) = planned {
                     v["plannedAt"] = t;
                 }
@@ -208,6 +229,44 @@ fn valid_body(route: &'static str) -> BoxedStrategy<Value> {
             .boxed(),
         "/v1/attempts/{}/complete" => (prop::sample::select(&["succeeded", "failed"][..]), ".{0,20}")
             .prop_map(|(o, d)| json!({"outcome": o, "detail": d}))
+            .boxed(),
+        "/v1/applications" | "/v1/applications/{}" => (
+            ".{1,30}",
+            prop::option::of(prop_oneof![Just("customer-1".to_owned()), "[a-z0-9._-]{1,12}"]),
+            prop::option::of(any_json()),
+        )
+            .prop_map(|(name, uid, metadata)| {
+                let mut v = json!({"name": name});
+                if let Some(u) = uid {
+                    v["uid"] = json!(u);
+                }
+                if let Some(m) = metadata {
+                    v["metadata"] = json!({"m": m});
+                }
+                v
+            })
+            .boxed(),
+        "/v1/event-types" | "/v1/event-types/{}" => (
+            prop::sample::select(TYPE_NAMES),
+            prop::option::of(prop_oneof![
+                Just(json!({"type": "object", "required": ["amount"], "properties": {"amount": {"type": "integer"}}})),
+                Just(json!({"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"}})),
+                Just(json!(true)),
+            ]),
+            prop::option::of(any::<bool>()),
+        )
+            .prop_map(move |(name, schema, deprecated)| {
+                let mut v = json!({"name": name, "schema": schema});
+                if let Some(d) = deprecated {
+                    v["deprecated"] = json!(d);
+                }
+                if route == "/v1/event-types/{}"
+                    && let Some(o) = v.as_object_mut()
+                {
+                    o.remove("name");
+                }
+                v
+            })
             .boxed(),
         _ => Just(json!({})).boxed(),
     }
@@ -320,6 +379,15 @@ const ROUTES: &[(&str, &str, u32)] = &[
     ("/v1/deliveries/{}/redeliver", "POST", 3),
     ("/v1/deliveries/{}/redrive", "POST", 1),
     ("/v1/attempts/{}/complete", "POST", 2),
+    ("/v1/applications", "POST", 3),
+    ("/v1/applications", "GET", 1),
+    ("/v1/applications/{}", "GET", 1),
+    ("/v1/applications/{}", "PATCH", 2),
+    ("/v1/applications/{}", "DELETE", 1),
+    ("/v1/event-types", "POST", 3),
+    ("/v1/event-types", "GET", 1),
+    ("/v1/event-types/{}", "GET", 1),
+    ("/v1/event-types/{}", "PATCH", 2),
     ("/healthz", "GET", 1),
     ("/v2/endpoints", "GET", 1),
     ("/", "GET", 1),
@@ -513,7 +581,9 @@ fn collect_ids(v: &Value, into: &mut Vec<String>) {
         }
     }
     match v {
-        Value::String(s) if ["ep_", "dlv_", "att_", "evt_"].iter().any(|p| s.starts_with(p)) && !into.contains(s) => {
+        Value::String(s)
+            if ["ep_", "dlv_", "att_", "evt_", "app_"].iter().any(|p| s.starts_with(p)) && !into.contains(s) =>
+        {
             into.push(s.clone());
         }
         Value::Array(items) => items.iter().for_each(|i| collect_ids(i, into)),
@@ -570,9 +640,14 @@ fn request(c: &Call, seen: &[String], completions: &[(String, String)]) -> ApiRe
                 "deliveries" => "dlv_",
                 "attempts" => "att_",
                 "events" => "evt_",
+                "applications" => "app_",
                 _ => "ep_",
             };
             match (ids.next(), &completion) {
+                // Event types are named, not numbered: one of the names sequences use.
+                (Some(IdRef::Seen(n)), _) if previous == "event-types" => {
+                    path.push_str(TYPE_NAMES[n % TYPE_NAMES.len()]);
+                }
                 (Some(IdRef::Seen(_)), Some((attempt, _))) => path.push_str(attempt),
                 (Some(IdRef::Seen(n)), None) => path.push_str(&seen_id(seen, kind, *n)),
                 (Some(IdRef::Literal(s)), _) => path.push_str(s),

@@ -161,3 +161,17 @@ async fn applications() {
 async fn event_types() {
     contract::event_types(&courier_app::memory::MemoryApplications::new()).await;
 }
+
+#[tokio::test]
+async fn schedules() {
+    contract::schedules(&courier_app::memory::MemorySchedules::new()).await;
+}
+
+#[tokio::test]
+async fn limiter() {
+    let clock = ManualClock::new(T0);
+    let limiter = courier_app::memory::MemoryLimiter::new();
+    contract::limiter(&limiter, &clock).await;
+    contract::limiter_shared(&limiter, &limiter).await;
+    contract::limiter_concurrent(&limiter).await;
+}

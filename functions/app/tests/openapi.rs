@@ -137,7 +137,15 @@ fn document_is_openapi_3_1_and_every_ref_resolves() {
         .unwrap_or_default();
     assert_eq!(
         props,
-        BTreeSet::from(["type", "title", "status", "code", "detail", "retryAfterSeconds"])
+        BTreeSet::from([
+            "type",
+            "title",
+            "status",
+            "code",
+            "detail",
+            "retryAfterSeconds",
+            "pointer"
+        ])
     );
     assert_eq!(
         problem["required"],
@@ -213,7 +221,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 26);
+    assert_eq!(ROUTES.len(), 43);
 }
 
 #[test]
@@ -235,12 +243,19 @@ fn document_details_follow_the_code() {
         (("POST", "/v1/attempts/{attemptId}/complete"), true),
         (("POST", "/v1/portal-links"), true),
         (("POST", "/v1/events/batch"), true),
+        (("POST", "/v1/applications"), true),
+        (("PATCH", "/v1/applications/{id}"), true),
+        (("POST", "/v1/event-types"), true),
+        (("PATCH", "/v1/event-types/{name}"), true),
+        (("POST", "/v1/schedules"), true),
+        (("PUT", "/v1/schedules/{id}"), true),
     ]);
     let idempotency: BTreeMap<(&str, &str), bool> = BTreeMap::from([
         (("POST", "/v1/events"), false),
         (("POST", "/v1/endpoints/{id}/enable"), false),
         (("POST", "/v1/endpoints/{id}/replay"), true),
         (("POST", "/v1/deliveries/{id}/redeliver"), true),
+        (("POST", "/v1/schedules"), true),
     ]);
     for r in ROUTES {
         let key = (r.method, r.path);
@@ -280,11 +295,21 @@ fn document_details_follow_the_code() {
                 assert_eq!(pattern, "^pl_[0-9a-f]{24}$", "{key:?}");
                 continue;
             }
+            if r.path.starts_with("/v1/applications/") {
+                // An `app_` id or a uid: both are made of these characters.
+                assert_eq!(pattern, "^[A-Za-z0-9._-]{1,256}$", "{key:?}");
+                continue;
+            }
+            if r.path.starts_with("/v1/event-types/") {
+                assert_eq!(pattern, "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$", "{key:?}");
+                continue;
+            }
             let prefix = match (p["name"].as_str(), r.path.split('/').nth(2)) {
                 (Some("attemptId"), _) => "att_",
                 (_, Some("endpoints")) => "ep_",
                 (_, Some("deliveries")) => "dlv_",
                 (_, Some("events")) => "evt_",
+                (_, Some("schedules")) => "sch_",
                 other => panic!("{key:?}: unexpected path parameter {other:?}"),
             };
             assert_eq!(pattern, format!("^{prefix}[0-9A-HJKMNP-TV-Z]{{26}}$"), "{key:?}");
@@ -334,6 +359,14 @@ fn document_details_follow_the_code() {
     assert_eq!(required("CreateEvent"), json!(["payload"]));
     assert_eq!(required("Replay"), json!(["since"]));
     assert_eq!(required("Complete"), json!(["outcome"]));
+    assert_eq!(required("CreateApplication"), json!(["name"]));
+    assert_eq!(required("CreateEventType"), json!(["name"]));
+    for name in ["UpdateApplication", "UpdateEventType"] {
+        assert!(
+            schemas[name].get("required").is_none(),
+            "{name}: every field is optional"
+        );
+    }
     for name in ["EnableEndpoint", "RotateSecret", "Redeliver"] {
         assert!(
             schemas[name].get("required").is_none(),
@@ -468,10 +501,15 @@ impl Call {
 fn concrete(template: &str, ep: &str, dlv: &str, att: &str) -> String {
     let id = if template.starts_with("/v1/endpoints/") {
         ep
+    } else if template.starts_with("/v1/applications/") {
+        "customer-1"
     } else {
         dlv
     };
-    template.replace("{id}", id).replace("{attemptId}", att)
+    template
+        .replace("{id}", id)
+        .replace("{attemptId}", att)
+        .replace("{name}", "invoice.paid")
 }
 
 fn is_route_miss(a: &Answer) -> bool {
@@ -783,6 +821,200 @@ async fn every_provoked_status_is_documented_for_its_route() {
         .to_owned();
     let revoke_link = Call::new("DELETE", "/v1/portal-links/{id}", format!("/v1/portal-links/{link}"));
     expect(&w, &revoke_link, 200, None, &mut seen).await;
+
+    // Applications and event types: every status each route can provoke here.
+    let apps = |m: &'static str| Call::new(m, "/v1/applications", "/v1/applications");
+    let app = |m: &'static str, id: &str| Call::new(m, "/v1/applications/{id}", format!("/v1/applications/{id}"));
+    let types = |m: &'static str| Call::new(m, "/v1/event-types", "/v1/event-types");
+    let ty = |m: &'static str, name: &str| Call::new(m, "/v1/event-types/{name}", format!("/v1/event-types/{name}"));
+    let made = apps("POST").json(json!({"name": "Acme", "uid": "customer-1", "metadata": {"plan": "pro"}}));
+    let acme = expect(&w, &made, 201, None, &mut seen).await.body["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let other = expect(&w, &apps("POST").json(json!({"name": "Other"})), 201, None, &mut seen)
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let schema = json!({"type": "object", "required": ["amount"], "properties": {"amount": {"type": "integer"}}});
+    let typed = types("POST").json(json!({"name": "invoice.paid", "schema": schema}));
+    expect(&w, &typed, 201, None, &mut seen).await;
+    for (call, want) in [
+        (apps("GET").query("limit=1"), 200),
+        (app("GET", &acme), 200),
+        (app("GET", "customer-1"), 200),
+        (app("PATCH", "customer-1").json(json!({"name": "Acme Inc."})), 200),
+        (types("GET"), 200),
+        (ty("GET", "invoice.paid"), 200),
+        (
+            ty("PATCH", "invoice.paid").json(json!({"description": "An invoice was paid."})),
+            200,
+        ),
+        (
+            Call::new("POST", "/v1/events", "/v1/events")
+                .json(json!({"endpointId": ep, "type": "invoice.paid", "payload": {"amount": 5}})),
+            202,
+        ),
+    ] {
+        expect(&w, &call, want, None, &mut seen).await;
+    }
+    for call in [
+        apps("POST").json(json!({})),
+        apps("GET").query("cursor=zz"),
+        app("PATCH", &acme).json(json!({"uid": "app_mine"})),
+        app("DELETE", &other).query("force=yes"),
+        types("POST").json(json!({"name": "bad name"})),
+        types("GET").query("limit=101"),
+        ty("PATCH", "invoice.paid").json(json!({"schema": {"type": 5}})),
+    ] {
+        expect(&w, &call, 400, Some("validation_failed"), &mut seen).await;
+    }
+    for call in [
+        app("GET", "customer-404"),
+        app("PATCH", "app_00000000000000000000000000").json(json!({})),
+        app("DELETE", "no such uid"),
+        ty("GET", "invoice.void"),
+        ty("PATCH", "invoice.void").json(json!({})),
+    ] {
+        expect(&w, &call, 404, Some("not_found"), &mut seen).await;
+    }
+    for call in [
+        apps("POST").json(json!({"name": "Copy", "uid": "customer-1"})),
+        app("PATCH", &other).json(json!({"uid": "customer-1"})),
+        typed.clone(),
+    ] {
+        expect(&w, &call, 409, Some("conflict"), &mut seen).await;
+    }
+    let bad_payload = Call::new("POST", "/v1/events", "/v1/events")
+        .json(json!({"endpointId": ep, "type": "invoice.paid", "payload": {"amount": "5"}}));
+    let a = expect(&w, &bad_payload, 422, Some("payload_invalid"), &mut seen).await;
+    assert_eq!(a.body["pointer"], "/amount");
+    for call in [
+        apps("POST"),
+        app("PATCH", &acme),
+        types("POST"),
+        ty("PATCH", "invoice.paid"),
+    ] {
+        expect(
+            &w,
+            &call.clone().bytes(big.clone()),
+            413,
+            Some("payload_too_large"),
+            &mut seen,
+        )
+        .await;
+        let text = call.header("content-type", "text/plain").bytes(b"{}".to_vec());
+        expect(&w, &text, 415, Some("unsupported_media_type"), &mut seen).await;
+    }
+    expect(&w, &app("DELETE", &other), 200, None, &mut seen).await;
+    // Schedules: every answer of every route.
+    let sched_body = json!({"endpointId": ep, "rate": "rate(5 minutes)", "payload": {"n": 1}});
+    let create_sched = |key: &str, body: Value| {
+        Call::new("POST", "/v1/schedules", "/v1/schedules")
+            .header("idempotency-key", key)
+            .json(body)
+    };
+    let sch = expect(&w, &create_sched("sched-1", sched_body.clone()), 201, None, &mut seen)
+        .await
+        .body["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let sch_path = |suffix: &str| format!("/v1/schedules/{sch}{suffix}");
+    let unknown_sch = |suffix: &str| format!("/v1/schedules/sch_01JZZZZZZZZZZZZZZZZZZZZZZZ{suffix}");
+    let sched_ok = vec![
+        (create_sched("sched-1", sched_body.clone()), 201),
+        (Call::new("GET", "/v1/schedules", "/v1/schedules"), 200),
+        (Call::new("GET", "/v1/schedules/{id}", sch_path("")), 200),
+        (
+            Call::new("PUT", "/v1/schedules/{id}", sch_path("")).json(sched_body.clone()),
+            200,
+        ),
+        (Call::new("POST", "/v1/schedules/{id}/pause", sch_path("/pause")), 200),
+        (Call::new("POST", "/v1/schedules/{id}/resume", sch_path("/resume")), 200),
+        (
+            Call::new("GET", "/v1/schedules/{id}/occurrences", sch_path("/occurrences")),
+            200,
+        ),
+    ];
+    for (call, want) in &sched_ok {
+        expect(&w, call, *want, None, &mut seen).await;
+    }
+    let sched_bad = vec![
+        (
+            create_sched(
+                "sched-2",
+                json!({"endpointId": ep, "cron": "cron(0 25 * * ? *)", "payload": 1}),
+            ),
+            "validation_failed",
+        ),
+        (
+            Call::new("POST", "/v1/schedules", "/v1/schedules").json(sched_body.clone()),
+            "idempotency_key_required",
+        ),
+        (
+            Call::new("GET", "/v1/schedules", "/v1/schedules").query("limit=0"),
+            "validation_failed",
+        ),
+        (
+            Call::new("PUT", "/v1/schedules/{id}", sch_path(""))
+                .json(json!({"endpointId": ep, "cron": "cron(0 9 * * ? *)", "timezone": "Nowhere", "payload": 1})),
+            "validation_failed",
+        ),
+        (
+            Call::new("GET", "/v1/schedules/{id}/occurrences", sch_path("/occurrences")).query("limit=0"),
+            "validation_failed",
+        ),
+    ];
+    for (call, code) in &sched_bad {
+        expect(&w, call, 400, Some(code), &mut seen).await;
+    }
+    let sched_missing = vec![
+        create_sched(
+            "sched-3",
+            json!({"endpointId": UNKNOWN_EP, "rate": "rate(1 hour)", "payload": 1}),
+        ),
+        Call::new("GET", "/v1/schedules/{id}", unknown_sch("")),
+        Call::new("GET", "/v1/schedules/{id}", "/v1/schedules/not-an-id"),
+        Call::new("PUT", "/v1/schedules/{id}", unknown_sch("")).json(sched_body.clone()),
+        Call::new("DELETE", "/v1/schedules/{id}", unknown_sch("")),
+        Call::new("POST", "/v1/schedules/{id}/pause", unknown_sch("/pause")),
+        Call::new("POST", "/v1/schedules/{id}/resume", unknown_sch("/resume")),
+        Call::new("GET", "/v1/schedules/{id}/occurrences", unknown_sch("/occurrences")),
+    ];
+    for call in &sched_missing {
+        expect(&w, call, 404, Some("not_found"), &mut seen).await;
+    }
+    let sched_big = vec![
+        create_sched("sched-4", Value::Null),
+        Call::new("PUT", "/v1/schedules/{id}", sch_path("")),
+    ];
+    for call in &sched_big {
+        let huge = call.clone().bytes(vec![b' '; 400_000]);
+        expect(&w, &huge, 413, Some("payload_too_large"), &mut seen).await;
+        let text = call.clone().header("content-type", "text/plain").bytes(b"{}".to_vec());
+        expect(&w, &text, 415, Some("unsupported_media_type"), &mut seen).await;
+    }
+    let mut other_body = sched_body.clone();
+    other_body["payload"] = json!(2);
+    expect(
+        &w,
+        &create_sched("sched-1", other_body),
+        422,
+        Some("idempotency_key_reused"),
+        &mut seen,
+    )
+    .await;
+    expect(
+        &w,
+        &Call::new("DELETE", "/v1/schedules/{id}", sch_path("")),
+        200,
+        None,
+        &mut seen,
+    )
+    .await;
 
     // 400.
     let tok = |c: Call| c.anonymous().header("webhook-completion-token", &token);
@@ -1186,7 +1418,10 @@ async fn every_provoked_status_is_documented_for_its_route() {
     }
 
     // What the table lists but these cheap requests cannot provoke: a revoke racing
-    // eight concurrent writers, and replay-dead over more than 10,000 failed deliveries.
+    // eight concurrent writers, replay-dead over more than 10,000 failed deliveries,
+    // deleting an application whose endpoints have deliveries in flight (no
+    // endpoint belongs to an application until endpoints carry `applicationId`),
+    // and a schedule change racing another writer.
     let all: Observed = ROUTES
         .iter()
         .flat_map(|r| r.statuses.iter().map(move |s| (r.method, r.path, *s)))
@@ -1195,8 +1430,12 @@ async fn every_provoked_status_is_documented_for_its_route() {
     assert_eq!(
         missing,
         [
+            ("DELETE", "/v1/applications/{id}", 409),
             ("POST", "/v1/endpoints/{id}/replay-dead", 400),
             ("POST", "/v1/endpoints/{id}/revoke", 409),
+            ("POST", "/v1/schedules/{id}/pause", 409),
+            ("POST", "/v1/schedules/{id}/resume", 409),
+            ("PUT", "/v1/schedules/{id}", 409),
         ]
     );
     assert!(seen.is_subset(&all));
@@ -1238,4 +1477,36 @@ fn document_states_the_limits_the_api_enforces() {
     let event = &schemas["CreateEvent"]["properties"];
     assert_eq!(event["endpointIds"]["maxItems"], json!(limits::MAX_ENDPOINTS_PER_EVENT));
     assert_eq!(event["type"]["maxLength"], json!(limits::MAX_EVENT_TYPE));
+    assert_eq!(
+        schemas["ApplicationName"]["maxLength"],
+        json!(limits::MAX_APPLICATION_NAME)
+    );
+    assert_eq!(schemas["ApplicationUid"]["maxLength"], json!(limits::MAX_UID_LEN));
+    assert_eq!(
+        schemas["ApplicationMetadata"]["x-maxBytes"],
+        json!(limits::MAX_METADATA_BYTES)
+    );
+    assert_eq!(schemas["PayloadSchema"]["x-maxBytes"], json!(limits::MAX_SCHEMA_BYTES));
+    assert_eq!(
+        schemas["EventTypeName"]["maxLength"],
+        json!(courier_core::subscription::MAX_NAME_LEN)
+    );
+    let rate = &schemas["RateLimit"]["properties"];
+    use courier_core::{limiter, rate_limit};
+    assert_eq!(
+        (
+            rate["perSecond"]["minimum"].as_f64(),
+            rate["perSecond"]["maximum"].as_f64()
+        ),
+        (Some(rate_limit::MIN_PER_SECOND), Some(rate_limit::MAX_PER_SECOND))
+    );
+    assert_eq!(rate["burst"]["maximum"], json!(limits::MAX_BURST));
+    for schema in ["CreateEndpoint", "UpdateEndpoint", "Endpoint"] {
+        let cap = &schemas[schema]["properties"]["maxInFlight"];
+        assert_eq!(
+            (&cap["minimum"], &cap["maximum"]),
+            (&json!(limiter::MIN_IN_FLIGHT), &json!(limiter::MAX_IN_FLIGHT)),
+            "{schema}"
+        );
+    }
 }

@@ -100,6 +100,15 @@ async fn a_link_sees_and_manages_only_its_own_endpoints_and_deliveries() {
         ("POST", "/v1/events".to_owned()),
         ("POST", "/v1/portal-links".to_owned()),
         ("DELETE", format!("/v1/portal-links/{id}")),
+        ("POST", "/v1/applications".to_owned()),
+        ("GET", "/v1/applications".to_owned()),
+        ("GET", "/v1/applications/customer-1".to_owned()),
+        ("PATCH", "/v1/applications/customer-1".to_owned()),
+        ("DELETE", "/v1/applications/customer-1".to_owned()),
+        ("POST", "/v1/event-types".to_owned()),
+        ("GET", "/v1/event-types".to_owned()),
+        ("GET", "/v1/event-types/invoice.paid".to_owned()),
+        ("PATCH", "/v1/event-types/invoice.paid".to_owned()),
     ] {
         let (s, b) = as_token(&w, &token, method, &path, json!({"endpointId": mine, "payload": {}})).await;
         assert_eq!(

@@ -789,6 +789,7 @@ fn sender_with(
         faults,
         settings: w.sender.settings,
         fanout: None,
+        limiter: w.limiter.clone(),
     }
 }
 

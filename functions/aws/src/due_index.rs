@@ -24,8 +24,12 @@ use std::collections::HashMap;
 pub const GSI_DUE: &str = "GSI4";
 pub const GSI4PK: &str = "GSI4PK";
 pub const GSI4SK: &str = "GSI4SK";
-/// Partition values of the due index; a reconciler run queries each once.
-pub const DUE_SHARDS: u32 = 4;
+/// Partition values of the due index; a reconciler run queries each once. Every
+/// delivery writes its entry at least twice (created, settled), and one index key
+/// takes about 1,000 writes a second, so the stack's deliveries a second top out
+/// near `DUE_SHARDS` x 500: 16 keys, about 8,000. Entries written under fewer
+/// shards stay found: a run queries `DUE#0` to `DUE#15`, which include them.
+pub const DUE_SHARDS: u32 = 16;
 
 /// The shard of a delivery: FNV-1a of its id (stable across processes and builds).
 pub fn due_shard(id: &DeliveryId) -> u32 {
@@ -122,14 +126,18 @@ mod tests {
 
     #[test]
     fn shards_are_stable_and_spread() {
-        let ids: Vec<DeliveryId> = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+        let alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+        let ids: Vec<DeliveryId> = alphabet
             .chars()
-            .map(|c| DeliveryId::parse(&format!("dlv_01JAAAAAAAAAAAAAAAAAAAAAA{c}")).unwrap_or_else(|e| panic!("{e}")))
+            .flat_map(|a| alphabet.chars().map(move |b| (a, b)))
+            .map(|(a, b)| {
+                DeliveryId::parse(&format!("dlv_01JAAAAAAAAAAAAAAAAAAAAA{a}{b}")).unwrap_or_else(|e| panic!("{e}"))
+            })
             .collect();
         let shards: Vec<u32> = ids.iter().map(due_shard).collect();
         assert!(shards.iter().all(|s| *s < DUE_SHARDS));
         for s in 0..DUE_SHARDS {
-            assert!(shards.contains(&s), "shard {s} unused by 32 ids: {shards:?}");
+            assert!(shards.contains(&s), "shard {s} unused by 1,024 ids");
         }
         // FNV-1a is fixed: the same id always lands on the same shard.
         assert_eq!(shards, ids.iter().map(due_shard).collect::<Vec<_>>());

@@ -1,5 +1,6 @@
 //! AWS adapters for Courier's ports: DynamoDB ([`dynamo::DynamoStore`]), SQS
-//! ([`sqs::SqsQueue`]) and EventBridge Scheduler ([`scheduler::SchedulerTimer`]),
+//! ([`sqs::SqsQueue`]), EventBridge Scheduler ([`scheduler::SchedulerTimer`]), the
+//! per-endpoint limiter on DynamoDB ([`limiter::DynamoLimiter`]),
 //! the idempotent resource bootstrap used by the local runner and the tests
 //! ([`bootstrap`]), the SDK's HTTP client ([`http_client`]), the moto emulator
 //! harness for tests ([`testing`]), and a stub of the Lambda Runtime API that runs
@@ -19,12 +20,14 @@ pub mod dynamo;
 pub mod error;
 pub mod http_client;
 pub mod lazy_client;
+pub mod limiter;
 pub mod runtime_stub;
 pub mod scheduler;
 pub mod sqs;
 pub mod testing;
 
 pub use dynamo::DynamoStore;
+pub use limiter::DynamoLimiter;
 pub use scheduler::SchedulerTimer;
 pub use sqs::SqsQueue;
 
@@ -35,6 +38,8 @@ pub struct Deployment {
     pub planner: courier_app::planner::Planner,
     /// The delivery queue, for fan-out steps.
     pub steps: std::sync::Arc<SqsQueue>,
+    /// Scheduler's recurring schedules (the `/v1/schedules` timers).
+    pub recurring: std::sync::Arc<SchedulerTimer>,
 }
 
 impl Deployment {
@@ -52,12 +57,14 @@ impl Deployment {
             timer = timer.with_dead_letter_queue(arn.clone());
         }
         let queue = std::sync::Arc::new(queue);
+        let timer = std::sync::Arc::new(timer);
         Ok(Deployment {
+            recurring: timer.clone(),
             store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
             steps: queue.clone(),
             planner: courier_app::planner::Planner {
                 queue,
-                timer: std::sync::Arc::new(timer),
+                timer,
                 settings: courier_app::planner::PlannerSettings {
                     sqs_max_delay_seconds: config.sqs_max_delay_seconds,
                     schedule_lead_seconds: config.schedule_lead_seconds,

@@ -13,13 +13,18 @@ use aws_sdk_scheduler::Client;
 use aws_sdk_scheduler::operation::create_schedule::CreateScheduleError;
 use aws_sdk_scheduler::operation::delete_schedule::DeleteScheduleError;
 use aws_sdk_scheduler::operation::get_schedule::GetScheduleError;
+use aws_sdk_scheduler::operation::update_schedule::UpdateScheduleError;
+use aws_sdk_scheduler::primitives::DateTime;
+use aws_sdk_scheduler::types::ScheduleState;
 use aws_sdk_scheduler::types::{
     ActionAfterCompletion, DeadLetterConfig, FlexibleTimeWindow, FlexibleTimeWindowMode, RetryPolicy, Target,
 };
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Timer};
+use courier_app::schedule::{RecurringSpec, RecurringTimer};
 use courier_app::store_rules::{BadScheduleName, valid_schedule_name};
 use courier_core::Timestamp;
+use courier_core::ids::ScheduleId;
 use futures_util::StreamExt;
 
 /// How many schedules [`SchedulerTimer::list_due`] reads at once.
@@ -128,7 +133,13 @@ impl SchedulerTimer {
                 .send()
                 .await
                 .map_err(from_sdk)?;
-            names.extend(resp.schedules.into_iter().filter_map(|s| s.name));
+            // Recurring schedules (named by their Courier schedule id) are not timers.
+            names.extend(
+                resp.schedules
+                    .into_iter()
+                    .filter_map(|s| s.name)
+                    .filter(|n| !n.starts_with(ScheduleId::PREFIX)),
+            );
             token = resp.next_token;
             if token.is_none() {
                 break;
@@ -213,6 +224,11 @@ impl SchedulerTimer {
     /// The schedule's target: the delivery queue, the message, the retry policy and
     /// the dead-letter queue.
     pub fn target(&self, message: &QueueMessage) -> PortResult<Target> {
+        self.target_with_input(message.to_json())
+    }
+
+    /// A target on the delivery queue sending `input`.
+    fn target_with_input(&self, input: String) -> PortResult<Target> {
         let retry = RetryPolicy::builder()
             .maximum_event_age_in_seconds(RETRY_MAX_EVENT_AGE_SECONDS)
             .maximum_retry_attempts(RETRY_MAX_ATTEMPTS)
@@ -220,7 +236,7 @@ impl SchedulerTimer {
         Target::builder()
             .arn(&self.queue_arn)
             .role_arn(&self.role_arn)
-            .input(message.to_json())
+            .input(input)
             .retry_policy(retry)
             .set_dead_letter_config(
                 self.dead_letter_arn
@@ -261,6 +277,168 @@ impl Timer for SchedulerTimer {
             // The name is derived from delivery + attempt: it exists, so this step was
             // already scheduled (a redone step after an at-least-once redelivery).
             Err(e) if matches!(e.as_service_error(), Some(CreateScheduleError::ConflictException(_))) => Ok(()),
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+}
+
+/// A recurring schedule as Scheduler holds it (what the local runner fires).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecurringEntry {
+    pub spec: RecurringSpec,
+    /// When Scheduler created it: where a rate counts from without a start date.
+    pub created: Timestamp,
+}
+
+fn instant(t: Timestamp) -> DateTime {
+    DateTime::from_millis(t.millis())
+}
+
+fn timestamp(t: &DateTime) -> Option<Timestamp> {
+    t.to_millis().ok().map(Timestamp::from_millis)
+}
+
+impl SchedulerTimer {
+    /// Every recurring schedule of the group (named `sch_...`).
+    pub async fn list_recurring(&self) -> PortResult<Vec<RecurringEntry>> {
+        let mut names = Vec::new();
+        let mut token = None;
+        loop {
+            let resp = self
+                .client()
+                .list_schedules()
+                .group_name(&self.group)
+                .name_prefix(ScheduleId::PREFIX)
+                .set_next_token(token)
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            names.extend(resp.schedules.into_iter().filter_map(|s| s.name));
+            token = resp.next_token;
+            if token.is_none() {
+                break;
+            }
+        }
+        let fetched: Vec<_> = futures_util::stream::iter(names)
+            .map(|name| async move {
+                let resp = self
+                    .client()
+                    .get_schedule()
+                    .group_name(&self.group)
+                    .name(&name)
+                    .send()
+                    .await;
+                (name, resp)
+            })
+            .buffer_unordered(CONCURRENT_READS)
+            .collect()
+            .await;
+        let mut out = Vec::new();
+        for (name, resp) in fetched {
+            let resp = match resp {
+                Ok(r) => r,
+                Err(e)
+                    if matches!(
+                        e.as_service_error(),
+                        Some(GetScheduleError::ResourceNotFoundException(_))
+                    ) =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(from_sdk(e)),
+            };
+            out.push(RecurringEntry {
+                spec: RecurringSpec {
+                    name,
+                    expression: resp.schedule_expression().unwrap_or_default().to_owned(),
+                    timezone: resp.schedule_expression_timezone().unwrap_or("UTC").to_owned(),
+                    start: resp.start_date().and_then(timestamp),
+                    end: resp.end_date().and_then(timestamp),
+                    enabled: resp.state() != Some(&ScheduleState::Disabled),
+                    input: resp.target().and_then(|t| t.input()).unwrap_or_default().to_owned(),
+                },
+                created: resp
+                    .creation_date()
+                    .and_then(timestamp)
+                    .unwrap_or(Timestamp::from_millis(0)),
+            });
+        }
+        out.sort_by(|a, b| a.spec.name.cmp(&b.spec.name));
+        Ok(out)
+    }
+}
+
+#[async_trait]
+impl RecurringTimer for SchedulerTimer {
+    async fn put_recurring(&self, spec: &RecurringSpec) -> PortResult<()> {
+        let window = || {
+            FlexibleTimeWindow::builder()
+                .mode(FlexibleTimeWindowMode::Off)
+                .build()
+                .map_err(|e| PortError::Backend(Box::new(e)))
+        };
+        let state = if spec.enabled {
+            ScheduleState::Enabled
+        } else {
+            ScheduleState::Disabled
+        };
+        let created = self
+            .client()
+            .create_schedule()
+            .name(&spec.name)
+            .group_name(&self.group)
+            .schedule_expression(&spec.expression)
+            .schedule_expression_timezone(&spec.timezone)
+            .set_start_date(spec.start.map(instant))
+            .set_end_date(spec.end.map(instant))
+            .state(state.clone())
+            .flexible_time_window(window()?)
+            .action_after_completion(ActionAfterCompletion::None)
+            .target(self.target_with_input(spec.input.clone())?)
+            .send()
+            .await;
+        match created {
+            Ok(_) => return Ok(()),
+            Err(e) if matches!(e.as_service_error(), Some(CreateScheduleError::ConflictException(_))) => {}
+            Err(e) => return Err(from_sdk(e)),
+        }
+        // It exists: UpdateSchedule replaces every field.
+        self.client()
+            .update_schedule()
+            .name(&spec.name)
+            .group_name(&self.group)
+            .schedule_expression(&spec.expression)
+            .schedule_expression_timezone(&spec.timezone)
+            .set_start_date(spec.start.map(instant))
+            .set_end_date(spec.end.map(instant))
+            .state(state)
+            .flexible_time_window(window()?)
+            .action_after_completion(ActionAfterCompletion::None)
+            .target(self.target_with_input(spec.input.clone())?)
+            .send()
+            .await
+            .map_err(|e: aws_sdk_scheduler::error::SdkError<UpdateScheduleError, _>| from_sdk(e))?;
+        Ok(())
+    }
+
+    async fn delete_recurring(&self, name: &str) -> PortResult<()> {
+        match self
+            .client()
+            .delete_schedule()
+            .group_name(&self.group)
+            .name(name)
+            .send()
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(e)
+                if matches!(
+                    e.as_service_error(),
+                    Some(DeleteScheduleError::ResourceNotFoundException(_))
+                ) =>
+            {
+                Ok(())
+            }
             Err(e) => Err(from_sdk(e)),
         }
     }

@@ -150,6 +150,19 @@ impl SqsQueue {
             .ok_or_else(|| PortError::Corrupt(format!("queue {} has no QueueArn attribute", self.queue_url)))
     }
 
+    /// Sends a message body as it is: what Scheduler's recurring schedules put on
+    /// the queue (the local runner stands in for them).
+    pub async fn send_text(&self, body: &str) -> PortResult<()> {
+        self.client()
+            .send_message()
+            .queue_url(&self.queue_url)
+            .message_body(body)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
     /// A cheap call that proves the queue is reachable (for `/healthz`).
     pub async fn ping(&self) -> PortResult<()> {
         self.arn().await.map(|_| ())

@@ -399,10 +399,12 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
         .await
         .expect("record");
     let counts = counter.take();
+    // The first outcome: one conditional write of the delivery item, its attempt
+    // embedded, and nothing read first.
     assert_eq!(counts.op("DynamoDB", "GetItem").calls, 0);
     assert_eq!(counts.op("DynamoDB", "PutItem").calls, 0);
-    assert_eq!(counts.op("DynamoDB", "UpdateItem").calls, 0);
-    assert_eq!(counts.op("DynamoDB", "TransactWriteItems").calls, 1);
+    assert_eq!(counts.op("DynamoDB", "UpdateItem").calls, 1);
+    assert_eq!(counts.op("DynamoDB", "TransactWriteItems").calls, 0);
 
     let settle = |d: &courier_app::model::Delivery, ttl: Option<i64>| {
         let store = &store;
@@ -689,12 +691,13 @@ async fn succeeded_deliveries_leave_the_status_index() {
         Vec::<String>::new(),
         "no status-index key once succeeded"
     );
-    let mut pending = vec![
-        courier_aws::dynamo::delivery_pk(&d[1].id),
-        courier_aws::dynamo::delivery_pk(&d[3].id),
-    ];
-    pending.sort();
-    assert_eq!(gsi2("#pending").await, pending);
+    // Pending deliveries have no entry either: most succeed at once, and their
+    // entry would be a put at ingest and a delete at the outcome.
+    assert_eq!(
+        gsi2("#pending").await,
+        Vec::<String>::new(),
+        "no status-index key while pending"
+    );
 
     // Listed from the whole log, newest first, a page at a time.
     let first = store
@@ -740,11 +743,25 @@ async fn succeeded_deliveries_leave_the_status_index() {
         }
     }
 
-    // Redelivered: back in the status index under its new status.
+    // Redelivered: pending again, still out of the status index, and listed.
     set_status(&store, &mut d[2], DeliveryStatus::Pending).await;
-    pending.push(courier_aws::dynamo::delivery_pk(&d[2].id));
-    pending.sort();
-    assert_eq!(gsi2("#pending").await, pending);
+    assert_eq!(gsi2("#pending").await, Vec::<String>::new());
+    let pending_list = store
+        .list_deliveries(&ep, Some("pending"), None, None, None, 10)
+        .await
+        .expect("pending");
+    assert_eq!(
+        ids_of(&pending_list),
+        vec![d[3].id.clone(), d[2].id.clone(), d[1].id.clone()]
+    );
+    // A status people filter for (failed, retrying, ...) has its entry.
+    set_status(&store, &mut d[1], DeliveryStatus::Failed).await;
+    assert_eq!(gsi2("#failed").await, vec![courier_aws::dynamo::delivery_pk(&d[1].id)]);
+    let failed = store
+        .list_deliveries(&ep, Some("failed"), None, None, None, 10)
+        .await
+        .expect("failed");
+    assert_eq!(ids_of(&failed), vec![d[1].id.clone()]);
 }
 
 /// A list that keeps few of the entries it reads stops after the examination bound
@@ -916,4 +933,353 @@ async fn tampered_cursors_are_refused_before_they_reach_dynamodb() {
             }
         }
     }
+}
+
+/// The latest attempt lives in the delivery item: the first outcome is one write and
+/// leaves no attempt item; the second copies the first out (one read, one put, one
+/// write) and every read shows both once. A copy left by a crash before the write
+/// that replaces it is listed once, and a delivery whose attempts were all stored
+/// as items of their own (before attempts were embedded) still reads, and takes new
+/// attempts.
+#[tokio::test]
+async fn the_latest_attempt_is_embedded_and_copied_out_when_replaced() {
+    use courier_app::model::{Attempt, Delivery};
+    use courier_app::ports::{Claim, DeliveryStore};
+    use courier_aws::counting::{RequestCounter, describe_table};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let plain = aws_sdk_dynamodb::Client::new(&config);
+    let counter = RequestCounter::new(vec![describe_table(&plain, &res.table).await.expect("describe")]);
+    let store = DynamoStore::with_client(counter.dynamodb(&config), res.table.clone(), clock.clone());
+    let ids = contract::Ids::new();
+    let event = contract::sample_event(&ids.tenant(), &ids.event(), T0, contract::payload_of_size(100));
+    let body = contract::sample_body(&event);
+    let d = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body.clone());
+    store.create_delivery(&d).await.expect("create");
+
+    let attempt_items = |delivery: &courier_core::ids::DeliveryId| {
+        let pk = courier_aws::dynamo::delivery_pk(delivery);
+        let (plain, table) = (&plain, res.table.clone());
+        async move {
+            let mut sks: Vec<String> = scan(plain, &table)
+                .await
+                .into_iter()
+                .filter(|i| i["PK"].as_s().is_ok_and(|p| *p == pk))
+                .filter_map(|i| i["SK"].as_s().ok().filter(|s| s.starts_with("ATT#")).cloned())
+                .collect();
+            sks.sort();
+            sks
+        }
+    };
+    // Claims attempt `number` and records it; the delivery as stored after.
+    let attempt = |current: Delivery, number: u32| {
+        let store = &store;
+        let ids = &ids;
+        async move {
+            let a = ids.attempt();
+            let claim = contract::test_claim(number, &a, T0, T0.plus_secs(60));
+            let claimed = match store.claim_attempt(&current.id, &claim).await {
+                Ok(Claim::Claimed { delivery, .. }) => delivery,
+                other => panic!("claim {number}: {other:?}"),
+            };
+            let mut next = claimed.clone();
+            next.claim = None;
+            next.attempt_count += 1;
+            next.next_attempt = number + 1;
+            next.version += 1;
+            let att = contract::sample_attempt(&next, &a, number, T0.plus_secs(i64::from(number)));
+            store.record_attempt(&next, &att, &claim).await.expect("record");
+            assert_eq!(store.get_delivery(&next.id).await.expect("get"), Some(next.clone()));
+            (next, att)
+        }
+    };
+    let page = |cursor: Option<String>, limit: u32| {
+        let store = &store;
+        let id = d.id.clone();
+        async move {
+            let p = store
+                .list_attempts_page(&id, cursor.as_deref(), limit)
+                .await
+                .expect("page");
+            (p.items, p.next_cursor)
+        }
+    };
+    let all_pages = |limit: u32| async move {
+        let mut out: Vec<Attempt> = Vec::new();
+        let mut cursor = None;
+        for _ in 0..10 {
+            let (items, next) = page(cursor, limit).await;
+            out.extend(items);
+            match next {
+                Some(c) => cursor = Some(c),
+                None => return out,
+            }
+        }
+        panic!("more than ten pages");
+    };
+
+    let (d1, a1) = attempt(d.clone(), 1).await;
+    assert_eq!(attempt_items(&d.id).await, Vec::<String>::new(), "a1 is embedded");
+    assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a1.clone()));
+    assert_eq!(store.get_attempt(&d.id, &a1.id).await.expect("get"), Some(a1.clone()));
+    assert_eq!(store.list_attempts(&d.id).await.expect("list"), vec![a1.clone()]);
+    assert_eq!(all_pages(1).await, vec![a1.clone()]);
+
+    counter.reset();
+    let (d2, a2) = attempt(d1, 2).await;
+    let counts = counter.take();
+    // The claim, then the read of the attempt in place, its copy and the write.
+    assert_eq!(counts.op("DynamoDB", "UpdateItem").calls, 2);
+    assert_eq!(counts.op("DynamoDB", "PutItem").calls, 1);
+    assert_eq!(counts.op("DynamoDB", "TransactWriteItems").calls, 0);
+    assert_eq!(
+        attempt_items(&d.id).await,
+        vec![courier_aws::dynamo::attempt_sk(1, &a1.id)],
+        "a1 copied out"
+    );
+    let both = vec![a1.clone(), a2.clone()];
+    assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a2.clone()));
+    assert_eq!(store.get_attempt(&d.id, &a1.id).await.expect("get"), Some(a1.clone()));
+    assert_eq!(store.get_attempt(&d.id, &a2.id).await.expect("get"), Some(a2.clone()));
+    assert_eq!(store.get_attempt(&d.id, &ids.attempt()).await.expect("get"), None);
+    assert_eq!(store.list_attempts(&d.id).await.expect("list"), both);
+    assert_eq!(all_pages(1).await, both);
+    assert_eq!(all_pages(2).await, both);
+    let (first, cursor) = page(None, 1).await;
+    assert_eq!(first, vec![a1.clone()]);
+    assert_eq!(page(cursor, 1).await, (vec![a2.clone()], None));
+
+    // A crash after copying a2 out, before the write replacing it: a2 twice stored,
+    // listed once, on one page or across two.
+    let item = std::collections::HashMap::from([
+        (
+            "PK".to_owned(),
+            aws_sdk_dynamodb::types::AttributeValue::S(courier_aws::dynamo::delivery_pk(&d.id)),
+        ),
+        (
+            "SK".to_owned(),
+            aws_sdk_dynamodb::types::AttributeValue::S(courier_aws::dynamo::attempt_sk(2, &a2.id)),
+        ),
+        (
+            "data".to_owned(),
+            aws_sdk_dynamodb::types::AttributeValue::S(serde_json::to_string(&a2).expect("json")),
+        ),
+    ]);
+    plain
+        .put_item()
+        .table_name(&res.table)
+        .set_item(Some(item))
+        .send()
+        .await
+        .expect("put the copy");
+    assert_eq!(store.list_attempts(&d.id).await.expect("list"), both);
+    assert_eq!(all_pages(1).await, both);
+    assert_eq!(all_pages(2).await, both);
+    assert_eq!(all_pages(5).await, both);
+    // The next outcome copies a2 again (the same item) and embeds a3.
+    let (_, a3) = attempt(d2, 3).await;
+    let three = vec![a1.clone(), a2.clone(), a3.clone()];
+    assert_eq!(store.list_attempts(&d.id).await.expect("list"), three);
+    assert_eq!(all_pages(2).await, three);
+    assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a3));
+
+    // An item of the old layout: every attempt an item of its own, none embedded.
+    let old = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body);
+    store.create_delivery(&old).await.expect("create");
+    let mut old_attempts = Vec::new();
+    for number in 1..=2 {
+        let a = contract::sample_attempt(&old, &ids.attempt(), number, T0.plus_secs(i64::from(number)));
+        let item = std::collections::HashMap::from([
+            (
+                "PK".to_owned(),
+                aws_sdk_dynamodb::types::AttributeValue::S(courier_aws::dynamo::delivery_pk(&old.id)),
+            ),
+            (
+                "SK".to_owned(),
+                aws_sdk_dynamodb::types::AttributeValue::S(courier_aws::dynamo::attempt_sk(number, &a.id)),
+            ),
+            (
+                "data".to_owned(),
+                aws_sdk_dynamodb::types::AttributeValue::S(serde_json::to_string(&a).expect("json")),
+            ),
+        ]);
+        plain
+            .put_item()
+            .table_name(&res.table)
+            .set_item(Some(item))
+            .send()
+            .await
+            .expect("put an old attempt");
+        old_attempts.push(a);
+    }
+    let mut old_now = store.get_delivery(&old.id).await.expect("get").expect("exists");
+    old_now.attempt_count = 2;
+    old_now.next_attempt = 3;
+    old_now.version += 1;
+    store.update_delivery(&old_now, old.version).await.expect("update");
+    assert_eq!(store.list_attempts(&old.id).await.expect("list"), old_attempts);
+    assert_eq!(
+        store.last_attempt(&old.id).await.expect("last"),
+        old_attempts.last().cloned()
+    );
+    assert_eq!(
+        store.get_attempt(&old.id, &old_attempts[0].id).await.expect("get"),
+        Some(old_attempts[0].clone())
+    );
+    let (_, new) = attempt(old_now, 3).await;
+    let mut all = old_attempts.clone();
+    all.push(new.clone());
+    assert_eq!(store.list_attempts(&old.id).await.expect("list"), all);
+    assert_eq!(store.last_attempt(&old.id).await.expect("last"), Some(new));
+    let p1 = store.list_attempts_page(&old.id, None, 2).await.expect("page");
+    assert_eq!(p1.items, old_attempts);
+    let p2 = store
+        .list_attempts_page(&old.id, p1.next_cursor.as_deref(), 2)
+        .await
+        .expect("page");
+    assert_eq!((p2.items, p2.next_cursor), (vec![all[2].clone()], None));
+}
+
+/// An event with one delivery is two conditional puts, the delivery first, and no
+/// transaction. A writer that stopped between the two left the delivery alone: the
+/// repeat of its request (the same ids) writes the event, while another event
+/// naming that delivery id is refused.
+#[tokio::test]
+async fn a_single_endpoint_event_is_written_without_a_transaction() {
+    use courier_app::ports::DeliveryStore;
+    use courier_aws::counting::{RequestCounter, describe_table};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let plain = aws_sdk_dynamodb::Client::new(&config);
+    let counter = RequestCounter::new(vec![describe_table(&plain, &res.table).await.expect("describe")]);
+    let store = DynamoStore::with_client(counter.dynamodb(&config), res.table.clone(), clock.clone());
+    let ids = contract::Ids::new();
+    let tenant = ids.tenant();
+    let event = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({"n": 1}));
+    let d = contract::sample_delivery(
+        &event,
+        &ids.endpoint(),
+        &ids.delivery(),
+        T0,
+        contract::sample_body(&event),
+    );
+    counter.reset();
+    store
+        .create_event(&event, std::slice::from_ref(&d))
+        .await
+        .expect("create");
+    let counts = counter.take();
+    assert_eq!(counts.op("DynamoDB", "PutItem").calls, 2);
+    assert_eq!(counts.op("DynamoDB", "TransactWriteItems").calls, 0);
+    assert_eq!(
+        store.get_event(&tenant, &event.id).await.expect("get"),
+        Some(event.clone())
+    );
+    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(d.clone()));
+    match store.create_event(&event, std::slice::from_ref(&d)).await {
+        Err(PortError::Conflict(_)) => {}
+        other => panic!("writing the event twice must conflict, got {other:?}"),
+    }
+
+    // The writer stopped after the delivery: take the event away again.
+    plain
+        .delete_item()
+        .table_name(&res.table)
+        .key(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("EVT#{}", event.id)),
+        )
+        .key("SK", aws_sdk_dynamodb::types::AttributeValue::S("EVT".to_owned()))
+        .send()
+        .await
+        .expect("delete the event");
+    assert_eq!(store.get_event(&tenant, &event.id).await.expect("get"), None);
+    let other = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({"n": 2}));
+    let mut stolen = d.clone();
+    stolen.event_id = other.id.clone();
+    match store.create_event(&other, &[stolen]).await {
+        Err(PortError::Conflict(_)) => {}
+        other => panic!("another event naming the delivery must conflict, got {other:?}"),
+    }
+    assert_eq!(store.get_event(&tenant, &other.id).await.expect("get"), None);
+    store
+        .create_event(&event, std::slice::from_ref(&d))
+        .await
+        .expect("the repeat writes the event");
+    assert_eq!(store.get_event(&tenant, &event.id).await.expect("get"), Some(event));
+    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(d));
+}
+
+#[tokio::test]
+async fn schedules_contract() {
+    let (_emu, config, res) = setup().await;
+    let store = DynamoStore::new(&config, &res.table);
+    contract::schedules(&store).await;
+}
+
+/// Recurring schedules on Scheduler: created, updated in place (state, expression,
+/// window, input), read back by the local runner's listing, deleted (twice is fine),
+/// and never taken for one-shot timers.
+#[tokio::test]
+async fn recurring_schedules_are_created_updated_listed_and_deleted() {
+    use courier_app::schedule::{RecurringSpec, RecurringTimer};
+    let (_emu, config, res) = setup().await;
+    let timer = SchedulerTimer::new(
+        &config,
+        res.schedule_group.clone(),
+        res.queue_arn.clone(),
+        res.scheduler_role_arn.clone(),
+    );
+    let mut spec = RecurringSpec {
+        name: "sch_01JBBBBBBBBBBBBBBBBBBBBBBB".into(),
+        expression: "cron(0 9 * * ? *)".into(),
+        timezone: "Europe/Berlin".into(),
+        start: None,
+        end: Some(Timestamp::from_secs(4_102_444_800)),
+        enabled: true,
+        input: r#"{"kind":"schedule_fire","plannedAt":"<aws.scheduler.scheduled-time>"}"#.into(),
+    };
+    timer.put_recurring(&spec).await.expect("create");
+    let listed = timer.list_recurring().await.expect("list");
+    assert_eq!(
+        listed.iter().map(|e| e.spec.clone()).collect::<Vec<_>>(),
+        vec![spec.clone()]
+    );
+    assert!(listed[0].created.millis() > 0, "the creation date is read back");
+    spec.expression = "rate(5 minutes)".into();
+    spec.timezone = "UTC".into();
+    spec.enabled = false;
+    spec.end = None;
+    timer.put_recurring(&spec).await.expect("update");
+    let listed = timer.list_recurring().await.expect("list");
+    assert_eq!(
+        listed.iter().map(|e| e.spec.clone()).collect::<Vec<_>>(),
+        vec![spec.clone()]
+    );
+    // A one-shot timer beside it: list_due sees only the timer.
+    let ids = contract::Ids::new();
+    let msg = contract::sample_message(&ids.delivery(), &ids.tenant(), &ids.endpoint(), 2, T0);
+    courier_app::ports::Timer::schedule(&timer, "one-shot", T0, &msg)
+        .await
+        .expect("timer");
+    let due = timer.list_due(T0.plus_secs(1)).await.expect("due");
+    assert_eq!(
+        due.into_iter().map(|(n, _)| n).collect::<Vec<_>>(),
+        vec!["one-shot".to_owned()]
+    );
+    timer.delete_recurring(&spec.name).await.expect("delete");
+    timer.delete_recurring(&spec.name).await.expect("delete again");
+    assert_eq!(timer.list_recurring().await.expect("list"), vec![]);
+}
+
+#[tokio::test]
+async fn limiter_contract() {
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let limiter = courier_aws::DynamoLimiter::new(aws_sdk_dynamodb::Client::new(&config), &res.table);
+    contract::limiter(&limiter, &clock).await;
+    // A second adapter (another sender instance) remembers nothing: it still sees
+    // the first one's slots and bucket through the table.
+    let other = courier_aws::DynamoLimiter::new(aws_sdk_dynamodb::Client::new(&config), &res.table);
+    contract::limiter_shared(&limiter, &other).await;
 }

@@ -251,8 +251,10 @@ impl World {
             faults,
             settings: SenderSettings {
                 lease_margin_ms: LEASE_MARGIN_MS,
+                ..SenderSettings::default()
             },
             fanout: None,
+            limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
         }
     }
 

@@ -56,6 +56,15 @@ pub enum Command {
     /// Read a delivery's attempts.
     #[command(subcommand)]
     Attempts(AttemptsCmd),
+    /// Create, read and delete applications (your own customers).
+    #[command(subcommand)]
+    Applications(ApplicationsCmd),
+    /// Declare and read event types and their payload schemas.
+    #[command(subcommand, name = "event-types")]
+    EventTypes(EventTypesCmd),
+    /// Recurring schedules: create, list, read, pause, resume, delete.
+    #[command(subcommand)]
+    Schedules(SchedulesCmd),
     /// Run a local webhook receiver that verifies signatures and answers scripted statuses.
     Receive(ReceiveArgs),
     /// Verify one webhook's Standard Webhooks signature.
@@ -246,6 +255,97 @@ pub enum EventsCmd {
         #[arg(long, default_value_t = 20)]
         max_pages: u32,
     },
+}
+
+#[derive(Subcommand)]
+pub enum ApplicationsCmd {
+    /// List applications.
+    List(Page),
+    /// Show one application, by its app_ id or its uid.
+    Get { id: String },
+    /// Create an application.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// Your own id for the customer, unique among your applications.
+        #[arg(long)]
+        uid: Option<String>,
+        /// A JSON object: inline, @file.json, or - for stdin.
+        #[arg(long)]
+        metadata: Option<String>,
+    },
+    /// Delete an application (by id or uid).
+    Delete {
+        id: String,
+        /// Delete even while its endpoints have deliveries in flight.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum EventTypesCmd {
+    /// List event types.
+    List(Page),
+    /// Show one event type with its schema.
+    Get { name: String },
+    /// Declare an event type.
+    Create {
+        name: String,
+        #[arg(long)]
+        description: Option<String>,
+        /// A JSON Schema (draft 2020-12) for the payloads: inline, @file.json, or - for stdin.
+        #[arg(long)]
+        schema: Option<String>,
+        #[arg(long)]
+        deprecated: bool,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum SchedulesCmd {
+    /// Your schedules, with their next firing instants.
+    List {
+        #[command(flatten)]
+        page: Page,
+    },
+    /// Create a schedule: exactly one of --cron (with --timezone), --rate and --at.
+    Create {
+        #[arg(long = "endpoint", value_name = "ID")]
+        endpoint: String,
+        /// EventBridge Scheduler cron, e.g. 'cron(0 9 * * ? *)'.
+        #[arg(long)]
+        cron: Option<String>,
+        /// IANA time zone of --cron, e.g. Europe/Berlin.
+        #[arg(long)]
+        timezone: Option<String>,
+        /// e.g. 'rate(5 minutes)'.
+        #[arg(long)]
+        rate: Option<String>,
+        /// One firing at this RFC 3339 instant.
+        #[arg(long)]
+        at: Option<String>,
+        #[arg(long)]
+        start_at: Option<String>,
+        #[arg(long)]
+        end_at: Option<String>,
+        #[arg(long = "type", value_name = "TYPE")]
+        event_type: Option<String>,
+        /// Inline JSON, @file.json, or - for stdin.
+        #[arg(long)]
+        payload: String,
+        /// Generated when absent; a repeat with the same key returns the same schedule.
+        #[arg(long)]
+        idempotency_key: Option<String>,
+    },
+    /// One schedule and its next firing instants.
+    Get { id: String },
+    /// Stop its firings until resumed.
+    Pause { id: String },
+    /// Start its firings again.
+    Resume { id: String },
+    /// Delete it (its occurrences stay readable).
+    Delete { id: String },
 }
 
 /// Bounded polling for `--watch`.

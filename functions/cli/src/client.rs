@@ -47,6 +47,10 @@ impl Client {
         self.send(reqwest::Method::PATCH, path, &[], Some(body), None).await
     }
 
+    pub async fn delete(&self, path: &str, query: &[(&str, String)]) -> CliResult<Answer> {
+        self.send(reqwest::Method::DELETE, path, query, None, None).await
+    }
+
     async fn send(
         &self,
         method: reqwest::Method,

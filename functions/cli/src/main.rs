@@ -2,11 +2,13 @@
 //! and verifier for development, and the policy tools. This file only parses the
 //! arguments, runs the chosen command and turns its outcome into an exit code.
 
+mod applications;
 mod cli;
 mod client;
 mod deliveries;
 mod docs_gen;
 mod endpoints;
+mod event_types;
 mod events;
 mod exit;
 mod input;
@@ -16,6 +18,7 @@ mod policy;
 mod profile;
 mod receive;
 mod render;
+mod schedules;
 mod table;
 mod verify;
 mod watch;
@@ -35,6 +38,9 @@ async fn api(cli: Cli, mut out: Output) -> CliResult<()> {
         Command::Events(c) => events::run(c, &client, &mut out).await,
         Command::Deliveries(c) => deliveries::run(c, &client, &mut out).await,
         Command::Attempts(c) => deliveries::attempts(c, &client, &mut out).await,
+        Command::Applications(c) => applications::run(c, &client, &mut out).await,
+        Command::EventTypes(c) => event_types::run(c, &client, &mut out).await,
+        Command::Schedules(c) => schedules::run(c, &client, &mut out).await,
         _ => Err(CliError::failed("not an API command")),
     }
 }

@@ -102,6 +102,60 @@ pub fn endpoints(page: &Value, style: Style) -> String {
     with_cursor(t.render(style), page)
 }
 
+pub fn application(v: &Value, style: Style) -> String {
+    let pairs = [
+        ("id", text(v, "id"), Tone::Plain),
+        ("name", text(v, "name"), Tone::Plain),
+        ("uid", text(v, "uid"), Tone::Plain),
+        ("metadata", text(v, "metadata"), Tone::Plain),
+        ("createdAt", text(v, "createdAt"), Tone::Plain),
+        ("updatedAt", text(v, "updatedAt"), Tone::Plain),
+    ];
+    fields(&pairs, style)
+}
+
+pub fn applications(page: &Value, style: Style) -> String {
+    let mut t = Table::new(&["ID", "UID", "NAME"]);
+    for a in items(page) {
+        t.row(vec![
+            plain(text(a, "id")),
+            plain(text(a, "uid")),
+            plain(text(a, "name")),
+        ]);
+    }
+    with_cursor(t.render(style), page)
+}
+
+pub fn event_type(v: &Value, style: Style) -> String {
+    let pairs = [
+        ("name", text(v, "name"), Tone::Plain),
+        ("description", text(v, "description"), Tone::Plain),
+        ("deprecated", text(v, "deprecated"), Tone::Plain),
+        ("schema", text(v, "schema"), Tone::Plain),
+        ("createdAt", text(v, "createdAt"), Tone::Plain),
+        ("updatedAt", text(v, "updatedAt"), Tone::Plain),
+    ];
+    fields(&pairs, style)
+}
+
+pub fn event_types(page: &Value, style: Style) -> String {
+    let mut t = Table::new(&["NAME", "DEPRECATED", "SCHEMA", "DESCRIPTION"]);
+    for e in items(page) {
+        let schema = if e.get("schema").is_some_and(|s| !s.is_null()) {
+            "yes"
+        } else {
+            "no"
+        };
+        t.row(vec![
+            plain(text(e, "name")),
+            plain(text(e, "deprecated")),
+            plain(schema.to_owned()),
+            plain(text(e, "description")),
+        ]);
+    }
+    with_cursor(t.render(style), page)
+}
+
 pub fn delivery(v: &Value, style: Style) -> String {
     let status = text(v, "status");
     fields(
@@ -338,6 +392,62 @@ pub fn event_accepted(v: &Value, idempotency_key: &str, style: Style) -> String 
         ),
         deliveries_of(v, style)
     )
+}
+
+/// How a schedule recurs: its cron (with the zone), rate or at.
+fn recurrence(v: &Value) -> String {
+    match (v["cron"].as_str(), v["rate"].as_str(), v["at"].as_str()) {
+        (Some(c), _, _) => format!("{c} {}", v["timezone"].as_str().unwrap_or("UTC")),
+        (None, Some(r), _) => r.to_owned(),
+        (None, None, Some(a)) => format!("at {a}"),
+        _ => "-".to_owned(),
+    }
+}
+
+fn next_firing(v: &Value) -> String {
+    v["nextFirings"][0].as_str().unwrap_or("-").to_owned()
+}
+
+pub fn schedules(page: &Value, style: Style) -> String {
+    let mut t = Table::new(&["ID", "STATUS", "RECURRENCE", "NEXT FIRING", "ENDPOINT"]);
+    for v in items(page) {
+        let status = text(v, "status");
+        t.row(vec![
+            plain(text(v, "id")),
+            (status.clone(), Tone::of_state(&status)),
+            plain(recurrence(v)),
+            plain(next_firing(v)),
+            plain(text(v, "endpointId")),
+        ]);
+    }
+    with_cursor(t.render(style), page)
+}
+
+pub fn schedule(v: &Value, style: Style) -> String {
+    let status = text(v, "status");
+    let next: Vec<&str> = v["nextFirings"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let pairs = vec![
+        ("id", text(v, "id"), Tone::Plain),
+        ("status", status.clone(), Tone::of_state(&status)),
+        ("recurrence", recurrence(v), Tone::Plain),
+        ("endpoint", text(v, "endpointId"), Tone::Plain),
+        ("type", v["type"].as_str().unwrap_or("-").to_owned(), Tone::Plain),
+        (
+            "next firings",
+            if next.is_empty() {
+                "-".to_owned()
+            } else {
+                next.join(", ")
+            },
+            Tone::Plain,
+        ),
+    ];
+    fields(&pairs, style)
 }
 
 /// Any other answer (test, replay, redeliver, redrive): its top-level fields, with

@@ -626,3 +626,194 @@ async fn an_unreachable_api_and_a_missing_key_have_their_own_codes() {
     let err = cli.fails(2, &["--profile", "nope", "endpoints", "list"]).await;
     assert_eq!(err, "courier: --profile nope: no such profile (no config file)\n");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn applications_and_event_types_commands() {
+    let st = stack("apps").await;
+    let cli = Cli::new(&st, "apps");
+    let app = cli
+        .json(&[
+            "applications",
+            "create",
+            "--name",
+            "Acme",
+            "--uid",
+            "cust-42",
+            "--metadata",
+            r#"{"plan": "pro"}"#,
+        ])
+        .await;
+    let id = s(&app["id"]).to_owned();
+    assert!(id.starts_with("app_"), "{app}");
+    assert_eq!(
+        (&app["name"], &app["uid"], &app["metadata"]),
+        (&json!("Acme"), &json!("cust-42"), &json!({"plan": "pro"}))
+    );
+    assert_eq!(cli.json(&["applications", "get", "cust-42"]).await, app);
+    assert_eq!(cli.json(&["applications", "get", &id]).await, app);
+    let listed = cli.json(&["applications", "list", "--limit", "10"]).await;
+    assert_eq!(listed, json!({"items": [app.clone()], "nextCursor": null}));
+    let table = cli.ok(&["applications", "list"]).await;
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 2, "{table}");
+    assert!(
+        lines[0].starts_with("ID") && lines[0].contains("UID") && lines[0].contains("NAME"),
+        "{table}"
+    );
+    assert!(
+        lines[1].starts_with(&id) && lines[1].contains("cust-42") && lines[1].ends_with("Acme"),
+        "{table}"
+    );
+    let shown = cli.ok(&["applications", "get", "cust-42"]).await;
+    assert!(
+        shown.lines().any(|l| l.starts_with("uid") && l.ends_with("cust-42")),
+        "{shown}"
+    );
+    // A taken uid is refused (4), a bad one is a usage error (2), an unknown id not found (3).
+    let err = cli
+        .fails(4, &["applications", "create", "--name", "Copy", "--uid", "cust-42"])
+        .await;
+    assert!(err.starts_with("courier: 409 conflict: "), "{err}");
+    let err = cli
+        .fails(2, &["applications", "create", "--name", "Bad", "--uid", "a/b"])
+        .await;
+    assert!(err.contains("uid"), "{err}");
+    let err = cli
+        .fails(2, &["applications", "create", "--name", "Bad", "--metadata", "{nope"])
+        .await;
+    assert!(
+        err.starts_with("courier: --metadata: the argument is not JSON"),
+        "{err}"
+    );
+    cli.fails(3, &["applications", "get", "cust-404"]).await;
+    assert_eq!(
+        cli.json(&["applications", "delete", "cust-42", "--force"]).await,
+        json!({"id": id, "deleted": true})
+    );
+    cli.fails(3, &["applications", "delete", &id]).await;
+
+    let schema = r#"{"type": "object", "required": ["amount"]}"#;
+    let ty = cli
+        .json(&[
+            "event-types",
+            "create",
+            "invoice.paid",
+            "--description",
+            "An invoice was paid.",
+            "--schema",
+            schema,
+        ])
+        .await;
+    assert_eq!(
+        (&ty["name"], &ty["deprecated"], &ty["schema"]),
+        (
+            &json!("invoice.paid"),
+            &json!(false),
+            &json!({"type": "object", "required": ["amount"]})
+        )
+    );
+    assert_eq!(cli.json(&["event-types", "get", "invoice.paid"]).await, ty);
+    let old = cli.json(&["event-types", "create", "order.old", "--deprecated"]).await;
+    assert_eq!((&old["deprecated"], &old["schema"]), (&json!(true), &json!(null)));
+    let listed = cli.json(&["event-types", "list", "--all"]).await;
+    assert_eq!(listed, json!({"items": [ty, old], "nextCursor": null}));
+    let table = cli.ok(&["event-types", "list"]).await;
+    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(rows[0], ["NAME", "DEPRECATED", "SCHEMA", "DESCRIPTION"], "{table}");
+    assert_eq!(rows[1][..3], ["invoice.paid", "false", "yes"], "{table}");
+    assert_eq!(rows[2], ["order.old", "true", "no", "-"], "{table}");
+    let err = cli
+        .fails(
+            2,
+            &[
+                "event-types",
+                "create",
+                "bad.schema",
+                "--schema",
+                r#"{"$ref": "https://x.example/s.json"}"#,
+            ],
+        )
+        .await;
+    assert!(
+        err.contains("schema") && err.contains("remote references are not fetched"),
+        "{err}"
+    );
+    cli.fails(3, &["event-types", "get", "invoice.void"]).await;
+    st.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schedules_are_created_once_per_key_listed_paused_resumed_and_deleted() {
+    let st = stack("schedules").await;
+    let cli = Cli::new(&st, "schedules");
+    let ep = cli
+        .json(&[
+            "endpoints",
+            "create",
+            "--url",
+            "http://127.0.0.1:9999/hook",
+            "--policy",
+            "greatwait",
+        ])
+        .await;
+    let ep = s(&ep["id"]).to_owned();
+    let create = [
+        "schedules",
+        "create",
+        "--endpoint",
+        &ep,
+        "--cron",
+        "cron(0 9 * * ? *)",
+        "--timezone",
+        "Europe/Berlin",
+        "--type",
+        "reminder.due",
+        "--payload",
+        r#"{"n": 1}"#,
+        "--idempotency-key",
+        "cli-sch-1",
+    ];
+    let created = cli.json(&create).await;
+    let id = s(&created["id"]).to_owned();
+    assert!(id.starts_with("sch_"), "{created}");
+    assert_eq!(
+        (&created["status"], &created["timezone"]),
+        (&json!("active"), &json!("Europe/Berlin"))
+    );
+    assert_eq!(created["nextFirings"].as_array().map(Vec::len), Some(5));
+    // The same key again: the same schedule.
+    assert_eq!(cli.json(&create).await["id"], id.as_str());
+    let listed = cli.json(&["schedules", "list"]).await;
+    assert_eq!(listed["items"].as_array().map(Vec::len), Some(1));
+    let table = cli.ok(&["schedules", "list"]).await;
+    assert!(
+        table.contains(&id) && table.contains("cron(0 9 * * ? *) Europe/Berlin"),
+        "{table}"
+    );
+    assert_eq!(cli.json(&["schedules", "pause", &id]).await["status"], "paused");
+    assert_eq!(cli.json(&["schedules", "get", &id]).await["nextFirings"], json!([]));
+    assert_eq!(cli.json(&["schedules", "resume", &id]).await["status"], "active");
+    let shown = cli.ok(&["schedules", "get", &id]).await;
+    assert!(shown.contains("reminder.due"), "{shown}");
+    assert_eq!(
+        cli.json(&["schedules", "delete", &id]).await,
+        json!({"id": id, "deleted": true})
+    );
+    let gone = cli.run(&["schedules", "get", &id]).await;
+    assert_eq!(gone.code, 3, "not found has its own exit code: {}", gone.stderr);
+    // A bad cron is refused naming the field.
+    let bad = cli
+        .run(&[
+            "schedules",
+            "create",
+            "--endpoint",
+            &ep,
+            "--cron",
+            "cron(61 9 * * ? *)",
+            "--payload",
+            "{}",
+        ])
+        .await;
+    assert!(bad.stderr.contains("cron.minutes"), "{}", bad.stderr);
+    st.stop().await;
+}

@@ -123,6 +123,8 @@ prefixed_id!(EventId, "evt_", "event");
 prefixed_id!(DeliveryId, "dlv_", "delivery");
 prefixed_id!(AttemptId, "att_", "attempt");
 prefixed_id!(TenantId, "ten_", "tenant");
+prefixed_id!(ApplicationId, "app_", "application");
+prefixed_id!(ScheduleId, "sch_", "schedule");
 
 #[cfg(test)]
 mod tests {

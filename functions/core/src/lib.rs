@@ -1,6 +1,7 @@
 //! Courier's pure core: delivery policies (the four presets and custom ones),
 //! classification of attempt outcomes, the retry decision, the endpoint health
-//! machines, ids, time, signing, schedule recurrence, rate limits and subscription matching.
+//! machines, ids, time, signing, schedule recurrence, rate limits (with in-flight caps)
+//! and subscription matching.
 //!
 //! Nothing here performs I/O or reads the clock or an entropy source: time and
 //! randomness are arguments, so every rule can be tested exactly. This crate must
@@ -10,6 +11,7 @@ pub mod classify;
 pub mod decide;
 pub mod health;
 pub mod ids;
+pub mod limiter;
 pub mod outcome;
 pub mod policy;
 pub mod rate_limit;

@@ -83,7 +83,10 @@ impl StepSink for Console {
                     ", fan-out complete"
                 }
             ),
-            Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Dropped { .. }) => return,
+            Ok(StepOutcome::Fired(outcome)) => format!("schedule fired: {outcome:?}"),
+            Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Throttled { .. }) | Ok(StepOutcome::Dropped { .. }) => {
+                return;
+            }
         };
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");

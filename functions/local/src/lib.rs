@@ -5,4 +5,5 @@ pub mod delay_ends;
 pub mod display;
 pub mod loopback;
 pub mod receiver;
+pub mod recurring;
 pub mod stack;

@@ -19,6 +19,8 @@ async fn main() -> ExitCode {
     let demo = !std::env::args().any(|a| a == "--no-demo");
     // For runs fed generated requests (make test-conformance): endpoints only on loopback.
     let loopback_targets_only = std::env::args().any(|a| a == "--loopback-targets");
+    // Dev only: schedules at `rate(N seconds)` (Scheduler has none; AWS never admits them).
+    let second_rates = std::env::args().any(|a| a == "--second-rates");
     let addr: SocketAddr = match std::env::var("COURIER_LOCAL_ADDR").ok().map(|s| s.parse()) {
         None => SocketAddr::from(([127, 0, 0, 1], 3000)),
         Some(Ok(a)) => a,
@@ -32,6 +34,7 @@ async fn main() -> ExitCode {
         dev_api_key: std::env::var("COURIER_DEV_API_KEY").ok().filter(|k| !k.is_empty()),
         sink: Arc::new(Console),
         loopback_targets_only,
+        second_rates,
         ..StackOptions::default()
     };
     let stack = match Stack::start(opts).await {

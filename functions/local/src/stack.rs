@@ -4,7 +4,8 @@
 //! (standing in for Lambda's event source mapping; see `crate::delay_ends` for how
 //! its pollers see delayed retries on time), and a timer pump that fires due
 //! Scheduler schedules onto the queue and deletes them (the emulator never fires
-//! them), and the reconciler run periodically, as its `rate()` schedule runs it on
+//! them), a stand-in for Scheduler's recurring schedules (`crate::recurring`),
+//! and the reconciler run periodically, as its `rate()` schedule runs it on
 //! AWS. Used by `make run` and by the end-to-end tests.
 
 use crate::delay_ends::{DelayEnds, NotingQueue};
@@ -14,6 +15,7 @@ use courier_app::api::{Api, ApiSettings};
 use courier_app::model::Tenant;
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
+use courier_app::schedule_fire::ScheduleFirer;
 use courier_app::sender::{Faults, NoFaults, Sender, SenderSettings};
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use courier_core::ids::TenantId;
@@ -61,6 +63,9 @@ pub struct StackOptions {
     pub reconcile: courier_app::reconcile::ReconcileSettings,
     /// Admit only endpoint URLs on 127.0.0.1 or [::1] (for runs fed generated input).
     pub loopback_targets_only: bool,
+    /// Admit schedules at `rate(N seconds)` (tests and dev runs only: Scheduler has
+    /// no such rate, and the API on AWS never admits it).
+    pub second_rates: bool,
 }
 
 impl Default for StackOptions {
@@ -80,6 +85,7 @@ impl Default for StackOptions {
             reconcile_every: Duration::from_secs(60),
             reconcile: courier_app::reconcile::ReconcileSettings::default(),
             loopback_targets_only: false,
+            second_rates: false,
         }
     }
 }
@@ -93,6 +99,8 @@ pub struct Stack {
     pub queue: Arc<SqsQueue>,
     pub timer: Arc<SchedulerTimer>,
     pub store: Arc<DynamoStore>,
+    /// Where recurring schedules' firings go (the sender's pollers hand them to it).
+    pub firer: Arc<ScheduleFirer>,
     /// Keeps the emulator alive for the stack's lifetime (None when external).
     _emulator: Option<courier_aws::testing::Emulator>,
     shutdown: watch::Sender<bool>,
@@ -155,6 +163,8 @@ impl Stack {
             endpoints: store.clone(),
             deliveries: store.clone(),
             idempotency: store.clone(),
+            applications: store.clone(),
+            schemas: Default::default(),
             planner: planner.clone(),
             clock: opts.clock.clone(),
             random: random.clone(),
@@ -166,9 +176,13 @@ impl Stack {
                 ..ApiSettings::default()
             },
             limiter: Default::default(),
-            applications: store.clone(),
             subscriptions: store.clone(),
             fanout_queue: queue.clone(),
+            schedules: courier_app::schedule::Schedules {
+                store: store.clone(),
+                timer: timer.clone(),
+                second_rates: opts.second_rates,
+            },
         });
         let fanout = Arc::new(courier_app::fanout::FanoutWorker {
             index: store.clone(),
@@ -178,6 +192,14 @@ impl Stack {
             clock: opts.clock.clone(),
             faults: opts.fanout_faults.clone(),
             page: opts.fanout_page,
+        });
+        let firer = Arc::new(ScheduleFirer {
+            schedules: store.clone(),
+            endpoints: store.clone(),
+            deliveries: store.clone(),
+            planner: planner.clone(),
+            clock: opts.clock.clone(),
+            random: random.clone(),
         });
         let sender = Arc::new(Sender {
             secrets: secrets.clone(),
@@ -190,6 +212,7 @@ impl Stack {
             faults: opts.faults.clone(),
             settings: opts.sender,
             fanout: Some(fanout),
+            limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
         });
         let tenant = Tenant {
             id: TenantId::generate(opts.clock.now(), &mut courier_app::sender::PortRng(random.as_ref())),
@@ -249,7 +272,7 @@ impl Stack {
         // due together wait for each other's batches (the bench's timer lateness showed it).
         for _ in 0..SENDER_POLLERS {
             tasks.push(tokio::spawn(poll_loop(
-                Consumer::Sender(sender.clone()),
+                Consumer::Sender(sender.clone(), firer.clone()),
                 queue.clone(),
                 res.queue_arn.clone(),
                 opts.visibility_timeout_seconds,
@@ -260,7 +283,7 @@ impl Stack {
         }
         // One more, for delayed messages (see `Polling::AtDelayEnds`).
         tasks.push(tokio::spawn(poll_loop(
-            Consumer::Sender(sender.clone()),
+            Consumer::Sender(sender.clone(), firer.clone()),
             queue.clone(),
             res.queue_arn.clone(),
             opts.visibility_timeout_seconds,
@@ -274,6 +297,13 @@ impl Stack {
             opts.clock.clone(),
             opts.reconcile,
             opts.reconcile_every,
+            rx.clone(),
+        )));
+        tasks.push(tokio::spawn(crate::recurring::recurring_loop(
+            timer.clone(),
+            queue.clone(),
+            opts.clock.clone(),
+            opts.second_rates,
             rx.clone(),
         )));
         tasks.push(tokio::spawn(timer_loop(
@@ -292,6 +322,7 @@ impl Stack {
             queue,
             timer,
             store,
+            firer,
             _emulator: emulator,
             shutdown,
             tasks,
@@ -310,7 +341,7 @@ impl Stack {
 /// What a polled queue feeds: the sender, or the dead-letter handler.
 #[derive(Clone)]
 enum Consumer {
-    Sender(Arc<Sender>),
+    Sender(Arc<Sender>, Arc<ScheduleFirer>),
     DeadLetters(Arc<DynamoStore>, Arc<dyn Clock>),
 }
 
@@ -418,8 +449,8 @@ async fn poll_loop(
             }
         };
         let response = match &consumer {
-            Consumer::Sender(sender) => {
-                let (response, results) = courier_sender::handle_batch(sender, event).await;
+            Consumer::Sender(sender, firer) => {
+                let (response, results) = courier_sender::handle_batch_with(sender, Some(firer), event).await;
                 for r in &results {
                     sink.step(r);
                 }

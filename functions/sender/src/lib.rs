@@ -6,6 +6,8 @@
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
 use courier_app::message::{MessageError, QueueMessage};
 use courier_app::metrics::StepSample;
+use courier_app::schedule::FireMessage;
+use courier_app::schedule_fire::ScheduleFirer;
 use courier_app::sender::{EndpointCache, Sender, StepError, StepOutcome};
 use futures_util::stream::FuturesOrdered;
 use futures_util::{FutureExt, StreamExt};
@@ -16,6 +18,7 @@ use tracing::Instrument;
 use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::fmt::{MakeWriter, SubscriberBuilder};
 
+pub mod dispatch;
 pub mod log_buffer;
 pub mod log_format;
 pub mod maintenance;
@@ -72,6 +75,12 @@ pub enum RecordError {
     /// A fan-out step failed (or this sender works none); redone on redelivery.
     #[error("fan-out step: {0}")]
     Fanout(String),
+    /// A schedule fire message that is not one, or whose step failed (left for retry).
+    #[error("schedule firing: {0}")]
+    Fire(String),
+    /// A message `kind` this sender does not handle.
+    #[error("unknown message kind {0:?}")]
+    UnknownKind(String),
     /// The step panicked; the batch's other records keep their outcomes.
     #[error("step panicked: {0}")]
     Panicked(String),
@@ -83,6 +92,16 @@ pub enum RecordError {
 /// batch's other records keep their outcomes (a panic escaping the handler would
 /// make SQS redeliver the whole batch, resending webhooks that were delivered).
 pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse, Vec<RecordResult>) {
+    handle_batch_with(sender, None, event).await
+}
+
+/// [`handle_batch`], with the firer that `schedule_fire` messages go to (without
+/// one, such a message fails and is left for retry).
+pub async fn handle_batch_with(
+    sender: &Sender,
+    schedules: Option<&ScheduleFirer>,
+    event: SqsEvent,
+) -> (SqsBatchResponse, Vec<RecordResult>) {
     // The batch's log lines are written together when it ends (see `log_buffer`).
     let _log = log_buffer::STDOUT.batch();
     let cache = EndpointCache::default();
@@ -98,7 +117,7 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
     let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> = event
         .records
         .iter()
-        .map(|r| AssertUnwindSafe(handle_record(sender, r, &cache, emf.as_ref())).catch_unwind())
+        .map(|r| AssertUnwindSafe(handle_record(sender, schedules, r, &cache, emf.as_ref())).catch_unwind())
         .collect::<FuturesOrdered<_>>()
         .collect()
         .await;
@@ -145,16 +164,20 @@ pub async fn handle_batch(sender: &Sender, event: SqsEvent) -> (SqsBatchResponse
 
 async fn handle_record(
     sender: &Sender,
+    schedules: Option<&ScheduleFirer>,
     record: &SqsMessage,
     cache: &EndpointCache,
     emf: Option<&Mutex<Vec<StepSample>>>,
 ) -> Result<StepOutcome, RecordError> {
     let body = record.body.as_deref().unwrap_or("");
-    // Delivery messages carry no `kind`; other kinds are dispatched here.
-    match courier_app::fanout_message::message_kind(body) {
-        courier_app::fanout_message::MessageKind::Delivery => {}
-        courier_app::fanout_message::MessageKind::Fanout => return handle_fanout(sender, body).await,
-        courier_app::fanout_message::MessageKind::Other => {}
+    match dispatch::kind_of(body) {
+        dispatch::MessageKind::Delivery => {}
+        dispatch::MessageKind::Fanout => return handle_fanout(sender, body).await,
+        dispatch::MessageKind::ScheduleFire => return handle_fire(schedules, body).await,
+        dispatch::MessageKind::Unknown(kind) => {
+            tracing::error!(kind, "queue message of an unknown kind");
+            return Err(RecordError::UnknownKind(kind));
+        }
     }
     match QueueMessage::parse(body) {
         // An unreadable message can never succeed: it is reported as failed so SQS
@@ -221,6 +244,28 @@ async fn handle_fanout(sender: &Sender, body: &str) -> Result<StepOutcome, Recor
         Err(e) => {
             tracing::warn!(event_id = %step.event_id, error = %e, "fan-out step failed; message left for retry");
             Err(RecordError::Fanout(e.to_string()))
+        }
+    }
+}
+
+/// One schedule firing: the occurrence made (or found) and its delivery queued.
+async fn handle_fire(schedules: Option<&ScheduleFirer>, body: &str) -> Result<StepOutcome, RecordError> {
+    let m = FireMessage::parse(body).map_err(|e| {
+        tracing::error!(error = %e, "unreadable schedule fire message");
+        RecordError::Fire(e.to_string())
+    })?;
+    let Some(firer) = schedules else {
+        tracing::error!(schedule_id = %m.schedule_id, "schedule fire message but no schedules configured");
+        return Err(RecordError::Fire("no schedule firer configured".into()));
+    };
+    match firer.fire(&m).await {
+        Ok(outcome) => {
+            tracing::info!(schedule_id = %m.schedule_id, planned_at = %m.planned_at, outcome = ?outcome, "schedule fired");
+            Ok(StepOutcome::Fired(Box::new(outcome)))
+        }
+        Err(e) => {
+            tracing::warn!(schedule_id = %m.schedule_id, error = %e, "schedule firing failed; message left for retry");
+            Err(RecordError::Fire(e.to_string()))
         }
     }
 }
@@ -314,6 +359,9 @@ fn log_outcome(outcome: &StepOutcome) {
         StepOutcome::Redelayed { until } => {
             tracing::debug!(until = %until, "early message re-delayed")
         }
+        StepOutcome::Throttled { until, cause, held_ms } => {
+            tracing::info!(until = %until, cause = ?cause, held_ms, "held back by the endpoint's limits; re-delayed")
+        }
         StepOutcome::SettledWithoutAttempt { delivery } => {
             tracing::info!(reason = ?delivery.dead_reason, "settled without an attempt")
         }
@@ -322,6 +370,9 @@ fn log_outcome(outcome: &StepOutcome) {
         }
         StepOutcome::FanoutStep { created, matched, more } => {
             tracing::info!(created, matched, more, "fan-out step done")
+        }
+        StepOutcome::Fired(outcome) => {
+            tracing::info!(outcome = ?outcome, "schedule fired")
         }
     }
 }

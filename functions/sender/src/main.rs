@@ -25,7 +25,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
     let config = Config::from_env()?;
-    let courier_aws::Deployment { store, planner, steps } = courier_aws::Deployment::from_config(&config).await?;
+    let courier_aws::Deployment {
+        store, planner, steps, ..
+    } = courier_aws::Deployment::from_config(&config).await?;
     courier_sender::set_metrics_target(config.metrics.clone());
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
     let schedule_dlq_arn = config.schedule_dlq_arn.clone().unwrap_or_default();
@@ -43,6 +45,16 @@ async fn main() -> Result<(), Error> {
         faults: Arc::new(courier_app::fanout::NoFanoutFaults),
         page: courier_app::fanout::STEP_PAGE,
     });
+    // Recurring schedules' firings come on the same queue (`"kind":"schedule_fire"`).
+    let firer = Arc::new(courier_app::schedule_fire::ScheduleFirer {
+        schedules: store.clone(),
+        endpoints: store.clone(),
+        deliveries: store.clone(),
+        planner: planner.clone(),
+        clock: Arc::new(courier_app::system::SystemClock),
+        random: Arc::new(courier_app::system::OsSeededRandom::new()),
+    });
+    let limiter = Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table()));
     let sender = Arc::new(Sender {
         secrets: Arc::new(courier_app::system::OsSecrets),
         deliveries: store.clone(),
@@ -55,11 +67,16 @@ async fn main() -> Result<(), Error> {
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
         planner,
         faults: Arc::new(NoFaults),
-        settings: SenderSettings::default(),
         fanout: Some(fanout),
+        settings: SenderSettings {
+            default_limits: config.default_limits,
+            ..SenderSettings::default()
+        },
+        limiter,
     });
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Invocation>| {
         let sender = sender.clone();
+        let firer = firer.clone();
         let dlq_store = dlq_store.clone();
         let dlq_url = dlq_url.clone();
         let schedule_dlq_arn = schedule_dlq_arn.clone();
@@ -79,7 +96,7 @@ async fn main() -> Result<(), Error> {
                 // Scheduler's DLQ: each message goes back on its way.
                 maintenance::handle_schedule_dead_letters(&sender.planner, &clock, batch).await
             } else {
-                courier_sender::handle_batch(&sender, batch).await.0
+                courier_sender::handle_batch_with(&sender, Some(&firer), batch).await.0
             };
             Ok::<serde_json::Value, Error>(serde_json::to_value(response)?)
         }

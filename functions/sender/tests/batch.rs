@@ -57,6 +57,7 @@ fn sender(panic_on: DeliveryId) -> Arc<Sender> {
         faults: Arc::new(PanicOn(panic_on)),
         settings: SenderSettings::default(),
         fanout: None,
+        limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
     })
 }
 

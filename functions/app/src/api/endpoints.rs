@@ -3,6 +3,7 @@
 
 use super::Api;
 use super::body::ApiJson;
+use super::endpoint_limits;
 use super::limits::{MAX_DESCRIPTION, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS};
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::query::list_query;
@@ -34,6 +35,10 @@ pub(crate) struct CreateEndpoint {
     application_id: Option<String>,
     filter_types: Option<Vec<String>>,
     channels: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "endpoint_limits::present")]
+    rate_limit: Option<Value>,
+    #[serde(default, deserialize_with = "endpoint_limits::present")]
+    max_in_flight: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -45,6 +50,10 @@ pub(crate) struct UpdateEndpoint {
     long_running_allowance_seconds: Option<u64>,
     timeout_ms: Option<u64>,
     description: Option<String>,
+    #[serde(default, deserialize_with = "endpoint_limits::present")]
+    rate_limit: Option<Value>,
+    #[serde(default, deserialize_with = "endpoint_limits::present")]
+    max_in_flight: Option<Value>,
     /// Absent: unchanged; null: cleared.
     #[serde(default, deserialize_with = "nullable")]
     application_id: Option<Option<String>>,
@@ -192,6 +201,9 @@ impl Api {
             Some(raw) => Some(self.resolve_application(tenant, raw).await?.id),
             None => None,
         };
+        let (mut rate_limit, mut max_in_flight) = (None, None);
+        endpoint_limits::rate_limit(body.rate_limit.as_ref())?.apply(&mut rate_limit);
+        endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?.apply(&mut max_in_flight);
         let url = self.admit(&body.url).await?;
         let now = self.clock.now();
         let secret = self.new_secret()?;
@@ -215,6 +227,8 @@ impl Api {
             }],
             breaker,
             health,
+            rate_limit,
+            max_in_flight,
             created_at: now,
             updated_at: now,
             version: 1,
@@ -245,7 +259,8 @@ impl Api {
     }
 
     /// Changes the URL (through admission again), policy, timeout, latency class,
-    /// long-running allowance or description. Health and secrets are kept; a policy
+    /// long-running allowance, description, rate limit or in-flight cap (`null`
+    /// removes either limit). Health and secrets are kept; a policy
     /// with another health model starts it afresh.
     async fn update_endpoint(&self, tenant: &Tenant, id: &str, body: UpdateEndpoint) -> ApiResult<Response> {
         let policy = body.policy.as_ref().map(check_policy).transpose()?;
@@ -261,6 +276,8 @@ impl Api {
             Some(None) => Some(None),
             None => None,
         };
+        let rate_limit = endpoint_limits::rate_limit(body.rate_limit.as_ref())?;
+        let max_in_flight = endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?;
         let url = match &body.url {
             Some(u) => Some(self.admit(u).await?),
             None => None,
@@ -301,6 +318,8 @@ impl Api {
                 if let Some(c) = &body.channels {
                     e.channels = c.clone();
                 }
+                rate_limit.apply(&mut e.rate_limit);
+                max_in_flight.apply(&mut e.max_in_flight);
                 Ok(())
             })
             .await?;

@@ -138,6 +138,9 @@ impl Api {
                 "field `type` must be 1-{MAX_EVENT_TYPE} characters"
             )));
         }
+        if let Some(t) = &body.event_type {
+            self.check_payload_schema(tenant, t, &payload).await?;
+        }
         let now = self.clock.now();
         let planned_at = match &body.planned_at {
             None => None,

@@ -130,11 +130,10 @@ impl Api {
         })?;
         let resp = self.create_event(tenant, body, idem).await.map_err(|e| {
             // Field names in the single-event path's refusals are the event's own.
-            ApiError::new(
-                e.problem,
-                e.detail.replacen("field `", &format!("field `events[{index}]."), 1),
-            )
-            .with_retry_after(e.retry_after)
+            ApiError {
+                detail: e.detail.replacen("field `", &format!("field `events[{index}]."), 1),
+                ..e
+            }
         })?;
         let status = resp.status().as_u16();
         let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)

@@ -33,3 +33,14 @@ pub const MAX_COMPLETION_DETAIL: usize = 4096;
 pub const MAX_CREDENTIAL_LEN: usize = 256;
 /// Most events one `POST /v1/events/batch` may carry.
 pub const MAX_EVENTS_PER_BATCH: usize = 100;
+/// Longest application name, in characters.
+pub const MAX_APPLICATION_NAME: usize = 200;
+/// Longest application `uid`.
+pub const MAX_UID_LEN: usize = 256;
+/// Most an application's `metadata` may be, serialized.
+pub const MAX_METADATA_BYTES: usize = 8 * 1024;
+/// Most an event type's `schema` may be, serialized.
+pub const MAX_SCHEMA_BYTES: usize = crate::payload_schema::MAX_SCHEMA_BYTES;
+/// Largest `rateLimit.burst` (`rateLimit.perSecond` and `maxInFlight` bounds are
+/// courier_core's `rate_limit` and `limiter` constants).
+pub const MAX_BURST: u64 = 100_000;

@@ -6,13 +6,16 @@
 //! Every failure is an RFC 9457 problem+json naming the field or limit at fault;
 //! no input reaches a panic or a 500.
 
+mod applications;
 mod auth;
 mod body;
 mod completion;
 mod console;
 mod deliveries;
 mod endpoint_lifecycle;
+mod endpoint_limits;
 mod endpoints;
+mod event_types;
 mod events;
 mod events_batch;
 mod fanout;
@@ -25,11 +28,14 @@ pub mod rate_limit;
 mod resend;
 mod route_table;
 mod routes;
+mod schedules;
 pub mod views;
 
+pub use applications::application_view;
 pub use auth::{ClientAddr, bearer_key, create_tenant, hash_key, register_key};
 pub use body::parse_json;
 pub use completion::HEADER_COMPLETION_TOKEN;
+pub use event_types::event_type_view;
 pub use idempotency::fingerprint;
 pub use limits::*;
 pub use problem::{ApiError, ApiResult, ProblemCode};
@@ -38,6 +44,7 @@ pub use rate_limit::{BucketKey, RateLimiter};
 pub use route_table::{ROUTES, Route};
 pub use views::{attempt_view, delivery_view, endpoint_status, endpoint_view, event_view};
 
+use crate::payload_schema::SchemaCache;
 use crate::planner::Planner;
 use crate::ports::{
     ApplicationStore, Clock, DeliveryStore, EndpointStore, FanoutQueue, IdempotencyStore, Random, SecretSource,
@@ -95,6 +102,10 @@ pub struct Api {
     pub endpoints: Arc<dyn EndpointStore>,
     pub deliveries: Arc<dyn DeliveryStore>,
     pub idempotency: Arc<dyn IdempotencyStore>,
+    /// Applications and event types.
+    pub applications: Arc<dyn ApplicationStore>,
+    /// Compiled event type schemas, checked at ingest.
+    pub schemas: SchemaCache,
     pub planner: Planner,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
@@ -102,11 +113,12 @@ pub struct Api {
     pub admission: Arc<dyn UrlAdmission>,
     pub settings: ApiSettings,
     pub limiter: RateLimiter,
-    pub applications: Arc<dyn ApplicationStore>,
     /// The subscription index fan-outs read.
     pub subscriptions: Arc<dyn SubscriptionIndex>,
     /// Where large fan-outs' first steps go (the delivery queue).
     pub fanout_queue: Arc<dyn FanoutQueue>,
+    /// Recurring schedules: their store, the recurring timer and its settings.
+    pub schedules: crate::schedule::Schedules,
 }
 
 /// A request as plain data, for callers inside the process (tests, the bench, the

@@ -23,10 +23,11 @@ pub enum ProblemCode {
     UnsupportedMediaType,
     RateLimited,
     ServiceUnavailable,
+    PayloadInvalid,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 13] = [
+    pub const ALL: [ProblemCode; 14] = [
         ProblemCode::ValidationFailed,
         ProblemCode::Unauthorized,
         ProblemCode::NotFound,
@@ -40,6 +41,7 @@ impl ProblemCode {
         ProblemCode::UnsupportedMediaType,
         ProblemCode::RateLimited,
         ProblemCode::ServiceUnavailable,
+        ProblemCode::PayloadInvalid,
     ];
 
     pub const fn status(self) -> u16 {
@@ -51,7 +53,7 @@ impl ProblemCode {
             ProblemCode::Conflict | ProblemCode::BreakerOpen => 409,
             ProblemCode::PayloadTooLarge => 413,
             ProblemCode::UnsupportedMediaType => 415,
-            ProblemCode::IdempotencyKeyReused | ProblemCode::EndpointUnsafe => 422,
+            ProblemCode::IdempotencyKeyReused | ProblemCode::EndpointUnsafe | ProblemCode::PayloadInvalid => 422,
             ProblemCode::RateLimited => 429,
             ProblemCode::ServiceUnavailable => 503,
         }
@@ -72,6 +74,7 @@ impl ProblemCode {
             ProblemCode::UnsupportedMediaType => "unsupported_media_type",
             ProblemCode::RateLimited => "rate_limited",
             ProblemCode::ServiceUnavailable => "service_unavailable",
+            ProblemCode::PayloadInvalid => "payload_invalid",
         }
     }
 
@@ -90,6 +93,7 @@ impl ProblemCode {
             ProblemCode::UnsupportedMediaType => "Unsupported media type",
             ProblemCode::RateLimited => "Rate limited",
             ProblemCode::ServiceUnavailable => "Service unavailable",
+            ProblemCode::PayloadInvalid => "Payload does not match its event type's schema",
         }
     }
 
@@ -107,6 +111,9 @@ pub struct ApiError {
     pub retry_after: Option<u64>,
     /// The `Allow` header of a 405 (RFC 9110, section 15.5.6).
     pub allow: Option<&'static str>,
+    /// For `payload_invalid`: the JSON pointer of the first failing place in the
+    /// payload, shown as the problem's `pointer`.
+    pub pointer: Option<String>,
 }
 
 impl ApiError {
@@ -116,6 +123,7 @@ impl ApiError {
             detail: detail.into(),
             retry_after: None,
             allow: None,
+            pointer: None,
         }
     }
     pub fn validation(detail: impl Into<String>) -> Self {
@@ -154,6 +162,13 @@ impl ApiError {
             )
         }
     }
+    /// A payload refused by its event type's schema, at `pointer`.
+    pub fn payload_invalid(pointer: impl Into<String>, detail: impl Into<String>) -> Self {
+        ApiError {
+            pointer: Some(pointer.into()),
+            ..ApiError::new(ProblemCode::PayloadInvalid, detail)
+        }
+    }
     pub fn with_retry_after(mut self, seconds: Option<u64>) -> Self {
         self.retry_after = seconds;
         self
@@ -175,6 +190,9 @@ impl ApiError {
         });
         if let Some(ra) = self.retry_after {
             body["retryAfterSeconds"] = json!(ra);
+        }
+        if let Some(p) = &self.pointer {
+            body["pointer"] = json!(p);
         }
         body
     }

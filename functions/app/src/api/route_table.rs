@@ -148,4 +148,89 @@ pub const ROUTES: &[Route] = &[
         path: "/v1/events/{id}",
         statuses: &[200, 401, 404, 429, 503],
     },
+    Route {
+        method: "POST",
+        path: "/v1/applications",
+        statuses: &[201, 400, 401, 409, 413, 415, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/applications",
+        statuses: &[200, 400, 401, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/applications/{id}",
+        statuses: &[200, 401, 404, 429, 503],
+    },
+    Route {
+        method: "PATCH",
+        path: "/v1/applications/{id}",
+        statuses: &[200, 400, 401, 404, 409, 413, 415, 429, 503],
+    },
+    Route {
+        method: "DELETE",
+        path: "/v1/applications/{id}",
+        statuses: &[200, 400, 401, 404, 409, 429, 503],
+    },
+    Route {
+        method: "POST",
+        path: "/v1/event-types",
+        statuses: &[201, 400, 401, 409, 413, 415, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/event-types",
+        statuses: &[200, 400, 401, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/event-types/{name}",
+        statuses: &[200, 401, 404, 429, 503],
+    },
+    Route {
+        method: "PATCH",
+        path: "/v1/event-types/{name}",
+        statuses: &[200, 400, 401, 404, 413, 415, 429, 503],
+    },
+    Route {
+        method: "POST",
+        path: "/v1/schedules",
+        statuses: &[201, 400, 401, 404, 413, 415, 422, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/schedules",
+        statuses: &[200, 400, 401, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/schedules/{id}",
+        statuses: &[200, 401, 404, 429, 503],
+    },
+    Route {
+        method: "PUT",
+        path: "/v1/schedules/{id}",
+        statuses: &[200, 400, 401, 404, 409, 413, 415, 429, 503],
+    },
+    Route {
+        method: "DELETE",
+        path: "/v1/schedules/{id}",
+        statuses: &[200, 401, 404, 429, 503],
+    },
+    Route {
+        method: "POST",
+        path: "/v1/schedules/{id}/pause",
+        statuses: &[200, 401, 404, 409, 429, 503],
+    },
+    Route {
+        method: "POST",
+        path: "/v1/schedules/{id}/resume",
+        statuses: &[200, 401, 404, 409, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/schedules/{id}/occurrences",
+        statuses: &[200, 400, 401, 404, 429, 503],
+    },
 ];

@@ -5,7 +5,8 @@
 
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::{
-    Api, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, events, events_batch, portal, resend,
+    Api, applications, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, event_types, events,
+    events_batch, portal, resend, schedules,
 };
 use crate::model::Tenant;
 use axum::Router;
@@ -108,8 +109,46 @@ impl Api {
             .route("/v1/events/batch", only(post(events_batch::create), "POST"))
             .route("/v1/events/{id}", only(get(events::get), "GET"))
             .route(
+                "/v1/schedules",
+                only(post(schedules::create).get(schedules::list), "GET, POST"),
+            )
+            .route(
+                "/v1/schedules/{id}",
+                only(
+                    get(schedules::get).put(schedules::replace).delete(schedules::delete),
+                    "DELETE, GET, PUT",
+                ),
+            )
+            .route("/v1/schedules/{id}/pause", only(post(schedules::pause), "POST"))
+            .route("/v1/schedules/{id}/resume", only(post(schedules::resume), "POST"))
+            .route(
+                "/v1/schedules/{id}/occurrences",
+                only(get(schedules::occurrences), "GET"),
+            )
+            .route(
                 "/v1/portal-links/{id}",
                 only(axum::routing::delete(portal::revoke), "DELETE"),
+            )
+            .route(
+                "/v1/applications",
+                only(post(applications::create).get(applications::list), "GET, POST"),
+            )
+            .route(
+                "/v1/applications/{id}",
+                only(
+                    get(applications::get)
+                        .patch(applications::update)
+                        .delete(applications::delete),
+                    "DELETE, GET, PATCH",
+                ),
+            )
+            .route(
+                "/v1/event-types",
+                only(post(event_types::create).get(event_types::list), "GET, POST"),
+            )
+            .route(
+                "/v1/event-types/{name}",
+                only(get(event_types::get).patch(event_types::update), "GET, PATCH"),
             )
             .route_layer(axum::middleware::from_fn_with_state(self.clone(), portal::require_key));
         // Routes a portal link may use within its scope (POST /v1/endpoints is refused

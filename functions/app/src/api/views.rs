@@ -38,6 +38,8 @@ pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
         "longRunningAllowanceSeconds": e.long_running_allowance_seconds,
         "timeoutMs": e.timeout_ms(),
         "description": e.description,
+        "rateLimit": e.rate_limit,
+        "maxInFlight": e.max_in_flight,
         "status": endpoint_status(e, now),
         "secrets": e.secrets.iter().map(|s| json!({"state": s.state, "createdAt": s.created_at, "expiresAt": s.expires_at})).collect::<Vec<_>>(),
         "createdAt": e.created_at,

@@ -1,5 +1,5 @@
 //! In-memory implementations of every port: the fakes the use-case tests run on
-//! (`MemoryStore`, `MemoryQueue`, `MemoryTimer`, `ManualClock`, `SeededRandom`,
+//! (`MemoryStore`, `MemoryQueue`, `MemoryTimer`, `MemoryLimiter`, `ManualClock`, `SeededRandom`,
 //! `FixedSecrets`). The production adapters that need no cloud service are in
 //! [`crate::system`].
 //!
@@ -11,15 +11,19 @@
 
 mod applications;
 mod clock;
+mod limiter;
 mod paging;
 mod queue;
+mod schedules;
 mod store;
 mod timer;
 
 pub use applications::*;
 pub use clock::*;
+pub use limiter::*;
 use paging::*;
 pub use queue::*;
+pub use schedules::*;
 pub use store::*;
 pub use timer::*;
 

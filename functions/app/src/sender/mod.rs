@@ -5,6 +5,7 @@
 //! and the next step is enqueued only after the outcome is durable.
 
 mod endpoint_cache;
+mod hold;
 mod recorder;
 mod request;
 mod step;
@@ -13,6 +14,7 @@ pub use endpoint_cache::*;
 pub use recorder::*;
 pub use request::*;
 
+use crate::limiter::{Admission, Limiter};
 use crate::message::{QueueMessage, Trigger};
 use crate::model::{Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
 use crate::planner::Planner;
@@ -26,6 +28,7 @@ use courier_core::classify::{AttemptState, Classification};
 use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
 use courier_core::health::{BreakerEvent, HealthEvent, HealthStatus};
 use courier_core::ids::{AttemptId, EndpointId, TenantId};
+use courier_core::limiter::Limits;
 use courier_core::outcome::{AttemptOutcome, PreSendFailure};
 use courier_core::policy::HealthModel;
 use courier_core::rng::RandomSource;
@@ -63,14 +66,19 @@ impl Faults for NoFaults {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SenderSettings {
     /// Added to the request timeout to form the claim lease: long enough for the
-    /// request plus the writes, so a live sender never loses its claim.
+    /// request plus the writes, so a live sender never loses its claim. In-flight
+    /// slots are leased as long.
     pub lease_margin_ms: u64,
+    /// The deployment's limits for endpoints that set none of their own
+    /// (`COURIER_DEFAULT_RATE_LIMIT`, `COURIER_DEFAULT_MAX_IN_FLIGHT`).
+    pub default_limits: Limits,
 }
 
 impl Default for SenderSettings {
     fn default() -> Self {
         SenderSettings {
             lease_margin_ms: 20_000,
+            default_limits: Limits::default(),
         }
     }
 }
@@ -80,6 +88,14 @@ impl Default for SenderSettings {
 pub enum StepOutcome {
     /// The message arrived before its notBefore and was put back with a delay.
     Redelayed { until: Timestamp },
+    /// The endpoint's rate limit or in-flight cap held the attempt back: nothing was
+    /// sent or counted, and the message was put back to come again at `until`
+    /// (`held_ms` after the hold was decided).
+    Throttled {
+        until: Timestamp,
+        cause: courier_core::limiter::HoldCause,
+        held_ms: u64,
+    },
     /// An attempt was made (or declined before sending) and recorded.
     Attempted {
         attempt: Box<Attempt>,
@@ -99,6 +115,8 @@ pub enum StepOutcome {
     /// A fan-out step wrote `created` deliveries for `matched` subscribers; `more`:
     /// the next step is queued.
     FanoutStep { created: usize, matched: usize, more: bool },
+    /// A recurring schedule's firing (a `schedule_fire` message), not a delivery step.
+    Fired(Box<crate::schedule_fire::FireOutcome>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,6 +149,8 @@ pub enum StepError {
 
 pub struct Sender {
     pub secrets: Arc<dyn crate::ports::SecretSource>,
+    /// Asked only for attempts to endpoints with a limit.
+    pub limiter: Arc<dyn Limiter>,
     pub deliveries: Arc<dyn DeliveryStore>,
     pub endpoints: Arc<dyn EndpointStore>,
     pub http: Arc<dyn HttpSender>,

@@ -87,6 +87,32 @@ impl Sender {
             Err(StepError::EndpointMissing(_)) => return Box::pin(self.identity_conflict(m, cache, now)).await,
             Err(e) => return Err(e),
         };
+        // Limits are checked before the claim, so a held attempt writes nothing to
+        // the delivery; an endpoint without limits asks no store.
+        let limits = prepared.endpoint.limits(&self.settings.default_limits);
+        if limits.is_none() {
+            return self.attempt(m, &prepared, now, receive_count).await;
+        }
+        let now = self.clock.now().max(now);
+        let slot = match Box::pin(self.hold(m, &prepared.endpoint, &limits, now)).await? {
+            hold::Hold::Held(outcome) => return Ok(outcome),
+            hold::Hold::Go { slot } => slot,
+        };
+        let result = self.attempt(m, &prepared, now, receive_count).await;
+        if let Some(slot) = slot {
+            self.release_slot(m, &slot).await;
+        }
+        result
+    }
+
+    /// Claims, checks and makes the attempt, and records it.
+    async fn attempt(
+        &self,
+        m: &QueueMessage,
+        prepared: &PreparedEndpoint,
+        now: Timestamp,
+        receive_count: u32,
+    ) -> Result<StepOutcome, StepError> {
         let endpoint = &prepared.endpoint;
         let mut rng = PortRng(self.random.as_ref());
         let attempt_id = m
@@ -150,7 +176,7 @@ impl Sender {
                 .await;
         }
         let completion_token = self.completion_token(endpoint, &delivery, m);
-        let mut request = prepared_request(&prepared, &delivery, m, &attempt_id, now);
+        let mut request = prepared_request(prepared, &delivery, m, &attempt_id, now);
         if let Some(token) = &completion_token {
             request
                 .headers

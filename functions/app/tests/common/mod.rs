@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use courier_app::api::{Api, ApiRequest, ApiSettings};
-use courier_app::memory::{FixedSecrets, ManualClock, MemoryQueue, MemoryStore, MemoryTimer};
+use courier_app::memory::{FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer};
 use courier_app::model::{Delivery, Tenant};
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{
@@ -90,12 +90,15 @@ pub async fn raw(
 pub struct World {
     pub clock: Arc<ManualClock>,
     pub store: Arc<MemoryStore>,
+    pub applications: Arc<MemoryApplications>,
     pub queue: Arc<MemoryQueue>,
     pub timer: Arc<MemoryTimer>,
     pub http: Arc<ScriptedHttp>,
     pub api: Api,
     pub sender: Sender,
-    pub applications: Arc<courier_app::memory::MemoryApplications>,
+    pub schedules: Arc<courier_app::memory::MemorySchedules>,
+    pub recurring: Arc<courier_app::memory::MemoryRecurring>,
+    pub limiter: Arc<courier_app::memory::MemoryLimiter>,
 }
 
 pub const KEY: &str = "ck_test_key";
@@ -106,6 +109,7 @@ impl World {
         let store = Arc::new(MemoryStore::new(clock.clone()));
         let queue = Arc::new(MemoryQueue::new(clock.clone()));
         let timer = Arc::new(MemoryTimer::new());
+        let limiter = Arc::new(courier_app::memory::MemoryLimiter::new());
         let http = Arc::new(ScriptedHttp {
             clock: clock.clone(),
             script: Mutex::new(script.into()),
@@ -118,12 +122,16 @@ impl World {
             settings: PlannerSettings::default(),
         };
         let random: Arc<dyn Random> = Arc::new(Zero);
-        let applications = Arc::new(courier_app::memory::MemoryApplications::new());
+        let applications = Arc::new(MemoryApplications::new());
+        let schedules = Arc::new(courier_app::memory::MemorySchedules::new());
+        let recurring = Arc::new(courier_app::memory::MemoryRecurring::new());
         let api = Api {
             tenants: store.clone(),
             endpoints: store.clone(),
             deliveries: store.clone(),
             idempotency: store.clone(),
+            applications: applications.clone(),
+            schemas: Default::default(),
             planner: planner.clone(),
             clock: clock.clone(),
             random: Arc::new(courier_app::memory::SeededRandom::new(1)),
@@ -131,9 +139,13 @@ impl World {
             admission: Arc::new(AllowAll),
             settings: ApiSettings::default(),
             limiter: Default::default(),
-            applications: applications.clone(),
             subscriptions: store.clone(),
             fanout_queue: queue.clone(),
+            schedules: courier_app::schedule::Schedules {
+                store: schedules.clone(),
+                timer: recurring.clone(),
+                second_rates: false,
+            },
         };
         let sender = Sender {
             secrets: Arc::new(FixedSecrets::new(9)),
@@ -144,7 +156,11 @@ impl World {
             random,
             planner,
             faults: Arc::new(NoFaults),
-            settings: SenderSettings { lease_margin_ms: 5_000 },
+            settings: SenderSettings {
+                lease_margin_ms: 5_000,
+                ..SenderSettings::default()
+            },
+            limiter: limiter.clone(),
             fanout: None,
         };
         let tenant = Tenant {
@@ -157,12 +173,15 @@ impl World {
         World {
             clock,
             store,
+            applications,
             queue,
             timer,
             http,
             api,
             sender,
-            applications,
+            schedules,
+            recurring,
+            limiter,
         }
     }
 

@@ -217,6 +217,53 @@ pub(super) fn claim_from(item: &Item) -> PortResult<Option<ClaimRecord>> {
     }))
 }
 
+/// Fields of an attempt's JSON that a delivery item holds anyway, left out of the
+/// embedded latest attempt ([`LAST_ATTEMPT`]) and put back on reading.
+const ATTEMPT_FIELDS_IN_ITEM: [&str; 2] = ["deliveryId", "tenantId"];
+
+/// The text stored in [`LAST_ATTEMPT`] for `a`.
+pub(super) fn embedded_attempt_data(a: &Attempt) -> PortResult<String> {
+    let mut doc = match serde_json::to_value(a).map_err(|e| corrupt(format!("attempt {}: {e}", a.id)))? {
+        serde_json::Value::Object(map) => map,
+        _ => return Err(corrupt(format!("attempt {} is not a JSON object", a.id))),
+    };
+    for field in ATTEMPT_FIELDS_IN_ITEM {
+        doc.remove(field);
+    }
+    serde_json::to_string(&doc).map_err(|e| corrupt(format!("attempt {}: {e}", a.id)))
+}
+
+/// The latest attempt embedded in a delivery item, if it has one (items written
+/// before attempts were embedded have none: theirs are all items of their own).
+pub(super) fn embedded_attempt(item: &Item) -> PortResult<Option<Attempt>> {
+    use serde_json::Value;
+    let Some(text) = get_s(item, LAST_ATTEMPT) else {
+        return Ok(None);
+    };
+    let mut doc: serde_json::Map<String, Value> =
+        serde_json::from_str(text).map_err(|e| corrupt(format!("embedded attempt: {e}")))?;
+    let id = get_s(item, PK)
+        .and_then(|pk| pk.strip_prefix("DLV#"))
+        .ok_or_else(|| corrupt("embedded attempt: the key is not a delivery's"))?;
+    let tenant = get_s(item, TENANT_ID).ok_or_else(|| corrupt(format!("delivery {id}: no `{TENANT_ID}` attribute")))?;
+    doc.entry("deliveryId").or_insert_with(|| Value::String(id.to_owned()));
+    doc.entry("tenantId")
+        .or_insert_with(|| Value::String(tenant.to_owned()));
+    serde_json::from_value(Value::Object(doc))
+        .map(Some)
+        .map_err(|e| corrupt(format!("delivery {id}: embedded attempt: {e}")))
+}
+
+/// An attempt's own item (`ATT#<number>#<id>` in its delivery's partition).
+pub(super) fn attempt_item(a: &Attempt) -> PortResult<Item> {
+    let mut item = key(delivery_pk(&a.delivery_id), &attempt_sk(a.number, &a.id));
+    item.insert(DATA.to_owned(), s(to_json(a)?));
+    if let Some(e) = a.expires_at {
+        item.insert(TTL_ATTR.to_owned(), n(e));
+    }
+    Ok(item)
+}
+
 /// What a delivery update writes (see [`DynamoStore::delivery_update`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Writes {
@@ -229,12 +276,14 @@ pub(super) enum Writes {
 pub(super) type AttributeChanges = (Vec<(String, AttributeValue)>, Vec<&'static str>);
 
 /// Whether deliveries in `status` have an entry in the status index (GSI2). A
-/// succeeded delivery has none: most deliveries end there, and its entry moving to
-/// `succeeded` was a delete and a put (2 write units) on every success; leaving the
-/// index is a delete alone. The few lists of succeeded deliveries read the whole log
-/// (GSI1), where nearly every delivery is one, keeping only the succeeded ones.
+/// succeeded or pending delivery has none: most deliveries go from pending to
+/// succeeded, and an entry for either would be index writes (a put at ingest, a
+/// delete or a move at the outcome) on nearly every delivery. Lists of those two
+/// statuses read the whole log (GSI1) instead, keeping only theirs: nearly every
+/// delivery there is succeeded, and pending ones are the newest, at the head of a
+/// log read newest first.
 pub(super) fn indexed_status(status: &str) -> bool {
-    status != DeliveryStatus::Succeeded.as_str()
+    status != DeliveryStatus::Succeeded.as_str() && status != DeliveryStatus::Pending.as_str()
 }
 
 pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> {
@@ -311,10 +360,25 @@ impl DynamoStore {
         d: &Delivery,
         writes: Writes,
         condition: &str,
+        cond_values: Item,
+        cond_names: &[(&str, &str)],
+    ) -> PortResult<Update> {
+        self.delivery_update_also(d, writes, Vec::new(), condition, cond_values, cond_names)
+    }
+
+    /// [`Self::delivery_update`] that also sets `extra` attributes (an outcome's
+    /// embedded attempt).
+    pub(super) fn delivery_update_also(
+        &self,
+        d: &Delivery,
+        writes: Writes,
+        extra: Vec<(String, AttributeValue)>,
+        condition: &str,
         mut cond_values: Item,
         cond_names: &[(&str, &str)],
     ) -> PortResult<Update> {
         let (mut set, mut remove) = delivery_attributes(d)?;
+        set.extend(extra);
         let mut names: HashMap<String, String> = names(cond_names);
         let mut sets = Vec::new();
         if writes == Writes::Outcome {

@@ -47,6 +47,9 @@ impl DeliveryStore for DynamoStore {
         if let Some(e) = event.expires_at {
             event_item.insert(TTL_ATTR.to_owned(), n(e));
         }
+        if let [d] = deliveries {
+            return self.create_single(event, event_item, d).await;
+        }
         let mut actions = vec![put(event_item)?];
         let mut audited = HashSet::new();
         for d in deliveries {
@@ -230,67 +233,108 @@ impl DeliveryStore for DynamoStore {
         if delivery.expires_at.is_some() {
             self.ensure_bodies(std::iter::once(delivery)).await?;
         }
-        let mut attempt_item = key(
-            delivery_pk(&attempt.delivery_id),
-            &attempt_sk(attempt.number, &attempt.id),
-        );
-        attempt_item.insert(DATA.to_owned(), s(to_json(attempt)?));
-        if let Some(e) = attempt.expires_at {
-            attempt_item.insert(TTL_ATTR.to_owned(), n(e));
-        }
-        let values: Item = HashMap::from([
-            (":claim".to_owned(), s(claim_id.as_str())),
-            (":claimToken".to_owned(), s(held.token.as_str())),
-            (":now".to_owned(), n(now_secs(self.now()))),
-        ]);
-        let update = self.delivery_update(
-            delivery,
-            Writes::Outcome,
-            "#claimId = :claim AND #claimToken = :claimToken \
-             AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
-            values,
-            &[("#claimId", CLAIM_ID), ("#claimToken", CLAIM_TOKEN)],
-        )?;
-        let put = Put::builder()
-            .table_name(&self.table)
-            .set_item(Some(attempt_item))
-            .build()
-            .map_err(from_build)?;
-        let r = self
-            .client
-            .transact_write_items()
-            .transact_items(TransactWriteItem::builder().update(update).build())
-            .transact_items(TransactWriteItem::builder().put(put).build())
-            .send()
-            .await
-            .map_err(|e| {
-                from_transaction(e, || {
-                    format!("delivery {} does not hold the claim for {claim_id}", delivery.id)
-                })
-            });
-        match r {
-            Ok(_) => Ok(()),
-            // An SDK retry of a transaction that did commit finds the claim gone:
-            // if exactly this outcome is stored, the call succeeded.
-            Err(PortError::Conflict(why)) => {
-                let stored_attempt = self
-                    .get(
-                        delivery_pk(&attempt.delivery_id),
-                        &attempt_sk(attempt.number, &attempt.id),
-                    )
-                    .await?
-                    .map(|i| from_json::<Attempt>(&i, "attempt"))
-                    .transpose()?;
-                if stored_attempt.as_ref() == Some(attempt)
-                    && self.load_delivery(&delivery.id).await?.as_ref() == Some(delivery)
-                {
-                    Ok(())
-                } else {
-                    Err(PortError::Conflict(why))
+        // One conditional write of the delivery item, the attempt embedded in it as
+        // its latest. The attempt it replaces is first copied out to an item of its
+        // own; the write's condition names that attempt, so what was copied is what
+        // is replaced. A crash between the two leaves the attempt in both places,
+        // which the reads tell apart by id. Only a delivery with an attempt before
+        // this one can hold one: the first outcome reads nothing.
+        let mut stored: Option<Item> = if delivery.attempt_count > 1 {
+            self.get(delivery_pk(&delivery.id), DELIVERY_SK).await?
+        } else {
+            None
+        };
+        for round in 0..2 {
+            let prior_text = stored.as_ref().and_then(|i| get_s(i, LAST_ATTEMPT)).map(str::to_owned);
+            let prior = stored.as_ref().map(embedded_attempt).transpose()?.flatten();
+            // Claims are numbered upward, so the new attempt is the latest; were it
+            // not, it would get its own item and the latest would stay in place.
+            let new_is_latest = prior
+                .as_ref()
+                .is_none_or(|p| attempt_sk(p.number, &p.id) <= attempt_sk(attempt.number, &attempt.id));
+            let mut extra = Vec::new();
+            if new_is_latest {
+                if let Some(p) = prior.as_ref().filter(|p| p.id != attempt.id) {
+                    self.put_attempt(p).await?;
                 }
+                extra.push((LAST_ATTEMPT.to_owned(), s(embedded_attempt_data(attempt)?)));
+            } else {
+                self.put_attempt(attempt).await?;
             }
-            Err(e) => Err(e),
+            let mut values: Item = HashMap::from([
+                (":claim".to_owned(), s(claim_id.as_str())),
+                (":claimToken".to_owned(), s(held.token.as_str())),
+                (":now".to_owned(), n(now_secs(self.now()))),
+            ]);
+            let mut condition = "#claimId = :claim AND #claimToken = :claimToken \
+                 AND (attribute_not_exists(expiresAt) OR expiresAt > :now)"
+                .to_owned();
+            match prior_text {
+                Some(text) => {
+                    condition.push_str(" AND #last = :prior");
+                    values.insert(":prior".to_owned(), s(text));
+                }
+                None => condition.push_str(" AND attribute_not_exists(#last)"),
+            }
+            let update = self.delivery_update_also(
+                delivery,
+                Writes::Outcome,
+                extra,
+                &condition,
+                values,
+                &[
+                    ("#claimId", CLAIM_ID),
+                    ("#claimToken", CLAIM_TOKEN),
+                    ("#last", LAST_ATTEMPT),
+                ],
+            )?;
+            let r = self
+                .client
+                .update_item()
+                .table_name(update.table_name)
+                .set_key(Some(update.key))
+                .update_expression(update.update_expression)
+                .set_condition_expression(update.condition_expression)
+                .set_expression_attribute_names(update.expression_attribute_names)
+                .set_expression_attribute_values(update.expression_attribute_values)
+                .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+                .send()
+                .await;
+            let old = match r {
+                Ok(_) => return Ok(()),
+                Err(e) => match e.as_service_error() {
+                    Some(UpdateItemError::ConditionalCheckFailedException(c)) => c.item.clone(),
+                    _ => return Err(from_sdk(e)),
+                },
+            };
+            let refused = || {
+                PortError::Conflict(format!(
+                    "delivery {} does not hold the claim for {claim_id}",
+                    delivery.id
+                ))
+            };
+            let Some(old) = old.filter(|i| is_live(get_n(i, TTL_ATTR), self.now())) else {
+                return Err(refused());
+            };
+            // An SDK retry of a write that did land finds the claim gone: if exactly
+            // this outcome is stored, the call succeeded.
+            if self.stored_attempt(&old, attempt).await?.as_ref() == Some(attempt)
+                && &self.one_delivery(old.clone()).await? == delivery
+            {
+                return Ok(());
+            }
+            // Still ours, but the latest attempt was not the one expected: once
+            // more with the one stored.
+            let ours = claim_from(&old)?.is_some_and(|c| c.attempt_id == held.attempt_id && c.token == held.token);
+            if !ours || round == 1 {
+                return Err(refused());
+            }
+            stored = Some(old);
         }
+        Err(PortError::Conflict(format!(
+            "delivery {} does not hold the claim for {claim_id}",
+            delivery.id
+        )))
     }
 
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
@@ -322,24 +366,37 @@ impl DeliveryStore for DynamoStore {
 
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>> {
         let now = self.now();
-        let mut out = Vec::new();
+        let mut out: Vec<Attempt> = Vec::new();
         let mut start = None;
+        // The partition from the first attempt item to the delivery item, which
+        // sorts after them and holds the latest attempt.
         loop {
             let resp = self
                 .client
                 .query()
                 .table_name(&self.table)
-                .key_condition_expression("PK = :pk AND begins_with(SK, :att)")
+                .key_condition_expression("PK = :pk AND SK BETWEEN :att AND :dlv")
                 .expression_attribute_values(":pk", s(delivery_pk(delivery)))
                 .expression_attribute_values(":att", s("ATT#"))
+                .expression_attribute_values(":dlv", s(DELIVERY_SK))
                 .consistent_read(true)
                 .set_exclusive_start_key(start)
                 .send()
                 .await
                 .map_err(from_sdk)?;
             for item in resp.items.unwrap_or_default() {
-                if is_live(get_n(&item, TTL_ATTR), now) {
-                    out.push(from_json(&item, "attempt")?);
+                let attempt = if get_s(&item, SK) == Some(DELIVERY_SK) {
+                    match embedded_attempt(&item)? {
+                        Some(a) if !out.iter().any(|o| o.id == a.id) => a,
+                        _ => continue,
+                    }
+                } else if is_live(get_n(&item, TTL_ATTR), now) {
+                    from_json(&item, "attempt")?
+                } else {
+                    continue;
+                };
+                if is_live(attempt.expires_at, now) {
+                    out.push(attempt);
                 }
             }
             start = resp.last_evaluated_key;
@@ -356,41 +413,55 @@ impl DeliveryStore for DynamoStore {
         limit: u32,
     ) -> PortResult<Page<Attempt>> {
         let spec = attempts_spec(delivery, true);
-        self.page(spec, cursor, limit, |items| async move {
-            items
-                .into_iter()
-                .map(|i| {
-                    let a: Attempt = from_json(&i, "attempt")?;
-                    Ok((i, a))
-                })
-                .collect()
+        // Where the page starts after: the latest attempt, embedded in the delivery
+        // item (which sorts after every attempt item), is listed under its own
+        // attempt key, so a cursor after it ends the list.
+        let after = match cursor {
+            Some(c) => decode_cursor(c, &spec)?.get(SK).and_then(|v| v.as_s().ok()).cloned(),
+            None => None,
+        };
+        let now = self.now();
+        let mut seen: HashSet<AttemptId> = HashSet::new();
+        self.page(spec, cursor, limit, move |items| {
+            std::future::ready(attempt_entries(items, &mut seen, after.as_deref(), now))
         })
         .await
     }
 
     async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>> {
-        // The sort key starts with the number, which the caller does not know: the
-        // query keeps only the item whose key ends with the id, so the answer is one
-        // item however many attempts the delivery has.
+        if let Some(a) = self.latest_attempt(delivery).await?
+            && &a.id == id
+        {
+            return Ok(Some(a));
+        }
+        // The sort key starts with the number, which the caller does not know. DynamoDB
+        // refuses filter expressions on key attributes, and a filter would not lower
+        // the read units anyway (they count what the query reads), so the key's id is
+        // matched here while the expiry stays a server-side filter.
         let mut start = None;
         let now = self.now();
+        let suffix = format!("#{id}");
         loop {
             let resp = self
                 .client
                 .query()
                 .table_name(&self.table)
                 .key_condition_expression("PK = :pk AND begins_with(SK, :att)")
-                .filter_expression("contains(SK, :id) AND (attribute_not_exists(expiresAt) OR expiresAt > :now)")
+                .filter_expression("attribute_not_exists(expiresAt) OR expiresAt > :now")
                 .expression_attribute_values(":pk", s(delivery_pk(delivery)))
                 .expression_attribute_values(":att", s("ATT#"))
-                .expression_attribute_values(":id", s(format!("#{id}")))
                 .expression_attribute_values(":now", n(now_secs(now)))
                 .consistent_read(true)
                 .set_exclusive_start_key(start)
                 .send()
                 .await
                 .map_err(from_sdk)?;
-            if let Some(item) = resp.items.unwrap_or_default().into_iter().next() {
+            let found = resp.items.unwrap_or_default().into_iter().find(|item| {
+                item.get(SK)
+                    .and_then(|v| v.as_s().ok())
+                    .is_some_and(|sk| sk.ends_with(&suffix))
+            });
+            if let Some(item) = found {
                 return from_json(&item, "attempt").map(Some);
             }
             start = resp.last_evaluated_key;
@@ -401,9 +472,15 @@ impl DeliveryStore for DynamoStore {
     }
 
     async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
+        if let Some(a) = self.latest_attempt(delivery).await? {
+            return Ok(Some(a));
+        }
+        // A delivery recorded before attempts were embedded: its attempt items.
+        let now = self.now();
         let page = self.page(attempts_spec(delivery, false), None, 1, |items| async move {
             items
                 .into_iter()
+                .filter(|i| get_s(i, SK) != Some(DELIVERY_SK) && is_live(get_n(i, TTL_ATTR), now))
                 .map(|i| {
                     let a: Attempt = from_json(&i, "attempt")?;
                     Ok((i, a))
@@ -533,5 +610,166 @@ impl DeliveryStore for DynamoStore {
                 .collect())
         })
         .await
+    }
+}
+
+impl DynamoStore {
+    /// An attempt's own item, put whole: attempts never change once recorded, so a
+    /// repeated copy writes the same item.
+    async fn put_attempt(&self, a: &Attempt) -> PortResult<()> {
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(attempt_item(a)?))
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
+    /// The latest attempt embedded in the delivery's item, while the attempt is
+    /// live (attempts are kept longer than their delivery: their own expiry decides).
+    async fn latest_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
+        let now = self.now();
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key(delivery_pk(delivery), DELIVERY_SK)))
+            .projection_expression("PK, #tenant, #last")
+            .expression_attribute_names("#tenant", TENANT_ID)
+            .expression_attribute_names("#last", LAST_ATTEMPT)
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(match out.item {
+            Some(item) => embedded_attempt(&item)?.filter(|a| is_live(a.expires_at, now)),
+            None => None,
+        })
+    }
+
+    /// The stored copy of `attempt` beside the delivery item `item`: embedded in it,
+    /// or its own item.
+    async fn stored_attempt(&self, item: &Item, attempt: &Attempt) -> PortResult<Option<Attempt>> {
+        if let Some(a) = embedded_attempt(item)?
+            && a.id == attempt.id
+        {
+            return Ok(Some(a));
+        }
+        self.get(
+            delivery_pk(&attempt.delivery_id),
+            &attempt_sk(attempt.number, &attempt.id),
+        )
+        .await?
+        .map(|i| from_json::<Attempt>(&i, "attempt"))
+        .transpose()
+    }
+}
+
+/// A page's entries from the items of a delivery's partition (oldest first): each
+/// live attempt item, then the latest attempt embedded in the delivery item, listed
+/// under its own attempt key unless its copy was listed already (`seen`, an own item
+/// left by a crash between the copy and the write that replaces it) or the page
+/// starts after it.
+fn attempt_entries(
+    items: Vec<Item>,
+    seen: &mut HashSet<AttemptId>,
+    after: Option<&str>,
+    now: Timestamp,
+) -> PortResult<Vec<(Item, Attempt)>> {
+    let mut out = Vec::new();
+    for item in items {
+        if get_s(&item, SK) != Some(DELIVERY_SK) {
+            if is_live(get_n(&item, TTL_ATTR), now) {
+                let a: Attempt = from_json(&item, "attempt")?;
+                seen.insert(a.id.clone());
+                out.push((item, a));
+            }
+            continue;
+        }
+        let Some(a) = embedded_attempt(&item)? else {
+            continue;
+        };
+        let sk = attempt_sk(a.number, &a.id);
+        if seen.contains(&a.id) || !is_live(a.expires_at, now) || after.is_some_and(|x| x >= sk.as_str()) {
+            continue;
+        }
+        out.push((key(delivery_pk(&a.delivery_id), &sk), a));
+    }
+    Ok(out)
+}
+
+impl DynamoStore {
+    /// An event with one delivery, written as two conditional puts instead of a
+    /// transaction (which bills every item twice): the delivery first, then the
+    /// event. A process that stops between the two leaves a delivery without its
+    /// event: the due index holds it, so the reconciler queues it as it does a
+    /// delivery whose first message was never sent (today's crash before the
+    /// enqueue), and the request, which got no answer, is repeated; its repeat finds
+    /// this very delivery and writes the event (docs/reliability.md).
+    async fn create_single(&self, event: &EventRecord, event_item: Item, d: &Delivery) -> PortResult<()> {
+        let (cond, values) = absent_or_expired(self.now());
+        let written = self
+            .put_if(self.delivery_item(d, Some(event))?, cond, None, Some(values.clone()))
+            .await;
+        let delivery_written = match written {
+            Ok(w) => w,
+            Err(e) => {
+                self.release_after_failure(event, std::slice::from_ref(d)).await;
+                return Err(e);
+            }
+        };
+        if !delivery_written {
+            // Ours already, from a repeat of this request that stopped before the
+            // event: go on to write the event. Anyone else's: a conflict.
+            let ours = self
+                .load_delivery(&d.id)
+                .await?
+                .is_some_and(|stored| stored.event_id == event.id && stored.endpoint_id == d.endpoint_id);
+            if !ours {
+                self.release_after_failure(event, std::slice::from_ref(d)).await;
+                return Err(PortError::Conflict(format!(
+                    "event {} or one of its deliveries already exists",
+                    event.id
+                )));
+            }
+        }
+        if self.put_if(event_item, cond, None, Some(values)).await? {
+            return Ok(());
+        }
+        // The event exists. A delivery it does not list (an event id taken twice)
+        // must not stay behind as if it were the event's: it goes again.
+        if delivery_written {
+            let listed = match self.get_live(event_pk(&event.id), EVENT_SK).await? {
+                Some(item) => from_json::<EventRecord>(&item, "event")?
+                    .targets
+                    .iter()
+                    .any(|t| t.delivery_id == d.id),
+                None => false,
+            };
+            if !listed {
+                self.client
+                    .delete_item()
+                    .table_name(&self.table)
+                    .set_key(Some(key(delivery_pk(&d.id), DELIVERY_SK)))
+                    .condition_expression("attribute_exists(PK) AND #version = :version")
+                    .expression_attribute_names("#version", VERSION)
+                    .expression_attribute_values(":version", n(d.version))
+                    .send()
+                    .await
+                    .map_err(from_sdk)?;
+                self.release_after_failure(event, std::slice::from_ref(d)).await;
+            }
+        }
+        Err(PortError::Conflict(format!("event {} already exists", event.id)))
+    }
+
+    /// After a failed event write: the shared bodies set up for its deliveries are
+    /// released (see `release_bodies`); an error doing so is only logged.
+    async fn release_after_failure(&self, event: &EventRecord, deliveries: &[Delivery]) {
+        if let Err(release) = self.release_bodies(deliveries).await {
+            tracing::warn!(event = %event.id, error = %release, "could not release the shared bodies of a failed event");
+        }
     }
 }

@@ -15,6 +15,7 @@ mod deliveries;
 mod endpoints;
 mod idempotency;
 mod query;
+mod schedules;
 mod schema;
 mod subscriptions;
 mod tenants;

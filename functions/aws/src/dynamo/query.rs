@@ -160,8 +160,9 @@ pub(super) fn entry_key_valid(m: &BTreeMap<String, String>, spec: &QuerySpec) ->
         // Endpoints: listed from the tenant's partition (checked against the list).
         spec.index.is_none()
             && (sk.strip_prefix("EP#").is_some_and(|id| EndpointId::parse(id).is_ok())
-                // Applications and event types, listed from the same partition.
-                || ["APP#", "ETYPE#"]
+                // Applications, event types, schedules and occurrences, listed from
+                // the same partition.
+                || ["APP#", "ETYPE#", "SCH#", "OCC#"]
                     .iter()
                     .any(|p| sk.strip_prefix(p).is_some_and(|rest| !rest.is_empty())))
     };
@@ -306,15 +307,17 @@ impl DynamoStore {
     }
 }
 
-/// The query over a delivery's attempt items, oldest first when `forward`.
+/// The query over a delivery's attempt items, oldest first when `forward`, and the
+/// delivery item itself, which sorts after them and holds the latest attempt.
 pub(super) fn attempts_spec(delivery: &DeliveryId, forward: bool) -> QuerySpec {
     QuerySpec {
         index: None,
         pk: (PK, delivery_pk(delivery)),
         sk_attr: SK,
-        sk_cond: Some(SortCondition::Prefix("ATT#")),
+        sk_cond: Some(SortCondition::Between("ATT#".to_owned(), DELIVERY_SK.to_owned())),
         forward,
-        ttl_filter: true,
+        // The delivery item's expiry is not its latest attempt's: callers judge.
+        ttl_filter: false,
         consistent: true,
         status_filter: None,
     }

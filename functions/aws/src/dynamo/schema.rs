@@ -44,6 +44,11 @@ pub(super) const EVENT_ID: &str = "eventId";
 /// On a fan-out event: how many of its subscribers have their delivery (the
 /// condition that keeps the progress from moving back).
 pub(super) const FANOUT_PROCESSED: &str = "fanoutProcessed";
+/// On a delivery item: its latest attempt's JSON (without the delivery and tenant
+/// ids, which the item holds). Recording an outcome is then one conditional write of
+/// the delivery item; an attempt gets an item of its own (`ATT#...`) only when a
+/// newer one replaces it here.
+pub(super) const LAST_ATTEMPT: &str = "lastAttempt";
 pub(super) const TENANT_ID: &str = "tenantId";
 
 /// Bodies up to this size live inline in the delivery item; larger ones in one

@@ -1,0 +1,296 @@
+//! `/v1/applications`: a tenant's own customers. Create, read, list, change and
+//! delete them; `{id}` is the application's `app_...` id or the tenant's own `uid`
+//! for it. Deleting one is refused while its endpoints have deliveries in flight,
+//! unless `?force=true`; once deleted, its endpoints get no fan-out events for it.
+
+use super::Api;
+use super::body::ApiJson;
+use super::limits::{MAX_APPLICATION_NAME, MAX_METADATA_BYTES, MAX_UID_LEN};
+use super::problem::{ApiError, ApiResult};
+use super::query::{list_query, query_params};
+use super::routes::{Authed, Id, reply};
+use crate::application_delete::endpoint_with_deliveries_in_flight;
+use crate::model::{Application, Tenant};
+use crate::ports::PortError;
+use crate::sender::PortRng;
+use axum::extract::{RawQuery, State};
+use axum::response::Response;
+use courier_core::ids::{ApplicationId, EndpointId};
+use serde::{Deserialize, Deserializer};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// A field that may be sent as `null` to clear it: absent is `None`, `null` is
+/// `Some(Value::Null)`.
+pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct CreateApplication {
+    name: Option<String>,
+    uid: Option<String>,
+    metadata: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct UpdateApplication {
+    name: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    uid: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    metadata: Option<Value>,
+}
+
+fn check_name(name: &str) -> ApiResult<()> {
+    let n = name.chars().count();
+    if n == 0 || n > MAX_APPLICATION_NAME || name.trim().is_empty() {
+        return Err(ApiError::validation(format!(
+            "field `name` must be 1-{MAX_APPLICATION_NAME} characters, not only spaces"
+        )));
+    }
+    Ok(())
+}
+
+/// Why `uid` is not one, if it is not: 1-256 letters, digits, `-`, `_` and `.`, not
+/// starting with `app_` (which application ids start with, so a path names one or
+/// the other, never both).
+pub(crate) fn uid_problem(uid: &str) -> Option<String> {
+    if uid.is_empty() || uid.len() > MAX_UID_LEN {
+        return Some(format!("must be 1-{MAX_UID_LEN} characters"));
+    }
+    if !uid
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    {
+        return Some("may hold only letters, digits, `-`, `_` and `.`".to_owned());
+    }
+    if uid.starts_with(ApplicationId::PREFIX) {
+        return Some(format!(
+            "must not start with `{}`, which application ids start with",
+            ApplicationId::PREFIX
+        ));
+    }
+    None
+}
+
+fn check_uid(uid: &str) -> ApiResult<()> {
+    match uid_problem(uid) {
+        Some(why) => Err(ApiError::validation(format!("field `uid` {why}"))),
+        None => Ok(()),
+    }
+}
+
+fn check_metadata(metadata: &Value) -> ApiResult<()> {
+    if !metadata.is_object() {
+        return Err(ApiError::validation("field `metadata` must be a JSON object"));
+    }
+    let size = serde_json::to_vec(metadata).map(|v| v.len()).unwrap_or(usize::MAX);
+    if size > MAX_METADATA_BYTES {
+        return Err(ApiError::validation(format!(
+            "field `metadata` is {size} bytes; the limit is {MAX_METADATA_BYTES}"
+        )));
+    }
+    Ok(())
+}
+
+fn uid_taken(uid: &str) -> ApiError {
+    ApiError::conflict(format!(
+        "field `uid`: {uid:?} is already the uid of another application"
+    ))
+}
+
+pub fn application_view(a: &Application) -> Value {
+    json!({
+        "id": a.id,
+        "name": a.name,
+        "uid": a.uid,
+        "metadata": a.metadata,
+        "createdAt": a.created_at,
+        "updatedAt": a.updated_at,
+    })
+}
+
+/// `POST /v1/applications`
+pub(crate) async fn create(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    ApiJson { value: body, .. }: ApiJson<CreateApplication>,
+) -> ApiResult<Response> {
+    let name = body
+        .name
+        .ok_or_else(|| ApiError::validation("field `name` is required"))?;
+    check_name(&name)?;
+    if let Some(uid) = &body.uid {
+        check_uid(uid)?;
+    }
+    if let Some(m) = &body.metadata {
+        check_metadata(m)?;
+    }
+    let now = api.clock.now();
+    let app = Application {
+        id: ApplicationId::generate(now, &mut PortRng(api.random.as_ref())).to_string(),
+        tenant_id: tenant.id.clone(),
+        name,
+        uid: body.uid,
+        metadata: body.metadata.filter(|m| !m.is_null()),
+        created_at: now,
+        updated_at: now,
+        version: 1,
+    };
+    match api.applications.create_application(&app).await {
+        Ok(()) => Ok(reply(201, &application_view(&app))),
+        // Ids are fresh, so a conflict is the uid.
+        Err(PortError::Conflict(_)) => Err(uid_taken(app.uid.as_deref().unwrap_or_default())),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `GET /v1/applications`
+pub(crate) async fn list(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    let page = api
+        .applications
+        .list_applications(&tenant.id, q.cursor.as_deref(), q.limit)
+        .await?;
+    let items: Vec<Value> = page.items.iter().map(application_view).collect();
+    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+}
+
+/// `GET /v1/applications/{id}`
+pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let app = api.load_application(&tenant, &id).await?;
+    Ok(reply(200, &application_view(&app)))
+}
+
+/// `PATCH /v1/applications/{id}`
+pub(crate) async fn update(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    ApiJson { value: body, .. }: ApiJson<UpdateApplication>,
+) -> ApiResult<Response> {
+    if let Some(n) = &body.name {
+        check_name(n)?;
+    }
+    let uid = match body.uid {
+        None => None,
+        Some(Value::Null) => Some(None),
+        Some(Value::String(u)) => {
+            check_uid(&u)?;
+            Some(Some(u))
+        }
+        Some(_) => return Err(ApiError::validation("field `uid` must be a string or null")),
+    };
+    let metadata = match body.metadata {
+        None => None,
+        Some(Value::Null) => Some(None),
+        Some(m) => {
+            check_metadata(&m)?;
+            Some(Some(m))
+        }
+    };
+    // Optimistic concurrency: retried when another writer got there first.
+    for _ in 0..8 {
+        let mut app = api.load_application(&tenant, &id).await?;
+        if let Some(Some(u)) = &uid
+            && app.uid.as_ref() != Some(u)
+            && api
+                .applications
+                .get_application_by_uid(&tenant.id, u)
+                .await?
+                .is_some_and(|other| other.id != app.id)
+        {
+            return Err(uid_taken(u));
+        }
+        if let Some(n) = &body.name {
+            app.name = n.clone();
+        }
+        if let Some(u) = &uid {
+            app.uid = u.clone();
+        }
+        if let Some(m) = &metadata {
+            app.metadata = m.clone();
+        }
+        let expected = app.version;
+        app.version += 1;
+        app.updated_at = api.clock.now().max(app.updated_at);
+        match api.applications.update_application(&app, expected).await {
+            Ok(()) => return Ok(reply(200, &application_view(&app))),
+            Err(PortError::Conflict(_)) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(ApiError::conflict(
+        "the application kept changing underneath this call; retry",
+    ))
+}
+
+/// `DELETE /v1/applications/{id}[?force=true]`
+pub(crate) async fn delete(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let mut force = false;
+    for (k, v) in query_params(query.as_deref()) {
+        match (k.as_str(), v.as_str()) {
+            ("force", "true") => force = true,
+            ("force", "false") => force = false,
+            ("force", _) => return Err(ApiError::validation("query parameter `force` must be true or false")),
+            _ => {
+                return Err(ApiError::validation(format!(
+                    "unknown query parameter `{k}`; allowed: force"
+                )));
+            }
+        }
+    }
+    let app = api.load_application(&tenant, &id).await?;
+    if !force {
+        let endpoints = api.application_endpoints(&app);
+        if let Some(busy) = endpoint_with_deliveries_in_flight(api.deliveries.as_ref(), &endpoints).await? {
+            return Err(ApiError::conflict(format!(
+                "endpoint {busy} of application {} has deliveries in flight; delete with `?force=true` to delete it anyway",
+                app.id
+            )));
+        }
+    }
+    if !api.applications.delete_application(&tenant.id, &app.id).await? {
+        return Err(ApiError::not_found("application"));
+    }
+    Ok(reply(200, &json!({"id": app.id, "deleted": true})))
+}
+
+impl Api {
+    /// The application `raw` names: an `app_...` id, or else the tenant's uid for it.
+    /// Anything that cannot be either is a 404 like an unknown one.
+    pub(crate) async fn load_application(&self, tenant: &Tenant, raw: &str) -> ApiResult<Application> {
+        let found = if raw.starts_with(ApplicationId::PREFIX) {
+            match ApplicationId::parse(raw) {
+                Ok(id) => self.applications.get_application(&tenant.id, id.as_str()).await?,
+                Err(_) => None,
+            }
+        } else if uid_problem(raw).is_none() {
+            self.applications.get_application_by_uid(&tenant.id, raw).await?
+        } else {
+            None
+        };
+        found
+            .filter(|a| a.tenant_id == tenant.id)
+            .ok_or_else(|| ApiError::not_found("application"))
+    }
+
+    /// The endpoints that belong to `app`, whose deliveries in flight hold back its
+    /// deletion. Endpoints do not name an application yet (that comes with
+    /// subscriptions), so no endpoint belongs to one and none holds a delete back.
+    fn application_endpoints(&self, _app: &Application) -> Vec<EndpointId> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,211 @@
+//! `/v1/event-types`: the kinds of events a tenant sends, by name, each with an
+//! optional description, a `deprecated` flag and an optional JSON Schema (draft
+//! 2020-12) its payloads must match. A schema is checked when it is set (400 naming
+//! `schema` and why); ingest refuses a payload that does not match it (422
+//! `payload_invalid` with the JSON pointer of the first failure).
+
+use super::Api;
+use super::applications::present;
+use super::body::ApiJson;
+use super::limits::MAX_DESCRIPTION;
+use super::problem::{ApiError, ApiResult};
+use super::query::list_query;
+use super::routes::{Authed, Id, reply};
+use crate::model::{EventType, Tenant};
+use crate::payload_schema;
+use crate::ports::PortError;
+use axum::extract::{RawQuery, State};
+use axum::response::Response;
+use courier_core::Timestamp;
+use courier_core::subscription::check_type_name;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct CreateEventType {
+    name: Option<String>,
+    description: Option<String>,
+    deprecated: Option<bool>,
+    schema: Option<Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct UpdateEventType {
+    #[serde(default, deserialize_with = "present")]
+    description: Option<Value>,
+    deprecated: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    schema: Option<Value>,
+}
+
+fn check_description(d: &str) -> ApiResult<()> {
+    if d.chars().count() > MAX_DESCRIPTION {
+        return Err(ApiError::validation(format!(
+            "field `description` is longer than {MAX_DESCRIPTION} characters"
+        )));
+    }
+    Ok(())
+}
+
+fn check_schema(schema: &Value) -> ApiResult<()> {
+    payload_schema::compile(schema)
+        .map(|_| ())
+        .map_err(|why| ApiError::validation(format!("field `schema` {why}")))
+}
+
+pub fn event_type_view(t: &EventType) -> Value {
+    json!({
+        "name": t.name,
+        "description": t.description,
+        "deprecated": t.deprecated,
+        "schema": t.schema,
+        "createdAt": t.created_at,
+        "updatedAt": t.updated_at,
+    })
+}
+
+/// `POST /v1/event-types`
+pub(crate) async fn create(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    ApiJson { value: body, .. }: ApiJson<CreateEventType>,
+) -> ApiResult<Response> {
+    let name = body
+        .name
+        .ok_or_else(|| ApiError::validation("field `name` is required"))?;
+    check_type_name(&name).map_err(|why| ApiError::validation(format!("field `name` {why}")))?;
+    if let Some(d) = &body.description {
+        check_description(d)?;
+    }
+    let schema = body.schema.filter(|s| !s.is_null());
+    if let Some(s) = &schema {
+        check_schema(s)?;
+    }
+    let now = api.clock.now();
+    let event_type = EventType {
+        name,
+        tenant_id: tenant.id.clone(),
+        description: body.description,
+        deprecated: body.deprecated.unwrap_or(false),
+        schema,
+        created_at: now,
+        updated_at: now,
+    };
+    match api.applications.create_event_type(&event_type).await {
+        Ok(()) => Ok(reply(201, &event_type_view(&event_type))),
+        Err(PortError::Conflict(_)) => Err(ApiError::conflict(format!(
+            "event type {:?} exists; change it with PATCH",
+            event_type.name
+        ))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `GET /v1/event-types`
+pub(crate) async fn list(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    let page = api
+        .applications
+        .list_event_types(&tenant.id, q.cursor.as_deref(), q.limit)
+        .await?;
+    let items: Vec<Value> = page.items.iter().map(event_type_view).collect();
+    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+}
+
+/// `GET /v1/event-types/{name}`
+pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(name): Id) -> ApiResult<Response> {
+    let t = api.load_event_type(&tenant, &name).await?;
+    Ok(reply(200, &event_type_view(&t)))
+}
+
+/// `PATCH /v1/event-types/{name}`: `description` and `schema` may be `null` to clear.
+pub(crate) async fn update(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(name): Id,
+    ApiJson { value: body, .. }: ApiJson<UpdateEventType>,
+) -> ApiResult<Response> {
+    let description = match body.description {
+        None => None,
+        Some(Value::Null) => Some(None),
+        Some(Value::String(d)) => {
+            check_description(&d)?;
+            Some(Some(d))
+        }
+        Some(_) => return Err(ApiError::validation("field `description` must be a string or null")),
+    };
+    let schema = match body.schema {
+        None => None,
+        Some(Value::Null) => Some(None),
+        Some(s) => {
+            check_schema(&s)?;
+            Some(Some(s))
+        }
+    };
+    let mut t = api.load_event_type(&tenant, &name).await?;
+    if let Some(d) = description {
+        t.description = d;
+    }
+    if let Some(d) = body.deprecated {
+        t.deprecated = d;
+    }
+    if let Some(s) = schema {
+        t.schema = s;
+    }
+    // Strictly later than before: compiled schemas are cached by `updatedAt`.
+    t.updated_at = api.clock.now().max(Timestamp(t.updated_at.millis() + 1));
+    match api.applications.update_event_type(&t).await {
+        Ok(()) => Ok(reply(200, &event_type_view(&t))),
+        // Only a type that is gone fails to update.
+        Err(PortError::Conflict(_)) => Err(ApiError::not_found("event type")),
+        Err(e) => Err(e.into()),
+    }
+}
+
+impl Api {
+    /// The tenant's event type of this name; a name no type can have is a 404 too.
+    async fn load_event_type(&self, tenant: &Tenant, name: &str) -> ApiResult<EventType> {
+        if check_type_name(name).is_err() {
+            return Err(ApiError::not_found("event type"));
+        }
+        self.applications
+            .get_event_type(&tenant.id, name)
+            .await?
+            .filter(|t| t.tenant_id == tenant.id)
+            .ok_or_else(|| ApiError::not_found("event type"))
+    }
+
+    /// Ingest's schema check: a payload of a type the tenant declared with a schema
+    /// must match it (422 `payload_invalid` naming the pointer otherwise).
+    pub(crate) async fn check_payload_schema(
+        &self,
+        tenant: &Tenant,
+        event_type: &str,
+        payload: &Value,
+    ) -> ApiResult<()> {
+        payload_schema::check_event(
+            self.applications.as_ref(),
+            &self.schemas,
+            &tenant.id,
+            event_type,
+            payload,
+        )
+        .await?
+        .map_err(|e| {
+            ApiError::payload_invalid(
+                e.pointer.clone(),
+                format!(
+                    "field `payload` does not match the schema of event type {event_type:?} at {:?}: {}",
+                    e.pointer, e.message
+                ),
+            )
+        })
+    }
+}

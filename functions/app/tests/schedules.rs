@@ -1,0 +1,518 @@
+//! `/v1/schedules` over the memory adapters: exact answers, every refusal (nothing
+//! created by a refused call), Idempotency-Key repeats, the recurring timer kept in
+//! step, and firings made into exactly one occurrence each.
+
+mod common;
+
+use common::{KEY, World, raw, status};
+use courier_app::memory::MemoryRecurring;
+use courier_app::schedule::{FireMessage, RecurringSpec, ScheduleStore};
+use courier_app::schedule_fire::{FireOutcome, ScheduleFirer};
+use courier_core::Timestamp;
+use courier_core::ids::{ScheduleId, TenantId};
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+const TENANT: &str = "ten_01JAAAAAAAAAAAAAAAAAAAAAAA";
+
+fn t(s: &str) -> Timestamp {
+    Timestamp::parse_rfc3339(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+async fn create(w: &World, key: Option<&str>, body: &Value) -> (u16, Value, Vec<(String, String)>) {
+    let auth = format!("Bearer {KEY}");
+    let mut headers = vec![("authorization", auth.as_str()), ("content-type", "application/json")];
+    if let Some(k) = key {
+        headers.push(("idempotency-key", k));
+    }
+    raw(w, "POST", "/v1/schedules", None, &headers, body.to_string().as_bytes()).await
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+async fn world_with_endpoint() -> (World, String) {
+    let w = World::new(vec![status(200), status(200), status(200)], 5).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    (w, ep)
+}
+
+fn cron_body(ep: &str) -> Value {
+    json!({
+        "endpointId": ep,
+        "cron": "cron(0 9 * * ? *)",
+        "timezone": "Europe/Berlin",
+        "type": "reminder.due",
+        "payload": {"n": 1},
+        "latencyClass": "bulk",
+    })
+}
+
+fn nothing_created(w: &World, recurring: &MemoryRecurring) -> impl std::future::Future<Output = ()> {
+    let store = w.schedules.clone();
+    let empty = recurring.all().is_empty();
+    async move {
+        let tenant = TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}"));
+        let page = store
+            .list_schedules(&tenant, None, 100)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(page.items, vec![]);
+        assert!(empty, "no recurring timer");
+    }
+}
+
+#[tokio::test]
+async fn create_answers_the_schedule_with_its_next_firings_and_sets_the_timer() {
+    let (w, ep) = world_with_endpoint().await;
+    let (s, b, _) = create(&w, Some("k1"), &cron_body(&ep)).await;
+    assert_eq!(s, 201, "{b}");
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    assert!(id.starts_with("sch_"), "{id}");
+    assert_eq!(
+        b,
+        json!({
+            "id": id,
+            "endpointId": ep,
+            "cron": "cron(0 9 * * ? *)",
+            "timezone": "Europe/Berlin",
+            "rate": null,
+            "at": null,
+            "startAt": null,
+            "endAt": null,
+            "type": "reminder.due",
+            "payload": {"n": 1},
+            "latencyClass": "bulk",
+            "longRunningAllowanceSeconds": null,
+            "status": "active",
+            "createdAt": "2027-01-15T08:00:00.000Z",
+            "updatedAt": "2027-01-15T08:00:00.000Z",
+            // 09:00 in Berlin is 08:00 UTC in winter.
+            "nextFirings": [
+                "2027-01-16T08:00:00.000Z",
+                "2027-01-17T08:00:00.000Z",
+                "2027-01-18T08:00:00.000Z",
+                "2027-01-19T08:00:00.000Z",
+                "2027-01-20T08:00:00.000Z",
+            ],
+        })
+    );
+    assert_eq!(
+        w.recurring.get(&id),
+        Some(RecurringSpec {
+            name: id.clone(),
+            expression: "cron(0 9 * * ? *)".into(),
+            timezone: "Europe/Berlin".into(),
+            start: None,
+            end: None,
+            enabled: true,
+            input: format!(
+                r#"{{"kind":"schedule_fire","v":1,"tenantId":"{TENANT}","scheduleId":"{id}","plannedAt":"<aws.scheduler.scheduled-time>"}}"#
+            ),
+        })
+    );
+    let (s, got) = w.call("GET", &format!("/v1/schedules/{id}"), Value::Null).await;
+    assert_eq!((s, &got), (200, &b));
+    let (s, list) = w.call("GET", "/v1/schedules", Value::Null).await;
+    assert_eq!((s, list), (200, json!({"items": [b], "nextCursor": null})));
+}
+
+#[tokio::test]
+async fn every_bad_input_is_refused_naming_the_field_and_creates_nothing() {
+    let (w, ep) = world_with_endpoint().await;
+    let with = |patch: Value| {
+        let mut b = cron_body(&ep);
+        for (k, v) in patch.as_object().cloned().unwrap_or_default() {
+            if v.is_null() {
+                b.as_object_mut().map(|o| o.remove(&k));
+            } else {
+                b[k] = v;
+            }
+        }
+        b
+    };
+    let cases: Vec<(Value, u16, &str, &str)> = vec![
+        (
+            with(json!({"cron": "cron(61 9 * * ? *)"})),
+            400,
+            "validation_failed",
+            "field `cron.minutes`: \"61\" is not a value in 0-59",
+        ),
+        (
+            with(json!({"cron": "cron(0 9 * *)"})),
+            400,
+            "validation_failed",
+            "field `cron`: expected six fields: minutes hours day-of-month month day-of-week year",
+        ),
+        (
+            with(json!({"timezone": "Mars/Olympus"})),
+            400,
+            "validation_failed",
+            "field `timezone`: not an IANA time zone name, e.g. Europe/Berlin",
+        ),
+        (
+            with(json!({"cron": null, "timezone": null, "rate": "rate(0 minutes)"})),
+            400,
+            "validation_failed",
+            "field `rate`: N must be a whole number >= 1",
+        ),
+        (
+            with(json!({"cron": null, "timezone": null, "rate": "rate(5 seconds)"})),
+            400,
+            "validation_failed",
+            "field `rate`: unit must be minute, minutes, hour, hours, day or days (singular only for 1)",
+        ),
+        (
+            with(json!({"rate": "rate(5 minutes)"})),
+            400,
+            "validation_failed",
+            "field `rate`: exactly one of rate, cron and at is required",
+        ),
+        (
+            with(json!({"cron": null, "timezone": null})),
+            400,
+            "validation_failed",
+            "send exactly one of `cron` (with `timezone`), `rate` and `at`",
+        ),
+        (
+            with(json!({"cron": null})),
+            400,
+            "validation_failed",
+            "field `timezone` goes with `cron` only",
+        ),
+        (
+            with(json!({"cron": null, "timezone": null, "at": "tomorrow"})),
+            400,
+            "validation_failed",
+            "field `at`: not an RFC 3339 time (expected e.g. 2026-01-31T12:00:00Z): \"tomorrow\"",
+        ),
+        (
+            with(json!({"startAt": "2027-01-19T00:00:00Z", "endAt": "2027-01-18T00:00:00Z"})),
+            400,
+            "validation_failed",
+            "field `endAt` must be after `startAt`",
+        ),
+        (
+            with(json!({"startAt": "soon"})),
+            400,
+            "validation_failed",
+            "field `startAt`: not an RFC 3339 time (expected e.g. 2026-01-31T12:00:00Z): \"soon\"",
+        ),
+        (
+            with(json!({"payload": null})),
+            400,
+            "validation_failed",
+            "field `payload` is required",
+        ),
+        (
+            with(json!({"endpointId": null})),
+            400,
+            "validation_failed",
+            "field `endpointId` is required",
+        ),
+        (
+            with(json!({"type": ""})),
+            400,
+            "validation_failed",
+            "field `type` must be 1-256 characters",
+        ),
+        (
+            with(json!({"longRunningAllowanceSeconds": 86401})),
+            400,
+            "validation_failed",
+            "field `longRunningAllowanceSeconds` must be at most 86400",
+        ),
+        (
+            with(json!({"endpointId": "ep_01JZZZZZZZZZZZZZZZZZZZZZZZ"})),
+            404,
+            "not_found",
+            "endpoint not found",
+        ),
+    ];
+    for (i, (body, want_status, code, detail)) in cases.into_iter().enumerate() {
+        let (s, b, _) = create(&w, Some(&format!("key-{i}")), &body).await;
+        assert_eq!(
+            (s, b["code"].as_str(), b["detail"].as_str()),
+            (want_status, Some(code), Some(detail)),
+            "case {i}: {body}"
+        );
+    }
+    let (s, b, _) = create(&w, None, &cron_body(&ep)).await;
+    assert_eq!((s, b["code"].as_str()), (400, Some("idempotency_key_required")), "{b}");
+    nothing_created(&w, &w.recurring).await;
+}
+
+#[tokio::test]
+async fn one_key_one_schedule_and_another_body_is_refused() {
+    let (w, ep) = world_with_endpoint().await;
+    let (s1, first, h1) = create(&w, Some("same"), &cron_body(&ep)).await;
+    assert_eq!(s1, 201, "{first}");
+    assert_eq!(header(&h1, "idempotent-replayed"), None);
+    let (s2, again, h2) = create(&w, Some("same"), &cron_body(&ep)).await;
+    assert_eq!((s2, &again), (201, &first));
+    assert_eq!(header(&h2, "idempotent-replayed"), Some("true"));
+    let mut other = cron_body(&ep);
+    other["payload"] = json!({"n": 2});
+    let (s3, b, _) = create(&w, Some("same"), &other).await;
+    assert_eq!((s3, b["code"].as_str()), (422, Some("idempotency_key_reused")), "{b}");
+    let (_, list) = w.call("GET", "/v1/schedules", Value::Null).await;
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(1));
+    assert_eq!(w.recurring.all().len(), 1);
+}
+
+#[tokio::test]
+async fn replace_pause_resume_and_delete_keep_the_timer_in_step() {
+    let (w, ep) = world_with_endpoint().await;
+    let (_, b, _) = create(&w, Some("k"), &cron_body(&ep)).await;
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let path = format!("/v1/schedules/{id}");
+
+    let (s, p) = w.call("POST", &format!("{path}/pause"), Value::Null).await;
+    assert_eq!(
+        (s, &p["status"], &p["nextFirings"]),
+        (200, &json!("paused"), &json!([])),
+        "{p}"
+    );
+    assert_eq!(w.recurring.get(&id).map(|r| r.enabled), Some(false));
+    let (s, r) = w.call("POST", &format!("{path}/resume"), Value::Null).await;
+    assert_eq!((s, &r["status"]), (200, &json!("active")), "{r}");
+    assert_eq!(w.recurring.get(&id).map(|r| r.enabled), Some(true));
+
+    let replacement = json!({
+        "endpointId": ep,
+        "rate": "rate(6 hours)",
+        "startAt": "2027-01-15T09:30:00Z",
+        "endAt": "2027-01-16T10:00:00Z",
+        "payload": {"n": 2},
+    });
+    let (s, r) = w.call("PUT", &path, replacement).await;
+    assert_eq!(s, 200, "{r}");
+    assert_eq!(
+        (&r["id"], &r["payload"], &r["cron"], &r["type"]),
+        (&json!(id), &json!({"n": 2}), &Value::Null, &Value::Null)
+    );
+    assert_eq!(
+        r["nextFirings"],
+        json!([
+            "2027-01-15T09:30:00.000Z",
+            "2027-01-15T15:30:00.000Z",
+            "2027-01-15T21:30:00.000Z",
+            "2027-01-16T03:30:00.000Z",
+            "2027-01-16T09:30:00.000Z"
+        ])
+    );
+    let spec = w.recurring.get(&id).unwrap_or_else(|| panic!("timer"));
+    assert_eq!(
+        (
+            spec.expression.as_str(),
+            spec.timezone.as_str(),
+            spec.start,
+            spec.end,
+            spec.enabled
+        ),
+        (
+            "rate(6 hours)",
+            "UTC",
+            Some(t("2027-01-15T09:30:00Z")),
+            Some(t("2027-01-16T10:00:00Z")),
+            true
+        )
+    );
+    let (s, bad) = w
+        .call(
+            "PUT",
+            &path,
+            json!({"endpointId": ep, "cron": "cron(0 9 * * ? *)", "timezone": "Nowhere/Else", "payload": {}}),
+        )
+        .await;
+    assert_eq!(
+        (s, bad["detail"].as_str()),
+        (
+            400,
+            Some("field `timezone`: not an IANA time zone name, e.g. Europe/Berlin")
+        )
+    );
+
+    let (s, d) = w.call("DELETE", &path, Value::Null).await;
+    assert_eq!((s, d), (200, json!({"id": id, "deleted": true})));
+    assert_eq!(w.recurring.get(&id), None);
+    for (method, p) in [
+        ("GET", path.clone()),
+        ("DELETE", path.clone()),
+        ("POST", format!("{path}/pause")),
+        ("GET", "/v1/schedules/sch_nope".into()),
+    ] {
+        let (s, b) = w.call(method, &p, Value::Null).await;
+        assert_eq!((s, b["code"].as_str()), (404, Some("not_found")), "{method} {p}");
+    }
+}
+
+fn firer(w: &World) -> ScheduleFirer {
+    ScheduleFirer {
+        schedules: w.schedules.clone(),
+        endpoints: w.store.clone(),
+        deliveries: w.store.clone(),
+        planner: w.api.planner.clone(),
+        clock: w.clock.clone(),
+        random: Arc::new(courier_app::memory::SeededRandom::new(5)),
+    }
+}
+
+fn fire_message(id: &str, planned: Timestamp) -> FireMessage {
+    FireMessage {
+        kind: "schedule_fire".into(),
+        v: 1,
+        tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
+        schedule_id: ScheduleId::parse(id).unwrap_or_else(|e| panic!("{e}")),
+        planned_at: planned,
+    }
+}
+
+#[tokio::test]
+async fn a_firing_makes_one_occurrence_even_when_it_comes_twice() {
+    let (w, ep) = world_with_endpoint().await;
+    let (_, b, _) = create(&w, Some("k"), &cron_body(&ep)).await;
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let planned = t("2027-01-16T08:00:00Z");
+    w.clock.set(planned.plus_millis(300));
+    let f = firer(&w);
+    let first = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let FireOutcome::Created(occ) = first else {
+        panic!("{first:?}")
+    };
+    let second = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(second, FireOutcome::Repeated(occ.clone()));
+    let starts = w.run(&occ.delivery_id, 10).await;
+    assert_eq!(
+        starts,
+        vec![planned.plus_millis(300)],
+        "one attempt, not before the planned instant"
+    );
+    let d = w.delivery(&occ.delivery_id).await;
+    assert_eq!(d.planned_at, planned, "the horizon counts from the planned instant");
+    let sent: Value = serde_json::from_slice(&w.http.requests.lock().map(|r| r[0].body.to_vec()).unwrap_or_default())
+        .unwrap_or_default();
+    assert_eq!(
+        sent,
+        json!({"id": occ.event_id, "type": "reminder.due", "plannedAt": "2027-01-16T08:00:00.000Z", "trigger": "scheduled", "data": {"n": 1}})
+    );
+    let (s, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!(s, 200, "{list}");
+    assert_eq!(
+        list,
+        json!({"items": [{
+            "plannedAt": "2027-01-16T08:00:00.000Z",
+            "eventId": occ.event_id,
+            "deliveryId": occ.delivery_id,
+            "status": "succeeded",
+            "attemptCount": 1,
+            "lastAttempt": {"startedAt": "2027-01-16T08:00:00.300Z", "state": "succeeded", "diagnostic": "delivered", "remediation": "none"},
+            "createdAt": "2027-01-16T08:00:00.300Z",
+        }], "nextCursor": null})
+    );
+}
+
+#[tokio::test]
+async fn paused_deleted_and_out_of_window_firings_do_nothing() {
+    let (w, ep) = world_with_endpoint().await;
+    let mut body = cron_body(&ep);
+    body["endAt"] = json!("2027-01-18T00:00:00Z");
+    let (_, b, _) = create(&w, Some("k"), &body).await;
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let f = firer(&w);
+    let late = f
+        .fire(&fire_message(&id, t("2027-01-18T08:00:00Z")))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(late, FireOutcome::Skipped { why: "outside_window" });
+    w.call("POST", &format!("/v1/schedules/{id}/pause"), Value::Null).await;
+    let paused = f
+        .fire(&fire_message(&id, t("2027-01-16T08:00:00Z")))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(paused, FireOutcome::Skipped { why: "schedule_paused" });
+    w.call("DELETE", &format!("/v1/schedules/{id}"), Value::Null).await;
+    let gone = f
+        .fire(&fire_message(&id, t("2027-01-16T08:00:00Z")))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        gone,
+        FireOutcome::Skipped {
+            why: "schedule_deleted"
+        }
+    );
+    let (s, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!((s, list["code"].as_str()), (404, Some("not_found")));
+}
+
+#[tokio::test]
+async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
+    let (w, ep) = world_with_endpoint().await;
+    let (_, b, _) = create(&w, Some("k"), &cron_body(&ep)).await;
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let tenant = TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}"));
+    let sid = ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}"));
+    // The stored data is lost.
+    let mut stored = w
+        .schedules
+        .get_schedule(&tenant, &sid)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("stored"));
+    stored.payload = None;
+    stored.version = 2;
+    w.schedules
+        .update_schedule(&stored, 1)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let f = firer(&w);
+    let planned = t("2027-01-16T08:00:00Z");
+    w.clock.set(planned);
+    let FireOutcome::Created(broken) = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    else {
+        panic!("created")
+    };
+    w.run(&broken.delivery_id, 10).await;
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(9), 0, "nothing sent");
+    let (_, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!(list["items"][0]["status"], "failed");
+    assert_eq!(
+        list["items"][0]["lastAttempt"],
+        json!({"startedAt": "2027-01-16T08:00:00.000Z", "state": "terminal_failure", "diagnostic": "payload_unavailable", "remediation": "replace_payload"})
+    );
+    // schedules.replace sends data again: the next occurrence is delivered.
+    let (s, _) = w.call("PUT", &format!("/v1/schedules/{id}"), cron_body(&ep)).await;
+    assert_eq!(s, 200);
+    let next = t("2027-01-17T08:00:00Z");
+    w.clock.set(next);
+    let FireOutcome::Created(fixed) = f.fire(&fire_message(&id, next)).await.unwrap_or_else(|e| panic!("{e}")) else {
+        panic!("created")
+    };
+    w.run(&fixed.delivery_id, 10).await;
+    let (_, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    let statuses: Vec<&str> = list["items"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|o| o["status"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(statuses, vec!["succeeded", "failed"], "newest first");
+}

@@ -1,0 +1,325 @@
+//! `Limiter` on DynamoDB: one item per limited endpoint holding its token bucket,
+//! its leased in-flight slots and a version, changed only by a conditional
+//! `UpdateItem` on the version it was decided from. The decision is
+//! `courier_core::limiter`'s, the same the memory fake makes.
+//!
+//! The adapter remembers the last state it saw per endpoint, so an acquire is one
+//! `UpdateItem` when nobody else changed the item meanwhile. When somebody did, the
+//! failed condition returns the item as stored (ReturnValuesOnConditionCheckFailure)
+//! and the decision is made again from it, with no extra read. A hold decided from
+//! a remembered state is confirmed by one consistent `GetItem` first, since the
+//! remembered state may be out of date. A release is one `UpdateItem`, whose answer
+//! (the new state) is remembered.
+
+use crate::error::{corrupt, from_sdk};
+use async_trait::async_trait;
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
+use courier_app::limiter::{Admission, Limiter};
+use courier_app::ports::{PortError, PortResult};
+use courier_core::Timestamp;
+use courier_core::ids::{EndpointId, TenantId};
+use courier_core::limiter::{Admit, LimitState, Limits, admit};
+use courier_core::rate_limit::Bucket;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+type Item = HashMap<String, AttributeValue>;
+
+/// Attribute names of the limiter item (docs/data-model.md).
+const PK: &str = "PK";
+const SK: &str = "SK";
+const SK_LIMIT: &str = "LIMIT";
+const TOKENS: &str = "tokens";
+const REFILLED: &str = "refilledAt";
+const SLOTS: &str = "slots";
+const VER: &str = "ver";
+const TTL: &str = "expiresAt";
+
+/// An item idle this long is deleted by TTL (a bucket idle a day is full again for
+/// any rate of at least 0.1/s up to a burst of 8640, and every lease has ended).
+const IDLE_TTL_SECONDS: i64 = 86_400;
+
+/// Tries per call before giving up as `Unavailable` (each lost try means another
+/// sender changed the item; the next try decides from what it wrote).
+const MAX_TRIES: usize = 8;
+
+/// The item's key: `LIMIT#<tenant>#<endpoint>`, one partition per endpoint.
+pub fn limit_pk(tenant: &TenantId, endpoint: &EndpointId) -> String {
+    format!("LIMIT#{tenant}#{endpoint}")
+}
+
+/// A stored state and the version it was read at (None: no item yet).
+#[derive(Debug, Clone)]
+struct Seen {
+    state: LimitState,
+    version: Option<u64>,
+    /// Read from the table by this call, not remembered from an earlier one.
+    fresh: bool,
+}
+
+/// The last state seen per item key, with its version.
+type Remembered = Arc<Mutex<HashMap<String, (LimitState, Option<u64>)>>>;
+/// One lock per item key, taken by this process's calls on that item.
+type KeyLocks = Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>;
+
+#[derive(Clone)]
+pub struct DynamoLimiter {
+    client: Client,
+    table: String,
+    seen: Remembered,
+    /// The records of a batch (and, locally, the stack's pollers) share this
+    /// adapter: taking turns per endpoint here keeps them from losing conditions to
+    /// each other, so their writes race only other instances'.
+    locks: KeyLocks,
+}
+
+impl DynamoLimiter {
+    pub fn new(client: Client, table: impl Into<String>) -> Self {
+        DynamoLimiter {
+            client,
+            table: table.into(),
+            seen: Arc::default(),
+            locks: Arc::default(),
+        }
+    }
+
+    fn lock_for(&self, pk: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        locks.entry(pk.to_owned()).or_default().clone()
+    }
+
+    fn remembered(&self, pk: &str) -> Option<Seen> {
+        let seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        seen.get(pk).map(|(state, version)| Seen {
+            state: state.clone(),
+            version: *version,
+            fresh: false,
+        })
+    }
+
+    fn remember(&self, pk: &str, state: LimitState, version: Option<u64>) {
+        let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        seen.insert(pk.to_owned(), (state, version));
+    }
+
+    fn key(pk: &str) -> Item {
+        HashMap::from([
+            (PK.to_owned(), AttributeValue::S(pk.to_owned())),
+            (SK.to_owned(), AttributeValue::S(SK_LIMIT.to_owned())),
+        ])
+    }
+
+    async fn read(&self, pk: &str) -> PortResult<Seen> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(Self::key(pk)))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        let (state, version) = match out.item {
+            Some(item) => decode(&item)?,
+            None => (LimitState::default(), None),
+        };
+        self.remember(pk, state.clone(), version);
+        Ok(Seen {
+            state,
+            version,
+            fresh: true,
+        })
+    }
+
+    /// Writes `next` if the item is still at `from`'s version: Ok(None) when written,
+    /// Ok(Some(stored)) when someone else changed it first.
+    async fn write(&self, pk: &str, from: &Seen, next: &LimitState, now: Timestamp) -> PortResult<Option<Seen>> {
+        let version = from.version.unwrap_or(0) + 1;
+        let mut values: Item = HashMap::from([
+            (":v".to_owned(), AttributeValue::N(version.to_string())),
+            (":slots".to_owned(), encode_slots(next)),
+            (
+                ":ttl".to_owned(),
+                AttributeValue::N((now.millis().div_euclid(1000) + IDLE_TTL_SECONDS).to_string()),
+            ),
+        ]);
+        let mut set = format!("{VER} = :v, {SLOTS} = :slots, {TTL} = :ttl");
+        let mut remove = String::new();
+        match next.bucket {
+            Some(b) => {
+                values.insert(":t".to_owned(), AttributeValue::N(b.milli_tokens.to_string()));
+                values.insert(":r".to_owned(), AttributeValue::N(b.updated_at.millis().to_string()));
+                set.push_str(&format!(", {TOKENS} = :t, {REFILLED} = :r"));
+            }
+            None => remove = format!(" REMOVE {TOKENS}, {REFILLED}"),
+        }
+        let condition = match from.version {
+            Some(v) => {
+                values.insert(":expected".to_owned(), AttributeValue::N(v.to_string()));
+                format!("{VER} = :expected")
+            }
+            None => format!("attribute_not_exists({PK})"),
+        };
+        let r = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(Self::key(pk)))
+            .update_expression(format!("SET {set}{remove}"))
+            .condition_expression(condition)
+            .set_expression_attribute_values(Some(values))
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .await;
+        match r {
+            Ok(_) => {
+                self.remember(pk, next.clone(), Some(version));
+                Ok(None)
+            }
+            Err(e) => match e.as_service_error() {
+                Some(UpdateItemError::ConditionalCheckFailedException(c)) => {
+                    let (state, version) = match &c.item {
+                        Some(item) => decode(item)?,
+                        None => (LimitState::default(), None),
+                    };
+                    self.remember(pk, state.clone(), version);
+                    Ok(Some(Seen {
+                        state,
+                        version,
+                        fresh: true,
+                    }))
+                }
+                _ => Err(from_sdk(e)),
+            },
+        }
+    }
+}
+
+#[async_trait]
+impl Limiter for DynamoLimiter {
+    async fn acquire(
+        &self,
+        tenant: &TenantId,
+        endpoint: &EndpointId,
+        limits: &Limits,
+        slot: &str,
+        lease_until: Timestamp,
+        now: Timestamp,
+    ) -> PortResult<Admission> {
+        let pk = limit_pk(tenant, endpoint);
+        let lock = self.lock_for(&pk);
+        let _turn = lock.lock().await;
+        // Nothing remembered: assume no item yet (a first write creates it; if one
+        // exists, the failed condition hands it back).
+        let mut seen = self.remembered(&pk).unwrap_or(Seen {
+            state: LimitState::default(),
+            version: None,
+            fresh: false,
+        });
+        for _ in 0..MAX_TRIES {
+            match admit(limits, &seen.state, slot, lease_until, now) {
+                Admit::Held { until, cause } if seen.fresh => return Ok(Admission::Held { until, cause }),
+                Admit::Held { .. } => seen = self.read(&pk).await?,
+                Admit::Granted { state } => match self.write(&pk, &seen, &state, now).await? {
+                    None => return Ok(Admission::Granted),
+                    Some(stored) => seen = stored,
+                },
+            }
+        }
+        Err(PortError::Unavailable(
+            format!("the limiter item of endpoint {endpoint} kept changing").into(),
+        ))
+    }
+
+    async fn release(&self, tenant: &TenantId, endpoint: &EndpointId, slot: &str) -> PortResult<()> {
+        let pk = limit_pk(tenant, endpoint);
+        let lock = self.lock_for(&pk);
+        let _turn = lock.lock().await;
+        let r = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(Self::key(&pk)))
+            .update_expression(format!("REMOVE {SLOTS}.#s SET {VER} = {VER} + :one"))
+            .condition_expression(format!("attribute_exists({SLOTS}.#s)"))
+            .expression_attribute_names("#s", slot)
+            .expression_attribute_values(":one", AttributeValue::N("1".to_owned()))
+            .return_values(ReturnValue::AllNew)
+            .send()
+            .await;
+        match r {
+            Ok(out) => {
+                if let Some(item) = out.attributes {
+                    let (state, version) = decode(&item)?;
+                    self.remember(&pk, state, version);
+                }
+                Ok(())
+            }
+            // Not held (freed by its lease, or never taken): nothing to free.
+            Err(e)
+                if matches!(
+                    e.as_service_error(),
+                    Some(UpdateItemError::ConditionalCheckFailedException(_))
+                ) =>
+            {
+                // What was remembered may still list it: forget, the next call reads.
+                self.seen
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .remove(&pk);
+                Ok(())
+            }
+            Err(e) => Err(from_sdk(e)),
+        }
+    }
+}
+
+fn encode_slots(state: &LimitState) -> AttributeValue {
+    AttributeValue::M(
+        state
+            .slots
+            .iter()
+            .map(|(id, lease)| (id.clone(), AttributeValue::N(lease.millis().to_string())))
+            .collect(),
+    )
+}
+
+fn number(item: &Item, name: &str) -> PortResult<Option<i64>> {
+    match item.get(name) {
+        None => Ok(None),
+        Some(v) => v
+            .as_n()
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .map(Some)
+            .ok_or_else(|| corrupt(format!("limiter item: `{name}` is not a number"))),
+    }
+}
+
+fn decode(item: &Item) -> PortResult<(LimitState, Option<u64>)> {
+    let version = number(item, VER)?.map(|v| v.max(0) as u64);
+    let bucket = match (number(item, TOKENS)?, number(item, REFILLED)?) {
+        (Some(t), Some(r)) => Some(Bucket {
+            milli_tokens: t.max(0) as u64,
+            updated_at: Timestamp::from_millis(r),
+        }),
+        _ => None,
+    };
+    let slots = match item.get(SLOTS) {
+        None => Default::default(),
+        Some(AttributeValue::M(m)) => m
+            .iter()
+            .map(|(id, v)| {
+                v.as_n()
+                    .ok()
+                    .and_then(|n| n.parse::<i64>().ok())
+                    .map(|ms| (id.clone(), Timestamp::from_millis(ms)))
+                    .ok_or_else(|| corrupt(format!("limiter item: slot `{id}` has no lease")))
+            })
+            .collect::<PortResult<_>>()?,
+        Some(_) => return Err(corrupt("limiter item: `slots` is not a map")),
+    };
+    Ok((LimitState { bucket, slots }, version))
+}
