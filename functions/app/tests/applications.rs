@@ -773,3 +773,52 @@ async fn a_batch_refuses_only_its_entries_that_fail_their_schema() {
     want["pointer"] = json!("/amount");
     assert_eq!(b["results"][1], json!({"index": 1, "status": 422, "problem": want}));
 }
+
+/// An application whose endpoint has a delivery in flight is not deleted without
+/// `force`; an application whose endpoints are all settled, or none, is.
+#[tokio::test]
+async fn deleting_an_application_waits_for_its_endpoints_deliveries_unless_forced() {
+    let w = World::new(vec![], 0).await;
+    let (s, busy_app) = call(&w, "POST", "/v1/applications", json!({"name": "Busy", "uid": "busy"})).await;
+    assert_eq!(s, 201, "{busy_app}");
+    let (s, quiet_app) = call(&w, "POST", "/v1/applications", json!({"name": "Quiet"})).await;
+    assert_eq!(s, 201, "{quiet_app}");
+    let endpoint = json!({"url": "https://receiver.example/hook", "policy": "greatwait", "applicationId": "busy"});
+    let (s, ep) = call(&w, "POST", "/v1/endpoints", endpoint).await;
+    assert_eq!(s, 201, "{ep}");
+    assert_eq!(ep["applicationId"], busy_app["id"]);
+    let ep = id_of(&ep);
+    let (s, ingested) = call(&w, "POST", "/v1/events", json!({"endpointId": ep, "payload": {"n": 1}})).await;
+    assert_eq!(s, 202, "{ingested}");
+
+    let busy = id_of(&busy_app);
+    let (s, b) = call(&w, "DELETE", &format!("/v1/applications/{busy}"), Value::Null).await;
+    assert_eq!(
+        (s, b),
+        (
+            409,
+            conflict(&format!(
+                "endpoint {ep} of application {busy} has deliveries in flight; delete with `?force=true` to delete it anyway"
+            ))
+        )
+    );
+    let (s, _) = call(&w, "GET", &format!("/v1/applications/{busy}"), Value::Null).await;
+    assert_eq!(s, 200, "still there after the refusal");
+
+    let quiet = id_of(&quiet_app);
+    let (s, b) = call(&w, "DELETE", &format!("/v1/applications/{quiet}"), Value::Null).await;
+    assert_eq!((s, b), (200, json!({"id": quiet, "deleted": true})));
+
+    let (s, b) = send(
+        &w,
+        KEY,
+        "DELETE",
+        &format!("/v1/applications/{busy}"),
+        Some("force=true"),
+        b"",
+    )
+    .await;
+    assert_eq!((s, b), (200, json!({"id": busy, "deleted": true})));
+    let (s, b) = call(&w, "GET", "/v1/applications/busy", Value::Null).await;
+    assert_eq!((s, b), (404, not_found("application")));
+}

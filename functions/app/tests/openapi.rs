@@ -1419,9 +1419,8 @@ async fn every_provoked_status_is_documented_for_its_route() {
 
     // What the table lists but these cheap requests cannot provoke: a revoke racing
     // eight concurrent writers, replay-dead over more than 10,000 failed deliveries,
-    // deleting an application whose endpoints have deliveries in flight (no
-    // endpoint belongs to an application until endpoints carry `applicationId`),
-    // and a schedule change racing another writer.
+    // deleting an application whose endpoints have deliveries in flight (tested in
+    // tests/applications.rs), and a schedule change racing another writer.
     let all: Observed = ROUTES
         .iter()
         .flat_map(|r| r.statuses.iter().map(move |s| (r.method, r.path, *s)))

@@ -254,7 +254,7 @@ pub(crate) async fn delete(
     }
     let app = api.load_application(&tenant, &id).await?;
     if !force {
-        let endpoints = api.application_endpoints(&app);
+        let endpoints = api.application_endpoints(&tenant, &app).await?;
         if let Some(busy) = endpoint_with_deliveries_in_flight(api.deliveries.as_ref(), &endpoints).await? {
             return Err(ApiError::conflict(format!(
                 "endpoint {busy} of application {} has deliveries in flight; delete with `?force=true` to delete it anyway",
@@ -288,9 +288,31 @@ impl Api {
     }
 
     /// The endpoints that belong to `app`, whose deliveries in flight hold back its
-    /// deletion. Endpoints do not name an application yet (that comes with
-    /// subscriptions), so no endpoint belongs to one and none holds a delete back.
-    fn application_endpoints(&self, _app: &Application) -> Vec<EndpointId> {
-        Vec::new()
+    /// deletion. Read page by page from the tenant's endpoints (a delete is rare, so
+    /// no index of endpoints per application is kept for it), at most
+    /// [`MAX_ENDPOINT_PAGES`] pages of 100.
+    async fn application_endpoints(&self, tenant: &Tenant, app: &Application) -> ApiResult<Vec<EndpointId>> {
+        let mut out = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_ENDPOINT_PAGES {
+            let page = self
+                .endpoints
+                .list_endpoints(&tenant.id, cursor.as_deref(), 100)
+                .await?;
+            out.extend(
+                page.items
+                    .into_iter()
+                    .filter(|e| e.application_id.as_deref() == Some(app.id.as_str()))
+                    .map(|e| e.id),
+            );
+            match page.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        Ok(out)
     }
 }
+
+/// Pages of the tenant's endpoints a delete reads to find the application's own.
+const MAX_ENDPOINT_PAGES: usize = 100;
