@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use aws_sdk_scheduler::Client;
 use aws_sdk_scheduler::operation::create_schedule::CreateScheduleError;
 use aws_sdk_scheduler::operation::delete_schedule::DeleteScheduleError;
-use aws_sdk_scheduler::operation::get_schedule::GetScheduleError;
+use aws_sdk_scheduler::operation::get_schedule::{GetScheduleError, GetScheduleOutput};
 use aws_sdk_scheduler::operation::update_schedule::UpdateScheduleError;
 use aws_sdk_scheduler::primitives::DateTime;
 use aws_sdk_scheduler::types::ScheduleState;
@@ -122,62 +122,12 @@ impl SchedulerTimer {
     /// Schedules that are not one-shot `at()`, or whose input is not a queue message
     /// (not Courier's), are left alone.
     pub async fn list_due(&self, now: Timestamp) -> PortResult<Vec<(String, QueueMessage)>> {
-        let mut names = Vec::new();
-        let mut token = None;
-        loop {
-            let resp = self
-                .client()
-                .list_schedules()
-                .group_name(&self.group)
-                .set_next_token(token)
-                .send()
-                .await
-                .map_err(from_sdk)?;
-            // Recurring schedules (named by their Courier schedule id) are not timers.
-            names.extend(
-                resp.schedules
-                    .into_iter()
-                    .filter_map(|s| s.name)
-                    .filter(|n| !n.starts_with(ScheduleId::PREFIX)),
-            );
-            token = resp.next_token;
-            if token.is_none() {
-                break;
-            }
-        }
-        // Read side by side: ListSchedules names them without their times, so a poll
-        // reads every pending schedule, and one round trip after another made a poll
-        // take longer the more retries were pending (200 against moto: 1.1 s, and
-        // 0.7 s read 16 at a time).
-        let fetched: Vec<_> = futures_util::stream::iter(names)
-            .map(|name| async move {
-                let resp = self
-                    .client()
-                    .get_schedule()
-                    .group_name(&self.group)
-                    .name(&name)
-                    .send()
-                    .await;
-                (name, resp)
-            })
-            .buffer_unordered(CONCURRENT_READS)
-            .collect()
-            .await;
+        // Recurring schedules (named by their Courier schedule id) are not timers.
+        let read = self
+            .read_group(None, |name| !name.starts_with(ScheduleId::PREFIX))
+            .await?;
         let mut due = Vec::new();
-        for (name, resp) in fetched {
-            let resp = match resp {
-                Ok(r) => r,
-                // Deleted between the list and the get: fired by someone else.
-                Err(e)
-                    if matches!(
-                        e.as_service_error(),
-                        Some(GetScheduleError::ResourceNotFoundException(_))
-                    ) =>
-                {
-                    continue;
-                }
-                Err(e) => return Err(from_sdk(e)),
-            };
+        for (name, resp) in read {
             let Some(at) = resp.schedule_expression().and_then(parse_at_expression) else {
                 continue;
             };
@@ -299,8 +249,17 @@ fn timestamp(t: &DateTime) -> Option<Timestamp> {
 }
 
 impl SchedulerTimer {
-    /// Every recurring schedule of the group (named `sch_...`).
-    pub async fn list_recurring(&self) -> PortResult<Vec<RecurringEntry>> {
+    /// The group's schedules (named with `prefix` when given, and kept by `keep`),
+    /// each with its GetSchedule answer; one deleted between the list and its read
+    /// (fired by someone else) is left out. Read side by side: ListSchedules names
+    /// them without their times, so every listed schedule is read, and one round
+    /// trip after another made a poll take longer the more retries were pending (200
+    /// against moto: 1.1 s, and 0.7 s read 16 at a time).
+    async fn read_group(
+        &self,
+        prefix: Option<&str>,
+        keep: impl Fn(&str) -> bool,
+    ) -> PortResult<Vec<(String, GetScheduleOutput)>> {
         let mut names = Vec::new();
         let mut token = None;
         loop {
@@ -308,12 +267,12 @@ impl SchedulerTimer {
                 .client()
                 .list_schedules()
                 .group_name(&self.group)
-                .name_prefix(ScheduleId::PREFIX)
+                .set_name_prefix(prefix.map(str::to_owned))
                 .set_next_token(token)
                 .send()
                 .await
                 .map_err(from_sdk)?;
-            names.extend(resp.schedules.into_iter().filter_map(|s| s.name));
+            names.extend(resp.schedules.into_iter().filter_map(|s| s.name).filter(|n| keep(n)));
             token = resp.next_token;
             if token.is_none() {
                 break;
@@ -333,20 +292,26 @@ impl SchedulerTimer {
             .buffer_unordered(CONCURRENT_READS)
             .collect()
             .await;
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(fetched.len());
         for (name, resp) in fetched {
-            let resp = match resp {
-                Ok(r) => r,
+            match resp {
+                Ok(r) => out.push((name, r)),
                 Err(e)
                     if matches!(
                         e.as_service_error(),
                         Some(GetScheduleError::ResourceNotFoundException(_))
-                    ) =>
-                {
-                    continue;
-                }
+                    ) => {}
                 Err(e) => return Err(from_sdk(e)),
-            };
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every recurring schedule of the group (named `sch_...`).
+    pub async fn list_recurring(&self) -> PortResult<Vec<RecurringEntry>> {
+        let read = self.read_group(Some(ScheduleId::PREFIX), |_| true).await?;
+        let mut out = Vec::new();
+        for (name, resp) in read {
             out.push(RecurringEntry {
                 spec: RecurringSpec {
                     name,

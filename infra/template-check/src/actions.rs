@@ -117,15 +117,9 @@ pub const EXEMPTIONS: &[Exemption] = &[
     },
     Exemption {
         file: "scheduler.rs",
-        function: Some("SchedulerTimer::list_due"),
-        reason: "the local runner fires due schedules because the emulator never does (ListSchedules, \
-                 GetSchedule); in AWS Scheduler fires them",
-    },
-    Exemption {
-        file: "scheduler.rs",
-        function: Some("SchedulerTimer::list_recurring"),
-        reason: "the local runner fires recurring schedules because the emulator never does (ListSchedules, \
-                 GetSchedule); in AWS Scheduler fires them",
+        function: Some("SchedulerTimer::read_group"),
+        reason: "the local runner fires due one-shot and recurring schedules because the emulator never does \
+                 (ListSchedules, GetSchedule); in AWS Scheduler fires them",
     },
     Exemption {
         file: "scheduler.rs",
