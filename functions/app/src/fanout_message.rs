@@ -1,40 +1,15 @@
 //! The fan-out step message: "create the deliveries of this event for the next page
 //! of its subscribers", sent on the delivery queue beside delivery messages. It
 //! carries a top-level `"kind": "fanout"`; a message without `kind` is a delivery
-//! message ([`crate::message::QueueMessage`]), so the sender dispatches on
-//! [`message_kind`] first.
+//! message ([`crate::message::QueueMessage`]); the sender dispatches on the kind
+//! ([`FANOUT_KIND`]) first.
 
 use courier_core::ids::{EndpointId, EventId, TenantId};
 use serde::{Deserialize, Serialize};
 
-/// The kinds of message the delivery queue carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MessageKind {
-    /// No `kind`: a [`crate::message::QueueMessage`].
-    Delivery,
-    /// `"kind": "fanout"`: a [`FanoutStep`].
-    Fanout,
-    /// Some other `kind` (a newer sender's message, or garbage).
-    Other,
-}
-
-/// Which kind of message `body` is. A delivery message never names a `kind`, and
-/// the check for one is a substring search, so delivery messages are not parsed
-/// twice.
-pub fn message_kind(body: &str) -> MessageKind {
-    if !body.contains("\"kind\"") {
-        return MessageKind::Delivery;
-    }
-    #[derive(Deserialize)]
-    struct Kind {
-        kind: Option<String>,
-    }
-    match serde_json::from_str::<Kind>(body).map(|k| k.kind) {
-        Ok(None) => MessageKind::Delivery,
-        Ok(Some(k)) if k == "fanout" => MessageKind::Fanout,
-        _ => MessageKind::Other,
-    }
-}
+/// The top-level `kind` of a fan-out step message (what [`FanoutKind::Fanout`]
+/// serialises to), for the sender's dispatch.
+pub const FANOUT_KIND: &str = "fanout";
 
 /// The only value of [`FanoutStep::kind`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,7 +83,7 @@ mod tests {
     use crate::message::QueueMessage;
 
     #[test]
-    fn kinds_are_told_apart_and_steps_round_trip() {
+    fn steps_round_trip_and_are_not_delivery_messages() {
         let step = FanoutStep::new(
             TenantId::parse("ten_01HZY0000000000000000000AA").expect("tenant id"),
             EventId::parse("evt_01HZY0000000000000000000AB").expect("event id"),
@@ -119,18 +94,16 @@ mod tests {
             },
         );
         let text = step.to_json();
-        assert!(text.starts_with(r#"{"kind":"fanout","v":1,"#), "{text}");
-        assert_eq!(message_kind(&text), MessageKind::Fanout);
+        assert!(
+            text.starts_with(&format!(r#"{{"kind":"{FANOUT_KIND}","v":1,"#)),
+            "{text}"
+        );
         assert_eq!(FanoutStep::parse(&text).expect("parses"), step);
         let delivery = r#"{"v":1,"deliveryId":"dlv_01HZY0000000000000000000AD","tenantId":"ten_01HZY0000000000000000000AA","endpointId":"ep_01HZY0000000000000000000AC","attempt":1,"notBefore":"2026-01-01T00:00:00Z","trigger":"initial"}"#;
-        assert_eq!(message_kind(delivery), MessageKind::Delivery);
         assert!(QueueMessage::parse(delivery).is_ok());
         // A fan-out step is not a delivery message, and the other way round.
         assert!(QueueMessage::parse(&text).is_err());
         assert!(FanoutStep::parse(delivery).is_err());
-        assert_eq!(message_kind(r#"{"kind":"schedule_fire"}"#), MessageKind::Other);
-        assert_eq!(message_kind(r#"{"kind":null,"v":1}"#), MessageKind::Delivery);
-        assert_eq!(message_kind("not json \"kind\""), MessageKind::Other);
         assert!(matches!(
             FanoutStep::parse(&text.replace("\"v\":1", "\"v\":2")),
             Err(FanoutMessageError::Version(2))

@@ -31,7 +31,7 @@ pub fn kind_of(body: &str) -> MessageKind {
         None => MessageKind::Delivery,
         Some(k) => match k.as_str() {
             courier_app::schedule::FIRE_KIND => MessageKind::ScheduleFire,
-            "fanout" => MessageKind::Fanout,
+            courier_app::fanout_message::FANOUT_KIND => MessageKind::Fanout,
             _ => MessageKind::Unknown(k),
         },
     }
@@ -47,6 +47,7 @@ mod tests {
         assert_eq!(kind_of("not json"), MessageKind::Delivery);
         assert_eq!(kind_of(r#"{"kind":"schedule_fire","v":1}"#), MessageKind::ScheduleFire);
         assert_eq!(kind_of(r#"{"v":1,"kind":"fanout"}"#), MessageKind::Fanout);
+        assert_eq!(kind_of(r#"{"kind":null,"v":1}"#), MessageKind::Delivery);
         assert_eq!(
             kind_of(r#"{"v":1,"kind":"refund"}"#),
             MessageKind::Unknown("refund".into())
@@ -56,5 +57,21 @@ mod tests {
             kind_of(r#"{"v":1,"x":{"kind":"schedule_fire"}}"#),
             MessageKind::Delivery
         );
+    }
+
+    #[test]
+    fn a_fan_out_step_as_sent_is_dispatched_as_one() {
+        use courier_app::fanout_message::{FanoutCursor, FanoutStep};
+        use courier_core::ids::{EventId, TenantId};
+        let step = FanoutStep::new(
+            TenantId::parse("ten_01HZY0000000000000000000AA").expect("tenant id"),
+            EventId::parse("evt_01HZY0000000000000000000AB").expect("event id"),
+            FanoutCursor {
+                key: 0,
+                after: None,
+                processed: 0,
+            },
+        );
+        assert_eq!(kind_of(&step.to_json()), MessageKind::Fanout);
     }
 }
