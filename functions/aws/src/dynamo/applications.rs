@@ -60,36 +60,6 @@ impl DynamoStore {
             .map_err(|e| from_transaction(e, what))?;
         Ok(())
     }
-
-    async fn list_data<T: DeserializeOwned + Send + 'static>(
-        &self,
-        tenant: &TenantId,
-        prefix: &'static str,
-        what: &'static str,
-        cursor: Option<&str>,
-        limit: u32,
-    ) -> PortResult<Page<T>> {
-        let spec = QuerySpec {
-            index: None,
-            pk: (PK, tenant_pk(tenant)),
-            sk_attr: SK,
-            sk_cond: Some(SortCondition::Prefix(prefix)),
-            forward: true,
-            ttl_filter: false,
-            consistent: true,
-            status_filter: None,
-        };
-        self.page(spec, cursor, limit, move |items| async move {
-            items
-                .into_iter()
-                .map(|i| {
-                    let v: T = from_json(&i, what)?;
-                    Ok((i, v))
-                })
-                .collect()
-        })
-        .await
-    }
 }
 
 #[async_trait]

@@ -137,25 +137,6 @@ impl EndpointStore for DynamoStore {
     }
 
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
-        let spec = QuerySpec {
-            index: None,
-            pk: (PK, tenant_pk(tenant)),
-            sk_attr: SK,
-            sk_cond: Some(SortCondition::Prefix("EP#")),
-            forward: true,
-            ttl_filter: false,
-            consistent: true,
-            status_filter: None,
-        };
-        self.page(spec, cursor, limit, |items| async move {
-            items
-                .into_iter()
-                .map(|i| {
-                    let e: Endpoint = from_json(&i, "endpoint")?;
-                    Ok((i, e))
-                })
-                .collect()
-        })
-        .await
+        self.list_data(tenant, "EP#", "endpoint", cursor, limit).await
     }
 }

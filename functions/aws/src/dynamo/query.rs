@@ -225,6 +225,38 @@ impl DynamoStore {
         Ok(out)
     }
 
+    /// One page of the tenant's items whose sort key starts with `prefix`, in key
+    /// order, each decoded from its `data` as `what`.
+    pub(super) async fn list_data<T: DeserializeOwned + Send + 'static>(
+        &self,
+        tenant: &TenantId,
+        prefix: &'static str,
+        what: &'static str,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<T>> {
+        let spec = QuerySpec {
+            index: None,
+            pk: (PK, tenant_pk(tenant)),
+            sk_attr: SK,
+            sk_cond: Some(SortCondition::Prefix(prefix)),
+            forward: true,
+            ttl_filter: false,
+            consistent: true,
+            status_filter: None,
+        };
+        self.page(spec, cursor, limit, move |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let v: T = from_json(&i, what)?;
+                    Ok((i, v))
+                })
+                .collect()
+        })
+        .await
+    }
+
     /// Runs a query until `limit + 1` items survive `resolve` (or the partition
     /// ends), so the page knows exactly whether more remain. A list that keeps few of
     /// the entries it reads (succeeded deliveries of an endpoint that has been

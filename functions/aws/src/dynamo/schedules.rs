@@ -76,26 +76,7 @@ impl ScheduleStore for DynamoStore {
     }
 
     async fn list_schedules(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Schedule>> {
-        let spec = QuerySpec {
-            index: None,
-            pk: (PK, tenant_pk(tenant)),
-            sk_attr: SK,
-            sk_cond: Some(SortCondition::Prefix("SCH#")),
-            forward: true,
-            ttl_filter: false,
-            consistent: true,
-            status_filter: None,
-        };
-        self.page(spec, cursor, limit, |items| async move {
-            items
-                .into_iter()
-                .map(|i| {
-                    let v: Schedule = from_json(&i, "schedule")?;
-                    Ok((i, v))
-                })
-                .collect()
-        })
-        .await
+        self.list_data(tenant, "SCH#", "schedule", cursor, limit).await
     }
 
     async fn put_occurrence(&self, occurrence: &Occurrence) -> PortResult<Option<Occurrence>> {
