@@ -121,23 +121,7 @@ impl Api {
             courier_core::subscription::check_channels("channels", c)
                 .map_err(|e| ApiError::validation(e.to_string()))?;
         }
-        let payload = body
-            .payload
-            .ok_or_else(|| ApiError::validation("field `payload` is required"))?;
-        let payload_len = serde_json::to_vec(&payload).map(|v| v.len()).unwrap_or(usize::MAX);
-        if payload_len > MAX_PAYLOAD_BYTES {
-            return Err(ApiError::new(
-                ProblemCode::PayloadTooLarge,
-                format!("field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)"),
-            ));
-        }
-        if let Some(t) = &body.event_type
-            && (t.is_empty() || t.chars().count() > MAX_EVENT_TYPE)
-        {
-            return Err(ApiError::validation(format!(
-                "field `type` must be 1-{MAX_EVENT_TYPE} characters"
-            )));
-        }
+        let payload = checked_payload(body.payload, body.event_type.as_deref())?;
         if let Some(t) = &body.event_type {
             self.check_payload_schema(tenant, t, &payload).await?;
         }
@@ -326,4 +310,26 @@ fn promised_ids(first: &IdempotencyRecord, endpoints: &[Endpoint]) -> Option<(Ev
         })
         .collect::<Option<Vec<_>>>()?;
     Some((event_id, ids))
+}
+
+/// An event's `payload` (required, at most 256 KiB serialized) and its `type` (1 to
+/// [`MAX_EVENT_TYPE`] characters), checked in that order: what ingest and a
+/// schedule's stored event both need.
+pub(super) fn checked_payload(payload: Option<Value>, event_type: Option<&str>) -> ApiResult<Value> {
+    let payload = payload.ok_or_else(|| ApiError::validation("field `payload` is required"))?;
+    let payload_len = serde_json::to_vec(&payload).map(|v| v.len()).unwrap_or(usize::MAX);
+    if payload_len > MAX_PAYLOAD_BYTES {
+        return Err(ApiError::new(
+            ProblemCode::PayloadTooLarge,
+            format!("field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)"),
+        ));
+    }
+    if let Some(t) = event_type
+        && (t.is_empty() || t.chars().count() > MAX_EVENT_TYPE)
+    {
+        return Err(ApiError::validation(format!(
+            "field `type` must be 1-{MAX_EVENT_TYPE} characters"
+        )));
+    }
+    Ok(payload)
 }

@@ -6,9 +6,10 @@
 
 use super::Api;
 use super::body::ApiJson;
+use super::events::checked_payload;
 use super::idempotency::{idempotency_key, replayed_answer};
-use super::limits::{MAX_EVENT_TYPE, MAX_LONG_RUNNING_SECONDS, MAX_PAYLOAD_BYTES};
-use super::problem::{ApiError, ApiResult, ProblemCode};
+use super::limits::MAX_LONG_RUNNING_SECONDS;
+use super::problem::{ApiError, ApiResult};
 use super::query::list_query;
 use super::routes::{Authed, Id, reply};
 use crate::model::Tenant;
@@ -105,23 +106,7 @@ impl Api {
         {
             return Err(ApiError::validation("field `endAt` must be after `startAt`"));
         }
-        let payload = body
-            .payload
-            .ok_or_else(|| ApiError::validation("field `payload` is required"))?;
-        let payload_len = serde_json::to_vec(&payload).map(|v| v.len()).unwrap_or(usize::MAX);
-        if payload_len > MAX_PAYLOAD_BYTES {
-            return Err(ApiError::new(
-                ProblemCode::PayloadTooLarge,
-                format!("field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)"),
-            ));
-        }
-        if let Some(t) = &body.event_type
-            && (t.is_empty() || t.chars().count() > MAX_EVENT_TYPE)
-        {
-            return Err(ApiError::validation(format!(
-                "field `type` must be 1-{MAX_EVENT_TYPE} characters"
-            )));
-        }
+        let payload = checked_payload(body.payload, body.event_type.as_deref())?;
         if body
             .long_running_allowance_seconds
             .is_some_and(|a| a > MAX_LONG_RUNNING_SECONDS)
