@@ -47,6 +47,26 @@ async fn two_per_second_burst_two_never_exceeds_four_starts_in_a_second() {
     for i in 0..20 {
         ids.push(h.event(&ep, json!({"n": i})).await);
     }
+    // While they wait their turn, held deliveries show when their attempt may start
+    // (20 at 2/s take about 9 s, so some delivery is held for most of that time).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(8);
+    let mut held = None;
+    'look: while tokio::time::Instant::now() < deadline {
+        for id in ids.iter().rev() {
+            let d = h.delivery(id).await;
+            if !d["throttledUntil"].is_null() {
+                held = Some(d);
+                break 'look;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let held = held.expect("a held delivery shows throttledUntil");
+    assert!(
+        held["throttledUntil"].as_str() > held["createdAt"].as_str(),
+        "held until after its creation: {held}"
+    );
+    assert_eq!(held["attemptCount"], 0, "a hold is not an attempt: {held}");
     let got = rx.wait_for(20, Duration::from_secs(60)).await;
     let mut starts: Vec<i64> = got.iter().map(|r| r.at_ms).collect();
     starts.sort_unstable();
@@ -60,8 +80,12 @@ async fn two_per_second_burst_two_never_exceeds_four_starts_in_a_second() {
     for id in &ids {
         let d = h.settled(id, Duration::from_secs(30)).await;
         assert_eq!(
-            (d["status"].as_str(), d["attemptCount"].as_u64()),
-            (Some("succeeded"), Some(1))
+            (
+                d["status"].as_str(),
+                d["attemptCount"].as_u64(),
+                d["throttledUntil"].is_null()
+            ),
+            (Some("succeeded"), Some(1), true)
         );
     }
     h.stop().await;

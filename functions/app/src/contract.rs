@@ -150,6 +150,7 @@ pub fn sample_delivery(
         last_planned: false,
         claim: None,
         awaiting: None,
+        throttled_until: None,
         dead_lettered_at: None,
         created_at,
         planned_at: created_at,
@@ -334,6 +335,7 @@ where
     record_keeps_dead_letter_mark(store, clock).await;
     attempt_pages(store, clock).await;
     delivery_versions(store, clock).await;
+    hold_notes(store, clock).await;
     idempotency(store, clock).await;
     delivery_log(store, clock).await;
     audit_log(store, clock).await;
@@ -1206,6 +1208,79 @@ pub async fn delivery_versions<S: DeliveryStore>(store: &S, clock: &ManualClock)
     let ghost = sample_delivery(&f.event, &ep, &ids.delivery(), T0, "{}".to_owned());
     conflict(store.update_delivery(&ghost, 0).await, "update of a missing delivery");
     assert_eq!(ok(store.get_delivery(&ghost.id).await, "update created nothing"), None);
+}
+
+/// A hold of the next attempt is noted on the delivery (`throttled_until`) only
+/// while that attempt could be claimed, leaves the version alone, and the claim
+/// clears it.
+pub async fn hold_notes<S: DeliveryStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let ep = ids.endpoint();
+    let f = fixture(&ids, &tenant, &[&ep], T0, serde_json::json!({"k": 4}));
+    ok(store.create_event(&f.event, &f.deliveries).await, "create event");
+    let d = f.deliveries[0].clone();
+    let until = T0.plus_millis(1_500);
+
+    assert!(
+        !ok(store.note_hold(&d.id, 2, until, T0).await, "note for another attempt"),
+        "attempt 2 is not the next one"
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "after a refused note"),
+        Some(d.clone())
+    );
+    assert!(
+        ok(store.note_hold(&d.id, 1, until, T0).await, "note for attempt 1"),
+        "the next attempt is claimable"
+    );
+    let noted = Delivery {
+        throttled_until: Some(until),
+        ..d.clone()
+    };
+    assert_eq!(ok(store.get_delivery(&d.id).await, "after the note"), Some(noted));
+    // A later hold moves it on.
+    let later = T0.plus_millis(2_000);
+    assert!(ok(
+        store.note_hold(&d.id, 1, later, T0.plus_millis(1_500)).await,
+        "second note"
+    ));
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "after the second note").and_then(|d| d.throttled_until),
+        Some(later)
+    );
+
+    let attempt = ids.attempt();
+    let claim = test_claim(1, &attempt, later, later.plus_millis(30_000));
+    let claimed = match ok(store.claim_attempt(&d.id, &claim).await, "claim") {
+        Claim::Claimed { delivery, lost } => {
+            assert_eq!(lost, None);
+            delivery
+        }
+        Claim::Refused(other) => panic!("claim refused: {other:?}"),
+    };
+    assert_eq!(claimed.throttled_until, None, "the claim answers without the note");
+    let stored = ok(store.get_delivery(&d.id).await, "after the claim").expect("delivery");
+    assert_eq!(stored.throttled_until, None, "the claim clears the note");
+    assert_eq!(stored.version, d.version + 1, "only the claim moved the version");
+    assert!(
+        !ok(
+            store.note_hold(&d.id, 1, later.plus_millis(1_000), later).await,
+            "note under a live claim"
+        ),
+        "a claimed attempt is no longer held"
+    );
+    assert_eq!(
+        ok(store.get_delivery(&d.id).await, "after the refused note").and_then(|d| d.throttled_until),
+        None
+    );
+    let ghost = ids.delivery();
+    assert!(!ok(
+        store.note_hold(&ghost, 1, until, T0).await,
+        "note on a missing delivery"
+    ));
+    assert_eq!(ok(store.get_delivery(&ghost).await, "the note created nothing"), None);
 }
 
 /// Idempotency keys: the first writer wins until its record expires.

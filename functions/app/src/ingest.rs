@@ -112,6 +112,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             last_planned: false,
             claim: None,
             awaiting: None,
+            throttled_until: None,
             dead_lettered_at: None,
             created_at: now,
             planned_at,

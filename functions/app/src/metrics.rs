@@ -275,6 +275,7 @@ mod tests {
             claim: None,
             dead_lettered_at: None,
             awaiting: None,
+            throttled_until: None,
             created_at: Timestamp(0),
             planned_at: Timestamp(0),
             settled_at: None,

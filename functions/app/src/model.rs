@@ -238,6 +238,10 @@ pub struct Delivery {
     /// Set while a long-running attempt (answered 202) waits for the receiver's report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub awaiting: Option<AwaitingCompletion>,
+    /// Set while the next attempt is held back by the endpoint's rate limit or
+    /// in-flight cap: not before this instant. The claim of the attempt clears it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throttled_until: Option<Timestamp>,
     /// The exact envelope bytes sent on every automatic attempt (UTF-8 JSON).
     /// Shared, not copied: a claimed delivery, a stored one and the request of an
     /// attempt all hold the same text (up to 256 KiB).

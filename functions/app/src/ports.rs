@@ -146,6 +146,12 @@ pub trait DeliveryStore: Send + Sync {
     /// attempt id and token) answers `Claimed` unchanged; any other claim, even one
     /// with the same attempt id, is refused while the stored lease lives.
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim>;
+    /// Notes that attempt `number` of the delivery is held back by its endpoint's
+    /// limits until `until` (`throttled_until`), when that attempt could still be
+    /// claimed at `now` (`store_rules::hold_note_allowed`); answers whether it was
+    /// noted. The version stays: the note is for display, and must not fail a
+    /// concurrent versioned update. The attempt's claim clears it.
+    async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool>;
     /// Atomically stores the attempt and the delivery's new state, conditional on the
     /// stored delivery still holding `held` (same attempt id and token: the claim
     /// the caller made, which differs from `attempt.id` when recording a lost attempt

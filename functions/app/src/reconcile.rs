@@ -291,6 +291,7 @@ mod tests {
             settled_at: None,
             dead_lettered_at: None,
             awaiting: None,
+            throttled_until: None,
             body: Arc::from("{}"),
             expires_at: None,
             version: 3,

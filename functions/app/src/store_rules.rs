@@ -25,6 +25,14 @@ pub fn claim_allowed(delivery: &Delivery, number: u32, now: Timestamp) -> bool {
         && delivery.claim.as_ref().is_none_or(|c| c.lease_until <= now)
 }
 
+/// Whether a hold of attempt `number` may be noted on `delivery` at `now`
+/// (`throttled_until`): only while that attempt could still be claimed. A note
+/// arriving after the attempt was claimed (by a duplicate message) or recorded
+/// would show a hold that is over.
+pub fn hold_note_allowed(delivery: &Delivery, number: u32, now: Timestamp) -> bool {
+    claim_allowed(delivery, number, now)
+}
+
 /// Whether `delivery` already holds exactly `claim` (number, attempt id and token):
 /// a repeated claim call (an SDK retry whose first try did commit) is answered
 /// `Claimed` again rather than refused as a duplicate of itself. The token is fresh
@@ -52,6 +60,8 @@ pub fn apply_claim(delivery: &Delivery, claim: &ClaimRecord) -> Delivery {
 /// [`apply_claim`] in place; returns the previous claim.
 pub fn set_claim(delivery: &mut Delivery, claim: &ClaimRecord) -> Option<ClaimRecord> {
     delivery.version += 1;
+    // The attempt is starting: whatever held it is over.
+    delivery.throttled_until = None;
     delivery.claim.replace(claim.clone())
 }
 

@@ -99,6 +99,10 @@ impl DeliveryStore for Flaky {
         self.faults.write("claim_attempt")?;
         self.store.claim_attempt(id, claim).await
     }
+    async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {
+        self.faults.write("note_hold")?;
+        self.store.note_hold(id, number, until, now).await
+    }
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
         self.faults.write("record_attempt")?;
         self.store.record_attempt(delivery, attempt, held).await

@@ -75,6 +75,14 @@ async fn over_the_rate_an_attempt_is_re_delayed_uncounted_and_never_early() {
     }
     let third = w.delivery(&d3).await;
     assert_eq!((third.attempt_count, third.claim.is_none()), (0, true));
+    // The held delivery shows when its attempt may start; the others never waited.
+    assert_eq!(third.throttled_until, Some(T0.plus_millis(500)));
+    let (s, view) = w.call("GET", &format!("/v1/deliveries/{d3}"), Value::Null).await;
+    assert_eq!(s, 200, "{view}");
+    assert_eq!(view["throttledUntil"], json!("2027-01-15T08:00:00.500Z"));
+    for d in [&d1, &d2] {
+        assert_eq!(w.delivery(d).await.throttled_until, None);
+    }
     // Put back with a whole-second SQS delay (480 ms rounds up), due at the token.
     let waiting = w.queue.waiting();
     assert_eq!(waiting.len(), 1);
@@ -89,6 +97,7 @@ async fn over_the_rate_an_attempt_is_re_delayed_uncounted_and_never_early() {
         }
         other => panic!("expected one attempt, got {other:?}"),
     }
+    assert_eq!(w.delivery(&d3).await.throttled_until, None, "cleared by the claim");
     // Two acquires granted, one held, one granted; no slots to release.
     assert_eq!(w.limiter.calls(), 4);
 }

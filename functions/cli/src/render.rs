@@ -174,6 +174,7 @@ pub fn delivery(v: &Value, style: Style) -> String {
             ("createdAt", text(v, "createdAt"), Tone::Plain),
             ("settledAt", text(v, "settledAt"), Tone::Plain),
             ("deadLetteredAt", text(v, "deadLetteredAt"), Tone::Plain),
+            ("throttledUntil", text(v, "throttledUntil"), Tone::Plain),
         ],
         style,
     )

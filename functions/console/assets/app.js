@@ -686,6 +686,7 @@
             h("dt", {}, "Created"), h("dd", {}, when(d.createdAt)),
             h("dt", {}, "Settled"), h("dd", {}, when(d.settledAt)),
             h("dt", {}, "Next attempt"), h("dd", { id: "next-attempt" }, next !== null ? [when(d.nextAttemptAt), " ", countdown] : "none planned"),
+            d.throttledUntil ? [h("dt", {}, "Held by limits until"), h("dd", { id: "throttled-until" }, when(d.throttledUntil))] : null,
             d.deadLetteredAt ? [h("dt", {}, "Dead-lettered"), h("dd", {}, when(d.deadLetteredAt))] : null)),
         card("Actions",
           h("div", { class: "actions" },

@@ -80,6 +80,7 @@ pub fn delivery_view(d: &Delivery) -> Value {
         "plannedAt": d.planned_at,
         "settledAt": d.settled_at,
         "deadLetteredAt": d.dead_lettered_at,
+        "throttledUntil": d.throttled_until,
     })
 }
 

@@ -34,8 +34,8 @@ use crate::ports::{
     SecretSource, SubscriptionEntry, SubscriptionIndex, TenantStore, Timer,
 };
 use crate::store_rules::{
-    BadScheduleName, DelayOutOfRange, MAX_DELAY_SECONDS, MAX_PAGE, claim_allowed, claim_held_by, in_window, is_live,
-    recorded_onto, set_claim, valid_schedule_name,
+    BadScheduleName, DelayOutOfRange, MAX_DELAY_SECONDS, MAX_PAGE, claim_allowed, claim_held_by, hold_note_allowed,
+    in_window, is_live, recorded_onto, set_claim, valid_schedule_name,
 };
 use async_trait::async_trait;
 use courier_core::Timestamp;

@@ -118,6 +118,7 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         settled_at,
         dead_lettered_at,
         awaiting,
+        throttled_until,
         body,
         expires_at,
         version,
@@ -508,6 +509,17 @@ impl DeliveryStore for MemoryStore {
             delivery: current.clone(),
             lost,
         })
+    }
+
+    async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {
+        let (mut st, clock_now) = self.begin_shard(id)?;
+        match st.live_mut(id, &clock_now).map(|s| &mut s.delivery) {
+            Some(d) if hold_note_allowed(d, number, now) => {
+                d.throttled_until = Some(until);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {

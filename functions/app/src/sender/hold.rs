@@ -1,8 +1,9 @@
 //! The sender's hold: before an attempt to a limited endpoint is claimed, it takes
 //! a token and an in-flight slot from the [`Limiter`]; when it may not start yet,
 //! its message is put back with an SQS delay to come again when it may (not sent,
-//! not counted as an attempt, not a failure). Endpoints without limits skip this
-//! and cost no request.
+//! not counted as an attempt, not a failure), and the delivery shows
+//! `throttledUntil` until the attempt is claimed. Endpoints without limits skip
+//! this and cost no request.
 
 use super::*;
 
@@ -45,6 +46,13 @@ impl Sender {
                     ..m.clone()
                 };
                 self.planner.plan(next, now).await.map_err(StepError::Plan)?;
+                // Shown on the delivery while it waits; after the message is back
+                // on the queue, so a failed note costs only the display. One small
+                // conditional `UpdateItem` per hold.
+                match self.deliveries.note_hold(&m.delivery_id, m.attempt, until, now).await {
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "noting throttledUntil on the delivery failed"),
+                }
                 Ok(Hold::Held(StepOutcome::Throttled {
                     until,
                     cause,

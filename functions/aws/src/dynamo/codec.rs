@@ -101,8 +101,9 @@ pub(super) type BodyUser = (String, Option<i64>);
 /// the fields the key and the index and condition attributes carry. Left out of
 /// `data`, they keep a delivery with a small body under 1 KiB, one write unit per
 /// write instead of two; [`delivery_from_item`] puts them back.
-pub(super) const FIELDS_IN_ATTRIBUTES: [&str; 8] = [
+pub(super) const FIELDS_IN_ATTRIBUTES: [&str; 9] = [
     "body",
+    THROTTLED_UNTIL,
     "claim",
     "version",
     "id",
@@ -177,6 +178,10 @@ pub(super) fn delivery_from_item(item: &Item) -> PortResult<Delivery> {
         (
             DEAD_LETTERED,
             get_s(item, DEAD_LETTERED).map(|v| Value::String(v.to_owned())),
+        ),
+        (
+            THROTTLED_UNTIL,
+            get_n(item, THROTTLED_UNTIL).map(|ms| Value::String(Timestamp::from_millis(ms).to_rfc3339())),
         ),
         (WEBHOOK_ID_FIELD, Some(Value::String(id.to_owned()))),
         ("body", Some(Value::String(String::new()))),
@@ -329,6 +334,10 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
     match d.dead_lettered_at {
         Some(t) => set.push((DEAD_LETTERED.to_owned(), s(t.to_rfc3339()))),
         None => remove.push(DEAD_LETTERED),
+    }
+    match d.throttled_until {
+        Some(t) => set.push((THROTTLED_UNTIL.to_owned(), n(t.millis()))),
+        None => remove.push(THROTTLED_UNTIL),
     }
     match d.expires_at {
         Some(e) => set.push((TTL_ATTR.to_owned(), n(e))),

@@ -175,7 +175,8 @@ impl DeliveryStore for DynamoStore {
             .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
             .update_expression(
                 "SET #claimId = :claimId, #claimLease = :lease, #claimNumber = :number, \
-                 #claimStarted = :started, #claimToken = :claimToken, #version = #version + :one",
+                 #claimStarted = :started, #claimToken = :claimToken, #version = #version + :one \
+                 REMOVE #throttledUntil",
             )
             .condition_expression(condition)
             .set_expression_attribute_names(Some(names(&[
@@ -187,6 +188,7 @@ impl DeliveryStore for DynamoStore {
                 ("#claimNumber", CLAIM_NUMBER),
                 ("#claimStarted", CLAIM_STARTED),
                 ("#claimToken", CLAIM_TOKEN),
+                ("#throttledUntil", THROTTLED_UNTIL),
             ])))
             .set_expression_attribute_values(Some(values))
             .return_values(ReturnValue::AllOld)
@@ -223,6 +225,52 @@ impl DeliveryStore for DynamoStore {
                 }
                 Ok(Claim::Refused(Some(current)))
             }
+        }
+    }
+
+    async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {
+        // The claim rule's condition (`hold_note_allowed`), so a note never lands on
+        // an attempt already claimed or recorded; no version bump (display only).
+        let r = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
+            .update_expression("SET #throttledUntil = :until")
+            .condition_expression(
+                "attribute_exists(PK) AND #nextAttempt = :number \
+                 AND NOT (#status IN (:succeeded, :failed, :dropped)) \
+                 AND (attribute_not_exists(#claimLease) OR #claimLease <= :nowms) \
+                 AND (attribute_not_exists(expiresAt) OR expiresAt > :now)",
+            )
+            .set_expression_attribute_names(Some(names(&[
+                ("#throttledUntil", THROTTLED_UNTIL),
+                ("#nextAttempt", NEXT_ATTEMPT),
+                ("#status", STATUS),
+                ("#claimLease", CLAIM_LEASE),
+            ])))
+            .set_expression_attribute_values(Some(HashMap::from([
+                (":until".to_owned(), n(until.millis())),
+                (":number".to_owned(), n(number)),
+                (":succeeded".to_owned(), s("succeeded")),
+                (":failed".to_owned(), s("failed")),
+                (":dropped".to_owned(), s("dropped")),
+                (":nowms".to_owned(), n(now.millis())),
+                (":now".to_owned(), n(now_secs(self.now()))),
+            ])))
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(true),
+            Err(e)
+                if matches!(
+                    e.as_service_error(),
+                    Some(UpdateItemError::ConditionalCheckFailedException(_))
+                ) =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(from_sdk(e)),
         }
     }
 

@@ -40,6 +40,9 @@ pub(super) const CLAIM_TOKEN: &str = "claimToken";
 /// The dead-letter mark (RFC 3339, as in `data`), an attribute of its own so that recording an
 /// outcome, which rewrites `data`, never touches it.
 pub(super) const DEAD_LETTERED: &str = "deadLetteredAt";
+/// A delivery's `throttledUntil` (ms), its own attribute so that noting a hold is
+/// one small `UpdateItem` and the claim's `REMOVE` clears it.
+pub(super) const THROTTLED_UNTIL: &str = "throttledUntil";
 pub(super) const EVENT_ID: &str = "eventId";
 /// On a fan-out event: how many of its subscribers have their delivery (the
 /// condition that keeps the progress from moving back).
