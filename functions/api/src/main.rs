@@ -1,4 +1,5 @@
-//! The API Lambda behind API Gateway (HTTP API): reads config once, builds the AWS
+//! The API Lambda behind API Gateway (HTTP API) or its function URL (both send the
+//! payload 2.0 event): reads config once, builds the AWS
 //! clients once, and serves the API's axum router through lambda_http.
 
 use courier_app::api::{Api, ApiSettings, ClientAddr};
@@ -70,7 +71,8 @@ async fn main() -> Result<(), Error> {
     lambda_http::run(router).await
 }
 
-/// API Gateway's `sourceIp`, for the per-source rate limits.
+/// The caller's `sourceIp` (API Gateway's, or the function URL's), for the
+/// per-source rate limits.
 async fn with_source_ip<B>(mut req: axum::http::Request<B>) -> axum::http::Request<B> {
     let ip = match req.request_context_ref() {
         Some(RequestContext::ApiGatewayV2(ctx)) => ctx.http.source_ip.as_deref().and_then(|ip| ip.parse().ok()),
