@@ -769,11 +769,10 @@ async fn run_paths(
         Some(id) => anatomy(h, id).await,
         None => BTreeMap::new(),
     };
-    let isolation = isolation(h, receiver, &ok, k, cfg).await?;
     let figures = Figures {
         unlimited: lateness.remove(&ok).unwrap_or_else(|| summarize(&[])),
         throttled: lateness.remove(&throttled).unwrap_or_else(|| summarize(&[])),
-        isolation,
+        ok,
     };
     Ok((out, item, figures))
 }
@@ -781,12 +780,14 @@ async fn run_paths(
 struct Figures {
     unlimited: Summary,
     throttled: Summary,
-    isolation: Summary,
+    /// The endpoint that always answers 200, for the isolation figure.
+    ok: String,
 }
 
 /// Deliveries to `ok` sent while an endpoint that hangs past its 2 s timeout, capped
 /// at one attempt in flight, holds `4 * k` deliveries: how late their first attempts
-/// start. Run last: the hanging endpoint's deliveries keep retrying until the end.
+/// start. Run after every counted path: the hanging endpoint's deliveries keep
+/// retrying (and being held) until the end, which would count in any path after it.
 async fn isolation(h: &Harness, receiver: &Receiver, ok: &str, k: usize, cfg: &Config) -> Result<Summary, String> {
     let hang = h
         .endpoint_with(
@@ -904,8 +905,13 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
             }
         }
     }
+    let isolation = match &result {
+        Ok((_, _, figures)) => Some(isolation(&h, &receiver, &figures.ok, cfg.per_path.max(1), cfg).await),
+        Err(_) => None,
+    };
     h.stop().await;
     let (paths, delivery_item_bytes, figures) = result?;
+    let isolation = isolation.unwrap_or_else(|| Ok(summarize(&[])))?;
     Ok(Report {
         delivery_item_bytes,
         payload_bytes: payload(0, cfg.payload_bytes).to_string().len(),
@@ -915,7 +921,7 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
         paths,
         lateness_unlimited_ms: figures.unlimited,
         lateness_throttled_ms: figures.throttled,
-        isolation_ms: figures.isolation,
+        isolation_ms: isolation,
     })
 }
 
