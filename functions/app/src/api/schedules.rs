@@ -1,6 +1,7 @@
 //! `/v1/schedules`: Greatwait's recurring schedules. Create (Idempotency-Key
 //! required), list, read (with the next firing instants), replace, pause, resume,
-//! delete, and each schedule's occurrences with their deliveries' status. Every
+//! delete, and each schedule's occurrences with their deliveries' status (or their
+//! fan-out's progress, for a schedule routed by type to an application). Every
 //! change is stored first, then told to the recurring timer (EventBridge Scheduler);
 //! a repeat of a create under its key makes sure both exist.
 
