@@ -280,3 +280,75 @@ impl ScheduleFirer {
         Ok(true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schedule::{RecurrenceSpec, ScheduleState};
+    use courier_core::ids::{ScheduleId, TenantId};
+    use serde_json::json;
+
+    fn schedule(payload: Option<serde_json::Value>) -> Schedule {
+        let t = Timestamp(1_800_000_000_000);
+        Schedule {
+            id: ScheduleId::parse("sch_01JBBBBBBBBBBBBBBBBBBBBBBB").expect("id"),
+            tenant_id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("id"),
+            endpoint_id: None,
+            application_id: None,
+            recurrence: RecurrenceSpec {
+                cron: None,
+                timezone: None,
+                rate: Some("rate(1 hour)".into()),
+                at: None,
+            },
+            start_at: None,
+            end_at: None,
+            event_type: Some("reminder.due".into()),
+            payload,
+            latency_class: None,
+            long_running_allowance_seconds: None,
+            state: ScheduleState::Active,
+            created_at: t,
+            updated_at: t,
+            version: 1,
+        }
+    }
+
+    fn event_type(schema: Option<serde_json::Value>, updated: i64) -> EventType {
+        EventType {
+            name: "reminder.due".into(),
+            tenant_id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("id"),
+            description: None,
+            deprecated: false,
+            schema,
+            created_at: Timestamp(0),
+            updated_at: Timestamp(updated),
+        }
+    }
+
+    #[test]
+    fn a_payload_is_usable_when_present_and_valid_for_the_type_as_it_is_now() {
+        let cache = SchemaCache::default();
+        let s = schedule(Some(json!({"n": 1})));
+        assert_eq!(usable_payload(&s, None, &cache), Ok(&json!({"n": 1})));
+        assert_eq!(
+            usable_payload(&s, Some(&event_type(None, 1)), &cache),
+            Ok(&json!({"n": 1}))
+        );
+        let integer_n = event_type(Some(json!({"type": "object", "required": ["n"]})), 1);
+        assert_eq!(usable_payload(&s, Some(&integer_n), &cache), Ok(&json!({"n": 1})));
+        // The type changed: the stored payload no longer matches it.
+        let changed = event_type(Some(json!({"type": "object", "required": ["when"]})), 2);
+        assert_eq!(
+            usable_payload(&s, Some(&changed), &cache),
+            Err(PayloadUnavailable::Invalid(PayloadInvalid {
+                pointer: String::new(),
+                message: "\"when\" is a required property".into(),
+            }))
+        );
+        assert_eq!(
+            usable_payload(&schedule(None), Some(&integer_n), &cache),
+            Err(PayloadUnavailable::Missing)
+        );
+    }
+}

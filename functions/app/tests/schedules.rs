@@ -726,6 +726,14 @@ async fn a_large_fan_out_writes_its_later_deliveries_as_the_occurrence_says() {
     };
     let steps = w.queue.drain_fanout();
     assert_eq!(steps.len(), 1, "the first step is queued");
+    // A duplicate firing before any step ran queues the first step again (the step
+    // that was lost with a crashed firing); steps write each delivery once.
+    let again = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again, FireOutcome::Repeated(occ.clone()));
+    assert_eq!(w.queue.drain_fanout(), steps);
     // The step runs later than the firing; its deliveries still count from the
     // planned instant and keep the schedule's settings.
     w.clock.set(planned.plus_secs(5));
@@ -740,6 +748,13 @@ async fn a_large_fan_out_writes_its_later_deliveries_as_the_occurrence_says() {
     };
     let done = worker.step(&steps[0]).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((done.created, done.next), (n, None));
+    // Once a step has recorded progress, a duplicate firing queues none.
+    let again = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again, FireOutcome::Repeated(occ.clone()));
+    assert_eq!(w.queue.drain_fanout(), vec![]);
     let (_, list) = w
         .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
         .await;
