@@ -655,3 +655,148 @@ async fn a_portal_link_sees_only_its_endpoints_and_an_ended_link_shows_the_expir
     b.stop().await;
     h.stop().await;
 }
+
+/// POSTs a schedule with an Idempotency-Key; answers the created schedule.
+async fn create_schedule(h: &Harness, key: &str, body: Value) -> Value {
+    let resp = h
+        .http
+        .post(format!("{}/v1/schedules", h.stack.api_url))
+        .bearer_auth(&h.stack.api_key)
+        .header("idempotency-key", key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("create schedule: {e}"));
+    assert_eq!(resp.status().as_u16(), 201);
+    resp.json().await.unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operator_follows_a_schedules_occurrences_pauses_resumes_and_deletes_it() {
+    use courier_app::schedule::ScheduleStore;
+    let h = Harness::start(courier_local::stack::StackOptions {
+        second_rates: true,
+        ..test_options("console-schedules")
+    })
+    .await;
+    let rx = receiver(vec![Reply::Status(200)]).await;
+    let (ep, _) = h.endpoint(&rx.url(), json!("greatwait")).await;
+    // Markup in what a user stores: the type and the payload read as text.
+    let markup_type = "<img src=x onerror=\"window.__xss = 'type'\">";
+    let markup_payload = "<script>window.__xss = 'payload'</script>";
+    let sched = create_schedule(
+        &h,
+        "console-1",
+        json!({"endpointId": ep, "rate": "rate(2 seconds)", "type": markup_type, "payload": {"note": markup_payload}}),
+    )
+    .await;
+    let id = sched["id"].as_str().unwrap_or_default().to_owned();
+    // A routed one beside it, firing hourly from now.
+    let (s, t) = h
+        .call("POST", "/v1/event-types", Some(json!({"name": "report.daily"})))
+        .await;
+    assert_eq!(s, 201, "{t}");
+    let routed = create_schedule(
+        &h,
+        "console-2",
+        json!({"type": "report.daily", "rate": "rate(1 hour)", "latencyClass": "bulk", "payload": {"n": 1}}),
+    )
+    .await;
+    let routed_id = routed["id"].as_str().unwrap_or_default().to_owned();
+    assert!(!rx.wait_for(1, SETTLE).await.is_empty(), "a first occurrence delivered");
+
+    let b = Browser::start("schedules").await;
+    b.goto(&format!("{}/console#/schedules", h.stack.api_url)).await;
+    b.log_in(&h.stack.api_key).await;
+    let list = b.wait_text("#schedules", &routed_id).await;
+    assert!(list.contains(&id) && list.contains("rate(2 seconds)"), "{list}");
+    assert!(
+        list.contains("every endpoint subscribed to report.daily of the tenant's endpoints without an application"),
+        "{list}"
+    );
+    assert_eq!(b.text(&format!("#schedules tr[data-id='{id}'] .badge")).await, "active");
+    b.screenshot("schedules").await;
+
+    b.click(&format!("#schedules a[href='#/schedules/{id}']")).await;
+    assert_eq!(b.text("#schedule-type").await, markup_type);
+    assert!(b.text("#schedule-payload").await.contains(markup_payload));
+    assert!(b.text("#schedule-target").await.contains(&rx.url()));
+    assert_eq!(b.text("#schedule-recurrence").await, "rate(2 seconds)");
+    assert_eq!(
+        b.js("return document.querySelectorAll('#next-firings li').length")
+            .await,
+        5
+    );
+    let occurrences = b.wait_text("#occurrences", "succeeded").await;
+    assert!(occurrences.contains("delivered"), "{occurrences}");
+
+    // The stored payload is lost: the next occurrences show payload_unavailable and
+    // what to do about it.
+    let sid = courier_core::ids::ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}"));
+    let mut stored = h
+        .stack
+        .store
+        .get_schedule(&h.stack.tenant.id, &sid)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("stored schedule"));
+    stored.payload = None;
+    stored.version += 1;
+    h.stack
+        .store
+        .update_schedule(&stored, stored.version - 1)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut broken = false;
+    // Bounded: 100 polls of 100 ms, then refreshes of the page's list.
+    for _ in 0..100 {
+        let (_, o) = h.call("GET", &format!("/v1/schedules/{id}/occurrences"), None).await;
+        if o["items"][0]["lastAttempt"]["diagnostic"] == "payload_unavailable" {
+            broken = true;
+            break;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    assert!(broken, "no payload_unavailable occurrence");
+    b.click("#occurrences-refresh").await;
+    let occurrences = b.wait_text("#occurrences", "payload_unavailable").await;
+    assert!(
+        occurrences.contains("replace_payload The schedule's stored payload could not be used"),
+        "{occurrences}"
+    );
+    b.screenshot("schedule").await;
+
+    // Pause, resume, delete.
+    b.click("#pause").await;
+    b.wait_text("#schedule-status", "paused").await;
+    assert_eq!(b.text("#next-firings").await, "None while paused.");
+    assert!(b.text("#schedule-payload").await.starts_with("No usable payload"));
+    let (_, got) = h.call("GET", &format!("/v1/schedules/{id}"), None).await;
+    assert_eq!(got["status"], "paused");
+    b.click("#resume").await;
+    b.wait_text("#schedule-status", "active").await;
+    b.click("#delete").await;
+    b.click("#delete-confirm").await;
+    let list = b.wait_text("#schedules", &routed_id).await;
+    assert!(!list.contains(&id), "{list}");
+    let (s, _) = h.call("GET", &format!("/v1/schedules/{id}"), None).await;
+    assert_eq!(s, 404);
+
+    // The routed one (a rate fires first at its start): one event fanned out to the
+    // one endpoint subscribed to every type, shown as the fan-out's progress.
+    b.click(&format!("#schedules a[href='#/schedules/{routed_id}']")).await;
+    b.wait_text("#occurrences", "fan-out complete 1 of 1 endpoints").await;
+    assert!(b.text("#schedule-target").await.contains("report.daily"));
+    // No element was made from the markup and nothing ran.
+    assert_eq!(
+        b.js("return [typeof window.__xss, document.querySelectorAll('#main img, #main script').length]")
+            .await,
+        json!(["undefined", 0])
+    );
+    b.resize(360, 800).await;
+    b.wait_for("#next-firings").await;
+    assert_eq!(overflows(&b).await, 0, "the schedule page scrolls sideways at 360 px");
+    b.stop().await;
+    h.stop().await;
+}

@@ -220,3 +220,91 @@ async fn a_short_rate_schedule_fires_on_time_once_per_instant_and_follows_replac
     assert_eq!(events.len(), n, "each event delivered once");
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schedule_for_a_type_reaches_every_subscribed_endpoint_once_per_firing() {
+    let h = Harness::start(courier_local::stack::StackOptions {
+        second_rates: true,
+        ..test_options("schedules-routed")
+    })
+    .await;
+    let (s, t) = h
+        .call("POST", "/v1/event-types", Some(json!({"name": "tick.routed"})))
+        .await;
+    assert_eq!(s, 201, "{t}");
+    let (a, b, other) = (
+        ScriptedReceiver::start(vec![Reply::Status(200)]).await,
+        ScriptedReceiver::start(vec![Reply::Status(200)]).await,
+        ScriptedReceiver::start(vec![Reply::Status(200)]).await,
+    );
+    let (a, b, other) = (
+        a.unwrap_or_else(|e| panic!("{e}")),
+        b.unwrap_or_else(|e| panic!("{e}")),
+        other.unwrap_or_else(|e| panic!("{e}")),
+    );
+    for (rx, filter) in [
+        (&a, json!(["tick.*"])),
+        (&b, Value::Null),
+        (&other, json!(["invoice.*"])),
+    ] {
+        let (s, e) = h
+            .call(
+                "POST",
+                "/v1/endpoints",
+                Some(json!({"url": rx.url(), "policy": "greatwait", "filterTypes": filter})),
+            )
+            .await;
+        assert_eq!(s, 201, "{e}");
+    }
+    let resp = h
+        .http
+        .post(format!("{}/v1/schedules", h.stack.api_url))
+        .bearer_auth(&h.stack.api_key)
+        .header("idempotency-key", "routed-1")
+        .json(&json!({"type": "tick.routed", "rate": "rate(2 seconds)", "payload": {"n": 7}}))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(resp.status().as_u16(), 201);
+    let created: Value = resp.json().await.unwrap_or_else(|e| panic!("{e}"));
+    let id = created["id"].as_str().unwrap_or_default().to_owned();
+    let got_a = a.wait_for(2, Duration::from_secs(10)).await;
+    let got_b = b.wait_for(2, Duration::from_secs(10)).await;
+    let (s, _) = h.call("POST", &format!("/v1/schedules/{id}/pause"), None).await;
+    assert_eq!(s, 200);
+    assert!(
+        got_a.len() >= 2 && got_b.len() >= 2,
+        "{} and {}",
+        got_a.len(),
+        got_b.len()
+    );
+    // Each firing is one event, reaching both subscribed endpoints at its planned
+    // instant or after, never before.
+    for (ra, rb) in got_a.iter().zip(&got_b).take(2) {
+        let (pa, ea, da) = envelope(ra);
+        let (pb, eb, db) = envelope(rb);
+        assert_eq!((pa, &ea, &da), (pb, &eb, &db));
+        assert_eq!(da, json!({"n": 7}));
+        assert!(ra.at_ms >= pa && rb.at_ms >= pb, "delivered before its planned instant");
+    }
+    assert_eq!(envelope(&got_a[1]).0 - envelope(&got_a[0]).0, 2_000);
+    assert_eq!(other.received().len(), 0, "not subscribed to the type");
+    let all = occurrences(&h, &id).await;
+    let oldest = all.last().cloned().unwrap_or_default();
+    assert_eq!(
+        (
+            &oldest["eventId"],
+            &oldest["deliveryId"],
+            &oldest["fanout"],
+            &oldest["payloadUnavailable"]
+        ),
+        (
+            &json!(envelope(&got_a[0]).1),
+            &Value::Null,
+            &json!({"status": "complete", "matched": 2, "processed": 2}),
+            &json!(false)
+        ),
+        "{all:?}"
+    );
+    h.stop().await;
+}

@@ -124,6 +124,7 @@ pub fn sample_event(tenant: &TenantId, id: &EventId, created_at: Timestamp, payl
         application_id: None,
         channels: None,
         fanout: None,
+        occurrence: None,
     }
 }
 
@@ -158,6 +159,7 @@ pub fn sample_delivery(
         body: body.into(),
         expires_at: None,
         version: 0,
+        delivery_settings: None,
     }
 }
 
@@ -2315,6 +2317,46 @@ where
 /// Fan-out writes: a delivery added to a stored event once (a second write of its
 /// id conflicts) and listed in the endpoint's audit log; the event's progress only
 /// moves forward.
+/// A schedule's occurrence: its event's occurrence marks and its deliveries' own
+/// settings and empty body (payload unavailable) are kept as written, by both
+/// writes of an event's deliveries.
+pub async fn occurrence_records<S: DeliveryStore>(store: &S) {
+    use crate::model::{DeliverySettings, OccurrenceOf};
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let mut rng = courier_core::rng::SplitMix64::new(7);
+    let mut event = sample_event(&tenant, &ids.event(), T0, serde_json::Value::Null);
+    let settings = DeliverySettings {
+        latency_class: Some(courier_core::decide::LatencyClass::Bulk),
+        long_running_allowance_seconds: Some(120),
+    };
+    event.occurrence = Some(OccurrenceOf {
+        schedule_id: courier_core::ids::ScheduleId::generate(T0, &mut rng),
+        settings,
+        payload_unavailable: true,
+    });
+    event.planned_at = T0.plus_millis(-300);
+    let mut d = sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, String::new());
+    d.planned_at = event.planned_at;
+    d.delivery_settings = Some(settings);
+    ok(
+        store.create_event(&event, std::slice::from_ref(&d)).await,
+        "create occurrence",
+    );
+    assert_eq!(
+        ok(store.get_event(&tenant, &event.id).await, "read event"),
+        Some(event.clone())
+    );
+    assert_eq!(ok(store.get_delivery(&d.id).await, "read delivery"), Some(d.clone()));
+    let mut later = sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, String::new());
+    later.delivery_settings = Some(DeliverySettings {
+        latency_class: None,
+        long_running_allowance_seconds: Some(0),
+    });
+    ok(store.create_event_delivery(&event, &later).await, "add delivery");
+    assert_eq!(ok(store.get_delivery(&later.id).await, "read added"), Some(later));
+}
+
 pub async fn fanout_writes<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     let _ = clock;
     let ids = Ids::new();
@@ -2391,7 +2433,8 @@ pub fn sample_schedule(
     crate::schedule::Schedule {
         id: id.clone(),
         tenant_id: tenant.clone(),
-        endpoint_id: endpoint.clone(),
+        endpoint_id: Some(endpoint.clone()),
+        application_id: None,
         recurrence: crate::schedule::RecurrenceSpec {
             cron: Some("cron(0 9 * * ? *)".into()),
             timezone: Some("Europe/Berlin".into()),
@@ -2432,6 +2475,9 @@ pub async fn schedules<S: crate::schedule::ScheduleStore>(store: &S) {
     assert_eq!(store.get_schedule(&other, &s1).await.expect("get"), None);
     let mut b = sample_schedule(&tenant, &s2, &ep);
     b.payload = None;
+    // Routed by subscription: no endpoint, an application.
+    b.endpoint_id = None;
+    b.application_id = Some("app_01JAAAAAAAAAAAAAAAAAAAAAAB".into());
     b.recurrence = crate::schedule::RecurrenceSpec {
         cron: None,
         timezone: None,
@@ -2475,7 +2521,7 @@ pub async fn schedules<S: crate::schedule::ScheduleStore>(store: &S) {
         tenant_id: tenant.clone(),
         planned_at: planned,
         event_id: ids.event(),
-        delivery_id: ids.delivery(),
+        delivery_id: Some(ids.delivery()),
         created_at: planned.plus_millis(250),
     };
     let o1 = occ(T0.plus_secs(60), &s1);
@@ -2483,7 +2529,11 @@ pub async fn schedules<S: crate::schedule::ScheduleStore>(store: &S) {
     let again = occ(T0.plus_secs(60), &s1);
     assert_eq!(store.put_occurrence(&again).await.expect("put again"), Some(o1.clone()));
     let o2 = occ(T0.plus_secs(120), &s1);
-    let o3 = occ(T0.plus_secs(180), &s1);
+    // A fan-out's occurrence names no delivery.
+    let o3 = Occurrence {
+        delivery_id: None,
+        ..occ(T0.plus_secs(180), &s1)
+    };
     assert_eq!(store.put_occurrence(&o3).await.expect("put"), None);
     assert_eq!(store.put_occurrence(&o2).await.expect("put"), None);
     let elsewhere = occ(T0.plus_secs(60), &s2);

@@ -254,7 +254,9 @@ pub fn build_deliveries(event: &EventRecord, seed: u64, endpoints: &[Endpoint], 
         delivery_ids: Some(ids),
     };
     // The ids are all given, so no randomness is drawn.
-    ingest::build(&new, now, &NoRandom).1
+    let mut deliveries = ingest::build(&new, now, &NoRandom).1;
+    ingest::carry_occurrence(event, &mut deliveries);
+    deliveries
 }
 
 struct NoRandom;
@@ -309,6 +311,74 @@ pub async fn enqueue_first(
         }
     }
     first_error.map_or(Ok(()), Err)
+}
+
+/// Who takes a new event routed by subscription, as the request (ingest, or a
+/// schedule's firing) writes it: up to [`SYNC_LIMIT`] matching endpoints are loaded
+/// with their derived delivery ids, to be written with the event; beyond that they
+/// are only counted, and fan-out steps write them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FirstTakers {
+    pub endpoints: Vec<Endpoint>,
+    pub delivery_ids: Vec<DeliveryId>,
+    pub progress: FanoutProgress,
+}
+
+/// Reads the index for a new event's first takers (see [`FirstTakers`]); `seed` is
+/// the fan-out's secret for its delivery ids, `created_at` the event's creation.
+pub async fn first_takers(
+    index: &dyn SubscriptionIndex,
+    route: Route<'_>,
+    event_id: &EventId,
+    seed: u64,
+    created_at: Timestamp,
+) -> PortResult<FirstTakers> {
+    let first = walk(index, route, &FanoutCursor::default(), SYNC_LIMIT + 1).await?;
+    let (endpoints, progress) = match first.next {
+        None => {
+            let endpoints = load_takers(index, route, &first.ids).await?;
+            let matched = first.ids.len() as u64;
+            let progress = FanoutProgress {
+                status: FanoutStatus::Complete,
+                matched,
+                processed: matched,
+                seed,
+            };
+            (endpoints, progress)
+        }
+        Some(next) => {
+            let rest = count_from(index, route, next).await?;
+            let progress = FanoutProgress {
+                status: FanoutStatus::InProgress,
+                matched: first.ids.len() as u64 + rest,
+                processed: 0,
+                seed,
+            };
+            (Vec::new(), progress)
+        }
+    };
+    let delivery_ids = endpoints
+        .iter()
+        .map(|e| delivery_id(seed, event_id, &e.id, created_at))
+        .collect();
+    Ok(FirstTakers {
+        endpoints,
+        delivery_ids,
+        progress,
+    })
+}
+
+/// Queues the first step of a stepped fan-out (nothing for any other event).
+pub async fn start_steps(steps: &dyn FanoutQueue, event: &EventRecord) -> PortResult<()> {
+    if event
+        .fanout
+        .as_ref()
+        .is_some_and(|f| f.status == FanoutStatus::InProgress)
+    {
+        let step = FanoutStep::new(event.tenant_id.clone(), event.id.clone(), FanoutCursor::default());
+        steps.send_fanout(&step).await?;
+    }
+    Ok(())
 }
 
 /// What one fan-out step did.

@@ -127,6 +127,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             .into(),
             expires_at: dropped.map(|_| now.millis() / 1000 + retention),
             version: 1,
+            delivery_settings: None,
         });
         targets.push(EventTarget {
             endpoint_id: ep.id.clone(),
@@ -158,8 +159,36 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
         application_id: None,
         channels: None,
         fanout: None,
+        occurrence: None,
     };
     (event, deliveries)
+}
+
+/// Makes built deliveries of a schedule's occurrence what the occurrence says
+/// (nothing for any other event): planned at the firing instant, so the horizon
+/// counts from it even when the firing or a fan-out step runs after it; the
+/// schedule's own delivery settings; and no body when the stored payload was
+/// unusable, which the sender's pre-send check settles `payload_unavailable`. One
+/// body text is shared by all of them.
+pub fn carry_occurrence(event: &EventRecord, deliveries: &mut [Delivery]) {
+    let Some(o) = &event.occurrence else { return };
+    let body: std::sync::Arc<str> = match o.payload_unavailable {
+        true => "".into(),
+        false => envelope(
+            &event.id,
+            event.event_type.as_deref(),
+            event.planned_at,
+            Trigger::Initial,
+            &event.payload,
+        )
+        .into(),
+    };
+    let settings = (!o.settings.is_empty()).then_some(o.settings);
+    for d in deliveries {
+        d.planned_at = event.planned_at;
+        d.body = body.clone();
+        d.delivery_settings = settings;
+    }
 }
 
 /// The queue message for a delivery's first attempt.

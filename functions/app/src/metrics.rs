@@ -282,6 +282,8 @@ mod tests {
             body: "{}".into(),
             expires_at: None,
             version: 2,
+
+            delivery_settings: None,
         }
     }
 

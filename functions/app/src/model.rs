@@ -5,7 +5,7 @@
 use crate::message::Trigger;
 use courier_core::decide::LatencyClass;
 use courier_core::health::{BreakerState, SmartHealth};
-use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
+use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, ScheduleId, TenantId};
 use courier_core::limiter::Limits;
 use courier_core::rate_limit::RateLimit;
 use courier_core::{Policy, Timestamp};
@@ -251,6 +251,55 @@ pub struct Delivery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
     pub version: u64,
+    /// A schedule's own settings, carried by its occurrences' deliveries: each one
+    /// set replaces the endpoint's in the delivery's horizon and long-running wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery_settings: Option<DeliverySettings>,
+}
+
+/// Delivery settings that replace the endpoint's for one delivery (a schedule's
+/// `latencyClass` and `longRunningAllowanceSeconds`); unset ones keep the endpoint's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliverySettings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_class: Option<LatencyClass>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub long_running_allowance_seconds: Option<u64>,
+}
+
+impl DeliverySettings {
+    pub fn is_empty(&self) -> bool {
+        self.latency_class.is_none() && self.long_running_allowance_seconds.is_none()
+    }
+
+    /// The latency class a delivery to `endpoint` keeps.
+    pub fn latency_class(settings: Option<&Self>, endpoint: &Endpoint) -> LatencyClass {
+        settings.and_then(|s| s.latency_class).unwrap_or(endpoint.latency_class)
+    }
+
+    /// The long-running allowance a delivery to `endpoint` keeps.
+    pub fn long_running_allowance_seconds(settings: Option<&Self>, endpoint: &Endpoint) -> u64 {
+        settings
+            .and_then(|s| s.long_running_allowance_seconds)
+            .unwrap_or(endpoint.long_running_allowance_seconds)
+    }
+}
+
+/// What an event made by a schedule's firing carries beyond an ordinary event's,
+/// so that every delivery of it (those written at the firing and those a fan-out
+/// step writes later) is built the same way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OccurrenceOf {
+    pub schedule_id: ScheduleId,
+    #[serde(default, skip_serializing_if = "DeliverySettings::is_empty")]
+    pub settings: DeliverySettings,
+    /// The schedule's stored payload could not be used at the firing (missing, or
+    /// no longer valid for its type's schema): the deliveries carry no body, and the
+    /// sender settles them `payload_unavailable` / `replace_payload`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub payload_unavailable: bool,
 }
 
 /// A 202 for long-running work, waiting for `POST /v1/attempts/{id}/complete`.
@@ -337,6 +386,9 @@ pub struct EventRecord {
     /// Set on events routed by subscription (no endpoint named).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fanout: Option<FanoutProgress>,
+    /// Set on a schedule's occurrences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub occurrence: Option<OccurrenceOf>,
 }
 
 /// Where an event's fan-out stands: `matched` endpoints subscribed to it, of which

@@ -295,6 +295,8 @@ mod tests {
             body: Arc::from("{}"),
             expires_at: None,
             version: 3,
+
+            delivery_settings: None,
         }
     }
 

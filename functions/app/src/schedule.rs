@@ -4,7 +4,7 @@
 //! recurring schedules on AWS), and the fire message each firing puts on the
 //! delivery queue.
 
-use crate::model::Page;
+use crate::model::{DeliverySettings, Page};
 use crate::ports::PortResult;
 use async_trait::async_trait;
 use courier_core::Timestamp;
@@ -89,7 +89,14 @@ fn second_rate(rate: &str) -> Option<i64> {
 pub struct Schedule {
     pub id: ScheduleId,
     pub tenant_id: TenantId,
-    pub endpoint_id: EndpointId,
+    /// The one endpoint its occurrences go to; none: they are routed by
+    /// subscription (its `event_type` to `application_id`'s subscribed endpoints).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint_id: Option<EndpointId>,
+    /// For a schedule routed by subscription: the application (`app_...`) whose
+    /// endpoints take its occurrences; none: the tenant's endpoints without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub application_id: Option<String>,
     pub recurrence: RecurrenceSpec,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_at: Option<Timestamp>,
@@ -130,6 +137,14 @@ impl Schedule {
     pub fn timer_name(&self) -> String {
         self.id.to_string()
     }
+
+    /// Its own delivery settings, which its occurrences' deliveries keep.
+    pub fn delivery_settings(&self) -> DeliverySettings {
+        DeliverySettings {
+            latency_class: self.latency_class,
+            long_running_allowance_seconds: self.long_running_allowance_seconds,
+        }
+    }
 }
 
 /// One firing of a schedule: written once per (schedule, planned instant) before its
@@ -140,9 +155,12 @@ pub struct Occurrence {
     pub schedule_id: ScheduleId,
     pub tenant_id: TenantId,
     pub planned_at: Timestamp,
-    /// The event and delivery this firing makes (promised before they are written).
+    /// The event this firing makes, and its delivery when the schedule targets one
+    /// endpoint (promised before they are written); a fan-out's deliveries are
+    /// found from its event.
     pub event_id: EventId,
-    pub delivery_id: DeliveryId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery_id: Option<DeliveryId>,
     pub created_at: Timestamp,
 }
 

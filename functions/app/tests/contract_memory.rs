@@ -38,6 +38,12 @@ store_section!(subscriptions);
 store_section!(fanout_writes);
 
 #[tokio::test]
+async fn occurrence_records() {
+    let (s, _) = store();
+    contract::occurrence_records(&s).await;
+}
+
+#[tokio::test]
 async fn tenants() {
     let (s, _) = store();
     contract::tenants(&s).await;

@@ -987,6 +987,33 @@ async fn every_provoked_status_is_documented_for_its_route() {
     for call in &sched_missing {
         expect(&w, call, 404, Some("not_found"), &mut seen).await;
     }
+    // Routed by subscription: an application and a declared type, whose schema the
+    // payload must match at create and at replace.
+    let routed = json!({"applicationId": "customer-1", "type": "invoice.paid", "rate": "rate(1 hour)", "payload": {"amount": 5}});
+    let made = expect(&w, &create_sched("sched-5", routed.clone()), 201, None, &mut seen).await;
+    assert_eq!(
+        (&made.body["endpointId"], &made.body["applicationId"]),
+        (&Value::Null, &json!(acme))
+    );
+    let mut unknown_type = routed.clone();
+    unknown_type["type"] = json!("never.declared");
+    expect(
+        &w,
+        &create_sched("sched-6", unknown_type),
+        404,
+        Some("not_found"),
+        &mut seen,
+    )
+    .await;
+    let mut invalid = routed.clone();
+    invalid["payload"] = json!({"amount": "5"});
+    for call in [
+        create_sched("sched-7", invalid.clone()),
+        Call::new("PUT", "/v1/schedules/{id}", sch_path("")).json(invalid.clone()),
+    ] {
+        let a = expect(&w, &call, 422, Some("payload_invalid"), &mut seen).await;
+        assert_eq!(a.body["pointer"], "/amount");
+    }
     let sched_big = vec![
         create_sched("sched-4", Value::Null),
         Call::new("PUT", "/v1/schedules/{id}", sch_path("")),

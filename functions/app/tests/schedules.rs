@@ -6,10 +6,10 @@ mod common;
 
 use common::{KEY, World, raw, status};
 use courier_app::memory::MemoryRecurring;
-use courier_app::schedule::{FireMessage, RecurringSpec, ScheduleStore};
+use courier_app::schedule::{FireMessage, Occurrence, RecurringSpec, ScheduleStore};
 use courier_app::schedule_fire::{FireOutcome, ScheduleFirer};
 use courier_core::Timestamp;
-use courier_core::ids::{ScheduleId, TenantId};
+use courier_core::ids::{DeliveryId, ScheduleId, TenantId};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -75,6 +75,7 @@ async fn create_answers_the_schedule_with_its_next_firings_and_sets_the_timer() 
         json!({
             "id": id,
             "endpointId": ep,
+            "applicationId": null,
             "cron": "cron(0 9 * * ? *)",
             "timezone": "Europe/Berlin",
             "rate": null,
@@ -206,10 +207,34 @@ async fn every_bad_input_is_refused_naming_the_field_and_creates_nothing() {
             "field `payload` is required",
         ),
         (
-            with(json!({"endpointId": null})),
+            with(json!({"endpointId": null, "type": null})),
             400,
             "validation_failed",
-            "field `endpointId` is required",
+            "field `endpointId` or `type` (to route by subscription) is required",
+        ),
+        (
+            with(json!({"applicationId": "customer-42"})),
+            400,
+            "validation_failed",
+            "send either `endpointId` or `applicationId` with `type` (to route by subscription), not both",
+        ),
+        (
+            with(json!({"endpointId": null, "type": "reminder due"})),
+            400,
+            "validation_failed",
+            "field `type`: must be dot-separated segments of letters, digits, `_` and `-`",
+        ),
+        (
+            with(json!({"endpointId": null, "applicationId": "customer-nope"})),
+            404,
+            "not_found",
+            "application not found",
+        ),
+        (
+            with(json!({"endpointId": null})),
+            404,
+            "not_found",
+            "event type not found",
         ),
         (
             with(json!({"type": ""})),
@@ -356,7 +381,16 @@ fn firer(w: &World) -> ScheduleFirer {
         planner: w.api.planner.clone(),
         clock: w.clock.clone(),
         random: Arc::new(courier_app::memory::SeededRandom::new(5)),
+        index: w.store.clone(),
+        steps: w.queue.clone(),
+        event_types: w.applications.clone(),
+        schemas: Default::default(),
     }
+}
+
+/// The delivery of an occurrence of a schedule for one endpoint.
+fn dlv(o: &Occurrence) -> DeliveryId {
+    o.delivery_id.clone().unwrap_or_else(|| panic!("no delivery: {o:?}"))
 }
 
 fn fire_message(id: &str, planned: Timestamp) -> FireMessage {
@@ -389,13 +423,13 @@ async fn a_firing_makes_one_occurrence_even_when_it_comes_twice() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(second, FireOutcome::Repeated(occ.clone()));
-    let starts = w.run(&occ.delivery_id, 10).await;
+    let starts = w.run(&dlv(&occ), 10).await;
     assert_eq!(
         starts,
         vec![planned.plus_millis(300)],
         "one attempt, not before the planned instant"
     );
-    let d = w.delivery(&occ.delivery_id).await;
+    let d = w.delivery(&dlv(&occ)).await;
     assert_eq!(d.planned_at, planned, "the horizon counts from the planned instant");
     let sent: Value = serde_json::from_slice(&w.http.requests.lock().map(|r| r[0].body.to_vec()).unwrap_or_default())
         .unwrap_or_default();
@@ -416,6 +450,7 @@ async fn a_firing_makes_one_occurrence_even_when_it_comes_twice() {
             "status": "succeeded",
             "attemptCount": 1,
             "lastAttempt": {"startedAt": "2027-01-16T08:00:00.300Z", "state": "succeeded", "diagnostic": "delivered", "remediation": "none"},
+            "fanout": null,
             "createdAt": "2027-01-16T08:00:00.300Z",
         }], "nextCursor": null})
     );
@@ -488,7 +523,7 @@ async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
     else {
         panic!("created")
     };
-    w.run(&broken.delivery_id, 10).await;
+    w.run(&dlv(&broken), 10).await;
     assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(9), 0, "nothing sent");
     let (_, list) = w
         .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
@@ -506,7 +541,7 @@ async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
     let FireOutcome::Created(fixed) = f.fire(&fire_message(&id, next)).await.unwrap_or_else(|e| panic!("{e}")) else {
         panic!("created")
     };
-    w.run(&fixed.delivery_id, 10).await;
+    w.run(&dlv(&fixed), 10).await;
     let (_, list) = w
         .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
         .await;
@@ -515,4 +550,458 @@ async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
         .map(|a| a.iter().filter_map(|o| o["status"].as_str()).collect())
         .unwrap_or_default();
     assert_eq!(statuses, vec!["succeeded", "failed"], "newest first");
+}
+
+const APP: &str = "app_01JAAAAAAAAAAAAAAAAAAAAAAB";
+
+async fn application(w: &World) {
+    use courier_app::ports::ApplicationStore;
+    w.applications
+        .create_application(&courier_app::model::Application {
+            id: APP.to_owned(),
+            tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
+            name: "customer 42".to_owned(),
+            uid: Some("customer-42".to_owned()),
+            metadata: None,
+            created_at: common::T0,
+            updated_at: common::T0,
+            version: 1,
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// An endpoint with these subscription fields (and `policy` greatwait).
+async fn subscribed(w: &World, fields: Value) -> String {
+    // Under the tenant's request rate limit (50 a second).
+    w.clock.advance_millis(25);
+    let mut body = json!({"url": "https://receiver.example/hook", "policy": "greatwait"});
+    for (k, v) in fields.as_object().cloned().unwrap_or_default() {
+        body[k] = v;
+    }
+    let (s, b) = w.call("POST", "/v1/endpoints", body).await;
+    assert_eq!(s, 201, "{b}");
+    b["id"].as_str().unwrap_or_default().to_owned()
+}
+
+fn routed_body() -> Value {
+    json!({
+        "applicationId": "customer-42",
+        "type": "reminder.due",
+        "cron": "cron(0 9 * * ? *)",
+        "timezone": "Europe/Berlin",
+        "payload": {"n": 1},
+    })
+}
+
+#[tokio::test]
+async fn a_schedule_for_an_application_and_type_fans_each_occurrence_out_once() {
+    let w = World::new(vec![status(200)], 5).await;
+    application(&w).await;
+    let (s, b) = w.call("POST", "/v1/event-types", json!({"name": "reminder.due"})).await;
+    assert_eq!(s, 201, "{b}");
+    let wants = subscribed(&w, json!({"applicationId": APP, "filterTypes": ["reminder.*"]})).await;
+    let all = subscribed(&w, json!({"applicationId": APP})).await;
+    // Not matching: another type, another application's (none), another channel.
+    subscribed(&w, json!({"applicationId": APP, "filterTypes": ["invoice.*"]})).await;
+    subscribed(&w, json!({"filterTypes": ["reminder.*"]})).await;
+    subscribed(&w, json!({"applicationId": APP, "channels": ["eu"]})).await;
+
+    let (s, b, _) = create(&w, Some("k"), &routed_body()).await;
+    assert_eq!(s, 201, "{b}");
+    // The application is stored by its id, whichever way it was named.
+    assert_eq!(
+        (&b["endpointId"], &b["applicationId"], &b["type"]),
+        (&Value::Null, &json!(APP), &json!("reminder.due"))
+    );
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let planned = t("2027-01-16T08:00:00Z");
+    w.clock.set(planned.plus_millis(300));
+    let f = firer(&w);
+    let FireOutcome::Created(occ) = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    else {
+        panic!("created")
+    };
+    assert_eq!(occ.delivery_id, None, "a fan-out's deliveries are found from its event");
+    // A duplicate firing finds the occurrence: no second event, no second delivery.
+    let again = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again, FireOutcome::Repeated(occ.clone()));
+    let (s, ev) = w
+        .call("GET", &format!("/v1/events/{}", occ.event_id), Value::Null)
+        .await;
+    assert_eq!(s, 200, "{ev}");
+    assert_eq!(
+        (&ev["plannedAt"], &ev["applicationId"], &ev["fanout"]),
+        (
+            &json!("2027-01-16T08:00:00.000Z"),
+            &json!(APP),
+            &json!({"status": "complete", "matched": 2, "processed": 2})
+        )
+    );
+    let mut reached: Vec<String> = ev["deliveries"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|d| d["endpointId"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    reached.sort();
+    let mut want = vec![wants, all];
+    want.sort();
+    assert_eq!(reached, want);
+    // Both delivered once each (the duplicate firing's messages are dropped).
+    for _ in 0..3 {
+        w.step().await;
+    }
+    let sent: Vec<Value> = w
+        .http
+        .requests
+        .lock()
+        .map(|r| {
+            r.iter()
+                .map(|q| serde_json::from_slice(&q.body).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        sent,
+        vec![
+            json!({"id": occ.event_id, "type": "reminder.due", "plannedAt": "2027-01-16T08:00:00.000Z", "trigger": "scheduled", "data": {"n": 1}});
+            2
+        ]
+    );
+    let (s, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!(s, 200, "{list}");
+    assert_eq!(
+        list,
+        json!({"items": [{
+            "plannedAt": "2027-01-16T08:00:00.000Z",
+            "eventId": occ.event_id,
+            "deliveryId": null,
+            "status": null,
+            "attemptCount": null,
+            "lastAttempt": null,
+            "fanout": {"status": "complete", "matched": 2, "processed": 2},
+            "payloadUnavailable": false,
+            "createdAt": "2027-01-16T08:00:00.300Z",
+        }], "nextCursor": null})
+    );
+}
+
+#[tokio::test]
+async fn a_large_fan_out_writes_its_later_deliveries_as_the_occurrence_says() {
+    use courier_app::fanout::FanoutWorker;
+    let w = World::new(vec![status(200)], 5).await;
+    application(&w).await;
+    w.call("POST", "/v1/event-types", json!({"name": "reminder.due"})).await;
+    // One more than ingest writes in the request: the rest go by fan-out steps.
+    let n = courier_app::fanout::SYNC_LIMIT + 1;
+    for _ in 0..n {
+        subscribed(&w, json!({"applicationId": APP})).await;
+    }
+    let mut body = routed_body();
+    body["latencyClass"] = json!("bulk");
+    body["longRunningAllowanceSeconds"] = json!(30);
+    let (s, b, _) = create(&w, Some("k"), &body).await;
+    assert_eq!(s, 201, "{b}");
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let planned = t("2027-01-16T08:00:00Z");
+    w.clock.set(planned.plus_millis(300));
+    let f = firer(&w);
+    let FireOutcome::Created(occ) = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    else {
+        panic!("created")
+    };
+    let steps = w.queue.drain_fanout();
+    assert_eq!(steps.len(), 1, "the first step is queued");
+    // A duplicate firing before any step ran queues the first step again (the step
+    // that was lost with a crashed firing); steps write each delivery once.
+    let again = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again, FireOutcome::Repeated(occ.clone()));
+    assert_eq!(w.queue.drain_fanout(), steps);
+    // The step runs later than the firing; its deliveries still count from the
+    // planned instant and keep the schedule's settings.
+    w.clock.set(planned.plus_secs(5));
+    let worker = FanoutWorker {
+        index: w.store.clone(),
+        deliveries: w.store.clone(),
+        planner: w.api.planner.clone(),
+        steps: w.queue.clone(),
+        clock: w.clock.clone(),
+        faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+        page: courier_app::fanout::STEP_PAGE,
+    };
+    let done = worker.step(&steps[0]).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((done.created, done.next), (n, None));
+    // Once a step has recorded progress, a duplicate firing queues none.
+    let again = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again, FireOutcome::Repeated(occ.clone()));
+    assert_eq!(w.queue.drain_fanout(), vec![]);
+    let (_, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!(
+        list["items"][0]["fanout"],
+        json!({"status": "complete", "matched": n, "processed": n})
+    );
+    let mut seen = 0;
+    for _ in 0..3 {
+        for o in w.step().await {
+            if let courier_app::sender::StepOutcome::Attempted { delivery, .. } = o {
+                assert_eq!(delivery.event_id, occ.event_id);
+                assert_eq!(delivery.planned_at, planned);
+                assert_eq!(
+                    delivery.delivery_settings,
+                    Some(courier_app::model::DeliverySettings {
+                        latency_class: Some(courier_core::decide::LatencyClass::Bulk),
+                        long_running_allowance_seconds: Some(30),
+                    })
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert_eq!(seen, n);
+    let bodies: Vec<Value> = w
+        .http
+        .requests
+        .lock()
+        .map(|r| {
+            r.iter()
+                .map(|q| serde_json::from_slice(&q.body).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        bodies
+            .iter()
+            .all(|b| b["plannedAt"] == "2027-01-16T08:00:00.000Z" && b["data"] == json!({"n": 1})),
+        "{bodies:?}"
+    );
+}
+
+/// Fires one occurrence of a schedule (extra fields `schedule`) for an endpoint
+/// (extra fields `endpoint`) that always answers 503 under a ladder of one attempt
+/// every five minutes; answers how many attempts ran, the last one's offset from the planned
+/// instant in seconds, and why the delivery settled.
+async fn attempts_until_the_horizon(endpoint: Value, schedule: Value) -> (usize, i64, Option<String>) {
+    let w = World::new(vec![status(503)], 0).await;
+    let mut e = json!({
+        "url": "https://receiver.example/hook",
+        "policy": {"base": "greatwait", "maxAttempts": 100, "receiverFailureLimit": null, "waitsSeconds": [300], "jitter": {"min": 1, "max": 1}},
+    });
+    for (k, v) in endpoint.as_object().cloned().unwrap_or_default() {
+        e[k] = v;
+    }
+    let (s, b) = w.call("POST", "/v1/endpoints", e).await;
+    assert_eq!(s, 201, "{b}");
+    let ep = b["id"].as_str().unwrap_or_default().to_owned();
+    let mut body = cron_body(&ep);
+    body.as_object_mut().map(|o| o.remove("latencyClass"));
+    for (k, v) in schedule.as_object().cloned().unwrap_or_default() {
+        body[k] = v;
+    }
+    let (s, b, _) = create(&w, Some("k"), &body).await;
+    assert_eq!(s, 201, "{b}");
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let planned = t("2027-01-16T08:00:00Z");
+    w.clock.set(planned);
+    let FireOutcome::Created(occ) = firer(&w)
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    else {
+        panic!("created")
+    };
+    let starts = w.run(&dlv(&occ), 1000).await;
+    let last = starts.last().map(|s| s.millis_since(planned) / 1000).unwrap_or(-1);
+    (starts.len(), last, w.delivery(&dlv(&occ)).await.dead_reason)
+}
+
+#[tokio::test]
+async fn the_horizon_counts_from_the_planned_instant_by_the_schedules_own_settings() {
+    let deadline = Some("deadline".to_owned());
+    let cases = [
+        // Neither sets anything: the endpoint's realtime class, 15 minutes.
+        (json!({}), json!({}), (4, 900)),
+        // The schedule's bulk class over the endpoint's realtime: 6 hours.
+        (json!({}), json!({"latencyClass": "bulk"}), (73, 21_600)),
+        // The schedule's realtime class over the endpoint's bulk: 15 minutes.
+        (
+            json!({"latencyClass": "bulk"}),
+            json!({"latencyClass": "realtime"}),
+            (4, 900),
+        ),
+        // Unset on the schedule: the endpoint's bulk class.
+        (json!({"latencyClass": "bulk"}), json!({}), (73, 21_600)),
+        // The schedule's long-running allowance is added (the endpoint has none)...
+        (json!({}), json!({"longRunningAllowanceSeconds": 300}), (5, 1_200)),
+        // ...and replaces the endpoint's, when set.
+        (
+            json!({"longRunningAllowanceSeconds": 600}),
+            json!({"longRunningAllowanceSeconds": 0}),
+            (4, 900),
+        ),
+        (json!({"longRunningAllowanceSeconds": 600}), json!({}), (6, 1_500)),
+    ];
+    for (endpoint, schedule, (count, last)) in cases {
+        assert_eq!(
+            attempts_until_the_horizon(endpoint.clone(), schedule.clone()).await,
+            (count, last, deadline.clone()),
+            "endpoint {endpoint}, schedule {schedule}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_payload_its_types_schema_no_longer_takes_settles_payload_unavailable_until_replaced() {
+    let (w, ep) = world_with_endpoint().await;
+    let schema = json!({"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}});
+    let (s, b) = w
+        .call(
+            "POST",
+            "/v1/event-types",
+            json!({"name": "reminder.due", "schema": schema}),
+        )
+        .await;
+    assert_eq!(s, 201, "{b}");
+    // At create and at replace, a payload the schema refuses is 422 with its place.
+    let mut bad = cron_body(&ep);
+    bad["payload"] = json!({"n": "one"});
+    let (s, b, _) = create(&w, Some("bad"), &bad).await;
+    assert_eq!(
+        (s, &b["code"], &b["pointer"], &b["detail"]),
+        (
+            422,
+            &json!("payload_invalid"),
+            &json!("/n"),
+            &json!(
+                "field `payload` does not match the schema of event type \"reminder.due\" at \"/n\": \"one\" is not of type \"integer\""
+            )
+        )
+    );
+    nothing_created(&w, &w.recurring).await;
+    let (s, b, _) = create(&w, Some("k"), &cron_body(&ep)).await;
+    assert_eq!(s, 201, "{b}");
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let (s, b) = w.call("PUT", &format!("/v1/schedules/{id}"), bad.clone()).await;
+    assert_eq!((s, &b["pointer"]), (422, &json!("/n")), "{b}");
+
+    // The type's schema changes: the stored payload no longer matches it.
+    let (s, _) = w
+        .call(
+            "PATCH",
+            "/v1/event-types/reminder.due",
+            json!({"schema": {"type": "object", "required": ["when"]}}),
+        )
+        .await;
+    assert_eq!(s, 200);
+    let f = firer(&w);
+    let planned = t("2027-01-16T08:00:00Z");
+    w.clock.set(planned);
+    let FireOutcome::Created(broken) = f
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    else {
+        panic!("created")
+    };
+    w.run(&dlv(&broken), 10).await;
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(9), 0, "nothing sent");
+    let (_, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!(
+        (&list["items"][0]["status"], &list["items"][0]["lastAttempt"]),
+        (
+            &json!("failed"),
+            &json!({"startedAt": "2027-01-16T08:00:00.000Z", "state": "terminal_failure", "diagnostic": "payload_unavailable", "remediation": "replace_payload"})
+        )
+    );
+    // schedules.replace with data the new schema takes: the next one is delivered.
+    let mut fixed = cron_body(&ep);
+    fixed["payload"] = json!({"when": "today"});
+    let (s, b) = w.call("PUT", &format!("/v1/schedules/{id}"), fixed).await;
+    assert_eq!(s, 200, "{b}");
+    let next = t("2027-01-17T08:00:00Z");
+    w.clock.set(next);
+    let FireOutcome::Created(ok) = f.fire(&fire_message(&id, next)).await.unwrap_or_else(|e| panic!("{e}")) else {
+        panic!("created")
+    };
+    w.run(&dlv(&ok), 10).await;
+    let sent: Value = serde_json::from_slice(&w.http.requests.lock().map(|r| r[0].body.to_vec()).unwrap_or_default())
+        .unwrap_or_default();
+    assert_eq!(sent["data"], json!({"when": "today"}));
+    assert_eq!(w.delivery(&dlv(&ok)).await.status.as_str(), "succeeded");
+}
+
+#[tokio::test]
+async fn a_routed_occurrence_whose_payload_is_unusable_says_so_and_sends_nothing() {
+    let w = World::new(vec![status(200)], 5).await;
+    application(&w).await;
+    w.call(
+        "POST",
+        "/v1/event-types",
+        json!({"name": "reminder.due", "schema": {"type": "object", "required": ["n"]}}),
+    )
+    .await;
+    let ep = subscribed(&w, json!({"applicationId": APP})).await;
+    let (_, b, _) = create(&w, Some("k"), &routed_body()).await;
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    w.call(
+        "PATCH",
+        "/v1/event-types/reminder.due",
+        json!({"schema": {"type": "array"}}),
+    )
+    .await;
+    let planned = t("2027-01-16T08:00:00Z");
+    w.clock.set(planned);
+    let FireOutcome::Created(occ) = firer(&w)
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    else {
+        panic!("created")
+    };
+    let (_, ev) = w
+        .call("GET", &format!("/v1/events/{}", occ.event_id), Value::Null)
+        .await;
+    let d = DeliveryId::parse(ev["deliveries"][0]["deliveryId"].as_str().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {ev}"));
+    assert_eq!(ev["deliveries"][0]["endpointId"], json!(ep));
+    w.run(&d, 10).await;
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(9), 0, "nothing sent");
+    let (_, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!(list["items"][0]["payloadUnavailable"], json!(true));
+    let (_, attempts) = w
+        .call("GET", &format!("/v1/deliveries/{d}/attempts"), Value::Null)
+        .await;
+    assert_eq!(
+        (
+            &attempts["items"][0]["diagnostic"],
+            &attempts["items"][0]["remediation"]
+        ),
+        (&json!("payload_unavailable"), &json!("replace_payload")),
+        "{attempts}"
+    );
 }

@@ -75,6 +75,7 @@ async fn subscriptions_and_fanout_contract() {
     let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
     contract::subscriptions(&store, &clock).await;
     contract::fanout_writes(&store, &clock).await;
+    contract::occurrence_records(&store).await;
 }
 
 #[tokio::test]

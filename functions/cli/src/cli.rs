@@ -309,35 +309,10 @@ pub enum SchedulesCmd {
         #[command(flatten)]
         page: Page,
     },
-    /// Create a schedule: exactly one of --cron (with --timezone), --rate and --at.
-    Create {
-        #[arg(long = "endpoint", value_name = "ID")]
-        endpoint: String,
-        /// EventBridge Scheduler cron, e.g. 'cron(0 9 * * ? *)'.
-        #[arg(long)]
-        cron: Option<String>,
-        /// IANA time zone of --cron, e.g. Europe/Berlin.
-        #[arg(long)]
-        timezone: Option<String>,
-        /// e.g. 'rate(5 minutes)'.
-        #[arg(long)]
-        rate: Option<String>,
-        /// One firing at this RFC 3339 instant.
-        #[arg(long)]
-        at: Option<String>,
-        #[arg(long)]
-        start_at: Option<String>,
-        #[arg(long)]
-        end_at: Option<String>,
-        #[arg(long = "type", value_name = "TYPE")]
-        event_type: Option<String>,
-        /// Inline JSON, @file.json, or - for stdin.
-        #[arg(long)]
-        payload: String,
-        /// Generated when absent; a repeat with the same key returns the same schedule.
-        #[arg(long)]
-        idempotency_key: Option<String>,
-    },
+    /// Create a schedule: exactly one of --cron (with --timezone), --rate and --at;
+    /// for one endpoint (--endpoint), or routed by subscription (--type, with
+    /// --application or none for the endpoints without one).
+    Create(Box<CreateSchedule>),
     /// One schedule and its next firing instants.
     Get { id: String },
     /// Stop its firings until resumed.
@@ -451,4 +426,42 @@ pub struct VerifyArgs {
     /// Check only the signature, not how old the timestamp is.
     #[arg(long)]
     pub ignore_timestamp: bool,
+}
+
+/// The flags of `schedules create` (boxed in [`SchedulesCmd`]: the other commands
+/// carry an id at most).
+#[derive(Args)]
+pub struct CreateSchedule {
+    #[arg(long = "endpoint", value_name = "ID")]
+    pub endpoint: Option<String>,
+    /// Routed by subscription: the application (id or uid) whose endpoints take --type.
+    #[arg(long = "application", value_name = "ID_OR_UID", conflicts_with = "endpoint")]
+    pub application: Option<String>,
+    /// realtime or bulk: the occurrences' horizon (default: each endpoint's).
+    #[arg(long)]
+    pub latency_class: Option<String>,
+    /// EventBridge Scheduler cron, e.g. 'cron(0 9 * * ? *)'.
+    #[arg(long)]
+    pub cron: Option<String>,
+    /// IANA time zone of --cron, e.g. Europe/Berlin.
+    #[arg(long)]
+    pub timezone: Option<String>,
+    /// e.g. 'rate(5 minutes)'.
+    #[arg(long)]
+    pub rate: Option<String>,
+    /// One firing at this RFC 3339 instant.
+    #[arg(long)]
+    pub at: Option<String>,
+    #[arg(long)]
+    pub start_at: Option<String>,
+    #[arg(long)]
+    pub end_at: Option<String>,
+    #[arg(long = "type", value_name = "TYPE")]
+    pub event_type: Option<String>,
+    /// Inline JSON, @file.json, or - for stdin.
+    #[arg(long)]
+    pub payload: String,
+    /// Generated when absent; a repeat with the same key returns the same schedule.
+    #[arg(long)]
+    pub idempotency_key: Option<String>,
 }

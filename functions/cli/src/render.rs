@@ -405,12 +405,25 @@ fn recurrence(v: &Value) -> String {
     }
 }
 
+/// Where a schedule's occurrences go: its endpoint, or its type routed by
+/// subscription to an application's endpoints (or those without one).
+fn schedule_target(v: &Value) -> String {
+    match v["endpointId"].as_str() {
+        Some(ep) => ep.to_owned(),
+        None => format!(
+            "{} -> {}",
+            v["type"].as_str().unwrap_or("-"),
+            v["applicationId"].as_str().unwrap_or("no application")
+        ),
+    }
+}
+
 fn next_firing(v: &Value) -> String {
     v["nextFirings"][0].as_str().unwrap_or("-").to_owned()
 }
 
 pub fn schedules(page: &Value, style: Style) -> String {
-    let mut t = Table::new(&["ID", "STATUS", "RECURRENCE", "NEXT FIRING", "ENDPOINT"]);
+    let mut t = Table::new(&["ID", "STATUS", "RECURRENCE", "NEXT FIRING", "TARGET"]);
     for v in items(page) {
         let status = text(v, "status");
         t.row(vec![
@@ -418,7 +431,7 @@ pub fn schedules(page: &Value, style: Style) -> String {
             (status.clone(), Tone::of_state(&status)),
             plain(recurrence(v)),
             plain(next_firing(v)),
-            plain(text(v, "endpointId")),
+            plain(schedule_target(v)),
         ]);
     }
     with_cursor(t.render(style), page)
@@ -436,7 +449,7 @@ pub fn schedule(v: &Value, style: Style) -> String {
         ("id", text(v, "id"), Tone::Plain),
         ("status", status.clone(), Tone::of_state(&status)),
         ("recurrence", recurrence(v), Tone::Plain),
-        ("endpoint", text(v, "endpointId"), Tone::Plain),
+        ("target", schedule_target(v), Tone::Plain),
         ("type", v["type"].as_str().unwrap_or("-").to_owned(), Tone::Plain),
         (
             "next firings",

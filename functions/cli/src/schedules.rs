@@ -1,6 +1,6 @@
 //! `courier schedules ...`: recurring schedules over `/v1/schedules`.
 
-use crate::cli::SchedulesCmd;
+use crate::cli::{CreateSchedule, SchedulesCmd};
 use crate::client::{Client, segment};
 use crate::exit::CliResult;
 use crate::input;
@@ -15,20 +15,26 @@ pub async fn run(cmd: SchedulesCmd, client: &Client, out: &mut Output) -> CliRes
             let a = paging::list(client, "/v1/schedules", Vec::new(), &page).await?;
             out.answer(&a, render::schedules)
         }
-        SchedulesCmd::Create {
-            endpoint,
-            cron,
-            timezone,
-            rate,
-            at,
-            start_at,
-            end_at,
-            event_type,
-            payload,
-            idempotency_key,
-        } => {
-            let mut b = json!({"endpointId": endpoint, "payload": input::json_arg("--payload", &payload)?});
+        SchedulesCmd::Create(args) => {
+            let CreateSchedule {
+                endpoint,
+                application,
+                latency_class,
+                cron,
+                timezone,
+                rate,
+                at,
+                start_at,
+                end_at,
+                event_type,
+                payload,
+                idempotency_key,
+            } = *args;
+            let mut b = json!({"payload": input::json_arg("--payload", &payload)?});
             for (field, value) in [
+                ("endpointId", endpoint),
+                ("applicationId", application),
+                ("latencyClass", latency_class),
                 ("cron", cron),
                 ("timezone", timezone),
                 ("rate", rate),

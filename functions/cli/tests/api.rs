@@ -815,5 +815,46 @@ async fn schedules_are_created_once_per_key_listed_paused_resumed_and_deleted() 
         ])
         .await;
     assert!(bad.stderr.contains("cron.minutes"), "{}", bad.stderr);
+    // Routed by subscription: a declared type for the endpoints without an
+    // application, with the schedule's own latency class.
+    cli.json(&["event-types", "create", "report.daily"]).await;
+    let routed = cli
+        .json(&[
+            "schedules",
+            "create",
+            "--type",
+            "report.daily",
+            "--rate",
+            "rate(1 day)",
+            "--latency-class",
+            "bulk",
+            "--payload",
+            "{}",
+        ])
+        .await;
+    assert_eq!(
+        (&routed["endpointId"], &routed["applicationId"], &routed["latencyClass"]),
+        (&Value::Null, &Value::Null, &json!("bulk")),
+        "{routed}"
+    );
+    let table = cli.ok(&["schedules", "list"]).await;
+    assert!(table.contains("report.daily -> no application"), "{table}");
+    // An unknown application is refused.
+    let unknown = cli
+        .run(&[
+            "schedules",
+            "create",
+            "--type",
+            "report.daily",
+            "--application",
+            "customer-nope",
+            "--rate",
+            "rate(1 day)",
+            "--payload",
+            "{}",
+        ])
+        .await;
+    assert_eq!(unknown.code, 3, "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("application not found"), "{}", unknown.stderr);
     st.stop().await;
 }

@@ -27,7 +27,7 @@
   // credential is gone, for the "link expired" page.
   let portal = false;
   let portalEnded = null;
-  const OPERATOR_ONLY = ["events", "explorer"];
+  const OPERATOR_ONLY = ["events", "explorer", "schedules"];
   // Timers of the page on screen, cleared when the route changes.
   let timers = [];
   let renderSeq = 0;
@@ -240,6 +240,7 @@
       endpoints: () => (parts[1] ? renderEndpoint(main, parts[1], seq) : renderEndpoints(main, seq)),
       deliveries: () => renderDelivery(main, parts[1] || "", seq),
       events: () => renderEvents(main, seq),
+      schedules: () => (parts[1] ? renderSchedule(main, parts[1], seq) : renderSchedules(main, seq)),
       explorer: () => renderExplorer(main),
     }[portal && OPERATOR_ONLY.includes(parts[0]) ? "" : parts[0]];
     const run = page || (() => append(main, [h("h1", {}, "Not found"), h("p", {}, "No such page. "), link("#/overview", "Go to the overview")]));
@@ -796,6 +797,150 @@
         h("thead", {}, h("tr", {}, ["Event", "Created", "Deliveries"].map((t) => h("th", { scope: "col" }, t)))), body),
       more)]);
     await load(true);
+  }
+
+  // ---- schedules ----
+
+  function recurrenceText(sc) {
+    if (sc.cron) return sc.cron + " in " + (sc.timezone || "UTC");
+    if (sc.rate) return sc.rate;
+    if (sc.at) return "once, at " + sc.at;
+    return "—";
+  }
+
+  // Where a schedule's occurrences go: one endpoint, or a type routed by subscription.
+  function targetView(sc, names) {
+    if (sc.endpointId) {
+      return ["endpoint ", link("#/endpoints/" + encodeURIComponent(sc.endpointId), names[sc.endpointId] || sc.endpointId, { class: "wrap" })];
+    }
+    return ["every endpoint subscribed to ", h("code", {}, sc.type || "—"), " of ",
+      sc.applicationId ? ["application ", h("span", { class: "mono" }, sc.applicationId)] : "the tenant's endpoints without an application"];
+  }
+
+  async function renderSchedules(main, seq) {
+    append(main, [h("h1", {}, "Schedules")]);
+    const [items, endpoints] = await Promise.all([listAll("/v1/schedules?limit=100", 5), listAll("/v1/endpoints?limit=100", 3)]);
+    if (stale(seq)) return;
+    if (items.length === 0) {
+      append(main, [h("p", { id: "no-schedules" }, "No schedules yet. Create one with POST /v1/schedules (or courier schedules create).")]);
+      return;
+    }
+    const names = Object.fromEntries(endpoints.map((e) => [e.id, e.url]));
+    append(main, [card(items.length + " schedules",
+      h("table", { class: "responsive", id: "schedules" },
+        h("thead", {}, h("tr", {}, ["Schedule", "Recurrence", "Target", "Status", "Next firing"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, items.map((sc) => h("tr", { "data-id": sc.id },
+          h("td", { "data-label": "Schedule" }, link("#/schedules/" + encodeURIComponent(sc.id), sc.id, { class: "mono" }),
+            sc.type ? h("div", { class: "muted wrap" }, sc.type) : null),
+          h("td", { "data-label": "Recurrence" }, recurrenceText(sc)),
+          h("td", { "data-label": "Target", class: "wrap" }, targetView(sc, names)),
+          h("td", { "data-label": "Status" }, badge(sc.status)),
+          h("td", { "data-label": "Next firing" }, (sc.nextFirings || []).length ? when(sc.nextFirings[0]) : h("span", { class: "muted" }, "none")))))))]);
+  }
+
+  async function renderSchedule(main, id, seq) {
+    const path = "/v1/schedules/" + encodeURIComponent(id);
+    const sc = await api("GET", path);
+    let names = {};
+    if (sc.endpointId) {
+      try {
+        const e = await api("GET", "/v1/endpoints/" + encodeURIComponent(sc.endpointId));
+        names = { [e.id]: e.url };
+      } catch (_) { names = {}; }
+    }
+    if (stale(seq)) return;
+    const reload = () => route();
+    const paused = sc.status === "paused";
+    const confirmBox = h("div", { class: "actions", id: "delete-confirm-box", hidden: true },
+      h("span", {}, "Delete this schedule? Nothing fires after it; its occurrences stay listed by its id."),
+      action("Yes, delete it", async () => {
+        await api("DELETE", path);
+        toast("Schedule deleted.");
+        location.hash = "#/schedules";
+        return null;
+      }, { id: "delete-confirm", class: "danger" }),
+      h("button", { type: "button", class: "secondary", onclick: () => { confirmBox.hidden = true; } }, "Keep it"));
+    append(main, [
+      h("p", {}, link("#/schedules", "← Schedules")),
+      h("h1", {}, "Schedule ", h("span", { class: "mono" }, sc.id)),
+      h("div", { class: "grid" },
+        card("Schedule",
+          h("dl", { class: "facts" },
+            h("dt", {}, "Status"), h("dd", { id: "schedule-status" }, badge(sc.status)),
+            h("dt", {}, "Recurrence"), h("dd", { id: "schedule-recurrence" }, recurrenceText(sc)),
+            h("dt", {}, "Window"), h("dd", {}, sc.startAt || sc.endAt ? ["from ", when(sc.startAt), " until ", when(sc.endAt)] : "none"),
+            h("dt", {}, "Target"), h("dd", { id: "schedule-target" }, targetView(sc, names)),
+            h("dt", {}, "Event type"), h("dd", { id: "schedule-type" }, sc.type || "—"),
+            h("dt", {}, "Latency class"), h("dd", {}, sc.latencyClass || "the endpoint's"),
+            h("dt", {}, "Long-running allowance"), h("dd", {}, sc.longRunningAllowanceSeconds === null || sc.longRunningAllowanceSeconds === undefined ? "the endpoint's" : duration(sc.longRunningAllowanceSeconds)),
+            h("dt", {}, "Created"), h("dd", {}, when(sc.createdAt)),
+            h("dt", {}, "Updated"), h("dd", {}, when(sc.updatedAt))),
+          h("h3", { class: "spaced" }, "Payload"),
+          sc.payload === null || sc.payload === undefined ?
+            h("p", { class: "error", id: "schedule-payload" }, "No usable payload: occurrences settle payload_unavailable until the schedule is replaced (PUT).") :
+            h("pre", { id: "schedule-payload" }, JSON.stringify(sc.payload, null, 2))),
+        card("Next firings",
+          (sc.nextFirings || []).length === 0 ?
+            h("p", { id: "next-firings", class: "muted" }, paused ? "None while paused." : "None left in its window.") :
+            h("ol", { id: "next-firings" }, sc.nextFirings.map((t) => h("li", {}, when(t)))),
+          h("div", { class: "actions" },
+            paused ?
+              action("Resume", async () => { await api("POST", path + "/resume"); toast("Schedule resumed."); reload(); return null; }, { id: "resume" }) :
+              action("Pause", async () => { await api("POST", path + "/pause"); toast("Schedule paused."); reload(); return null; }, { id: "pause" }),
+            h("button", { type: "button", class: "danger", id: "delete", onclick: () => { confirmBox.hidden = false; } }, "Delete…")),
+          confirmBox)),
+      occurrenceList(path, seq),
+    ]);
+  }
+
+  const OCCURRENCE_REMEDIES = Object.assign({}, REMEDIES, {
+    replace_payload: "The schedule's stored payload could not be used (missing, or no longer valid for its event type's schema). Replace the schedule (PUT /v1/schedules/{id}) with valid data: the next occurrences use it.",
+  });
+
+  function occurrenceList(path, seq) {
+    const body = h("tbody", {});
+    const more = h("button", { type: "button", class: "secondary", hidden: true }, "Load more");
+    const note = h("p", { class: "muted", role: "status" });
+    let cursor = null;
+    const row = (o) => {
+      const a = o.lastAttempt;
+      const f = o.fanout;
+      return h("tr", {},
+        h("td", { "data-label": "Planned" }, when(o.plannedAt)),
+        h("td", { "data-label": "Event" }, h("span", { class: "mono" }, o.eventId)),
+        h("td", { "data-label": "Delivery" }, o.deliveryId ?
+          link("#/deliveries/" + encodeURIComponent(o.deliveryId), o.deliveryId, { class: "mono" }) :
+          f ? ["fan-out ", badge(f.status), " " + f.processed + " of " + f.matched + " endpoints"] : "—"),
+        h("td", { "data-label": "Status", class: "occurrence-status" }, o.status ? [badge(o.status), " " + o.attemptCount + (o.attemptCount === 1 ? " attempt" : " attempts")] :
+          o.payloadUnavailable ? badge("payload_unavailable") : "—"),
+        h("td", { "data-label": "Last attempt" }, a ? [h("code", {}, a.diagnostic), h("div", { class: "muted" }, when(a.startedAt))] : "—"),
+        h("td", { "data-label": "Remediation" }, a && a.remediation !== "none" ? [h("code", {}, a.remediation), " ", OCCURRENCE_REMEDIES[a.remediation] || ""] :
+          o.payloadUnavailable ? [h("code", {}, "replace_payload"), " ", OCCURRENCE_REMEDIES.replace_payload] : "—"));
+    };
+    const load = async (fresh) => {
+      if (fresh) { cursor = null; clear(body); }
+      clear(note);
+      try {
+        const page = await api("GET", path + "/occurrences?limit=25" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""));
+        if (stale(seq)) return;
+        for (const o of page.items || []) body.appendChild(row(o));
+        cursor = page.nextCursor;
+        more.hidden = !cursor;
+        if (!body.firstChild) append(note, ["No occurrence yet: the first one appears once the schedule fires."]);
+      } catch (err) {
+        note.className = "error";
+        append(note, [err.message]);
+      }
+    };
+    more.addEventListener("click", () => load(false));
+    const refresh = h("button", { type: "button", class: "secondary", id: "occurrences-refresh" }, "Refresh");
+    refresh.addEventListener("click", () => load(true));
+    load(true);
+    return card("Occurrences, newest first",
+      h("table", { class: "responsive", id: "occurrences" },
+        h("thead", {}, h("tr", {}, ["Planned", "Event", "Delivery", "Status", "Last attempt", "Remediation"].map((t) => h("th", { scope: "col" }, t)))),
+        body),
+      note, h("div", { class: "actions" }, refresh, more));
   }
 
   // ---- policy explorer ----

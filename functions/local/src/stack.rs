@@ -200,6 +200,10 @@ impl Stack {
             planner: planner.clone(),
             clock: opts.clock.clone(),
             random: random.clone(),
+            index: store.clone(),
+            steps: queue.clone(),
+            event_types: store.clone(),
+            schemas: Default::default(),
         });
         let sender = Arc::new(Sender {
             secrets: secrets.clone(),

@@ -40,7 +40,7 @@ async fn main() -> Result<(), Error> {
         index: store.clone(),
         deliveries: store.clone(),
         planner: planner.clone(),
-        steps,
+        steps: steps.clone(),
         clock: Arc::new(courier_app::system::SystemClock),
         faults: Arc::new(courier_app::fanout::NoFanoutFaults),
         page: courier_app::fanout::STEP_PAGE,
@@ -53,6 +53,10 @@ async fn main() -> Result<(), Error> {
         planner: planner.clone(),
         clock: Arc::new(courier_app::system::SystemClock),
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
+        index: store.clone(),
+        steps: steps.clone(),
+        event_types: store.clone(),
+        schemas: Default::default(),
     });
     let limiter = Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table()));
     let sender = Arc::new(Sender {

@@ -1,12 +1,11 @@
 //! Routing an ingested event by subscription: resolving the application (by id or
 //! uid), reading the subscription index, and deciding whether the deliveries are
-//! written in the request (up to [`SYNC_LIMIT`] matches) or by fan-out steps.
+//! written in the request (up to [`SYNC_LIMIT`](crate::fanout::SYNC_LIMIT) matches) or by fan-out steps.
 
 use super::Api;
 use super::problem::{ApiError, ApiResult};
-use crate::fanout::{self, Route, SYNC_LIMIT};
-use crate::fanout_message::{FanoutCursor, FanoutStep};
-use crate::model::{Application, Endpoint, EventRecord, FanoutProgress, FanoutStatus, Tenant};
+use crate::fanout::{self, Route};
+use crate::model::{Application, Endpoint, EventRecord, FanoutProgress, Tenant};
 use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, EventId};
 
@@ -48,7 +47,7 @@ impl Api {
     }
 
     /// Reads the subscribers of an event of `event_type` (required, a valid type
-    /// name): up to [`SYNC_LIMIT`] are loaded to be written in the request; beyond
+    /// name): up to [`SYNC_LIMIT`](crate::fanout::SYNC_LIMIT) are loaded to be written in the request; beyond
     /// that they are only counted, and fan-out steps write them.
     pub(super) async fn route_event(
         &self,
@@ -75,59 +74,18 @@ impl Api {
             channels: channels.unwrap_or_default(),
         };
         let seed = self.random.next_u64();
-        let first = fanout::walk(
-            self.subscriptions.as_ref(),
-            route,
-            &FanoutCursor::default(),
-            SYNC_LIMIT + 1,
-        )
-        .await?;
-        let (endpoints, progress) = match first.next {
-            None => {
-                let endpoints = fanout::load_takers(self.subscriptions.as_ref(), route, &first.ids).await?;
-                let matched = first.ids.len() as u64;
-                let progress = FanoutProgress {
-                    status: FanoutStatus::Complete,
-                    matched,
-                    processed: matched,
-                    seed,
-                };
-                (endpoints, progress)
-            }
-            Some(next) => {
-                let rest = fanout::count_from(self.subscriptions.as_ref(), route, next).await?;
-                let progress = FanoutProgress {
-                    status: FanoutStatus::InProgress,
-                    matched: first.ids.len() as u64 + rest,
-                    processed: 0,
-                    seed,
-                };
-                (Vec::new(), progress)
-            }
-        };
-        let delivery_ids = endpoints
-            .iter()
-            .map(|e| fanout::delivery_id(seed, event_id, &e.id, now))
-            .collect();
+        let first = fanout::first_takers(self.subscriptions.as_ref(), route, event_id, seed, now).await?;
         Ok(Routed {
             application_id,
             channels: channels.map(<[String]>::to_vec),
-            endpoints,
-            delivery_ids,
-            progress,
+            endpoints: first.endpoints,
+            delivery_ids: first.delivery_ids,
+            progress: first.progress,
         })
     }
 
     /// Queues the first step of a stepped fan-out (nothing for any other event).
     pub(super) async fn start_fanout(&self, event: &EventRecord) -> ApiResult<()> {
-        if event
-            .fanout
-            .as_ref()
-            .is_some_and(|f| f.status == FanoutStatus::InProgress)
-        {
-            let step = FanoutStep::new(event.tenant_id.clone(), event.id.clone(), FanoutCursor::default());
-            self.fanout_queue.send_fanout(&step).await?;
-        }
-        Ok(())
+        Ok(fanout::start_steps(self.fanout_queue.as_ref(), event).await?)
     }
 }

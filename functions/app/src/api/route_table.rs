@@ -211,7 +211,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "PUT",
         path: "/v1/schedules/{id}",
-        statuses: &[200, 400, 401, 404, 409, 413, 415, 429, 503],
+        statuses: &[200, 400, 401, 404, 409, 413, 415, 422, 429, 503],
     },
     Route {
         method: "DELETE",

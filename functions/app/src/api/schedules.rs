@@ -1,6 +1,7 @@
 //! `/v1/schedules`: Greatwait's recurring schedules. Create (Idempotency-Key
 //! required), list, read (with the next firing instants), replace, pause, resume,
-//! delete, and each schedule's occurrences with their deliveries' status. Every
+//! delete, and each schedule's occurrences with their deliveries' status (or their
+//! fan-out's progress, for a schedule routed by type to an application). Every
 //! change is stored first, then told to the recurring timer (EventBridge Scheduler);
 //! a repeat of a create under its key makes sure both exist.
 
@@ -14,7 +15,7 @@ use super::query::list_query;
 use super::routes::{Authed, Id, reply};
 use crate::model::Tenant;
 use crate::ports::PortError;
-use crate::schedule::{FireMessage, RecurrenceSpec, RecurringSpec, Schedule, ScheduleState};
+use crate::schedule::{FireMessage, Occurrence, RecurrenceSpec, RecurringSpec, Schedule, ScheduleState};
 use crate::sender::PortRng;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
@@ -34,6 +35,9 @@ pub const NEXT_FIRINGS: usize = 5;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct ScheduleBody {
     endpoint_id: Option<String>,
+    /// Routed by subscription (no `endpointId`): the application (id or uid) whose
+    /// endpoints subscribed to `type` take each occurrence.
+    application_id: Option<String>,
     cron: Option<String>,
     timezone: Option<String>,
     rate: Option<String>,
@@ -49,7 +53,8 @@ pub(crate) struct ScheduleBody {
 
 /// A body checked field by field (nothing stored yet).
 struct Checked {
-    endpoint_id: EndpointId,
+    endpoint_id: Option<EndpointId>,
+    application_id: Option<String>,
     recurrence: RecurrenceSpec,
     start_at: Option<Timestamp>,
     end_at: Option<Timestamp>,
@@ -66,14 +71,31 @@ fn instant(field: &str, value: Option<&String>) -> ApiResult<Option<Timestamp>> 
 }
 
 impl Api {
-    /// Checks a body: the recurrence (400 naming the field: `cron.minutes`,
-    /// `timezone`, ...), the window, the payload, then that the endpoint exists (404).
+    /// Checks a body: the target (exactly one of `endpointId` and a route by `type`),
+    /// the recurrence (400 naming the field: `cron.minutes`, `timezone`, ...), the
+    /// window, the payload, then that the endpoint, or the application and the event
+    /// type, exist (404), then the payload against the type's schema (422).
     async fn check_schedule(&self, tenant: &Tenant, body: ScheduleBody) -> ApiResult<Checked> {
-        let raw_id = body
-            .endpoint_id
-            .ok_or_else(|| ApiError::validation("field `endpointId` is required"))?;
-        let endpoint_id =
-            EndpointId::parse(&raw_id).map_err(|e| ApiError::validation(format!("field `endpointId`: {e}")))?;
+        let endpoint_id = match (&body.endpoint_id, &body.application_id, &body.event_type) {
+            (Some(raw), None, _) => {
+                Some(EndpointId::parse(raw).map_err(|e| ApiError::validation(format!("field `endpointId`: {e}")))?)
+            }
+            (Some(_), Some(_), _) => {
+                return Err(ApiError::validation(
+                    "send either `endpointId` or `applicationId` with `type` (to route by subscription), not both",
+                ));
+            }
+            (None, _, Some(t)) => {
+                courier_core::subscription::check_type_name(t)
+                    .map_err(|m| ApiError::validation(format!("field `type`: {m}")))?;
+                None
+            }
+            (None, _, None) => {
+                return Err(ApiError::validation(
+                    "field `endpointId` or `type` (to route by subscription) is required",
+                ));
+            }
+        };
         if body.timezone.is_some() && body.cron.is_none() {
             return Err(ApiError::validation("field `timezone` goes with `cron` only"));
         }
@@ -115,13 +137,34 @@ impl Api {
                 "field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}"
             )));
         }
-        self.endpoints
-            .get_endpoint(&tenant.id, &endpoint_id)
-            .await?
-            .filter(|e| e.tenant_id == tenant.id)
-            .ok_or_else(|| ApiError::not_found("endpoint"))?;
+        let mut application_id = None;
+        match &endpoint_id {
+            Some(id) => {
+                self.endpoints
+                    .get_endpoint(&tenant.id, id)
+                    .await?
+                    .filter(|e| e.tenant_id == tenant.id)
+                    .ok_or_else(|| ApiError::not_found("endpoint"))?;
+            }
+            None => {
+                if let Some(raw) = &body.application_id {
+                    application_id = Some(self.resolve_application(tenant, raw).await?.id);
+                }
+                // A routed schedule fires for a long time: a type never declared
+                // (a typo) would reach no one, or only catch-all endpoints, unseen.
+                let t = body.event_type.as_deref().unwrap_or_default();
+                self.applications
+                    .get_event_type(&tenant.id, t)
+                    .await?
+                    .ok_or_else(|| ApiError::not_found("event type"))?;
+            }
+        }
+        if let Some(t) = &body.event_type {
+            self.check_payload_schema(tenant, t, &payload).await?;
+        }
         Ok(Checked {
             endpoint_id,
+            application_id,
             recurrence,
             start_at,
             end_at,
@@ -172,6 +215,7 @@ impl Api {
         json!({
             "id": s.id,
             "endpointId": s.endpoint_id,
+            "applicationId": s.application_id,
             "cron": s.recurrence.cron,
             "timezone": s.recurrence.timezone,
             "rate": s.recurrence.rate,
@@ -225,6 +269,7 @@ pub(crate) async fn create(
         id: ScheduleId::generate(now, &mut PortRng(api.random.as_ref())),
         tenant_id: tenant.id.clone(),
         endpoint_id: c.endpoint_id,
+        application_id: c.application_id,
         recurrence: c.recurrence,
         start_at: c.start_at,
         end_at: c.end_at,
@@ -308,6 +353,7 @@ pub(crate) async fn replace(
     let s = api
         .modify_schedule(&tenant, &id, |s| {
             s.endpoint_id = c.endpoint_id.clone();
+            s.application_id = c.application_id.clone();
             s.recurrence = c.recurrence.clone();
             s.start_at = c.start_at;
             s.end_at = c.end_at;
@@ -346,7 +392,8 @@ pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
 }
 
 /// `GET /v1/schedules/{id}/occurrences`: newest planned instant first, each with its
-/// delivery's status and last attempt's diagnostic and remediation.
+/// event and its delivery's status and last attempt's diagnostic and remediation,
+/// or for a routed schedule its fan-out's progress.
 pub(crate) async fn occurrences(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -366,25 +413,52 @@ pub(crate) async fn occurrences(
     }
     let mut items = Vec::with_capacity(page.items.len());
     for o in &page.items {
-        let delivery = api.deliveries.get_delivery(&o.delivery_id).await?;
-        let last = match &delivery {
-            Some(d) if d.attempt_count > 0 => api.deliveries.last_attempt(&d.id).await?,
-            _ => None,
-        };
-        items.push(json!({
+        items.push(api.occurrence_view(&tenant, o).await?);
+    }
+    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+}
+
+impl Api {
+    /// One occurrence as the API shows it: for one endpoint, its delivery's status
+    /// and last attempt; for a fan-out, its progress (how many subscribed endpoints
+    /// matched and how many have their delivery) and whether the payload was
+    /// unusable at the firing, from the event (one read, however many endpoints).
+    async fn occurrence_view(&self, tenant: &Tenant, o: &Occurrence) -> ApiResult<Value> {
+        let mut v = json!({
             "plannedAt": o.planned_at,
             "eventId": o.event_id,
             "deliveryId": o.delivery_id,
-            "status": delivery.as_ref().map(|d| d.status.as_str()),
-            "attemptCount": delivery.as_ref().map(|d| d.attempt_count),
-            "lastAttempt": last.map(|a| json!({
-                "startedAt": a.started_at,
-                "state": a.state,
-                "diagnostic": a.diagnostic,
-                "remediation": a.remediation,
-            })),
+            "status": null,
+            "attemptCount": null,
+            "lastAttempt": null,
+            "fanout": null,
             "createdAt": o.created_at,
-        }));
+        });
+        match &o.delivery_id {
+            Some(id) => {
+                let delivery = self.deliveries.get_delivery(id).await?;
+                let last = match &delivery {
+                    Some(d) if d.attempt_count > 0 => self.deliveries.last_attempt(&d.id).await?,
+                    _ => None,
+                };
+                v["status"] = json!(delivery.as_ref().map(|d| d.status.as_str()));
+                v["attemptCount"] = json!(delivery.as_ref().map(|d| d.attempt_count));
+                v["lastAttempt"] = json!(last.map(|a| json!({
+                    "startedAt": a.started_at,
+                    "state": a.state,
+                    "diagnostic": a.diagnostic,
+                    "remediation": a.remediation,
+                })));
+            }
+            None => {
+                if let Some(event) = self.deliveries.get_event(&tenant.id, &o.event_id).await? {
+                    if let Some(f) = &event.fanout {
+                        v["fanout"] = super::views::fanout_view(f);
+                    }
+                    v["payloadUnavailable"] = json!(event.occurrence.as_ref().is_some_and(|x| x.payload_unavailable));
+                }
+            }
+        }
+        Ok(v)
     }
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
 }

@@ -122,6 +122,7 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         body,
         expires_at,
         version,
+        delivery_settings,
     );
 }
 

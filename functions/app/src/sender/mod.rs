@@ -16,7 +16,9 @@ pub use request::*;
 
 use crate::limiter::{Admission, Limiter};
 use crate::message::{QueueMessage, Trigger};
-use crate::model::{Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState};
+use crate::model::{
+    Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliverySettings, DeliveryStatus, Endpoint, EndpointState,
+};
 use crate::planner::Planner;
 use crate::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, HeaderText, HttpSender, OutboundRequest, PortError, Random,

@@ -349,11 +349,14 @@ pub(super) fn health_events(endpoint: &Endpoint, cls: &Classification, decision:
     (breaker_event.is_some() || health_event.is_some()).then_some((breaker_event, health_event))
 }
 
+/// The delivery's context: the endpoint's latency class and long-running allowance,
+/// each replaced by the delivery's own setting when it has one (a schedule's).
 pub fn context(delivery: &Delivery, endpoint: &Endpoint) -> DeliveryContext {
+    let own = delivery.delivery_settings.as_ref();
     DeliveryContext {
         planned_at: delivery.planned_at,
-        latency_class: endpoint.latency_class,
-        long_running_allowance_seconds: endpoint.long_running_allowance_seconds,
+        latency_class: DeliverySettings::latency_class(own, endpoint),
+        long_running_allowance_seconds: DeliverySettings::long_running_allowance_seconds(own, endpoint),
     }
 }
 

@@ -227,7 +227,8 @@ impl Sender {
         delivery: &Delivery,
         m: &QueueMessage,
     ) -> Option<String> {
-        if endpoint.long_running_allowance_seconds == 0 || m.trigger == Trigger::Test {
+        let own = delivery.delivery_settings.as_ref();
+        if DeliverySettings::long_running_allowance_seconds(own, endpoint) == 0 || m.trigger == Trigger::Test {
             return None;
         }
         let mut raw = [0u8; 24];
