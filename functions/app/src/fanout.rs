@@ -10,7 +10,9 @@
 use crate::fanout_message::{FanoutCursor, FanoutStep};
 use crate::ingest::{self, NewEvent};
 use crate::message::{QueueMessage, Trigger};
-use crate::model::{Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, FanoutProgress, FanoutStatus};
+use crate::model::{
+    Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, FanoutLink, FanoutProgress, FanoutStatus,
+};
 use crate::planner::{Path, Planner};
 use crate::ports::{
     Clock, DeliveryStore, FanoutQueue, PortError, PortResult, Random, SubscriptionEntry, SubscriptionIndex,
@@ -373,6 +375,19 @@ impl FanoutWorker {
         };
         let now = self.clock.now();
         let page = walk(self.index.as_ref(), route, &step.cursor, self.page.max(1)).await?;
+        // The step's link first (the same key when redone), so every delivery it
+        // writes is named for the event's delivery list whatever happens next.
+        if !page.ids.is_empty() {
+            self.deliveries
+                .put_fanout_link(&FanoutLink {
+                    tenant_id: event.tenant_id.clone(),
+                    event_id: event.id.clone(),
+                    start: step.cursor.processed,
+                    endpoint_ids: page.ids.clone(),
+                    expires_at: event.expires_at,
+                })
+                .await?;
+        }
         let endpoints = load_takers(self.index.as_ref(), route, &page.ids).await?;
         let deliveries = build_deliveries(&event, progress.seed, &endpoints, now);
         let mut created = 0;

@@ -13,6 +13,7 @@ mod bodies;
 mod codec;
 mod deliveries;
 mod endpoints;
+mod fanout_links;
 mod idempotency;
 mod query;
 mod schedules;
@@ -21,6 +22,7 @@ mod subscriptions;
 mod tenants;
 
 use codec::*;
+pub use fanout_links::fanout_link_sk;
 use query::*;
 pub use schema::*;
 pub use subscriptions::subscription_prefix;
