@@ -16,6 +16,7 @@ mod endpoints;
 mod fanout_links;
 mod idempotency;
 mod query;
+mod reindex;
 mod schedules;
 mod schema;
 mod subscriptions;
