@@ -1284,25 +1284,6 @@ async fn limiter_contract() {
     contract::limiter_shared(&limiter, &other).await;
 }
 
-/// An endpoint item as written before the subscription index existed: no entries,
-/// no `subSks`, no `subSig`.
-async fn put_unindexed(client: &aws_sdk_dynamodb::Client, table: &str, e: &courier_app::model::Endpoint) {
-    use aws_sdk_dynamodb::types::AttributeValue;
-    client
-        .put_item()
-        .table_name(table)
-        .item("PK", AttributeValue::S(courier_aws::dynamo::tenant_pk(&e.tenant_id)))
-        .item("SK", AttributeValue::S(courier_aws::dynamo::endpoint_sk(&e.id)))
-        .item(
-            "data",
-            AttributeValue::S(serde_json::to_string(e).expect("endpoint json")),
-        )
-        .item("version", AttributeValue::N(e.version.to_string()))
-        .send()
-        .await
-        .expect("put the old item");
-}
-
 #[tokio::test]
 async fn endpoints_stored_before_the_index_are_filed_when_listed() {
     use courier_app::ports::{EndpointStore, SubscriptionIndex};
@@ -1321,7 +1302,7 @@ async fn endpoints_stored_before_the_index_are_filed_when_listed() {
         let mut e = contract::sample_endpoint(&tenant, &ids.endpoint(), T0);
         e.application_id = Some("app_old".to_owned());
         e.filter_types = filters;
-        put_unindexed(&client, &res.table, &e).await;
+        store.put_unindexed_endpoint(&e).await.expect("put the old item");
         old.push(e);
     }
     let read = |key: &'static str| {

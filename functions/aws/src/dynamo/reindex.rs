@@ -17,6 +17,25 @@ fn list(v: &[String]) -> AttributeValue {
 }
 
 impl DynamoStore {
+    /// Writes `e` as endpoints were stored before the subscription index: the item
+    /// alone (`data`, `version`), no entries, no `subSks`/`subSig`. For tests of the
+    /// filing, and for writing many endpoints on the emulator, where a transaction
+    /// copies the whole table first.
+    #[cfg(any(test, feature = "testing"))]
+    pub async fn put_unindexed_endpoint(&self, e: &Endpoint) -> PortResult<()> {
+        let mut item = key(tenant_pk(&e.tenant_id), &endpoint_sk(&e.id));
+        item.insert(DATA.to_owned(), s(to_json(e)?));
+        item.insert(VERSION.to_owned(), n(e.version));
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
     /// Files every endpoint of `items` (a page of endpoint items) that has no
     /// `subSig` yet; items that have one are left alone.
     pub(super) async fn file_unindexed(&self, items: &[(Item, Endpoint)]) -> PortResult<()> {
