@@ -614,3 +614,51 @@ async fn an_events_deliveries_are_listed_in_pages_however_it_was_routed() {
     assert_eq!(s, 400, "{b}");
     assert!(b["detail"].as_str().unwrap_or_default().contains("status"), "{b}");
 }
+
+#[tokio::test]
+async fn counting_the_matches_stops_at_its_limit() {
+    use courier_app::fanout::{Route, count_from, count_up_to, walk};
+    use courier_app::fanout_message::FanoutCursor;
+    use courier_app::ports::EndpointStore;
+    let w = World::new(vec![], 10).await;
+    let tenant = TenantId::parse(TENANT).expect("tenant id");
+    let mut rng = courier_core::rng::SplitMix64::new(4);
+    for i in 0..260 {
+        let id = courier_core::ids::EndpointId::generate(T0, &mut rng);
+        let mut e = courier_app::contract::sample_endpoint(&tenant, &id, T0);
+        e.application_id = Some(APP.to_owned());
+        e.filter_types = Some(match i % 4 {
+            // Filed under two keys of the lookup: counted once.
+            0 => vec!["invoice.paid".to_owned(), "invoice.*".to_owned()],
+            _ => vec!["invoice.*".to_owned()],
+        });
+        // A channel the event does not carry: not a match.
+        if i >= 250 {
+            e.channels = Some(vec!["eu".to_owned()]);
+        }
+        w.store.create_endpoint(&e).await.expect("endpoint");
+    }
+    let route = Route {
+        tenant: &tenant,
+        application: Some(APP),
+        event_type: "invoice.paid",
+        channels: &[],
+    };
+    let index = w.store.as_ref();
+    let start = FanoutCursor::default();
+    assert_eq!(count_from(index, route, start.clone()).await.expect("count"), 250);
+    assert_eq!(
+        count_up_to(index, route, start.clone(), 1000).await.expect("count"),
+        250
+    );
+    assert_eq!(count_up_to(index, route, start.clone(), 100).await.expect("count"), 100);
+    assert_eq!(count_up_to(index, route, start.clone(), 0).await.expect("count"), 0);
+    // From the cursor after ingest's first page, as ingest counts.
+    let first = walk(index, route, &start, 51).await.expect("first page");
+    let next = first.next.expect("more than one page");
+    assert_eq!(
+        count_up_to(index, route, next.clone(), u64::MAX).await.expect("count"),
+        199
+    );
+    assert_eq!(count_up_to(index, route, next, 150).await.expect("count"), 150);
+}

@@ -95,7 +95,9 @@ impl Api {
                 (endpoints, progress)
             }
             Some(next) => {
-                let rest = fanout::count_from(self.subscriptions.as_ref(), route, next).await?;
+                // Bounded: beyond the limit `matched` is the number counted, and the
+                // steps raise it as they pass it (exact once complete).
+                let rest = fanout::count_up_to(self.subscriptions.as_ref(), route, next, fanout::COUNT_LIMIT).await?;
                 let progress = FanoutProgress {
                     status: FanoutStatus::InProgress,
                     matched: first.ids.len() as u64 + rest,
