@@ -2314,9 +2314,6 @@ where
     assert_eq!(got, vec![e3.clone(), touched.clone()]);
 }
 
-/// Fan-out writes: a delivery added to a stored event once (a second write of its
-/// id conflicts) and listed in the endpoint's audit log; the event's progress only
-/// moves forward.
 /// A schedule's occurrence: its event's occurrence marks and its deliveries' own
 /// settings and empty body (payload unavailable) are kept as written, by both
 /// writes of an event's deliveries.
@@ -2357,8 +2354,10 @@ pub async fn occurrence_records<S: DeliveryStore>(store: &S) {
     assert_eq!(ok(store.get_delivery(&later.id).await, "read added"), Some(later));
 }
 
+/// Fan-out writes: a delivery added to a stored event once (a second write of its
+/// id conflicts) and listed in the endpoint's audit log; the event's progress only
+/// moves forward; deliveries read by id; the steps' links.
 pub async fn fanout_writes<S: DeliveryStore>(store: &S, clock: &ManualClock) {
-    let _ = clock;
     let ids = Ids::new();
     let tenant = ids.tenant();
     let endpoint = ids.endpoint();
@@ -2419,6 +2418,57 @@ pub async fn fanout_writes<S: DeliveryStore>(store: &S, clock: &ManualClock) {
             .await,
         "another tenant's event",
     );
+
+    // Deliveries read by id, in the order asked, missing ones left out.
+    let d2 = sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, sample_body(&event));
+    ok(store.create_event_delivery(&event, &d2).await, "add a second delivery");
+    assert_eq!(
+        ok(
+            store
+                .get_deliveries(&[d2.id.clone(), ids.delivery(), d.id.clone()])
+                .await,
+            "read deliveries"
+        ),
+        vec![d2.clone(), d.clone()]
+    );
+    assert_eq!(ok(store.get_deliveries(&[]).await, "read none"), vec![]);
+
+    // Fan-out links: by start, from a position on, replaced when a step is redone,
+    // none for another tenant, and gone with the event's expiry.
+    let link = |start: u64, endpoints: &[&EndpointId], expires_at: Option<i64>| crate::model::FanoutLink {
+        tenant_id: tenant.clone(),
+        event_id: event.id.clone(),
+        start,
+        endpoint_ids: endpoints.iter().map(|e| (*e).clone()).collect(),
+        expires_at,
+    };
+    let (a, b, c) = (ids.endpoint(), ids.endpoint(), ids.endpoint());
+    ok(store.put_fanout_link(&link(100, &[&c], None)).await, "link at 100");
+    ok(store.put_fanout_link(&link(0, &[&a], None)).await, "link at 0");
+    ok(
+        store.put_fanout_link(&link(0, &[&a, &b], None)).await,
+        "link at 0 redone",
+    );
+    let links = |tenant: TenantId, from: u64, limit: u32| {
+        let event = event.id.clone();
+        async move { ok(store.fanout_links(&tenant, &event, from, limit).await, "read links") }
+    };
+    assert_eq!(
+        links(tenant.clone(), 0, 10).await,
+        vec![link(0, &[&a, &b], None), link(100, &[&c], None)]
+    );
+    assert_eq!(links(tenant.clone(), 0, 1).await, vec![link(0, &[&a, &b], None)]);
+    assert_eq!(links(tenant.clone(), 1, 10).await, vec![link(100, &[&c], None)]);
+    assert_eq!(links(tenant.clone(), 101, 10).await, vec![]);
+    assert_eq!(links(ids.tenant(), 0, 10).await, vec![]);
+    let ends = clock.now().plus_secs(60).millis() / 1000;
+    ok(
+        store.put_fanout_link(&link(200, &[&a], Some(ends))).await,
+        "link at 200",
+    );
+    assert_eq!(links(tenant.clone(), 150, 10).await, vec![link(200, &[&a], Some(ends))]);
+    clock.advance_secs(60);
+    assert_eq!(links(tenant.clone(), 150, 10).await, vec![]);
 }
 
 // ---------------------------------------------------------------------------------

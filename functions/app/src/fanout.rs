@@ -10,7 +10,9 @@
 use crate::fanout_message::{FanoutCursor, FanoutStep};
 use crate::ingest::{self, NewEvent};
 use crate::message::{QueueMessage, Trigger};
-use crate::model::{Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, FanoutProgress, FanoutStatus};
+use crate::model::{
+    Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, FanoutLink, FanoutProgress, FanoutStatus,
+};
 use crate::planner::{Path, Planner};
 use crate::ports::{
     Clock, DeliveryStore, FanoutQueue, PortError, PortResult, Random, SubscriptionEntry, SubscriptionIndex,
@@ -27,6 +29,11 @@ use std::sync::Arc;
 pub const SYNC_LIMIT: usize = 50;
 /// Matching endpoints per fan-out step.
 pub const STEP_PAGE: usize = 100;
+/// Matches ingest counts beyond its first page at most, so a large fan-out's ingest
+/// reads a bounded part of the index; the steps raise `matched` past it.
+pub const COUNT_LIMIT: u64 = 10_000;
+/// Deliveries a fan-out step writes at once.
+const WRITE_CONCURRENCY: usize = 10;
 
 /// The index keys an endpoint is filed under: none when revoked (it never takes
 /// events again), else one per type filter (or the all-types key). A stored filter
@@ -176,10 +183,25 @@ pub async fn walk(
 
 /// Counts every matching endpoint from `cursor` on (keys read a thousand at a time).
 pub async fn count_from(index: &dyn SubscriptionIndex, route: Route<'_>, cursor: FanoutCursor) -> PortResult<u64> {
+    count_up_to(index, route, cursor, u64::MAX).await
+}
+
+/// Counts the matching endpoints from `cursor` on, stopping at `limit`: at most
+/// `limit / 1000 + 1` index reads, whatever the fan-out's size.
+pub async fn count_up_to(
+    index: &dyn SubscriptionIndex,
+    route: Route<'_>,
+    cursor: FanoutCursor,
+    limit: u64,
+) -> PortResult<u64> {
     let mut total = 0;
     let mut next = Some(cursor);
     while let Some(c) = next {
-        let m = walk(index, route, &c, 1000).await?;
+        let want = (limit - total).min(1000);
+        if want == 0 {
+            break;
+        }
+        let m = walk(index, route, &c, want as usize).await?;
         total += m.ids.len() as u64;
         next = m.next;
     }
@@ -347,7 +369,9 @@ pub async fn first_takers(
             (endpoints, progress)
         }
         Some(next) => {
-            let rest = count_from(index, route, next).await?;
+            // Bounded: beyond the limit `matched` is the number counted, and the
+            // steps raise it as they pass it (exact once complete).
+            let rest = count_up_to(index, route, next, COUNT_LIMIT).await?;
             let progress = FanoutProgress {
                 status: FanoutStatus::InProgress,
                 matched: first.ids.len() as u64 + rest,
@@ -443,19 +467,44 @@ impl FanoutWorker {
         };
         let now = self.clock.now();
         let page = walk(self.index.as_ref(), route, &step.cursor, self.page.max(1)).await?;
+        // The step's link first (the same key when redone), so every delivery it
+        // writes is named for the event's delivery list whatever happens next.
+        if !page.ids.is_empty() {
+            self.deliveries
+                .put_fanout_link(&FanoutLink {
+                    tenant_id: event.tenant_id.clone(),
+                    event_id: event.id.clone(),
+                    start: step.cursor.processed,
+                    endpoint_ids: page.ids.clone(),
+                    expires_at: event.expires_at,
+                })
+                .await?;
+        }
         let endpoints = load_takers(self.index.as_ref(), route, &page.ids).await?;
         let deliveries = build_deliveries(&event, progress.seed, &endpoints, now);
+        // Written WRITE_CONCURRENCY at a time (a page's writes one after another
+        // made a step of 100 take seconds); the crash seam still stops the step
+        // after exactly the writes before the one it names.
         let mut created = 0;
-        for (i, d) in deliveries.iter().enumerate() {
-            if self.faults.crash_after_writes(step, i) {
-                return Err(FanoutError::InjectedCrash);
+        for (c, chunk) in deliveries.chunks(WRITE_CONCURRENCY).enumerate() {
+            let base = c * WRITE_CONCURRENCY;
+            let crash_at = (0..chunk.len()).find(|j| self.faults.crash_after_writes(step, base + j));
+            let writing = &chunk[..crash_at.unwrap_or(chunk.len())];
+            let results = futures_util::future::join_all(
+                writing.iter().map(|d| self.deliveries.create_event_delivery(&event, d)),
+            )
+            .await;
+            for r in results {
+                match r {
+                    Ok(()) => created += 1,
+                    // Written by an earlier try of this step: queued again below,
+                    // which the sender's claim makes harmless.
+                    Err(PortError::Conflict(_)) => {}
+                    Err(e) => return Err(e.into()),
+                }
             }
-            match self.deliveries.create_event_delivery(&event, d).await {
-                Ok(()) => created += 1,
-                // Written by an earlier try of this step: queued again below, which
-                // the sender's claim makes harmless.
-                Err(PortError::Conflict(_)) => {}
-                Err(e) => return Err(e.into()),
+            if crash_at.is_some() {
+                return Err(FanoutError::InjectedCrash);
             }
         }
         if let Err(e) = enqueue_first(self.deliveries.as_ref(), &self.planner, &deliveries, now).await {

@@ -411,6 +411,23 @@ pub enum FanoutStatus {
     Complete,
 }
 
+/// What one fan-out step covered: the matching endpoints of its page, in index
+/// order, which are the matches from position `start` (the matches before the step)
+/// on. Their delivery ids derive from (event, endpoint), so the link names the
+/// step's deliveries without a write per delivery; a redone step writes the same
+/// `start` and replaces it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FanoutLink {
+    pub tenant_id: TenantId,
+    pub event_id: EventId,
+    pub start: u64,
+    pub endpoint_ids: Vec<EndpointId>,
+    /// The event's own expiry (the link goes with it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+}
+
 /// The first answer given for an Idempotency-Key, replayed for repeats.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

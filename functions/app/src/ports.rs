@@ -139,6 +139,30 @@ pub trait DeliveryStore: Send + Sync {
         event: &courier_core::ids::EventId,
         progress: &crate::model::FanoutProgress,
     ) -> PortResult<()>;
+    /// Stores the record of one fan-out step's page, keyed by (event, `start`): a
+    /// redone step replaces it. Goes with the event (its `expires_at`).
+    async fn put_fanout_link(&self, link: &crate::model::FanoutLink) -> PortResult<()>;
+    /// The live fan-out links of the tenant's event with `start >= from`, by
+    /// `start`, at most `limit` (clamped to 1..=10). Another tenant's event has none.
+    async fn fanout_links(
+        &self,
+        tenant: &TenantId,
+        event: &courier_core::ids::EventId,
+        from: u64,
+        limit: u32,
+    ) -> PortResult<Vec<crate::model::FanoutLink>>;
+    /// The live deliveries with these ids, in the order asked (missing and expired
+    /// ones left out). Adapters with a batch read override it; the default reads
+    /// them one by one.
+    async fn get_deliveries(&self, ids: &[DeliveryId]) -> PortResult<Vec<Delivery>> {
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(d) = self.get_delivery(id).await? {
+                out.push(d);
+            }
+        }
+        Ok(out)
+    }
     /// Claims attempt `claim.number` when the delivery is unsettled, its
     /// `next_attempt` is that number and no claim is live at `claim.started_at` (a
     /// claim whose lease ended may be taken over: the caller then records the lost

@@ -74,6 +74,7 @@ async fn another_tenants_ids_answer_404_on_every_route() {
     let id = w.event(&ep).await;
     w.step().await;
     let att = w.store.list_attempts(&id).await.unwrap_or_default()[0].id.to_string();
+    let evt = w.delivery(&id).await.event_id;
     let routes: Vec<(&str, String, Value)> = vec![
         ("GET", format!("/v1/endpoints/{ep}"), json!({})),
         (
@@ -98,6 +99,7 @@ async fn another_tenants_ids_answer_404_on_every_route() {
             "/v1/events".to_owned(),
             json!({"endpointId": ep, "payload": {}}),
         ),
+        ("GET", format!("/v1/events/{evt}/deliveries"), json!({})),
         ("GET", format!("/v1/deliveries/{id}"), json!({})),
         ("GET", format!("/v1/deliveries/{id}/attempts"), json!({})),
         ("GET", format!("/v1/deliveries/{id}/attempts/{att}"), json!({})),

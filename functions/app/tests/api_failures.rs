@@ -95,6 +95,19 @@ impl DeliveryStore for Flaky {
         self.faults.write("set_fanout_progress")?;
         self.store.set_fanout_progress(tenant, event, progress).await
     }
+    async fn put_fanout_link(&self, link: &courier_app::model::FanoutLink) -> PortResult<()> {
+        self.faults.write("put_fanout_link")?;
+        self.store.put_fanout_link(link).await
+    }
+    async fn fanout_links(
+        &self,
+        tenant: &TenantId,
+        event: &EventId,
+        from: u64,
+        limit: u32,
+    ) -> PortResult<Vec<courier_app::model::FanoutLink>> {
+        self.store.fanout_links(tenant, event, from, limit).await
+    }
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
         self.faults.write("claim_attempt")?;
         self.store.claim_attempt(id, claim).await

@@ -62,6 +62,39 @@ fn set(ids: &[&String]) -> BTreeSet<String> {
 
 const APP: &str = "app_01JAAAAAAAAAAAAAAAAAAAAAAB";
 
+/// Every page of `GET /v1/events/{id}/deliveries` with `limit` (at most 50 pages):
+/// the items, and each page's size.
+async fn event_deliveries(w: &World, event_id: &str, limit: usize) -> (Vec<Value>, Vec<usize>) {
+    let auth = format!("Bearer {}", common::KEY);
+    let path = format!("/v1/events/{event_id}/deliveries");
+    let (mut items, mut sizes) = (Vec::new(), Vec::new());
+    let mut cursor: Option<String> = None;
+    for _ in 0..50 {
+        let query = match &cursor {
+            Some(c) => format!("limit={limit}&cursor={c}"),
+            None => format!("limit={limit}"),
+        };
+        let (s, b, _) = common::raw(w, "GET", &path, Some(&query), &[("authorization", &auth)], b"").await;
+        assert_eq!(s, 200, "{b}");
+        let page = b["items"].as_array().expect("items").clone();
+        sizes.push(page.len());
+        items.extend(page);
+        match b["nextCursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => return (items, sizes),
+        }
+    }
+    panic!("more than 50 pages");
+}
+
+/// The `endpointId`s of delivery views.
+fn endpoints_of(items: &[Value]) -> Vec<String> {
+    items
+        .iter()
+        .map(|d| d["endpointId"].as_str().expect("endpointId").to_owned())
+        .collect()
+}
+
 #[tokio::test]
 async fn one_event_reaches_exactly_the_subscribed_endpoints() {
     let w = World::new(vec![], 10).await;
@@ -356,6 +389,34 @@ async fn a_thousand_endpoint_fan_out_is_stepped_and_a_crashed_step_redone_writes
     let (s, e) = w.call("GET", &format!("/v1/events/{event_id}"), Value::Null).await;
     assert_eq!(s, 200, "{e}");
     assert_eq!(e["fanout"], json!({"status": "complete", "matched": N, "processed": N}));
+    // The event's delivery list names each delivery once, from the steps' links, in
+    // full pages (the crashed step's link was rewritten by its redo).
+    let (listed, sizes) = event_deliveries(&w, &event_id, 100).await;
+    assert_eq!(sizes, vec![100; 10]);
+    let listed_endpoints = endpoints_of(&listed);
+    assert_eq!(listed_endpoints.iter().cloned().collect::<BTreeSet<_>>(), want);
+    assert_eq!(listed_endpoints.len(), N);
+    let mut by_id: BTreeMap<String, String> = deliveries
+        .iter()
+        .map(|d| (d.id.to_string(), d.endpoint_id.to_string()))
+        .collect();
+    for d in &listed {
+        let id = d["id"].as_str().expect("id");
+        assert_eq!(by_id.remove(id).as_deref(), d["endpointId"].as_str(), "{d}");
+        assert_eq!(
+            (d["eventId"].as_str(), d["status"].as_str()),
+            (Some(event_id.as_str()), Some("pending"))
+        );
+        assert_eq!(d["attemptCount"], 0);
+    }
+    assert!(by_id.is_empty(), "every delivery listed");
+    // Odd page sizes cross the links' boundaries and list the same.
+    let (odd, sizes) = event_deliveries(&w, &event_id, 33).await;
+    assert_eq!(sizes.len(), 31);
+    assert_eq!(
+        odd.iter().map(|d| d["id"].clone()).collect::<Vec<_>>(),
+        listed.iter().map(|d| d["id"].clone()).collect::<Vec<_>>()
+    );
     let stored = w
         .store
         .get_event(
@@ -428,4 +489,176 @@ async fn a_replay_honours_the_subscription_the_endpoint_has_then() {
         .map(|d| events[d.event_id.as_str()])
         .collect();
     assert_eq!(replayed, vec!["invoice.paid"]);
+}
+
+#[tokio::test]
+async fn an_events_deliveries_are_listed_in_pages_however_it_was_routed() {
+    let w = World::new(vec![], 10).await;
+    application(&w, APP, "customer-42").await;
+    let mut subs = Vec::new();
+    for _ in 0..3 {
+        subs.push(subscribed(&w, json!({"applicationId": APP, "filterTypes": ["invoice.*"]})).await);
+    }
+    let answered = |a: &Value| -> Vec<(String, String)> {
+        a["deliveries"]
+            .as_array()
+            .expect("deliveries")
+            .iter()
+            .map(|d| {
+                (
+                    d["id"].as_str().expect("id").to_owned(),
+                    d["endpointId"].as_str().expect("endpointId").to_owned(),
+                )
+            })
+            .collect()
+    };
+    let listed_pairs = |items: &[Value]| -> Vec<(String, String)> {
+        items
+            .iter()
+            .map(|d| {
+                (
+                    d["id"].as_str().expect("id").to_owned(),
+                    d["endpointId"].as_str().expect("endpointId").to_owned(),
+                )
+            })
+            .collect()
+    };
+
+    // Routed by subscription in the request: the event item names the deliveries.
+    let (s, routed) = w
+        .call(
+            "POST",
+            "/v1/events",
+            json!({"type": "invoice.paid", "applicationId": APP, "payload": {}}),
+        )
+        .await;
+    assert_eq!(s, 202, "{routed}");
+    let routed_id = routed["eventId"].as_str().expect("eventId").to_owned();
+    let (items, sizes) = event_deliveries(&w, &routed_id, 2).await;
+    assert_eq!(sizes, vec![2, 1]);
+    assert_eq!(listed_pairs(&items), answered(&routed));
+    assert_eq!(answered(&routed).len(), 3);
+
+    // Named endpoints, in the order named.
+    let named = subscribed(&w, json!({})).await;
+    let (s, explicit) = w
+        .call(
+            "POST",
+            "/v1/events",
+            json!({"endpointIds": [named, subs[1]], "payload": {"n": 2}}),
+        )
+        .await;
+    assert_eq!(s, 202, "{explicit}");
+    let explicit_id = explicit["eventId"].as_str().expect("eventId").to_owned();
+    let (items, sizes) = event_deliveries(&w, &explicit_id, 100).await;
+    assert_eq!(sizes, vec![2]);
+    assert_eq!(listed_pairs(&items), answered(&explicit));
+    assert_eq!(endpoints_of(&items), vec![named.clone(), subs[1].clone()]);
+    assert_eq!(items[0]["status"], "pending");
+
+    // The list shows each delivery as it is now.
+    w.step().await;
+    let (items, _) = event_deliveries(&w, &explicit_id, 100).await;
+    assert_eq!(
+        items
+            .iter()
+            .map(|d| (d["status"].clone(), d["attemptCount"].clone()))
+            .collect::<Vec<_>>(),
+        vec![(json!("succeeded"), json!(1)), (json!("succeeded"), json!(1))]
+    );
+
+    // Refusals: unknown event, malformed cursor, another event's cursor, unknown
+    // parameter.
+    let auth = format!("Bearer {}", common::KEY);
+    let get = |path: String, query: Option<String>| {
+        let auth = auth.clone();
+        let w = &w;
+        async move { common::raw(w, "GET", &path, query.as_deref(), &[("authorization", &auth)], b"").await }
+    };
+    let (s, b, _) = get("/v1/events/evt_01JAAAAAAAAAAAAAAAAAAAAAZZ/deliveries".into(), None).await;
+    assert_eq!((s, b["code"].clone()), (404, json!("not_found")), "{b}");
+    let (s, b, _) = get("/v1/events/not-an-id/deliveries".into(), None).await;
+    assert_eq!(s, 404, "{b}");
+    let (_, first, _) = get(format!("/v1/events/{routed_id}/deliveries"), Some("limit=1".into())).await;
+    let cursor = first["nextCursor"].as_str().expect("a cursor").to_owned();
+    let (s, b, _) = get(
+        format!("/v1/events/{routed_id}/deliveries"),
+        Some(format!("limit=1&cursor={cursor}")),
+    )
+    .await;
+    assert_eq!(
+        (s, endpoints_of(b["items"].as_array().expect("items"))),
+        (200, vec![answered(&routed)[1].1.clone()])
+    );
+    for query in [
+        format!("cursor={cursor}"),
+        "cursor=%21%21".to_owned(),
+        "cursor=dA".to_owned(),
+    ] {
+        let (s, b, _) = get(format!("/v1/events/{explicit_id}/deliveries"), Some(query.clone())).await;
+        assert_eq!(
+            (s, b["code"].clone()),
+            (400, json!("validation_failed")),
+            "{query}: {b}"
+        );
+        assert!(
+            b["detail"].as_str().unwrap_or_default().contains("cursor"),
+            "{query}: {b}"
+        );
+    }
+    let (s, b, _) = get(
+        format!("/v1/events/{explicit_id}/deliveries"),
+        Some("status=failed".into()),
+    )
+    .await;
+    assert_eq!(s, 400, "{b}");
+    assert!(b["detail"].as_str().unwrap_or_default().contains("status"), "{b}");
+}
+
+#[tokio::test]
+async fn counting_the_matches_stops_at_its_limit() {
+    use courier_app::fanout::{Route, count_from, count_up_to, walk};
+    use courier_app::fanout_message::FanoutCursor;
+    use courier_app::ports::EndpointStore;
+    let w = World::new(vec![], 10).await;
+    let tenant = TenantId::parse(TENANT).expect("tenant id");
+    let mut rng = courier_core::rng::SplitMix64::new(4);
+    for i in 0..260 {
+        let id = courier_core::ids::EndpointId::generate(T0, &mut rng);
+        let mut e = courier_app::contract::sample_endpoint(&tenant, &id, T0);
+        e.application_id = Some(APP.to_owned());
+        e.filter_types = Some(match i % 4 {
+            // Filed under two keys of the lookup: counted once.
+            0 => vec!["invoice.paid".to_owned(), "invoice.*".to_owned()],
+            _ => vec!["invoice.*".to_owned()],
+        });
+        // A channel the event does not carry: not a match.
+        if i >= 250 {
+            e.channels = Some(vec!["eu".to_owned()]);
+        }
+        w.store.create_endpoint(&e).await.expect("endpoint");
+    }
+    let route = Route {
+        tenant: &tenant,
+        application: Some(APP),
+        event_type: "invoice.paid",
+        channels: &[],
+    };
+    let index = w.store.as_ref();
+    let start = FanoutCursor::default();
+    assert_eq!(count_from(index, route, start.clone()).await.expect("count"), 250);
+    assert_eq!(
+        count_up_to(index, route, start.clone(), 1000).await.expect("count"),
+        250
+    );
+    assert_eq!(count_up_to(index, route, start.clone(), 100).await.expect("count"), 100);
+    assert_eq!(count_up_to(index, route, start.clone(), 0).await.expect("count"), 0);
+    // From the cursor after ingest's first page, as ingest counts.
+    let first = walk(index, route, &start, 51).await.expect("first page");
+    let next = first.next.expect("more than one page");
+    assert_eq!(
+        count_up_to(index, route, next.clone(), u64::MAX).await.expect("count"),
+        199
+    );
+    assert_eq!(count_up_to(index, route, next, 150).await.expect("count"), 150);
 }

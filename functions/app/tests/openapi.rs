@@ -221,7 +221,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 43);
+    assert_eq!(ROUTES.len(), 44);
 }
 
 #[test]
@@ -730,6 +730,15 @@ async fn every_provoked_status_is_documented_for_its_route() {
             200,
         ),
         (
+            Call::new(
+                "GET",
+                "/v1/events/{id}/deliveries",
+                format!("/v1/events/{event_of_pending}/deliveries"),
+            )
+            .query("limit=1"),
+            200,
+        ),
+        (
             Call::new("POST", "/v1/events/batch", "/v1/events/batch")
                 .json(json!({"events": [{"endpointId": ep, "payload": 1}, {"payload": 2}]})),
             207,
@@ -1091,6 +1100,15 @@ async fn every_provoked_status_is_documented_for_its_route() {
             "validation_failed",
         ),
         (
+            Call::new(
+                "GET",
+                "/v1/events/{id}/deliveries",
+                format!("/v1/events/{event_of_pending}/deliveries"),
+            )
+            .query("cursor=AAAAAAAAAAAA"),
+            "validation_failed",
+        ),
+        (
             Call::new("POST", "/v1/endpoints/{id}/enable", ep_path("/enable"))
                 .json(json!({"replaySince": "yesterday"})),
             "validation_failed",
@@ -1188,6 +1206,11 @@ async fn every_provoked_status_is_documented_for_its_route() {
         Call::new("POST", "/v1/events", "/v1/events").json(json!({"endpointId": UNKNOWN_EP, "payload": 1})),
         Call::new("GET", "/v1/events", "/v1/events").query(&format!("endpointId={UNKNOWN_EP}")),
         Call::new("GET", "/v1/events/{id}", "/v1/events/evt_01JAAAAAAAAAAAAAAAAAAAAAAA"),
+        Call::new(
+            "GET",
+            "/v1/events/{id}/deliveries",
+            "/v1/events/evt_01JAAAAAAAAAAAAAAAAAAAAAAA/deliveries",
+        ),
         Call::new("GET", "/v1/deliveries/{id}", format!("/v1/deliveries/{UNKNOWN_DLV}")),
         Call::new(
             "GET",

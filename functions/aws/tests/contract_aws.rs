@@ -1284,3 +1284,72 @@ async fn limiter_contract() {
     let other = courier_aws::DynamoLimiter::new(aws_sdk_dynamodb::Client::new(&config), &res.table);
     contract::limiter_shared(&limiter, &other).await;
 }
+
+#[tokio::test]
+async fn endpoints_stored_before_the_index_are_filed_when_listed() {
+    use courier_app::ports::{EndpointStore, SubscriptionIndex};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let client = aws_sdk_dynamodb::Client::new(&config);
+    let ids = contract::Ids::new();
+    let tenant = ids.tenant();
+    let mut old = Vec::new();
+    for filters in [
+        Some(vec!["invoice.*".to_owned()]),
+        None,
+        Some(vec!["order.*".to_owned()]),
+    ] {
+        let mut e = contract::sample_endpoint(&tenant, &ids.endpoint(), T0);
+        e.application_id = Some("app_old".to_owned());
+        e.filter_types = filters;
+        store.put_unindexed_endpoint(&e).await.expect("put the old item");
+        old.push(e);
+    }
+    let read = |key: &'static str| {
+        let (store, tenant) = (&store, tenant.clone());
+        async move {
+            let mut ids: Vec<_> = store
+                .subscriptions(&tenant, Some("app_old"), key, None, 100)
+                .await
+                .expect("read the index")
+                .into_iter()
+                .map(|entry| entry.endpoint_id)
+                .collect();
+            ids.sort();
+            ids
+        }
+    };
+    assert_eq!(read("p#invoice.").await, vec![]);
+    assert_eq!(read("*").await, vec![]);
+
+    // One listing pass files them (two pages here), and they read as before.
+    let first = store.list_endpoints(&tenant, None, 2).await.expect("page 1");
+    let second = store
+        .list_endpoints(&tenant, first.next_cursor.as_deref(), 2)
+        .await
+        .expect("page 2");
+    assert_eq!(second.next_cursor, None);
+    let mut by_id = old.clone();
+    by_id.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!([first.items, second.items].concat(), by_id);
+    assert_eq!(read("p#invoice.").await, vec![old[0].id.clone()]);
+    assert_eq!(read("*").await, vec![old[1].id.clone()]);
+    assert_eq!(read("p#order.").await, vec![old[2].id.clone()]);
+    let marked = scan(&client, &res.table)
+        .await
+        .into_iter()
+        .filter(|i| i["SK"].as_s().is_ok_and(|sk| sk.starts_with("EP#")))
+        .filter(|i| i.contains_key("subSig") && i.contains_key("subSks"))
+        .count();
+    assert_eq!(marked, 3);
+
+    // Filed, an endpoint follows its writes as any other: a filter change moves its
+    // entry in the one write that is conditional on the signature.
+    let mut moved = old[0].clone();
+    moved.filter_types = Some(vec!["refund.*".to_owned()]);
+    moved.version += 1;
+    store.update_endpoint(&moved, old[0].version).await.expect("update");
+    assert_eq!(read("p#invoice.").await, vec![]);
+    assert_eq!(read("p#refund.").await, vec![old[0].id.clone()]);
+}

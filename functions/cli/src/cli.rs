@@ -255,6 +255,12 @@ pub enum EventsCmd {
         #[arg(long, default_value_t = 20)]
         max_pages: u32,
     },
+    /// The event's deliveries: those named at ingest, then a fan-out's.
+    Deliveries {
+        id: String,
+        #[command(flatten)]
+        page: Page,
+    },
 }
 
 #[derive(Subcommand)]

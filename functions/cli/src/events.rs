@@ -108,5 +108,10 @@ pub async fn run(cmd: EventsCmd, client: &Client, out: &mut Output) -> CliResult
             let a = get(client, &id, endpoint, max_pages).await?;
             out.answer(&a, render::event)
         }
+        EventsCmd::Deliveries { id, page } => {
+            let path = format!("/v1/events/{}/deliveries", segment(&id));
+            let a = paging::list(client, &path, Vec::new(), &page).await?;
+            out.answer(&a, render::deliveries)
+        }
     }
 }

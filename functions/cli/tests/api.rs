@@ -350,6 +350,14 @@ async fn a_failing_receiver_is_followed_to_success_and_redelivered() {
     let e = cli.json(&["events", "get", &event, "--endpoint", &ep]).await;
     assert_eq!(e["id"], event.as_str());
     assert_eq!(e["type"], "order.paid");
+    let ed = cli.json(&["events", "deliveries", &event, "--all"]).await;
+    let listed: Vec<(&str, &str)> = ed["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|d| (s(&d["id"]), s(&d["status"])))
+        .collect();
+    assert_eq!(listed, [(dlv.as_str(), "succeeded")]);
     let dl = cli
         .json(&[
             "deliveries",
@@ -539,6 +547,7 @@ async fn lifecycle_commands_and_error_classes() {
     cli.fails(3, &["endpoints", "get", "ep_doesnotexist"]).await;
     cli.fails(3, &["events", "get", "evt_doesnotexist", "--endpoint", &ep])
         .await;
+    cli.fails(3, &["events", "deliveries", "evt_doesnotexist"]).await;
 
     // Usage (2): the API's validation names the field; local input errors too.
     let err = cli

@@ -10,7 +10,7 @@ use super::limits::{
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::query::list_query;
 use super::routes::{Authed, reply};
-use super::views::{event_view, expired};
+use super::views::{delivery_view, event_view, expired};
 use crate::ingest::{self, NewEvent};
 use crate::message::Trigger;
 use crate::model::{Delivery, Endpoint, EventRecord, IdempotencyRecord, Tenant};
@@ -76,6 +76,32 @@ pub(crate) async fn get(
         .await?
         .ok_or_else(|| ApiError::not_found("event"))?;
     Ok(reply(200, &event_view(&event)))
+}
+
+/// `GET /v1/events/{id}/deliveries`: the event's deliveries (those named at ingest,
+/// then its fan-out steps'), a page (`cursor`, `limit`) at a time.
+pub(crate) async fn deliveries(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    super::routes::Id(id): super::routes::Id,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let id = super::endpoints::id_from_path(&id, EventId::parse, "event")?;
+    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    let event = api
+        .deliveries
+        .get_event(&tenant.id, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("event"))?;
+    let page = crate::event_deliveries::page(api.deliveries.as_ref(), &event, q.cursor.as_deref(), q.limit).await?;
+    let now = api.clock.now();
+    let items: Vec<Value> = page
+        .items
+        .iter()
+        .filter(|d| !expired(d.expires_at, now))
+        .map(delivery_view)
+        .collect();
+    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
 }
 
 /// `POST /v1/events`

@@ -149,6 +149,11 @@ pub const ROUTES: &[Route] = &[
         statuses: &[200, 401, 404, 429, 503],
     },
     Route {
+        method: "GET",
+        path: "/v1/events/{id}/deliveries",
+        statuses: &[200, 400, 401, 404, 429, 503],
+    },
+    Route {
         method: "POST",
         path: "/v1/applications",
         statuses: &[201, 400, 401, 409, 413, 415, 429, 503],

@@ -108,6 +108,7 @@ impl Api {
             .route("/v1/portal-links", only(post(portal::create), "POST"))
             .route("/v1/events/batch", only(post(events_batch::create), "POST"))
             .route("/v1/events/{id}", only(get(events::get), "GET"))
+            .route("/v1/events/{id}/deliveries", only(get(events::deliveries), "GET"))
             .route(
                 "/v1/schedules",
                 only(post(schedules::create).get(schedules::list), "GET, POST"),

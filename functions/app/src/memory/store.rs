@@ -23,6 +23,8 @@ struct StoreState {
     idempotency: HashMap<String, IdempotencyRecord>,
     /// The subscription index: (tenant, application or "", key, endpoint) -> entry.
     subscriptions: BTreeMap<(TenantId, String, String, EndpointId), SubscriptionEntry>,
+    /// Fan-out links by (event, step start).
+    fanout_links: BTreeMap<(EventId, u64), crate::model::FanoutLink>,
 }
 
 impl StoreState {
@@ -474,6 +476,31 @@ impl DeliveryStore for MemoryStore {
                 Ok(())
             }
         }
+    }
+
+    async fn put_fanout_link(&self, link: &crate::model::FanoutLink) -> PortResult<()> {
+        let (mut st, _) = self.begin()?;
+        st.fanout_links
+            .insert((link.event_id.clone(), link.start), link.clone());
+        Ok(())
+    }
+
+    async fn fanout_links(
+        &self,
+        tenant: &TenantId,
+        event: &EventId,
+        from: u64,
+        limit: u32,
+    ) -> PortResult<Vec<crate::model::FanoutLink>> {
+        let (st, now) = self.begin()?;
+        Ok(st
+            .fanout_links
+            .range((event.clone(), from)..=(event.clone(), u64::MAX))
+            .map(|(_, l)| l)
+            .filter(|l| &l.tenant_id == tenant && is_live(l.expires_at, now))
+            .take(limit.clamp(1, 10) as usize)
+            .cloned()
+            .collect())
     }
 
     async fn get_event(&self, tenant: &TenantId, id: &EventId) -> PortResult<Option<EventRecord>> {

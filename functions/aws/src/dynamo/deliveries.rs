@@ -130,6 +130,24 @@ impl DeliveryStore for DynamoStore {
         Ok(())
     }
 
+    async fn put_fanout_link(&self, link: &courier_app::model::FanoutLink) -> PortResult<()> {
+        self.put_link(link).await
+    }
+
+    async fn fanout_links(
+        &self,
+        tenant: &TenantId,
+        event: &EventId,
+        from: u64,
+        limit: u32,
+    ) -> PortResult<Vec<courier_app::model::FanoutLink>> {
+        self.links_from(tenant, event, from, limit).await
+    }
+
+    async fn get_deliveries(&self, ids: &[DeliveryId]) -> PortResult<Vec<Delivery>> {
+        self.deliveries_by_id(ids).await
+    }
+
     async fn get_event(&self, tenant: &TenantId, id: &EventId) -> PortResult<Option<EventRecord>> {
         match self.get_live(event_pk(id), EVENT_SK).await? {
             None => Ok(None),

@@ -137,6 +137,29 @@ impl EndpointStore for DynamoStore {
     }
 
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
-        self.list_data(tenant, "EP#", "endpoint", cursor, limit).await
+        // As `list_data`, and endpoints stored before the subscription index are
+        // filed into it on the way (`reindex.rs`).
+        let spec = QuerySpec {
+            index: None,
+            pk: (PK, tenant_pk(tenant)),
+            sk_attr: SK,
+            sk_cond: Some(SortCondition::Prefix("EP#")),
+            forward: true,
+            ttl_filter: false,
+            consistent: true,
+            status_filter: None,
+        };
+        self.page(spec, cursor, limit, |items| async move {
+            let decoded = items
+                .into_iter()
+                .map(|i| {
+                    let e: Endpoint = from_json(&i, "endpoint")?;
+                    Ok((i, e))
+                })
+                .collect::<PortResult<Vec<_>>>()?;
+            self.file_unindexed(&decoded).await?;
+            Ok(decoded)
+        })
+        .await
     }
 }

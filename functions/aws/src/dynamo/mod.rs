@@ -13,14 +13,17 @@ mod bodies;
 mod codec;
 mod deliveries;
 mod endpoints;
+mod fanout_links;
 mod idempotency;
 mod query;
+mod reindex;
 mod schedules;
 mod schema;
 mod subscriptions;
 mod tenants;
 
 use codec::*;
+pub use fanout_links::fanout_link_sk;
 use query::*;
 pub use schema::*;
 pub use subscriptions::subscription_prefix;
