@@ -124,6 +124,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
                 &new.payload,
             )
             .into(),
+            body_hash: None,
             expires_at: dropped.map(|_| now.millis() / 1000 + retention),
             version: 1,
         });
@@ -138,6 +139,8 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             reason: dropped.map(str::to_owned),
         });
     }
+    // One envelope for all of them, stored once, in the event item.
+    crate::shared_body::share(&mut deliveries);
     let max_retention = new
         .endpoints
         .iter()
@@ -161,8 +164,15 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
     (event, deliveries)
 }
 
-/// The queue message for a delivery's first attempt.
+/// The queue message for a delivery's first attempt, carrying the delivery's body
+/// when the event item holds it and it fits (`shared_body::for_message`).
 pub fn first_message(d: &Delivery) -> QueueMessage {
+    let mut m = bare_first_message(d);
+    m.body = crate::shared_body::for_message(d, &m);
+    m
+}
+
+fn bare_first_message(d: &Delivery) -> QueueMessage {
     QueueMessage {
         v: 1,
         delivery_id: d.id.clone(),
@@ -174,6 +184,7 @@ pub fn first_message(d: &Delivery) -> QueueMessage {
         source_attempt_id: None,
         attempt_id: None,
         completion_check: false,
+        body: None,
     }
 }
 

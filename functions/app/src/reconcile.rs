@@ -99,6 +99,7 @@ pub fn requeue_message(d: &Delivery, now: Timestamp) -> QueueMessage {
             source_attempt_id: None,
             attempt_id: Some(aw.attempt_id.clone()),
             completion_check: true,
+            body: None,
         },
         None => resume_message(d, now),
     }
@@ -292,6 +293,7 @@ mod tests {
             dead_lettered_at: None,
             awaiting: None,
             body: Arc::from("{}"),
+            body_hash: None,
             expires_at: None,
             version: 3,
         }

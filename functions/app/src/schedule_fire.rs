@@ -117,6 +117,7 @@ impl ScheduleFirer {
             }
             .into();
         }
+        crate::shared_body::share(&mut deliveries);
         match ingest::store_and_enqueue(self.deliveries.as_ref(), &self.planner, &event, &deliveries, now).await {
             Ok(()) => {}
             // Written meanwhile by a concurrent firing: queue what is stored.

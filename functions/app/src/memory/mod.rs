@@ -33,6 +33,7 @@ use crate::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, FanoutQueue, IdempotencyStore, PortError, PortResult, Queue, Random,
     SecretSource, SubscriptionEntry, SubscriptionIndex, TenantStore, Timer,
 };
+use crate::shared_body;
 use crate::store_rules::{
     BadScheduleName, DelayOutOfRange, MAX_DELAY_SECONDS, MAX_PAGE, claim_allowed, claim_held_by, in_window, is_live,
     recorded_onto, set_claim, valid_schedule_name,

@@ -18,6 +18,8 @@ struct StoreState {
     tenant_keys: HashMap<String, Tenant>,
     endpoints: BTreeMap<(TenantId, EndpointId), Endpoint>,
     events: HashMap<EventId, EventRecord>,
+    /// The body an event stores once for the deliveries created with it.
+    event_bodies: HashMap<EventId, Arc<str>>,
     /// Endpoints an event was created with a delivery for (the audit log's index).
     event_endpoints: HashMap<EventId, Vec<EndpointId>>,
     idempotency: HashMap<String, IdempotencyRecord>,
@@ -119,9 +121,21 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         dead_lettered_at,
         awaiting,
         body,
+        body_hash,
         expires_at,
         version,
     );
+}
+
+/// `d` keeping its own body: what every create call but `create_event` stores.
+fn with_own_body(d: &Delivery) -> std::borrow::Cow<'_, Delivery> {
+    match d.body_hash {
+        None => std::borrow::Cow::Borrowed(d),
+        Some(_) => std::borrow::Cow::Owned(Delivery {
+            body_hash: None,
+            ..d.clone()
+        }),
+    }
 }
 
 /// Which shard holds a delivery. Bits 32..36 of the key's hash: the shard's own map
@@ -414,14 +428,23 @@ impl DeliveryStore for MemoryStore {
             }
         }
         let mut endpoints: Vec<EndpointId> = Vec::new();
+        let shared = shared_body::event_body(deliveries);
         for d in deliveries {
             if !endpoints.contains(&d.endpoint_id) {
                 endpoints.push(d.endpoint_id.clone());
             }
             if let Some(shard) = shards[shard_of(&d.id)].as_deref_mut() {
-                shard.put_new(d);
+                if shared_body::in_event(d, shared.as_ref()) {
+                    shard.put_new(&shared_body::stored_form(d));
+                } else {
+                    shard.put_new(&with_own_body(d));
+                }
             }
         }
+        match shared {
+            Some((body, _)) => st.event_bodies.insert(event.id.clone(), body),
+            None => st.event_bodies.remove(&event.id),
+        };
         st.event_endpoints.insert(event.id.clone(), endpoints);
         st.events.insert(event.id.clone(), event.clone());
         Ok(())
@@ -432,7 +455,7 @@ impl DeliveryStore for MemoryStore {
         if live_delivery(&st, &delivery.id, &now).is_some() {
             return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
         }
-        st.put_new(delivery);
+        st.put_new(&with_own_body(delivery));
         Ok(())
     }
 
@@ -443,7 +466,7 @@ impl DeliveryStore for MemoryStore {
             if live_delivery(&shard, &delivery.id, &CallNow::known(self.clock.as_ref(), now)).is_some() {
                 return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
             }
-            shard.put_new(delivery);
+            shard.put_new(&with_own_body(delivery));
         }
         let endpoints = st.event_endpoints.entry(event.id.clone()).or_default();
         if !endpoints.contains(&delivery.endpoint_id) {
@@ -488,6 +511,15 @@ impl DeliveryStore for MemoryStore {
         Ok(live_delivery(&st, id, &now).cloned())
     }
 
+    async fn event_body(&self, event: &EventId) -> PortResult<Option<Arc<str>>> {
+        let (st, now) = self.begin()?;
+        Ok(st
+            .events
+            .get(event)
+            .filter(|e| is_live(e.expires_at, now))
+            .and_then(|_| st.event_bodies.get(event).cloned()))
+    }
+
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
@@ -513,6 +545,7 @@ impl DeliveryStore for MemoryStore {
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
         // Copied before the lock is taken: concurrent steps wait on it.
         let copy = attempt.clone();
+        let delivery = &*shared_body::stored_form(delivery);
         let (mut st, now) = self.begin_shard(&delivery.id)?;
         // One lookup serves the check and both writes.
         let stored = st.live_mut(&delivery.id, &now);
@@ -548,6 +581,7 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
+        let delivery = &*shared_body::stored_form(delivery);
         let (mut st, now) = self.begin_shard(&delivery.id)?;
         match st.live_mut(&delivery.id, &now).map(|s| &mut s.delivery) {
             // Exactly this state is stored already: a repeated call (see `claim_held_by`).

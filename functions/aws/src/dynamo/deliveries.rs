@@ -18,6 +18,22 @@ impl DeliveryStore for DynamoStore {
                 )));
             }
         }
+        // The deliveries' one body goes in the event item, once; each delivery
+        // that carries it keeps only its hash. Any other keeps its own body.
+        let shared = shared_body::event_body(deliveries);
+        let own: Vec<Delivery>;
+        let deliveries: &[Delivery] = if deliveries.iter().all(|d| shared_body::in_event(d, shared.as_ref())) {
+            deliveries
+        } else {
+            own = deliveries
+                .iter()
+                .map(|d| match shared_body::in_event(d, shared.as_ref()) {
+                    true => d.clone(),
+                    false => with_own_body(d),
+                })
+                .collect();
+            &own
+        };
         // Shared bodies first, which keeps the transaction far below 4 MB. If the
         // transaction then fails, the deliveries it did not write are taken off
         // their body items again (`release_bodies`).
@@ -38,15 +54,7 @@ impl DeliveryStore for DynamoStore {
                 )
                 .build())
         };
-        let mut event_item = key(event_pk(&event.id), EVENT_SK);
-        event_item.insert(DATA.to_owned(), s(to_json(event)?));
-        event_item.insert(TENANT_ID.to_owned(), s(event.tenant_id.as_str()));
-        event_item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
-        event_item.insert(GSI3PK.to_owned(), s(audit_pk(&event.tenant_id, None)));
-        event_item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
-        if let Some(e) = event.expires_at {
-            event_item.insert(TTL_ATTR.to_owned(), n(e));
-        }
+        let event_item = event_item(event, shared.as_ref().map(|(b, _)| &**b))?;
         if let [d] = deliveries {
             return self.create_single(event, event_item, d).await;
         }
@@ -77,6 +85,7 @@ impl DeliveryStore for DynamoStore {
     }
 
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
+        let delivery = &with_own_body(delivery);
         self.ensure_bodies(std::iter::once(delivery)).await?;
         let (cond, values) = absent_or_expired(self.now());
         if self
@@ -90,6 +99,7 @@ impl DeliveryStore for DynamoStore {
     }
 
     async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
+        let delivery = &with_own_body(delivery);
         self.ensure_bodies(std::iter::once(delivery)).await?;
         let (cond, values) = absent_or_expired(self.now());
         if self
@@ -112,12 +122,12 @@ impl DeliveryStore for DynamoStore {
         let Some(mut item) = self.get_live(event_pk(event), EVENT_SK).await? else {
             return Err(missing());
         };
-        let mut record: EventRecord = from_json(&item, "event")?;
+        let mut record = event_from_item(&item)?;
         if &record.tenant_id != tenant {
             return Err(missing());
         }
         record.fanout = Some(progress.clone());
-        item.insert(DATA.to_owned(), s(to_json(&record)?));
+        item.extend(event_item(&record, get_s(&item, BODY))?);
         item.insert(FANOUT_PROCESSED.to_owned(), n(progress.processed));
         // A slower copy of an earlier step never moves the progress back.
         self.put_if(
@@ -134,7 +144,7 @@ impl DeliveryStore for DynamoStore {
         match self.get_live(event_pk(id), EVENT_SK).await? {
             None => Ok(None),
             Some(item) => {
-                let e: EventRecord = from_json(&item, "event")?;
+                let e = event_from_item(&item)?;
                 Ok((&e.tenant_id == tenant).then_some(e))
             }
         }
@@ -142,6 +152,26 @@ impl DeliveryStore for DynamoStore {
 
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
         self.load_delivery(id).await
+    }
+
+    async fn event_body(&self, event: &EventId) -> PortResult<Option<Arc<str>>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key(event_pk(event), EVENT_SK)))
+            .projection_expression("#body, #ttl")
+            .expression_attribute_names("#body", BODY)
+            .expression_attribute_names("#ttl", TTL_ATTR)
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        let now = self.now();
+        Ok(out
+            .item
+            .filter(|i| is_live(get_n(i, TTL_ATTR), now))
+            .and_then(|i| get_s(&i, BODY).map(Arc::from)))
     }
 
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
@@ -319,7 +349,7 @@ impl DeliveryStore for DynamoStore {
             // An SDK retry of a write that did land finds the claim gone: if exactly
             // this outcome is stored, the call succeeded.
             if self.stored_attempt(&old, attempt).await?.as_ref() == Some(attempt)
-                && &self.one_delivery(old.clone()).await? == delivery
+                && self.one_delivery(old.clone()).await? == *shared_body::stored_form(delivery)
             {
                 return Ok(());
             }
@@ -353,7 +383,11 @@ impl DeliveryStore for DynamoStore {
         match self.run_update(update).await {
             Ok(()) => Ok(()),
             // Exactly this state is stored already (an SDK retry of a committed update).
-            Err(e) if is_update_conflict(&e) && self.load_delivery(&delivery.id).await?.as_ref() == Some(delivery) => {
+            Err(e)
+                if is_update_conflict(&e)
+                    && self.load_delivery(&delivery.id).await?.as_ref()
+                        == Some(&*shared_body::stored_form(delivery)) =>
+            {
                 Ok(())
             }
             Err(e) if is_update_conflict(&e) => Err(PortError::Conflict(format!(
@@ -596,7 +630,7 @@ impl DeliveryStore for DynamoStore {
                 if !is_live(get_n(&item, TTL_ATTR), now) {
                     continue;
                 }
-                let e: EventRecord = from_json(&item, "event")?;
+                let e = event_from_item(&item)?;
                 if &e.tenant_id == tenant {
                     events.insert(e.id.to_string(), e);
                 }
@@ -702,67 +736,65 @@ fn attempt_entries(
 
 impl DynamoStore {
     /// An event with one delivery, written as two conditional puts instead of a
-    /// transaction (which bills every item twice): the delivery first, then the
-    /// event. A process that stops between the two leaves a delivery without its
-    /// event: the due index holds it, so the reconciler queues it as it does a
-    /// delivery whose first message was never sent (today's crash before the
-    /// enqueue), and the request, which got no answer, is repeated; its repeat finds
-    /// this very delivery and writes the event (docs/reliability.md).
+    /// transaction (which bills every item twice): the event first, since it holds
+    /// the delivery's body, then the delivery. A process that stops between the two
+    /// leaves an event whose delivery does not exist yet: nothing is queued or sent
+    /// (no delivery, no due-index entry), the caller got no answer and repeats the
+    /// request, and the repeat finds this very event (it lists the delivery) and
+    /// writes the delivery (docs/reliability.md).
     async fn create_single(&self, event: &EventRecord, event_item: Item, d: &Delivery) -> PortResult<()> {
         let (cond, values) = absent_or_expired(self.now());
-        let written = self
-            .put_if(self.delivery_item(d, Some(event))?, cond, None, Some(values.clone()))
-            .await;
-        let delivery_written = match written {
+        let conflict = || PortError::Conflict(format!("event {} or one of its deliveries already exists", event.id));
+        let event_written = match self.put_if(event_item, cond, None, Some(values.clone())).await {
             Ok(w) => w,
             Err(e) => {
                 self.release_after_failure(event, std::slice::from_ref(d)).await;
                 return Err(e);
             }
         };
-        if !delivery_written {
+        if !event_written {
             // Ours already, from a repeat of this request that stopped before the
-            // event: go on to write the event. Anyone else's: a conflict.
-            let ours = self
-                .load_delivery(&d.id)
-                .await?
-                .is_some_and(|stored| stored.event_id == event.id && stored.endpoint_id == d.endpoint_id);
-            if !ours {
-                self.release_after_failure(event, std::slice::from_ref(d)).await;
-                return Err(PortError::Conflict(format!(
-                    "event {} or one of its deliveries already exists",
-                    event.id
-                )));
-            }
-        }
-        if self.put_if(event_item, cond, None, Some(values)).await? {
-            return Ok(());
-        }
-        // The event exists. A delivery it does not list (an event id taken twice)
-        // must not stay behind as if it were the event's: it goes again.
-        if delivery_written {
-            let listed = match self.get_live(event_pk(&event.id), EVENT_SK).await? {
-                Some(item) => from_json::<EventRecord>(&item, "event")?
+            // delivery: go on to write the delivery. Anyone else's: a conflict.
+            let ours = match self.get_live(event_pk(&event.id), EVENT_SK).await? {
+                Some(item) => event_from_item(&item)?
                     .targets
                     .iter()
-                    .any(|t| t.delivery_id == d.id),
+                    .any(|t| t.delivery_id == d.id && t.endpoint_id == d.endpoint_id),
                 None => false,
             };
-            if !listed {
-                self.client
-                    .delete_item()
-                    .table_name(&self.table)
-                    .set_key(Some(key(delivery_pk(&d.id), DELIVERY_SK)))
-                    .condition_expression("attribute_exists(PK) AND #version = :version")
-                    .expression_attribute_names("#version", VERSION)
-                    .expression_attribute_values(":version", n(d.version))
-                    .send()
-                    .await
-                    .map_err(from_sdk)?;
+            if !ours {
                 self.release_after_failure(event, std::slice::from_ref(d)).await;
+                return Err(PortError::Conflict(format!("event {} already exists", event.id)));
             }
         }
-        Err(PortError::Conflict(format!("event {} already exists", event.id)))
+        if self
+            .put_if(self.delivery_item(d, Some(event))?, cond, None, Some(values))
+            .await?
+        {
+            return Ok(());
+        }
+        // The delivery exists: a repeat's (same event and endpoint) is taken as
+        // written. Another event's delivery under this id: the event this call
+        // wrote must not stay behind naming it, so it goes again.
+        let ours = self
+            .load_delivery(&d.id)
+            .await?
+            .is_some_and(|stored| stored.event_id == event.id && stored.endpoint_id == d.endpoint_id);
+        if ours {
+            return Ok(());
+        }
+        if event_written {
+            self.client
+                .delete_item()
+                .table_name(&self.table)
+                .set_key(Some(key(event_pk(&event.id), EVENT_SK)))
+                .condition_expression("attribute_exists(PK)")
+                .send()
+                .await
+                .map_err(from_sdk)?;
+        }
+        self.release_after_failure(event, std::slice::from_ref(d)).await;
+        Err(conflict())
     }
 
     /// After a failed event write: the shared bodies set up for its deliveries are

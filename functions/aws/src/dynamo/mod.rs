@@ -43,6 +43,7 @@ use courier_app::model::{
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
 };
+use courier_app::shared_body;
 use courier_app::store_rules::{MAX_PAGE, apply_claim, claim_held_by, is_live};
 use courier_app::system::SystemClock;
 use courier_core::Timestamp;
