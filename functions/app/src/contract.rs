@@ -1452,11 +1452,20 @@ pub async fn audit_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         };
         let f = fixture(&ids, &tenant, &targets, at, serde_json::json!({"i": i}));
         ok(store.create_event(&f.event, &f.deliveries).await, "create event");
-        if targets.contains(&&ep1) {
-            with_ep1.push(f.event.clone());
+        if let Some(d) = f.deliveries.iter().find(|d| d.endpoint_id == ep1) {
+            with_ep1.push((d.id.clone(), f.event.clone()));
         }
         events.push(f.event);
     }
+    // A replay to ep1 of its newest event: the event is listed once, under its
+    // original delivery.
+    let newest = with_ep1
+        .last()
+        .map(|(_, e)| e.clone())
+        .unwrap_or_else(|| panic!("events"));
+    let mut replay = sample_delivery(&newest, &ep1, &ids.delivery(), T0.plus_secs(600), sample_body(&newest));
+    replay.trigger = Trigger::Replay;
+    ok(store.create_delivery(&replay).await, "replay");
     let foreign = fixture(&ids, &other_tenant, &[&ep1], T0, serde_json::json!({}));
     ok(
         store.create_event(&foreign.event, &foreign.deliveries).await,
@@ -1464,7 +1473,9 @@ pub async fn audit_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     );
     let newest_first = |v: &mut Vec<EventRecord>| v.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
     newest_first(&mut events);
-    newest_first(&mut with_ep1);
+    // By endpoint: the endpoint's delivery log, newest delivery first.
+    with_ep1.sort_by(|a, b| (b.1.created_at, &b.0).cmp(&(a.1.created_at, &a.0)));
+    let with_ep1: Vec<EventRecord> = with_ep1.into_iter().map(|(_, e)| e).collect();
 
     let all = ok(
         store.list_events(&tenant, None, None, None, None, 100).await,
@@ -1492,6 +1503,24 @@ pub async fn audit_log<S: DeliveryStore>(store: &S, clock: &ManualClock) {
     .await;
     assert_eq!(pages.len(), with_ep1.len());
     assert_eq!(pages.concat(), with_ep1);
+    // The log's own cursor does not continue the events list, nor the other way.
+    let log = ok(store.list_deliveries(&ep1, None, None, None, None, 1).await, "log page");
+    let events_page = ok(
+        store.list_events(&tenant, Some(&ep1), None, None, None, 1).await,
+        "events page",
+    );
+    bad_cursor(
+        store
+            .list_events(&tenant, Some(&ep1), None, None, log.next_cursor.as_deref(), 1)
+            .await,
+        "the log's cursor",
+    );
+    bad_cursor(
+        store
+            .list_deliveries(&ep1, None, None, None, events_page.next_cursor.as_deref(), 1)
+            .await,
+        "the events list's cursor",
+    );
 
     let (since, until) = (T0.plus_secs(60), T0.plus_secs(120));
     let window: Vec<EventRecord> = events

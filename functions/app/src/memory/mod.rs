@@ -27,7 +27,7 @@ pub use schedules::*;
 pub use store::*;
 pub use timer::*;
 
-use crate::message::QueueMessage;
+use crate::message::{QueueMessage, Trigger};
 use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use crate::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, FanoutQueue, IdempotencyStore, PortError, PortResult, Queue, Random,

@@ -264,6 +264,18 @@ pub(super) fn event_from_item(item: &Item) -> PortResult<EventRecord> {
     serde_json::from_value(serde_json::Value::Object(doc)).map_err(|e| corrupt(format!("event: {e}")))
 }
 
+/// A delivery item's event id and trigger, read from `data` alone.
+pub(super) fn event_and_trigger(item: &Item) -> Option<(String, Trigger)> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Fields {
+        event_id: String,
+        trigger: Trigger,
+    }
+    let f: Fields = serde_json::from_str(get_s(item, DATA)?).ok()?;
+    Some((f.event_id, f.trigger))
+}
+
 /// The claim held on a delivery item, from its claim attributes.
 pub(super) fn claim_from(item: &Item) -> PortResult<Option<ClaimRecord>> {
     let Some(id) = get_s(item, CLAIM_ID) else {
@@ -411,16 +423,12 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
 }
 
 impl DynamoStore {
-    /// The full delivery item, as created (with the audit-index entry when asked).
-    pub(super) fn delivery_item(&self, d: &Delivery, audit: Option<&EventRecord>) -> PortResult<Item> {
+    /// The full delivery item, as created. It has no audit-index entry: the events
+    /// of an endpoint are read from its delivery log (`list_events`).
+    pub(super) fn delivery_item(&self, d: &Delivery) -> PortResult<Item> {
         let mut item = key(delivery_pk(&d.id), DELIVERY_SK);
         let (set, _) = delivery_attributes(d)?;
         item.extend(set);
-        if let Some(event) = audit {
-            item.insert(GSI3PK.to_owned(), s(audit_pk(&d.tenant_id, Some(&d.endpoint_id))));
-            item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
-            item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
-        }
         Ok(item)
     }
 

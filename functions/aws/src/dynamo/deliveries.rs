@@ -59,11 +59,8 @@ impl DeliveryStore for DynamoStore {
             return self.create_single(event, event_item, d).await;
         }
         let mut actions = vec![put(event_item)?];
-        let mut audited = HashSet::new();
         for d in deliveries {
-            // One audit entry per (event, endpoint): the first delivery carries it.
-            let audit = audited.insert(&d.endpoint_id).then_some(event);
-            actions.push(put(self.delivery_item(d, audit)?)?);
+            actions.push(put(self.delivery_item(d)?)?);
         }
         let written = self
             .client
@@ -89,7 +86,7 @@ impl DeliveryStore for DynamoStore {
         self.ensure_bodies(std::iter::once(delivery)).await?;
         let (cond, values) = absent_or_expired(self.now());
         if self
-            .put_if(self.delivery_item(delivery, None)?, cond, None, Some(values))
+            .put_if(self.delivery_item(delivery)?, cond, None, Some(values))
             .await?
         {
             Ok(())
@@ -98,12 +95,12 @@ impl DeliveryStore for DynamoStore {
         }
     }
 
-    async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
+    async fn create_event_delivery(&self, _event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
         let delivery = &with_own_body(delivery);
         self.ensure_bodies(std::iter::once(delivery)).await?;
         let (cond, values) = absent_or_expired(self.now());
         if self
-            .put_if(self.delivery_item(delivery, Some(event))?, cond, None, Some(values))
+            .put_if(self.delivery_item(delivery)?, cond, None, Some(values))
             .await?
         {
             Ok(())
@@ -602,9 +599,14 @@ impl DeliveryStore for DynamoStore {
                 next_cursor: None,
             });
         }
+        if let Some(endpoint) = endpoint {
+            return self
+                .events_of_endpoint(tenant, endpoint, since, until, cursor, limit)
+                .await;
+        }
         let spec = QuerySpec {
             index: Some(GSI_AUDIT),
-            pk: (GSI3PK, audit_pk(tenant, endpoint)),
+            pk: (GSI3PK, audit_pk(tenant, None)),
             sk_attr: GSI3SK,
             sk_cond: window_condition(since, until),
             forward: false,
@@ -647,7 +649,86 @@ impl DeliveryStore for DynamoStore {
     }
 }
 
+/// The cursor mark of the events-by-endpoint list, which pages through the
+/// endpoint's delivery log like `list_deliveries` does: its cursors carry it, so
+/// that neither list takes the other's (no status has this name).
+const EVENTS_OF_ENDPOINT: &str = "#events";
+
 impl DynamoStore {
+    /// The events an endpoint got a delivery of, newest delivery first: the
+    /// endpoint's delivery log (`GSI1`, keys only), the delivery items for their
+    /// event ids (one BatchGetItem), then the events (another). Replay deliveries are
+    /// left out (their event is listed under its original delivery), and so is
+    /// anything of another tenant. The window and the page are the log's: by the
+    /// delivery's creation instant, which is the event's for ingest and a little
+    /// later for a stepped fan-out.
+    async fn events_of_endpoint(
+        &self,
+        tenant: &TenantId,
+        endpoint: &EndpointId,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<EventRecord>> {
+        let spec = QuerySpec {
+            index: Some(GSI_LOG),
+            pk: (GSI1PK, log_pk(endpoint)),
+            sk_attr: GSI1SK,
+            sk_cond: window_condition(since, until),
+            forward: false,
+            ttl_filter: false,
+            consistent: false,
+            status_filter: Some(EVENTS_OF_ENDPOINT.to_owned()),
+        };
+        let now = self.now();
+        self.page(spec, cursor, limit, |keys| async move {
+            let wanted: Vec<Item> = keys
+                .iter()
+                .filter_map(|k| Some(key(get_s(k, PK)?.to_owned(), get_s(k, SK)?)))
+                .collect();
+            // Each live delivery of the tenant's that is not a replay: its event id.
+            let mut event_of: HashMap<String, String> = HashMap::new();
+            for item in self.batch_get(wanted, false).await? {
+                if !is_live(get_n(&item, TTL_ATTR), now) || get_s(&item, TENANT_ID) != Some(tenant.as_str()) {
+                    continue;
+                }
+                let (Some(pk), Some((event, trigger))) = (get_s(&item, PK), event_and_trigger(&item)) else {
+                    continue;
+                };
+                if trigger != Trigger::Replay {
+                    event_of.insert(pk.to_owned(), event);
+                }
+            }
+            let unique: HashSet<&String> = event_of.values().collect();
+            let event_keys: Vec<Item> = unique
+                .into_iter()
+                .map(|id| key(format!("EVT#{id}"), EVENT_SK))
+                .collect();
+            let mut events: HashMap<String, EventRecord> = HashMap::new();
+            for item in self.batch_get(event_keys, false).await? {
+                if !is_live(get_n(&item, TTL_ATTR), now) {
+                    continue;
+                }
+                let e = event_from_item(&item)?;
+                if &e.tenant_id == tenant {
+                    events.insert(e.id.to_string(), e);
+                }
+            }
+            Ok(keys
+                .into_iter()
+                .filter_map(|k| {
+                    let e = get_s(&k, PK)
+                        .and_then(|pk| event_of.get(pk))
+                        .and_then(|id| events.get(id))
+                        .cloned()?;
+                    Some((k, e))
+                })
+                .collect())
+        })
+        .await
+    }
+
     /// An attempt's own item, put whole: attempts never change once recorded, so a
     /// repeated copy writes the same item.
     async fn put_attempt(&self, a: &Attempt) -> PortResult<()> {
@@ -767,10 +848,7 @@ impl DynamoStore {
                 return Err(PortError::Conflict(format!("event {} already exists", event.id)));
             }
         }
-        if self
-            .put_if(self.delivery_item(d, Some(event))?, cond, None, Some(values))
-            .await?
-        {
+        if self.put_if(self.delivery_item(d)?, cond, None, Some(values)).await? {
             return Ok(());
         }
         // The delivery exists: a repeat's (same event and endpoint) is taken as
