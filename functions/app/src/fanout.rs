@@ -374,7 +374,12 @@ impl FanoutWorker {
         let now = self.clock.now();
         let page = walk(self.index.as_ref(), route, &step.cursor, self.page.max(1)).await?;
         let endpoints = load_takers(self.index.as_ref(), route, &page.ids).await?;
-        let deliveries = build_deliveries(&event, progress.seed, &endpoints, now);
+        let mut deliveries = build_deliveries(&event, progress.seed, &endpoints, now);
+        // Added to a stored event, they keep their own body (the event item holds
+        // none), so their first messages do not carry it either.
+        for d in &mut deliveries {
+            d.body_hash = None;
+        }
         let mut created = 0;
         for (i, d) in deliveries.iter().enumerate() {
             if self.faults.crash_after_writes(step, i) {
