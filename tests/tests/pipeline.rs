@@ -205,6 +205,7 @@ async fn duplicate_queue_message_sends_nothing_twice() {
         source_attempt_id: None,
         attempt_id: None,
         completion_check: false,
+        body: None,
     };
     // Twice more: one likely lands while attempt 1 is in flight, one after it.
     h.stack.queue.send(&dup, 0).await.unwrap_or_else(|e| panic!("{e}"));

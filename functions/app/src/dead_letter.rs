@@ -68,6 +68,7 @@ pub fn resume_message(d: &Delivery, now: Timestamp) -> QueueMessage {
         source_attempt_id: None,
         attempt_id: None,
         completion_check: false,
+        body: None,
     }
 }
 

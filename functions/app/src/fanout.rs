@@ -481,7 +481,12 @@ impl FanoutWorker {
                 .await?;
         }
         let endpoints = load_takers(self.index.as_ref(), route, &page.ids).await?;
-        let deliveries = build_deliveries(&event, progress.seed, &endpoints, now);
+        let mut deliveries = build_deliveries(&event, progress.seed, &endpoints, now);
+        // Added to a stored event, they keep their own body (the event item holds
+        // none), so their first messages do not carry it either.
+        for d in &mut deliveries {
+            d.body_hash = None;
+        }
         // Written WRITE_CONCURRENCY at a time (a page's writes one after another
         // made a step of 100 take seconds); the crash seam still stops the step
         // after exactly the writes before the one it names.

@@ -125,6 +125,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
                 &new.payload,
             )
             .into(),
+            body_hash: None,
             expires_at: dropped.map(|_| now.millis() / 1000 + retention),
             version: 1,
             delivery_settings: None,
@@ -140,6 +141,8 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             reason: dropped.map(str::to_owned),
         });
     }
+    // One envelope for all of them, stored once, in the event item.
+    crate::shared_body::share(&mut deliveries);
     let max_retention = new
         .endpoints
         .iter()
@@ -184,15 +187,28 @@ pub fn carry_occurrence(event: &EventRecord, deliveries: &mut [Delivery]) {
         .into(),
     };
     let settings = (!o.settings.is_empty()).then_some(o.settings);
-    for d in deliveries {
+    for d in deliveries.iter_mut() {
         d.planned_at = event.planned_at;
         d.body = body.clone();
         d.delivery_settings = settings;
+        d.body_hash = None;
+    }
+    // The new body is the one the event item keeps; an empty one (payload
+    // unavailable) stays with each delivery, whose pre-send check settles it.
+    if !o.payload_unavailable {
+        crate::shared_body::share(deliveries);
     }
 }
 
-/// The queue message for a delivery's first attempt.
+/// The queue message for a delivery's first attempt, carrying the delivery's body
+/// when the event item holds it and it fits (`shared_body::for_message`).
 pub fn first_message(d: &Delivery) -> QueueMessage {
+    let mut m = bare_first_message(d);
+    m.body = crate::shared_body::for_message(d, &m);
+    m
+}
+
+fn bare_first_message(d: &Delivery) -> QueueMessage {
     QueueMessage {
         v: 1,
         delivery_id: d.id.clone(),
@@ -204,6 +220,7 @@ pub fn first_message(d: &Delivery) -> QueueMessage {
         source_attempt_id: None,
         attempt_id: None,
         completion_check: false,
+        body: None,
     }
 }
 

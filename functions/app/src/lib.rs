@@ -30,6 +30,7 @@ pub mod reconcile;
 pub mod schedule;
 pub mod schedule_fire;
 pub mod sender;
+pub mod shared_body;
 pub mod store_rules;
 pub mod system;
 pub mod tenant_cache;

@@ -71,6 +71,11 @@ pub struct QueueMessage {
     /// A timer checking that long-running attempt `attempt` was reported in time.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub completion_check: bool,
+    /// The delivery's body, on a first message when it fits
+    /// (`shared_body::MAX_MESSAGE_WITH_BODY`): used only if it hashes to the stored
+    /// delivery's `bodyHash`, else the sender reads the body from the event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<std::sync::Arc<str>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -140,6 +145,16 @@ fn read_canonical(body: &str) -> Option<QueueMessage> {
     let source_attempt_id = optional_id(",\"sourceAttemptId\":")?;
     let attempt_id = optional_id(",\"attemptId\":")?;
     let completion_check = r.literal(",\"completionCheck\":true").is_some();
+    // The body is last: the rest up to the closing brace is one JSON string,
+    // read by serde's own string parser (escapes and all).
+    let body = match r.literal(",\"body\":") {
+        Some(()) => {
+            let text = r.0.strip_suffix('}')?;
+            r.0 = &r.0[text.len()..];
+            Some(std::sync::Arc::from(serde_json::from_str::<String>(text).ok()?))
+        }
+        None => None,
+    };
     r.literal("}")?;
     r.0.is_empty().then_some(QueueMessage {
         v,
@@ -152,6 +167,7 @@ fn read_canonical(body: &str) -> Option<QueueMessage> {
         source_attempt_id,
         attempt_id,
         completion_check,
+        body,
     })
 }
 
@@ -211,6 +227,7 @@ mod tests {
             source_attempt_id: Some(AttemptId::generate(now, &mut rng)),
             attempt_id: Some(AttemptId::generate(now, &mut rng)),
             completion_check: true,
+            body: None,
         }
     }
 
@@ -288,6 +305,7 @@ mod tests {
             source_attempt_id: (pick & 8 != 0).then(&mut id),
             attempt_id: (pick & 16 != 0).then(&mut id),
             completion_check: pick & 32 != 0,
+            body: (pick & 64 != 0).then(|| std::sync::Arc::from(format!("{{\"data\":\"\u{e9}\\\"{seed}\"}}"))),
         }
     }
 

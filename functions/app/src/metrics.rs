@@ -280,6 +280,7 @@ mod tests {
             planned_at: Timestamp(0),
             settled_at: None,
             body: "{}".into(),
+            body_hash: None,
             expires_at: None,
             version: 2,
 

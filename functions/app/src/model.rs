@@ -245,7 +245,14 @@ pub struct Delivery {
     /// The exact envelope bytes sent on every automatic attempt (UTF-8 JSON).
     /// Shared, not copied: a claimed delivery, a stored one and the request of an
     /// attempt all hold the same text (up to 256 KiB).
+    /// Empty as read from a store when the body is stored once, in the event item
+    /// (`body_hash` set): the sender gets it back from the queue message or the event.
     pub body: Arc<str>,
+    /// SHA-256 (hex) of the body, set when the body is stored in the event item and
+    /// not in the delivery's own: it binds the delivery to those exact bytes, so a
+    /// queue message carrying the body cannot change what is signed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_hash: Option<String>,
     /// When the item may be deleted (DynamoDB TTL, epoch seconds); reads treat an
     /// expired item as absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

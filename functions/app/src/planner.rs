@@ -62,7 +62,12 @@ impl Planner {
         let path = self.path(message.not_before, now);
         match path {
             Path::Queue { delay_seconds } => self.queue.send(&message, delay_seconds).await?,
-            Path::Schedule { fire_at } => self.timer.schedule(&schedule_name(&message), fire_at, &message).await?,
+            Path::Schedule { fire_at } => {
+                // A schedule's input is small (Scheduler takes at most 8,192
+                // characters): the sender reads a body from the event instead.
+                let message = QueueMessage { body: None, ..message };
+                self.timer.schedule(&schedule_name(&message), fire_at, &message).await?
+            }
         }
         Ok(path)
     }

@@ -121,12 +121,21 @@ pub enum Claim {
 
 #[async_trait]
 pub trait DeliveryStore: Send + Sync {
-    /// Writes the event and all its deliveries atomically.
+    /// Writes the event and all its deliveries atomically. Deliveries marked by
+    /// `shared_body::share` that carry the event's one body (`shared_body::event_body`)
+    /// are stored without it, the event item holding it once; reads give them back
+    /// with `body_hash` set and an empty body. Every other delivery, and every
+    /// delivery written by the other create calls, keeps its own body (`body_hash`
+    /// cleared).
     async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()>;
     /// Adds a delivery to an existing event (replays). `Conflict` if the id exists.
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()>;
     async fn get_event(&self, tenant: &TenantId, id: &courier_core::ids::EventId) -> PortResult<Option<EventRecord>>;
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>>;
+    /// The body the event item stores once for the deliveries written with it by
+    /// [`DeliveryStore::create_event`] (those read back with `body_hash` set and an
+    /// empty body); `None` when the event is absent, expired or stores none.
+    async fn event_body(&self, event: &courier_core::ids::EventId) -> PortResult<Option<std::sync::Arc<str>>>;
     /// Adds a fan-out delivery to its stored event, with the event's audit-log entry
     /// for the endpoint. `Conflict` if the id exists (a redone fan-out step).
     async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()>;

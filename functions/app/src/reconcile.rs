@@ -99,6 +99,7 @@ pub fn requeue_message(d: &Delivery, now: Timestamp) -> QueueMessage {
             source_attempt_id: None,
             attempt_id: Some(aw.attempt_id.clone()),
             completion_check: true,
+            body: None,
         },
         None => resume_message(d, now),
     }
@@ -293,6 +294,7 @@ mod tests {
             awaiting: None,
             throttled_until: None,
             body: Arc::from("{}"),
+            body_hash: None,
             expires_at: None,
             version: 3,
 

@@ -82,6 +82,9 @@ impl DeliveryStore for Flaky {
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
         self.store.get_delivery(id).await
     }
+    async fn event_body(&self, event: &EventId) -> PortResult<Option<std::sync::Arc<str>>> {
+        self.store.event_body(event).await
+    }
     async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
         self.faults.write("create_event_delivery")?;
         self.store.create_event_delivery(event, delivery).await

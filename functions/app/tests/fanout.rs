@@ -382,6 +382,14 @@ async fn a_thousand_endpoint_fan_out_is_stepped_and_a_crashed_step_redone_writes
     assert_eq!((again.created, again.matched), (0, 100));
     let queued: Vec<_> = w.queue.sent();
     assert_eq!(queued.len(), N + 100);
+    // Added to a stored event, a stepped fan-out's deliveries keep their own body,
+    // so their messages carry none.
+    assert!(queued.iter().all(|(m, _)| m.body.is_none()));
+    assert!(
+        deliveries
+            .iter()
+            .all(|d| d.body_hash.is_none() && d.body.contains("\"n\":1"))
+    );
     let distinct: BTreeSet<_> = queued.iter().map(|(m, _)| m.delivery_id.clone()).collect();
     assert_eq!(distinct.len(), N);
     assert_eq!(w.queue.drain_fanout().len(), 1, "its next step is queued again");

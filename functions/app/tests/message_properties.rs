@@ -36,6 +36,7 @@ prop_compose! {
         source in any::<bool>(),
         attempt_id in any::<bool>(),
         completion_check in any::<bool>(),
+        body in prop::option::of("[ -~\u{e9}\u{1F600}\\\\\"]{0,40}"),
     ) -> QueueMessage {
         let now = Timestamp::from_millis(millis);
         let mut rng = SplitMix64::new(seed);
@@ -50,6 +51,7 @@ prop_compose! {
             source_attempt_id: source.then(|| AttemptId::generate(now, &mut rng)),
             attempt_id: attempt_id.then(|| AttemptId::generate(now, &mut rng)),
             completion_check,
+            body: body.map(std::sync::Arc::from),
         }
     }
 }

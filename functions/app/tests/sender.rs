@@ -596,7 +596,9 @@ async fn a_mangled_stored_payload_is_terminal_payload_unavailable_without_sendin
     let id = w.event(&ep).await;
     let mut d = w.delivery(&id).await;
     let v = d.version;
+    // Stored as the delivery's own body (not the event's, which is intact).
     d.body = "truncated{".into();
+    d.body_hash = None;
     d.version += 1;
     w.store.update_delivery(&d, v).await.unwrap_or_else(|e| panic!("{e}"));
     w.run(&id, 3).await;
@@ -699,7 +701,9 @@ async fn first_step(
     let ep = w.endpoint(json!(policy)).await;
     let id = w.event(&ep).await;
     let (m, _) = w.queue.drain_visible(T0).remove(0);
-    let delivery = w.delivery(&id).await;
+    let mut delivery = w.delivery(&id).await;
+    // Stored once, in the event: the first message carries it, as the sender reads it.
+    delivery.body = m.body.clone().unwrap_or_else(|| panic!("no body in {m:?}"));
     let endpoint = w
         .store
         .get_endpoint(&delivery.tenant_id, &delivery.endpoint_id)
@@ -908,4 +912,91 @@ async fn the_lease_is_counted_from_the_claim_not_from_before_the_endpoint_read()
     assert_eq!(claim.started_at, T0.plus_millis(3_000));
     assert_eq!(claim.lease_until, T0.plus_millis(3_000 + 2_000 + 5_000));
     assert_eq!(claim.token.len(), 32, "a fresh 128-bit token");
+}
+
+/// The one request the world's receiver got, as its body's JSON.
+fn sent_envelopes(w: &World) -> Vec<serde_json::Value> {
+    w.http
+        .requests
+        .lock()
+        .map(|r| {
+            r.iter()
+                .map(|q| serde_json::from_slice(&q.body).unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_body_is_stored_once_in_the_event_and_carried_by_the_first_message() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    let d = w.delivery(&id).await;
+    let m = w.queue.drain_visible(T0).remove(0).0;
+    let stored = w
+        .store
+        .event_body(&d.event_id)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no event body"));
+    // The delivery holds the hash of the event's body, not the body.
+    assert_eq!(&*d.body, "");
+    assert_eq!(d.body_hash, Some(courier_app::shared_body::hash(&stored)));
+    assert_eq!(m.body.as_deref(), Some(&*stored));
+    let outcome = w.sender.handle(&m, &EndpointCache::default()).await;
+    assert!(matches!(outcome, Ok(StepOutcome::Attempted { .. })), "{outcome:?}");
+    let sent = sent_envelopes(&w);
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0]["data"], json!({"k": 1}));
+    assert_eq!(
+        serde_json::to_vec(&sent[0]).ok(),
+        serde_json::to_vec(&serde_json::from_str::<serde_json::Value>(&stored).unwrap_or_default()).ok()
+    );
+}
+
+#[tokio::test]
+async fn a_message_cannot_change_what_is_signed_and_one_without_the_body_reads_the_event() {
+    for carried in [Some("{\"data\":{\"k\":666}}"), None] {
+        let w = World::new(vec![status(200)], 0).await;
+        let ep = w.endpoint(json!("greatwait")).await;
+        let id = w.event(&ep).await;
+        let d = w.delivery(&id).await;
+        let m = w.queue.drain_visible(T0).remove(0).0;
+        let stored = w.store.event_body(&d.event_id).await.ok().flatten().unwrap_or_default();
+        let m = QueueMessage {
+            body: carried.map(std::sync::Arc::from),
+            ..m
+        };
+        let outcome = w.sender.handle(&m, &EndpointCache::default()).await;
+        assert!(matches!(outcome, Ok(StepOutcome::Attempted { .. })), "{outcome:?}");
+        let sent: Vec<Vec<u8>> = w
+            .http
+            .requests
+            .lock()
+            .map(|r| r.iter().map(|q| q.body.to_vec()).collect())
+            .unwrap_or_default();
+        // The event's bytes exactly, whatever the message said.
+        assert_eq!(sent, vec![stored.as_bytes().to_vec()], "{carried:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_the_one_its_hash_names_is_never_sent() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    let mut d = w.delivery(&id).await;
+    let v = d.version;
+    d.body_hash = Some(courier_app::shared_body::hash("something else"));
+    d.version += 1;
+    w.store.update_delivery(&d, v).await.unwrap_or_else(|e| panic!("{e}"));
+    w.run(&id, 3).await;
+    let d = w.delivery(&id).await;
+    assert_eq!(
+        (d.status, d.dead_reason.as_deref()),
+        (DeliveryStatus::Failed, Some("payload_unavailable"))
+    );
+    assert!(sent_envelopes(&w).is_empty());
 }

@@ -303,7 +303,54 @@ async fn dynamo_layout() {
         assert!(size < 4096, "the delivery item stays small ({size} bytes)");
     }
     let audit = dlv.iter().filter(|d| d.contains_key("GSI3PK")).count();
-    assert_eq!(audit, 2, "one audit entry per (event, endpoint)");
+    assert_eq!(
+        audit, 0,
+        "no audit entry on a delivery: an endpoint's events are read from its log"
+    );
+
+    // Deliveries written with their event, marked as ingest marks them: the body
+    // once, in the event item (whose `data` then leaves the payload out), and only
+    // its hash in each delivery; no body item, whatever the size.
+    let mut shared_event = contract::sample_event(
+        &tenant,
+        &ids.event(),
+        T0,
+        contract::payload_of_size(contract::MAX_PAYLOAD),
+    );
+    let shared_body = contract::sample_body(&shared_event);
+    let mut marked: Vec<_> = [&ep1, &ep2]
+        .iter()
+        .map(|ep| contract::sample_delivery(&shared_event, ep, &ids.delivery(), T0, shared_body.clone()))
+        .collect();
+    courier_app::shared_body::share(&mut marked);
+    shared_event.targets.clear();
+    store.create_event(&shared_event, &marked).await.expect("create marked");
+    let after = scan(&aws_sdk_dynamodb::Client::new(&config), &res.table).await;
+    let event_pk = courier_aws::dynamo::event_pk(&shared_event.id);
+    let event_item = after.iter().find(|i| pk(i) == event_pk).expect("the event item");
+    assert_eq!(event_item["body"].as_s().expect("body"), &shared_body);
+    let data: serde_json::Value = serde_json::from_str(event_item["data"].as_s().expect("data")).expect("JSON");
+    assert!(data.get("payload").is_none(), "the payload is in the body only");
+    for d in &marked {
+        let item = after
+            .iter()
+            .find(|i| pk(i) == courier_aws::dynamo::delivery_pk(&d.id))
+            .expect("the delivery item");
+        assert_eq!(
+            item.get("bodyHash").and_then(|v| v.as_s().ok()),
+            Some(&courier_app::shared_body::hash(&shared_body))
+        );
+        assert!(!item.contains_key("body") && !item.contains_key("bodyRef"));
+    }
+    assert_eq!(
+        after.iter().filter(|i| pk(i).starts_with("BODY#")).count(),
+        1,
+        "no body item for bodies stored in their event"
+    );
+    assert_eq!(
+        store.get_event(&tenant, &shared_event.id).await.expect("event"),
+        Some(shared_event.clone())
+    );
 
     // A cursor from one endpoint's log does not open another's.
     let more: Vec<_> = (0..2)

@@ -268,12 +268,23 @@ impl World {
         e
     }
 
-    /// A fresh event with one delivery to `e`, triggered as `trigger`.
+    /// A fresh event with one delivery to `e`, triggered as `trigger`, its body
+    /// stored once in the event item, as ingest writes it.
     async fn delivery(&self, e: &Endpoint, trigger: Trigger) -> Delivery {
+        self.delivery_stored(e, trigger, true).await
+    }
+
+    /// [`World::delivery`], its body in the event item (`in_event`) or in the
+    /// delivery item itself, as every delivery was stored before bodies moved to
+    /// their events.
+    async fn delivery_stored(&self, e: &Endpoint, trigger: Trigger, in_event: bool) -> Delivery {
         let now = self.clock.now();
         let event = contract::sample_event(&e.tenant_id, &self.ids.event(), now, serde_json::json!({"n": 1}));
         let mut d = contract::sample_delivery(&event, &e.id, &self.ids.delivery(), now, contract::sample_body(&event));
         d.trigger = trigger;
+        if in_event {
+            courier_app::shared_body::share(std::slice::from_mut(&mut d));
+        }
         self.store
             .create_event(&event, std::slice::from_ref(&d))
             .await
@@ -408,6 +419,11 @@ const KINDS: &[Kind] = &[
         prepare: |w, e| Box::pin(initial(w, e, Trigger::Initial)),
     },
     Kind {
+        name: "initial, body in the delivery item (stored before bodies moved to events)",
+        policy: GREATWAIT,
+        prepare: |w, e| Box::pin(initial_stored_before(w, e)),
+    },
+    Kind {
         name: "retry via SQS delay",
         policy: GREATWAIT,
         prepare: |w, e| Box::pin(retry(w, e)),
@@ -458,6 +474,21 @@ async fn initial(w: &World, e: &Endpoint, trigger: Trigger) -> (Delivery, QueueM
         .await
         .expect("enqueue");
     let m = only_message(w, &d).await;
+    // The body, stored in the event, rides with the first message.
+    assert_eq!(m.body.as_deref(), Some(&*d.body));
+    (d, m)
+}
+
+/// A first message of a delivery stored with its own body, in the message shape
+/// of before (no body in it).
+async fn initial_stored_before(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+    let d = w.delivery_stored(e, Trigger::Initial, false).await;
+    let now = w.clock.now();
+    courier_app::ingest::enqueue_waiting(w.store.as_ref(), &w.planner(), std::slice::from_ref(&d), now)
+        .await
+        .expect("enqueue");
+    let m = only_message(w, &d).await;
+    assert_eq!(m.body, None, "no body in the message of a delivery that holds its own");
     (d, m)
 }
 
@@ -512,6 +543,7 @@ async fn redelivery(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
         source_attempt_id: None,
         attempt_id: Some(w.ids.attempt()),
         completion_check: false,
+        body: None,
     };
     w.planner().plan(message, now).await.expect("plan");
     let m = only_message(w, &d).await;

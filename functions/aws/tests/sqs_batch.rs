@@ -33,6 +33,7 @@ async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone(
                 source_attempt_id: None,
                 attempt_id: None,
                 completion_check: false,
+                body: None,
             };
             (m, if i == 5 { 901 } else { 0 })
         })

@@ -74,6 +74,7 @@ fn message(delivery_id: &DeliveryId, rng: &mut SplitMix64) -> String {
         source_attempt_id: None,
         attempt_id: None,
         completion_check: false,
+        body: None,
     }
     .to_json()
 }

@@ -185,6 +185,7 @@ impl Api {
             source_attempt_id: None,
             attempt_id: Some(aw.attempt_id.clone()),
             completion_check: false,
+            body: None,
         };
         let outcome = courier_core::outcome::AttemptOutcome::CompletionReported {
             succeeded: body.outcome == CompletionOutcome::Succeeded,

@@ -470,6 +470,7 @@ impl Api {
             source_attempt_id: step.source.clone(),
             attempt_id: Some(step.attempt_id.clone()),
             completion_check: false,
+            body: None,
         };
         if let Err(e) = self.planner.plan(message.clone(), now).await {
             let restored = match before {

@@ -27,12 +27,13 @@ pub use schedules::*;
 pub use store::*;
 pub use timer::*;
 
-use crate::message::QueueMessage;
+use crate::message::{QueueMessage, Trigger};
 use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use crate::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, FanoutQueue, IdempotencyStore, PortError, PortResult, Queue, Random,
     SecretSource, SubscriptionEntry, SubscriptionIndex, TenantStore, Timer,
 };
+use crate::shared_body;
 use crate::store_rules::{
     BadScheduleName, DelayOutOfRange, MAX_DELAY_SECONDS, MAX_PAGE, claim_allowed, claim_held_by, hold_note_allowed,
     in_window, is_live, recorded_onto, set_claim, valid_schedule_name,

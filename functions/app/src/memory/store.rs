@@ -18,8 +18,8 @@ struct StoreState {
     tenant_keys: HashMap<String, Tenant>,
     endpoints: BTreeMap<(TenantId, EndpointId), Endpoint>,
     events: HashMap<EventId, EventRecord>,
-    /// Endpoints an event was created with a delivery for (the audit log's index).
-    event_endpoints: HashMap<EventId, Vec<EndpointId>>,
+    /// The body an event stores once for the deliveries created with it.
+    event_bodies: HashMap<EventId, Arc<str>>,
     idempotency: HashMap<String, IdempotencyRecord>,
     /// The subscription index: (tenant, application or "", key, endpoint) -> entry.
     subscriptions: BTreeMap<(TenantId, String, String, EndpointId), SubscriptionEntry>,
@@ -122,10 +122,22 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         awaiting,
         throttled_until,
         body,
+        body_hash,
         expires_at,
         version,
         delivery_settings,
     );
+}
+
+/// `d` keeping its own body: what every create call but `create_event` stores.
+fn with_own_body(d: &Delivery) -> std::borrow::Cow<'_, Delivery> {
+    match d.body_hash {
+        None => std::borrow::Cow::Borrowed(d),
+        Some(_) => std::borrow::Cow::Owned(Delivery {
+            body_hash: None,
+            ..d.clone()
+        }),
+    }
 }
 
 /// Which shard holds a delivery. Bits 32..36 of the key's hash: the shard's own map
@@ -417,16 +429,20 @@ impl DeliveryStore for MemoryStore {
                 return Err(PortError::Conflict(format!("delivery {} already exists", d.id)));
             }
         }
-        let mut endpoints: Vec<EndpointId> = Vec::new();
+        let shared = shared_body::event_body(deliveries);
         for d in deliveries {
-            if !endpoints.contains(&d.endpoint_id) {
-                endpoints.push(d.endpoint_id.clone());
-            }
             if let Some(shard) = shards[shard_of(&d.id)].as_deref_mut() {
-                shard.put_new(d);
+                if shared_body::in_event(d, shared.as_ref()) {
+                    shard.put_new(&shared_body::stored_form(d));
+                } else {
+                    shard.put_new(&with_own_body(d));
+                }
             }
         }
-        st.event_endpoints.insert(event.id.clone(), endpoints);
+        match shared {
+            Some((body, _)) => st.event_bodies.insert(event.id.clone(), body),
+            None => st.event_bodies.remove(&event.id),
+        };
         st.events.insert(event.id.clone(), event.clone());
         Ok(())
     }
@@ -436,23 +452,16 @@ impl DeliveryStore for MemoryStore {
         if live_delivery(&st, &delivery.id, &now).is_some() {
             return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
         }
-        st.put_new(delivery);
+        st.put_new(&with_own_body(delivery));
         Ok(())
     }
 
-    async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
-        let (mut st, now) = self.begin()?;
-        {
-            let mut shard = lock(&self.shards[shard_of(&delivery.id)]);
-            if live_delivery(&shard, &delivery.id, &CallNow::known(self.clock.as_ref(), now)).is_some() {
-                return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
-            }
-            shard.put_new(delivery);
+    async fn create_event_delivery(&self, _event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
+        let (mut shard, now) = self.begin_shard(&delivery.id)?;
+        if live_delivery(&shard, &delivery.id, &now).is_some() {
+            return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
         }
-        let endpoints = st.event_endpoints.entry(event.id.clone()).or_default();
-        if !endpoints.contains(&delivery.endpoint_id) {
-            endpoints.push(delivery.endpoint_id.clone());
-        }
+        shard.put_new(&with_own_body(delivery));
         Ok(())
     }
 
@@ -517,6 +526,15 @@ impl DeliveryStore for MemoryStore {
         Ok(live_delivery(&st, id, &now).cloned())
     }
 
+    async fn event_body(&self, event: &EventId) -> PortResult<Option<Arc<str>>> {
+        let (st, now) = self.begin()?;
+        Ok(st
+            .events
+            .get(event)
+            .filter(|e| is_live(e.expires_at, now))
+            .and_then(|_| st.event_bodies.get(event).cloned()))
+    }
+
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
@@ -553,6 +571,7 @@ impl DeliveryStore for MemoryStore {
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
         // Copied before the lock is taken: concurrent steps wait on it.
         let copy = attempt.clone();
+        let delivery = &*shared_body::stored_form(delivery);
         let (mut st, now) = self.begin_shard(&delivery.id)?;
         // One lookup serves the check and both writes.
         let stored = st.live_mut(&delivery.id, &now);
@@ -588,6 +607,7 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
+        let delivery = &*shared_body::stored_form(delivery);
         let (mut st, now) = self.begin_shard(&delivery.id)?;
         match st.live_mut(&delivery.id, &now).map(|s| &mut s.delivery) {
             // Exactly this state is stored already: a repeated call (see `claim_held_by`).
@@ -704,17 +724,40 @@ impl DeliveryStore for MemoryStore {
         limit: u32,
     ) -> PortResult<Page<EventRecord>> {
         let (st, now) = self.begin()?;
-        let mut items: Vec<(String, EventRecord)> = st
-            .events
-            .values()
-            .filter(|e| {
-                &e.tenant_id == tenant
-                    && is_live(e.expires_at, now)
-                    && in_window(e.created_at, since, until)
-                    && endpoint.is_none_or(|ep| st.event_endpoints.get(&e.id).is_some_and(|eps| eps.contains(ep)))
-            })
-            .map(|e| (time_key(e.created_at, e.id.as_str()), e.clone()))
-            .collect();
+        let live_event = |id: &EventId| {
+            st.events
+                .get(id)
+                .filter(|e| &e.tenant_id == tenant && is_live(e.expires_at, now))
+        };
+        let mut items: Vec<(String, EventRecord)> = match endpoint {
+            None => st
+                .events
+                .values()
+                .filter(|e| live_event(&e.id).is_some() && in_window(e.created_at, since, until))
+                .map(|e| (time_key(e.created_at, e.id.as_str()), e.clone()))
+                .collect(),
+            // The endpoint's delivery log, as DynamoDB reads it: each live delivery
+            // of the tenant's but replays, by its creation instant, for its event.
+            Some(ep) => {
+                let mut items = Vec::new();
+                for shard in &self.shards {
+                    for d in lock(shard).deliveries.values().map(|s| &s.delivery) {
+                        if &d.endpoint_id != ep
+                            || &d.tenant_id != tenant
+                            || d.trigger == Trigger::Replay
+                            || !is_live(d.expires_at, now)
+                            || !in_window(d.created_at, since, until)
+                        {
+                            continue;
+                        }
+                        if let Some(e) = live_event(&d.event_id) {
+                            items.push((time_key(d.created_at, d.id.as_str()), e.clone()));
+                        }
+                    }
+                }
+                items
+            }
+        };
         items.sort_by(|a, b| b.0.cmp(&a.0));
         let scope = ListScope {
             name: format!("events {tenant} {}", endpoint.map_or("*", |e| e.as_str())),

@@ -222,6 +222,7 @@ impl Recorder<'_> {
             source_attempt_id: None,
             attempt_id: Some(attempt_id.clone()),
             completion_check: true,
+            body: None,
         };
         self.planner
             .plan(check, self.clock.now())
@@ -271,6 +272,7 @@ impl Recorder<'_> {
                 source_attempt_id: None,
                 attempt_id: None,
                 completion_check: false,
+                body: None,
             };
             Box::pin(self.planner.plan(next, now)).await.map_err(StepError::Plan)?;
         }

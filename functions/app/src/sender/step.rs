@@ -160,6 +160,7 @@ impl Sender {
                 .finish_boxed(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
+        let delivery = Box::pin(self.with_body(delivery, m)).await?;
         let ctx = context(&delivery, endpoint);
         if m.trigger != Trigger::Redelivery && m.trigger != Trigger::Test && !endpoint.policy.may_start(&ctx, now) {
             return Box::pin(
@@ -197,6 +198,35 @@ impl Sender {
             completion_token,
         };
         self.recorder().finish_boxed(m, endpoint, delivery, done).await
+    }
+
+    /// The claimed delivery with its body: a delivery whose body is stored once, in
+    /// its event item (`body_hash` set), comes back from the claim without it. The
+    /// message's copy is used when it hashes to `body_hash` (a first message,
+    /// usually), else the event's (one read). A body found nowhere, or not the one
+    /// the hash names, stays empty, and the pre-send check records the attempt as
+    /// `payload_unavailable` rather than send other bytes.
+    pub(super) async fn with_body(
+        &self,
+        mut delivery: Box<Delivery>,
+        m: &QueueMessage,
+    ) -> Result<Box<Delivery>, StepError> {
+        let Some(h) = delivery.body_hash.as_deref().filter(|_| delivery.body.is_empty()) else {
+            return Ok(delivery);
+        };
+        let body = match crate::shared_body::from_message(m, h) {
+            Some(b) => Some(b),
+            None => self
+                .deliveries
+                .event_body(&delivery.event_id)
+                .await
+                .map_err(StepError::Store)?
+                .filter(|b| crate::shared_body::hash(b) == h),
+        };
+        if let Some(b) = body {
+            delivery.body = b;
+        }
+        Ok(delivery)
     }
 
     /// A claim on attempt `number` made at `now`, with a fresh token only this step

@@ -249,12 +249,15 @@ impl DynamoStore {
                     .and_then(|v| u64::try_from(v).ok())
                     .ok_or_else(|| corrupt(format!("delivery {}: no version", d.id)))?;
                 d.claim = claim_from(item)?;
+                d.body_hash = get_s(item, BODY_HASH).map(str::to_owned);
                 d.body = match (get_s(item, BODY), get_s(item, BODY_REF)) {
                     (Some(b), _) => Arc::from(b),
                     (None, Some(h)) => shared
                         .get(h)
                         .cloned()
                         .ok_or_else(|| corrupt(format!("delivery {}: body item {h} is missing", d.id)))?,
+                    // In the event item: the sender reads it when it needs it.
+                    (None, None) if d.body_hash.is_some() => Arc::from(""),
                     (None, None) => return Err(corrupt(format!("delivery {}: no body", d.id))),
                 };
                 Ok(d)

@@ -84,12 +84,23 @@ pub(super) fn shared_bodies<'a>(
     deliveries: impl IntoIterator<Item = &'a Delivery>,
 ) -> BTreeMap<String, (&'a str, Vec<&'a Delivery>)> {
     let mut shared: BTreeMap<String, (&str, Vec<&Delivery>)> = BTreeMap::new();
-    for d in deliveries {
+    // A delivery whose body its event item holds has no body of its own to share.
+    for d in deliveries.into_iter().filter(|d| d.body_hash.is_none()) {
         if let BodyPlace::Shared(hash) = body_place(&d.body) {
             shared.entry(hash).or_insert((&*d.body, Vec::new())).1.push(d);
         }
     }
     shared
+}
+
+/// `d` keeping its own body (not its event's): what every create call but
+/// `create_event` stores, and what `create_event` stores for a delivery whose body
+/// is not the event's one.
+pub(super) fn with_own_body(d: &Delivery) -> Delivery {
+    Delivery {
+        body_hash: None,
+        ..d.clone()
+    }
 }
 
 /// A delivery using a shared body: its id and its TTL (`None`: not settled).
@@ -101,9 +112,10 @@ pub(super) type BodyUser = (String, Option<i64>);
 /// the fields the key and the index and condition attributes carry. Left out of
 /// `data`, they keep a delivery with a small body under 1 KiB, one write unit per
 /// write instead of two; [`delivery_from_item`] puts them back.
-pub(super) const FIELDS_IN_ATTRIBUTES: [&str; 9] = [
+pub(super) const FIELDS_IN_ATTRIBUTES: [&str; 10] = [
     "body",
     THROTTLED_UNTIL,
+    "bodyHash",
     "claim",
     "version",
     "id",
@@ -199,6 +211,74 @@ pub(super) fn delivery_from_item(item: &Item) -> PortResult<Delivery> {
         doc.entry(field).or_insert(start);
     }
     serde_json::from_value(Value::Object(doc)).map_err(|e| corrupt(format!("delivery {id}: {e}")))
+}
+
+/// The event item for `event`, holding `body` (the one body of the deliveries
+/// written with it, if any) once. When the body's `data` is the event's payload
+/// (ingest's envelope), `data` leaves the payload out, so the event item does not
+/// hold it twice; [`event_from_item`] takes it back from the body.
+pub(super) fn event_item(event: &EventRecord, body: Option<&str>) -> PortResult<Item> {
+    let mut item = key(event_pk(&event.id), EVENT_SK);
+    let mut data = to_json(event)?;
+    if let Some(body) = body {
+        if payload_of_body(body).as_ref() == Some(&event.payload) {
+            let mut doc = match serde_json::to_value(event).map_err(|e| corrupt(format!("event {}: {e}", event.id)))? {
+                serde_json::Value::Object(map) => map,
+                _ => return Err(corrupt(format!("event {} is not a JSON object", event.id))),
+            };
+            doc.remove(PAYLOAD_FIELD);
+            data = serde_json::to_string(&doc).map_err(|e| corrupt(format!("event {}: {e}", event.id)))?;
+        }
+        item.insert(BODY.to_owned(), s(body));
+    }
+    item.insert(DATA.to_owned(), s(data));
+    item.insert(TENANT_ID.to_owned(), s(event.tenant_id.as_str()));
+    item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
+    item.insert(GSI3PK.to_owned(), s(audit_pk(&event.tenant_id, None)));
+    item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
+    if let Some(e) = event.expires_at {
+        item.insert(TTL_ATTR.to_owned(), n(e));
+    }
+    Ok(item)
+}
+
+/// The event's JSON field its payload is in (left out of `data` when the body holds it).
+const PAYLOAD_FIELD: &str = "payload";
+
+/// The payload an envelope carries (its `data`), if it is one.
+fn payload_of_body(body: &str) -> Option<serde_json::Value> {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        data: serde_json::Value,
+    }
+    serde_json::from_str::<Envelope>(body).ok().map(|e| e.data)
+}
+
+/// The event an event item holds: `data`, with the payload taken from the item's
+/// body when `data` leaves it out (see [`event_item`]).
+pub(super) fn event_from_item(item: &Item) -> PortResult<EventRecord> {
+    let text = get_s(item, DATA).ok_or_else(|| corrupt(format!("event: no `{DATA}` attribute")))?;
+    let mut doc: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(text).map_err(|e| corrupt(format!("event: {e}")))?;
+    if !doc.contains_key(PAYLOAD_FIELD) {
+        let payload = get_s(item, BODY)
+            .and_then(payload_of_body)
+            .ok_or_else(|| corrupt("event: no payload in `data` nor in its body"))?;
+        doc.insert(PAYLOAD_FIELD.to_owned(), payload);
+    }
+    serde_json::from_value(serde_json::Value::Object(doc)).map_err(|e| corrupt(format!("event: {e}")))
+}
+
+/// A delivery item's event id and trigger, read from `data` alone.
+pub(super) fn event_and_trigger(item: &Item) -> Option<(String, Trigger)> {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Fields {
+        event_id: String,
+        trigger: Trigger,
+    }
+    let f: Fields = serde_json::from_str(get_s(item, DATA)?).ok()?;
+    Some((f.event_id, f.trigger))
 }
 
 /// The claim held on a delivery item, from its claim attributes.
@@ -311,14 +391,19 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
     }
     // The reconciler's due index (see `crate::due_index`).
     crate::due_index::extend_attributes(d, &mut set, &mut remove);
-    match body_place(&d.body) {
-        BodyPlace::Inline(b) => {
-            set.push((BODY.to_owned(), s(b)));
-            remove.push(BODY_REF);
+    match (&d.body_hash, body_place(&d.body)) {
+        // Stored once, in the event item: the delivery keeps its hash only.
+        (Some(h), _) => {
+            set.push((BODY_HASH.to_owned(), s(h.as_str())));
+            remove.extend([BODY, BODY_REF]);
         }
-        BodyPlace::Shared(h) => {
+        (None, BodyPlace::Inline(b)) => {
+            set.push((BODY.to_owned(), s(b)));
+            remove.extend([BODY_REF, BODY_HASH]);
+        }
+        (None, BodyPlace::Shared(h)) => {
             set.push((BODY_REF.to_owned(), s(h)));
-            remove.push(BODY);
+            remove.extend([BODY, BODY_HASH]);
         }
     }
     match &d.claim {
@@ -347,16 +432,12 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
 }
 
 impl DynamoStore {
-    /// The full delivery item, as created (with the audit-index entry when asked).
-    pub(super) fn delivery_item(&self, d: &Delivery, audit: Option<&EventRecord>) -> PortResult<Item> {
+    /// The full delivery item, as created. It has no audit-index entry: the events
+    /// of an endpoint are read from its delivery log (`list_events`).
+    pub(super) fn delivery_item(&self, d: &Delivery) -> PortResult<Item> {
         let mut item = key(delivery_pk(&d.id), DELIVERY_SK);
         let (set, _) = delivery_attributes(d)?;
         item.extend(set);
-        if let Some(event) = audit {
-            item.insert(GSI3PK.to_owned(), s(audit_pk(&d.tenant_id, Some(&d.endpoint_id))));
-            item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
-            item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
-        }
         Ok(item)
     }
 

@@ -18,6 +18,22 @@ impl DeliveryStore for DynamoStore {
                 )));
             }
         }
+        // The deliveries' one body goes in the event item, once; each delivery
+        // that carries it keeps only its hash. Any other keeps its own body.
+        let shared = shared_body::event_body(deliveries);
+        let own: Vec<Delivery>;
+        let deliveries: &[Delivery] = if deliveries.iter().all(|d| shared_body::in_event(d, shared.as_ref())) {
+            deliveries
+        } else {
+            own = deliveries
+                .iter()
+                .map(|d| match shared_body::in_event(d, shared.as_ref()) {
+                    true => d.clone(),
+                    false => with_own_body(d),
+                })
+                .collect();
+            &own
+        };
         // Shared bodies first, which keeps the transaction far below 4 MB. If the
         // transaction then fails, the deliveries it did not write are taken off
         // their body items again (`release_bodies`).
@@ -38,24 +54,13 @@ impl DeliveryStore for DynamoStore {
                 )
                 .build())
         };
-        let mut event_item = key(event_pk(&event.id), EVENT_SK);
-        event_item.insert(DATA.to_owned(), s(to_json(event)?));
-        event_item.insert(TENANT_ID.to_owned(), s(event.tenant_id.as_str()));
-        event_item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
-        event_item.insert(GSI3PK.to_owned(), s(audit_pk(&event.tenant_id, None)));
-        event_item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
-        if let Some(e) = event.expires_at {
-            event_item.insert(TTL_ATTR.to_owned(), n(e));
-        }
+        let event_item = event_item(event, shared.as_ref().map(|(b, _)| &**b))?;
         if let [d] = deliveries {
             return self.create_single(event, event_item, d).await;
         }
         let mut actions = vec![put(event_item)?];
-        let mut audited = HashSet::new();
         for d in deliveries {
-            // One audit entry per (event, endpoint): the first delivery carries it.
-            let audit = audited.insert(&d.endpoint_id).then_some(event);
-            actions.push(put(self.delivery_item(d, audit)?)?);
+            actions.push(put(self.delivery_item(d)?)?);
         }
         let written = self
             .client
@@ -77,10 +82,11 @@ impl DeliveryStore for DynamoStore {
     }
 
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
+        let delivery = &with_own_body(delivery);
         self.ensure_bodies(std::iter::once(delivery)).await?;
         let (cond, values) = absent_or_expired(self.now());
         if self
-            .put_if(self.delivery_item(delivery, None)?, cond, None, Some(values))
+            .put_if(self.delivery_item(delivery)?, cond, None, Some(values))
             .await?
         {
             Ok(())
@@ -89,11 +95,12 @@ impl DeliveryStore for DynamoStore {
         }
     }
 
-    async fn create_event_delivery(&self, event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
+    async fn create_event_delivery(&self, _event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
+        let delivery = &with_own_body(delivery);
         self.ensure_bodies(std::iter::once(delivery)).await?;
         let (cond, values) = absent_or_expired(self.now());
         if self
-            .put_if(self.delivery_item(delivery, Some(event))?, cond, None, Some(values))
+            .put_if(self.delivery_item(delivery)?, cond, None, Some(values))
             .await?
         {
             Ok(())
@@ -112,12 +119,12 @@ impl DeliveryStore for DynamoStore {
         let Some(mut item) = self.get_live(event_pk(event), EVENT_SK).await? else {
             return Err(missing());
         };
-        let mut record: EventRecord = from_json(&item, "event")?;
+        let mut record = event_from_item(&item)?;
         if &record.tenant_id != tenant {
             return Err(missing());
         }
         record.fanout = Some(progress.clone());
-        item.insert(DATA.to_owned(), s(to_json(&record)?));
+        item.extend(event_item(&record, get_s(&item, BODY))?);
         item.insert(FANOUT_PROCESSED.to_owned(), n(progress.processed));
         // A slower copy of an earlier step never moves the progress back.
         self.put_if(
@@ -152,7 +159,7 @@ impl DeliveryStore for DynamoStore {
         match self.get_live(event_pk(id), EVENT_SK).await? {
             None => Ok(None),
             Some(item) => {
-                let e: EventRecord = from_json(&item, "event")?;
+                let e = event_from_item(&item)?;
                 Ok((&e.tenant_id == tenant).then_some(e))
             }
         }
@@ -160,6 +167,26 @@ impl DeliveryStore for DynamoStore {
 
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
         self.load_delivery(id).await
+    }
+
+    async fn event_body(&self, event: &EventId) -> PortResult<Option<Arc<str>>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .set_key(Some(key(event_pk(event), EVENT_SK)))
+            .projection_expression("#body, #ttl")
+            .expression_attribute_names("#body", BODY)
+            .expression_attribute_names("#ttl", TTL_ATTR)
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        let now = self.now();
+        Ok(out
+            .item
+            .filter(|i| is_live(get_n(i, TTL_ATTR), now))
+            .and_then(|i| get_s(&i, BODY).map(Arc::from)))
     }
 
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
@@ -385,7 +412,7 @@ impl DeliveryStore for DynamoStore {
             // An SDK retry of a write that did land finds the claim gone: if exactly
             // this outcome is stored, the call succeeded.
             if self.stored_attempt(&old, attempt).await?.as_ref() == Some(attempt)
-                && &self.one_delivery(old.clone()).await? == delivery
+                && self.one_delivery(old.clone()).await? == *shared_body::stored_form(delivery)
             {
                 return Ok(());
             }
@@ -419,7 +446,11 @@ impl DeliveryStore for DynamoStore {
         match self.run_update(update).await {
             Ok(()) => Ok(()),
             // Exactly this state is stored already (an SDK retry of a committed update).
-            Err(e) if is_update_conflict(&e) && self.load_delivery(&delivery.id).await?.as_ref() == Some(delivery) => {
+            Err(e)
+                if is_update_conflict(&e)
+                    && self.load_delivery(&delivery.id).await?.as_ref()
+                        == Some(&*shared_body::stored_form(delivery)) =>
+            {
                 Ok(())
             }
             Err(e) if is_update_conflict(&e) => Err(PortError::Conflict(format!(
@@ -634,9 +665,14 @@ impl DeliveryStore for DynamoStore {
                 next_cursor: None,
             });
         }
+        if let Some(endpoint) = endpoint {
+            return self
+                .events_of_endpoint(tenant, endpoint, since, until, cursor, limit)
+                .await;
+        }
         let spec = QuerySpec {
             index: Some(GSI_AUDIT),
-            pk: (GSI3PK, audit_pk(tenant, endpoint)),
+            pk: (GSI3PK, audit_pk(tenant, None)),
             sk_attr: GSI3SK,
             sk_cond: window_condition(since, until),
             forward: false,
@@ -662,7 +698,7 @@ impl DeliveryStore for DynamoStore {
                 if !is_live(get_n(&item, TTL_ATTR), now) {
                     continue;
                 }
-                let e: EventRecord = from_json(&item, "event")?;
+                let e = event_from_item(&item)?;
                 if &e.tenant_id == tenant {
                     events.insert(e.id.to_string(), e);
                 }
@@ -679,7 +715,86 @@ impl DeliveryStore for DynamoStore {
     }
 }
 
+/// The cursor mark of the events-by-endpoint list, which pages through the
+/// endpoint's delivery log like `list_deliveries` does: its cursors carry it, so
+/// that neither list takes the other's (no status has this name).
+const EVENTS_OF_ENDPOINT: &str = "#events";
+
 impl DynamoStore {
+    /// The events an endpoint got a delivery of, newest delivery first: the
+    /// endpoint's delivery log (`GSI1`, keys only), the delivery items for their
+    /// event ids (one BatchGetItem), then the events (another). Replay deliveries are
+    /// left out (their event is listed under its original delivery), and so is
+    /// anything of another tenant. The window and the page are the log's: by the
+    /// delivery's creation instant, which is the event's for ingest and a little
+    /// later for a stepped fan-out.
+    async fn events_of_endpoint(
+        &self,
+        tenant: &TenantId,
+        endpoint: &EndpointId,
+        since: Option<Timestamp>,
+        until: Option<Timestamp>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<EventRecord>> {
+        let spec = QuerySpec {
+            index: Some(GSI_LOG),
+            pk: (GSI1PK, log_pk(endpoint)),
+            sk_attr: GSI1SK,
+            sk_cond: window_condition(since, until),
+            forward: false,
+            ttl_filter: false,
+            consistent: false,
+            status_filter: Some(EVENTS_OF_ENDPOINT.to_owned()),
+        };
+        let now = self.now();
+        self.page(spec, cursor, limit, |keys| async move {
+            let wanted: Vec<Item> = keys
+                .iter()
+                .filter_map(|k| Some(key(get_s(k, PK)?.to_owned(), get_s(k, SK)?)))
+                .collect();
+            // Each live delivery of the tenant's that is not a replay: its event id.
+            let mut event_of: HashMap<String, String> = HashMap::new();
+            for item in self.batch_get(wanted, false).await? {
+                if !is_live(get_n(&item, TTL_ATTR), now) || get_s(&item, TENANT_ID) != Some(tenant.as_str()) {
+                    continue;
+                }
+                let (Some(pk), Some((event, trigger))) = (get_s(&item, PK), event_and_trigger(&item)) else {
+                    continue;
+                };
+                if trigger != Trigger::Replay {
+                    event_of.insert(pk.to_owned(), event);
+                }
+            }
+            let unique: HashSet<&String> = event_of.values().collect();
+            let event_keys: Vec<Item> = unique
+                .into_iter()
+                .map(|id| key(format!("EVT#{id}"), EVENT_SK))
+                .collect();
+            let mut events: HashMap<String, EventRecord> = HashMap::new();
+            for item in self.batch_get(event_keys, false).await? {
+                if !is_live(get_n(&item, TTL_ATTR), now) {
+                    continue;
+                }
+                let e = event_from_item(&item)?;
+                if &e.tenant_id == tenant {
+                    events.insert(e.id.to_string(), e);
+                }
+            }
+            Ok(keys
+                .into_iter()
+                .filter_map(|k| {
+                    let e = get_s(&k, PK)
+                        .and_then(|pk| event_of.get(pk))
+                        .and_then(|id| events.get(id))
+                        .cloned()?;
+                    Some((k, e))
+                })
+                .collect())
+        })
+        .await
+    }
+
     /// An attempt's own item, put whole: attempts never change once recorded, so a
     /// repeated copy writes the same item.
     async fn put_attempt(&self, a: &Attempt) -> PortResult<()> {
@@ -768,67 +883,62 @@ fn attempt_entries(
 
 impl DynamoStore {
     /// An event with one delivery, written as two conditional puts instead of a
-    /// transaction (which bills every item twice): the delivery first, then the
-    /// event. A process that stops between the two leaves a delivery without its
-    /// event: the due index holds it, so the reconciler queues it as it does a
-    /// delivery whose first message was never sent (today's crash before the
-    /// enqueue), and the request, which got no answer, is repeated; its repeat finds
-    /// this very delivery and writes the event (docs/reliability.md).
+    /// transaction (which bills every item twice): the event first, since it holds
+    /// the delivery's body, then the delivery. A process that stops between the two
+    /// leaves an event whose delivery does not exist yet: nothing is queued or sent
+    /// (no delivery, no due-index entry), the caller got no answer and repeats the
+    /// request, and the repeat finds this very event (it lists the delivery) and
+    /// writes the delivery (docs/reliability.md).
     async fn create_single(&self, event: &EventRecord, event_item: Item, d: &Delivery) -> PortResult<()> {
         let (cond, values) = absent_or_expired(self.now());
-        let written = self
-            .put_if(self.delivery_item(d, Some(event))?, cond, None, Some(values.clone()))
-            .await;
-        let delivery_written = match written {
+        let conflict = || PortError::Conflict(format!("event {} or one of its deliveries already exists", event.id));
+        let event_written = match self.put_if(event_item, cond, None, Some(values.clone())).await {
             Ok(w) => w,
             Err(e) => {
                 self.release_after_failure(event, std::slice::from_ref(d)).await;
                 return Err(e);
             }
         };
-        if !delivery_written {
+        if !event_written {
             // Ours already, from a repeat of this request that stopped before the
-            // event: go on to write the event. Anyone else's: a conflict.
-            let ours = self
-                .load_delivery(&d.id)
-                .await?
-                .is_some_and(|stored| stored.event_id == event.id && stored.endpoint_id == d.endpoint_id);
-            if !ours {
-                self.release_after_failure(event, std::slice::from_ref(d)).await;
-                return Err(PortError::Conflict(format!(
-                    "event {} or one of its deliveries already exists",
-                    event.id
-                )));
-            }
-        }
-        if self.put_if(event_item, cond, None, Some(values)).await? {
-            return Ok(());
-        }
-        // The event exists. A delivery it does not list (an event id taken twice)
-        // must not stay behind as if it were the event's: it goes again.
-        if delivery_written {
-            let listed = match self.get_live(event_pk(&event.id), EVENT_SK).await? {
-                Some(item) => from_json::<EventRecord>(&item, "event")?
+            // delivery: go on to write the delivery. Anyone else's: a conflict.
+            let ours = match self.get_live(event_pk(&event.id), EVENT_SK).await? {
+                Some(item) => event_from_item(&item)?
                     .targets
                     .iter()
-                    .any(|t| t.delivery_id == d.id),
+                    .any(|t| t.delivery_id == d.id && t.endpoint_id == d.endpoint_id),
                 None => false,
             };
-            if !listed {
-                self.client
-                    .delete_item()
-                    .table_name(&self.table)
-                    .set_key(Some(key(delivery_pk(&d.id), DELIVERY_SK)))
-                    .condition_expression("attribute_exists(PK) AND #version = :version")
-                    .expression_attribute_names("#version", VERSION)
-                    .expression_attribute_values(":version", n(d.version))
-                    .send()
-                    .await
-                    .map_err(from_sdk)?;
+            if !ours {
                 self.release_after_failure(event, std::slice::from_ref(d)).await;
+                return Err(PortError::Conflict(format!("event {} already exists", event.id)));
             }
         }
-        Err(PortError::Conflict(format!("event {} already exists", event.id)))
+        if self.put_if(self.delivery_item(d)?, cond, None, Some(values)).await? {
+            return Ok(());
+        }
+        // The delivery exists: a repeat's (same event and endpoint) is taken as
+        // written. Another event's delivery under this id: the event this call
+        // wrote must not stay behind naming it, so it goes again.
+        let ours = self
+            .load_delivery(&d.id)
+            .await?
+            .is_some_and(|stored| stored.event_id == event.id && stored.endpoint_id == d.endpoint_id);
+        if ours {
+            return Ok(());
+        }
+        if event_written {
+            self.client
+                .delete_item()
+                .table_name(&self.table)
+                .set_key(Some(key(event_pk(&event.id), EVENT_SK)))
+                .condition_expression("attribute_exists(PK)")
+                .send()
+                .await
+                .map_err(from_sdk)?;
+        }
+        self.release_after_failure(event, std::slice::from_ref(d)).await;
+        Err(conflict())
     }
 
     /// After a failed event write: the shared bodies set up for its deliveries are

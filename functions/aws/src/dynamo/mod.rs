@@ -40,12 +40,14 @@ use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use courier_app::message::Trigger;
 use courier_app::model::{
     Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
 };
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
 };
+use courier_app::shared_body;
 use courier_app::store_rules::{MAX_PAGE, apply_claim, claim_held_by, is_live};
 use courier_app::system::SystemClock;
 use courier_core::Timestamp;

@@ -27,6 +27,9 @@ pub const AUDIT_PROJECTION: &[&str] = &["eventId"];
 pub(super) const DATA: &str = "data";
 pub(super) const BODY: &str = "body";
 pub(super) const BODY_REF: &str = "bodyRef";
+/// On a delivery whose body its event item holds (`body` there): the body's
+/// SHA-256, hex.
+pub(super) const BODY_HASH: &str = "bodyHash";
 /// On a shared body item: the ids of the deliveries that use it (a string set).
 pub(super) const BODY_USERS: &str = "users";
 pub(super) const VERSION: &str = "version";
