@@ -228,6 +228,8 @@ fn rows(b: &Bench) -> Vec<Row> {
                     );
                     format!(" + CloudWatch Logs ${dollars:.2}")
                 });
+                // With `ApiFunctionUrl=true` the same requests reach the API without
+                // API Gateway, whose price is the only difference (deploy.md).
                 row(
                     "2 cost/1M",
                     format!(
@@ -235,13 +237,14 @@ fn rows(b: &Bench) -> Vec<Row> {
                         p.name, p.api_ms.p50, p.sender_ms.p50
                     ),
                     format!(
-                        "${:.2} (DynamoDB ${:.2}, SQS ${:.2}, Lambda ${:.2}, API GW ${:.2}, Scheduler ${:.2}){logs} vs EventBridge ${:.2}",
+                        "${:.2} (DynamoDB ${:.2}, SQS ${:.2}, Lambda ${:.2}, API GW ${:.2}, Scheduler ${:.2}){logs}; ${:.2} through the function URL; vs EventBridge ${:.2}",
                         p.cost.total,
                         p.cost.dynamodb_writes + p.cost.dynamodb_reads,
                         p.cost.sqs,
                         p.cost.lambda_requests + p.cost.lambda_duration,
                         p.cost.api_gateway,
                         p.cost.scheduler,
+                        p.cost.total - p.cost.api_gateway,
                         p.eventbridge_per_million,
                     ),
                     "",
