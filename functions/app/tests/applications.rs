@@ -821,4 +821,7 @@ async fn deleting_an_application_waits_for_its_endpoints_deliveries_unless_force
     assert_eq!((s, b), (200, json!({"id": busy, "deleted": true})));
     let (s, b) = call(&w, "GET", "/v1/applications/busy", Value::Null).await;
     assert_eq!((s, b), (404, not_found("application")));
+    // Its endpoint takes no new events: disabled with the application's delete.
+    let (s, b) = call(&w, "GET", &format!("/v1/endpoints/{ep}"), Value::Null).await;
+    assert_eq!((s, &b["status"]), (200, &json!("disabled")), "{b}");
 }

@@ -1,7 +1,8 @@
 //! `/v1/applications`: a tenant's own customers. Create, read, list, change and
 //! delete them; `{id}` is the application's `app_...` id or the tenant's own `uid`
 //! for it. Deleting one is refused while its endpoints have deliveries in flight,
-//! unless `?force=true`; once deleted, its endpoints get no fan-out events for it.
+//! unless `?force=true`; deleting it disables its endpoints, so they take no new
+//! events.
 
 use super::Api;
 use super::body::ApiJson;
@@ -10,6 +11,7 @@ use super::problem::{ApiError, ApiResult};
 use super::query::{list_query, query_params};
 use super::routes::{Authed, Id, reply};
 use crate::application_delete::endpoint_with_deliveries_in_flight;
+use crate::model::EndpointState;
 use crate::model::{Application, Tenant};
 use crate::ports::PortError;
 use crate::sender::PortRng;
@@ -253,13 +255,30 @@ pub(crate) async fn delete(
         }
     }
     let app = api.load_application(&tenant, &id).await?;
-    if !force {
-        let endpoints = api.application_endpoints(&tenant, &app).await?;
-        if let Some(busy) = endpoint_with_deliveries_in_flight(api.deliveries.as_ref(), &endpoints).await? {
-            return Err(ApiError::conflict(format!(
-                "endpoint {busy} of application {} has deliveries in flight; delete with `?force=true` to delete it anyway",
-                app.id
-            )));
+    let endpoints = api.application_endpoints(&tenant, &app).await?;
+    if !force && let Some(busy) = endpoint_with_deliveries_in_flight(api.deliveries.as_ref(), &endpoints).await? {
+        return Err(ApiError::conflict(format!(
+            "endpoint {busy} of application {} has deliveries in flight; delete with `?force=true` to delete it anyway",
+            app.id
+        )));
+    }
+    // Its endpoints take no new events from now on: disabled as by
+    // `POST /v1/endpoints/{id}/disable`, before the application goes, so a call
+    // that stops half-way leaves the application there to delete again.
+    for endpoint in &endpoints {
+        match api
+            .modify_endpoint(&tenant, endpoint.as_str(), |e, _| {
+                if e.state != EndpointState::Revoked {
+                    e.state = EndpointState::Disabled;
+                }
+                Ok(())
+            })
+            .await
+        {
+            Ok(_) => {}
+            // Deleted meanwhile: nothing left to disable.
+            Err(e) if e.status() == 404 => {}
+            Err(e) => return Err(e),
         }
     }
     if !api.applications.delete_application(&tenant.id, &app.id).await? {
