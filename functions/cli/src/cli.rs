@@ -327,6 +327,14 @@ pub enum SchedulesCmd {
     Resume { id: String },
     /// Delete it (its occurrences stay readable).
     Delete { id: String },
+    /// Its firings, newest first: each planned instant with its delivery's status
+    /// (or its fan-out's progress) and, when the stored data was unusable, the
+    /// `payload_unavailable` diagnostic.
+    Occurrences {
+        id: String,
+        #[command(flatten)]
+        page: Page,
+    },
 }
 
 /// Bounded polling for `--watch`.
@@ -446,6 +454,10 @@ pub struct CreateSchedule {
     /// realtime or bulk: the occurrences' horizon (default: each endpoint's).
     #[arg(long)]
     pub latency_class: Option<String>,
+    /// Seconds a long-running attempt (answered 202) may take on top of the
+    /// horizon (default: each endpoint's).
+    #[arg(long)]
+    pub long_running_allowance_seconds: Option<u64>,
     /// EventBridge Scheduler cron, e.g. 'cron(0 9 * * ? *)'.
     #[arg(long)]
     pub cron: Option<String>,

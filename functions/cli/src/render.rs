@@ -437,6 +437,48 @@ pub fn schedules(page: &Value, style: Style) -> String {
     with_cursor(t.render(style), page)
 }
 
+/// A schedule's occurrences: planned instant, event, and its delivery's status (or,
+/// routed by subscription, the fan-out's progress), with the diagnostic of an
+/// occurrence whose stored data was unusable.
+pub fn occurrences(page: &Value, style: Style) -> String {
+    let mut t = Table::new(&["PLANNED", "EVENT", "DELIVERY", "STATUS", "ATTEMPTS", "DIAGNOSTIC"]);
+    for v in items(page) {
+        let status = match (v["status"].as_str(), &v["fanout"]) {
+            (Some(s), _) => s.to_owned(),
+            (None, f) if f.is_object() => format!(
+                "fan-out {} ({}/{})",
+                text(f, "status"),
+                text(f, "processed"),
+                text(f, "matched")
+            ),
+            _ => "-".to_owned(),
+        };
+        let diagnostic = v["lastAttempt"]["diagnostic"].as_str().map_or_else(
+            || {
+                if v["payloadUnavailable"] == Value::Bool(true) {
+                    "payload_unavailable".to_owned()
+                } else {
+                    "-".to_owned()
+                }
+            },
+            str::to_owned,
+        );
+        t.row(vec![
+            plain(text(v, "plannedAt")),
+            plain(text(v, "eventId")),
+            plain(v["deliveryId"].as_str().unwrap_or("-").to_owned()),
+            (status.clone(), Tone::of_state(&status)),
+            plain(
+                v["attemptCount"]
+                    .as_u64()
+                    .map_or_else(|| "-".to_owned(), |n| n.to_string()),
+            ),
+            plain(diagnostic),
+        ]);
+    }
+    with_cursor(t.render(style), page)
+}
+
 pub fn schedule(v: &Value, style: Style) -> String {
     let status = text(v, "status");
     let next: Vec<&str> = v["nextFirings"]

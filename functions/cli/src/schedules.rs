@@ -20,6 +20,7 @@ pub async fn run(cmd: SchedulesCmd, client: &Client, out: &mut Output) -> CliRes
                 endpoint,
                 application,
                 latency_class,
+                long_running_allowance_seconds,
                 cron,
                 timezone,
                 rate,
@@ -47,6 +48,9 @@ pub async fn run(cmd: SchedulesCmd, client: &Client, out: &mut Output) -> CliRes
                     b[field] = json!(v);
                 }
             }
+            if let Some(seconds) = long_running_allowance_seconds {
+                b["longRunningAllowanceSeconds"] = json!(seconds);
+            }
             let key = input::idempotency_key(idempotency_key)?;
             let a = client.post("/v1/schedules", Some(b), Some(&key)).await?;
             out.answer(&a, render::schedule)
@@ -62,6 +66,10 @@ pub async fn run(cmd: SchedulesCmd, client: &Client, out: &mut Output) -> CliRes
         SchedulesCmd::Resume { id } => {
             let a = client.post(&path(&id, "/resume"), None, None).await?;
             out.answer(&a, render::schedule)
+        }
+        SchedulesCmd::Occurrences { id, page } => {
+            let a = paging::list(client, &path(&id, "/occurrences"), Vec::new(), &page).await?;
+            out.answer(&a, render::occurrences)
         }
         SchedulesCmd::Delete { id } => {
             let a = client.delete(&path(&id, ""), &[]).await?;

@@ -865,5 +865,46 @@ async fn schedules_are_created_once_per_key_listed_paused_resumed_and_deleted() 
         .await;
     assert_eq!(unknown.code, 3, "{}", unknown.stderr);
     assert!(unknown.stderr.contains("application not found"), "{}", unknown.stderr);
+    // One firing two seconds ahead, with its own long-running allowance: its
+    // occurrence shows with its planned instant and its delivery.
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default();
+    let at = courier_core::Timestamp::from_millis((now_ms / 1000 + 2) * 1000).to_rfc3339();
+    let once = cli
+        .json(&[
+            "schedules",
+            "create",
+            "--endpoint",
+            &ep,
+            "--at",
+            &at,
+            "--long-running-allowance-seconds",
+            "30",
+            "--payload",
+            r#"{"n": 2}"#,
+        ])
+        .await;
+    assert_eq!(once["longRunningAllowanceSeconds"], 30, "{once}");
+    let once = s(&once["id"]).to_owned();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let fired = loop {
+        let page = cli.json(&["schedules", "occurrences", &once]).await;
+        if page["items"].as_array().is_some_and(|i| !i.is_empty()) || std::time::Instant::now() > deadline {
+            break page;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    };
+    let items = fired["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!(items.len(), 1, "one occurrence for one firing: {fired}");
+    assert_eq!(items[0]["plannedAt"], json!(at), "{fired}");
+    let delivery = s(&items[0]["deliveryId"]).to_owned();
+    assert!(delivery.starts_with("dlv_"), "{fired}");
+    let table = cli.ok(&["schedules", "occurrences", &once]).await;
+    assert!(
+        table.contains("PLANNED") && table.contains(&at) && table.contains(&delivery),
+        "{table}"
+    );
     st.stop().await;
 }
