@@ -492,6 +492,25 @@ async fn paused_deleted_and_out_of_window_firings_do_nothing() {
     assert_eq!((s, list["code"].as_str()), (404, Some("not_found")));
 }
 
+/// Fires schedule `id` at `planned` with a payload that cannot be used and runs its
+/// occurrence's delivery: nothing may be sent. Answers the occurrences list.
+async fn fire_unusable(w: &World, id: &str, planned: Timestamp) -> Value {
+    let f = firer(w);
+    w.clock.set(planned);
+    let FireOutcome::Created(broken) = f
+        .fire(&fire_message(id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    else {
+        panic!("created")
+    };
+    w.run(&dlv(&broken), 10).await;
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(9), 0, "nothing sent");
+    w.call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await
+        .1
+}
+
 #[tokio::test]
 async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
     let (w, ep) = world_with_endpoint().await;
@@ -513,21 +532,7 @@ async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
         .update_schedule(&stored, 1)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let f = firer(&w);
-    let planned = t("2027-01-16T08:00:00Z");
-    w.clock.set(planned);
-    let FireOutcome::Created(broken) = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-    else {
-        panic!("created")
-    };
-    w.run(&dlv(&broken), 10).await;
-    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(9), 0, "nothing sent");
-    let (_, list) = w
-        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
-        .await;
+    let list = fire_unusable(&w, &id, t("2027-01-16T08:00:00Z")).await;
     assert_eq!(list["items"][0]["status"], "failed");
     assert_eq!(
         list["items"][0]["lastAttempt"],
@@ -538,6 +543,7 @@ async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
     assert_eq!(s, 200);
     let next = t("2027-01-17T08:00:00Z");
     w.clock.set(next);
+    let f = firer(&w);
     let FireOutcome::Created(fixed) = f.fire(&fire_message(&id, next)).await.unwrap_or_else(|e| panic!("{e}")) else {
         panic!("created")
     };
@@ -914,21 +920,7 @@ async fn a_payload_its_types_schema_no_longer_takes_settles_payload_unavailable_
         )
         .await;
     assert_eq!(s, 200);
-    let f = firer(&w);
-    let planned = t("2027-01-16T08:00:00Z");
-    w.clock.set(planned);
-    let FireOutcome::Created(broken) = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-    else {
-        panic!("created")
-    };
-    w.run(&dlv(&broken), 10).await;
-    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(9), 0, "nothing sent");
-    let (_, list) = w
-        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
-        .await;
+    let list = fire_unusable(&w, &id, t("2027-01-16T08:00:00Z")).await;
     assert_eq!(
         (&list["items"][0]["status"], &list["items"][0]["lastAttempt"]),
         (
@@ -943,6 +935,7 @@ async fn a_payload_its_types_schema_no_longer_takes_settles_payload_unavailable_
     assert_eq!(s, 200, "{b}");
     let next = t("2027-01-17T08:00:00Z");
     w.clock.set(next);
+    let f = firer(&w);
     let FireOutcome::Created(ok) = f.fire(&fire_message(&id, next)).await.unwrap_or_else(|e| panic!("{e}")) else {
         panic!("created")
     };

@@ -24,6 +24,12 @@ pub(crate) async fn list_for_endpoint(
     let e = api.load_endpoint(&tenant, &id).await?;
     let q = list_query(query.as_deref(), &["status", "since", "until", "cursor", "limit"])?;
     let page = q.deliveries(api.deliveries.as_ref(), &e.id).await?;
+    Ok(delivery_page(&api, &page))
+}
+
+/// A page of deliveries as the lists answer it: live ones in their view, and the
+/// cursor to the next page.
+pub(crate) fn delivery_page(api: &Api, page: &crate::model::Page<Delivery>) -> Response {
     let now = api.clock.now();
     let items: Vec<Value> = page
         .items
@@ -31,7 +37,7 @@ pub(crate) async fn list_for_endpoint(
         .filter(|d| !expired(d.expires_at, now))
         .map(delivery_view)
         .collect();
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    reply(200, &json!({"items": items, "nextCursor": page.next_cursor}))
 }
 
 /// `GET /v1/deliveries/{id}`

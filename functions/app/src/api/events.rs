@@ -10,7 +10,7 @@ use super::limits::{
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::query::list_query;
 use super::routes::{Authed, reply};
-use super::views::{delivery_view, event_view, expired};
+use super::views::{event_view, expired};
 use crate::ingest::{self, NewEvent};
 use crate::message::Trigger;
 use crate::model::{Delivery, Endpoint, EventRecord, IdempotencyRecord, Tenant};
@@ -94,14 +94,7 @@ pub(crate) async fn deliveries(
         .await?
         .ok_or_else(|| ApiError::not_found("event"))?;
     let page = crate::event_deliveries::page(api.deliveries.as_ref(), &event, q.cursor.as_deref(), q.limit).await?;
-    let now = api.clock.now();
-    let items: Vec<Value> = page
-        .items
-        .iter()
-        .filter(|d| !expired(d.expires_at, now))
-        .map(delivery_view)
-        .collect();
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    Ok(super::deliveries::delivery_page(&api, &page))
 }
 
 /// `POST /v1/events`

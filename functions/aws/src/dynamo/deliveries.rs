@@ -688,21 +688,7 @@ impl DeliveryStore for DynamoStore {
                 .iter()
                 .filter_map(|i| get_s(i, EVENT_ID).map(str::to_owned))
                 .collect();
-            let unique: HashSet<&String> = ids.iter().collect();
-            let keys: Vec<Item> = unique
-                .into_iter()
-                .map(|id| key(format!("EVT#{id}"), EVENT_SK))
-                .collect();
-            let mut events: HashMap<String, EventRecord> = HashMap::new();
-            for item in self.batch_get(keys, false).await? {
-                if !is_live(get_n(&item, TTL_ATTR), now) {
-                    continue;
-                }
-                let e = event_from_item(&item)?;
-                if &e.tenant_id == tenant {
-                    events.insert(e.id.to_string(), e);
-                }
-            }
+            let events = self.live_events(tenant, ids.iter(), now).await?;
             Ok(entries
                 .into_iter()
                 .filter_map(|i| {
@@ -721,6 +707,32 @@ impl DeliveryStore for DynamoStore {
 const EVENTS_OF_ENDPOINT: &str = "#events";
 
 impl DynamoStore {
+    /// The tenant's live events among `ids` (each read once, by one BatchGetItem),
+    /// by id; expired ones and other tenants' are left out.
+    async fn live_events<'a>(
+        &self,
+        tenant: &TenantId,
+        ids: impl Iterator<Item = &'a String>,
+        now: Timestamp,
+    ) -> PortResult<HashMap<String, EventRecord>> {
+        let unique: HashSet<&String> = ids.collect();
+        let keys: Vec<Item> = unique
+            .into_iter()
+            .map(|id| key(format!("EVT#{id}"), EVENT_SK))
+            .collect();
+        let mut events = HashMap::new();
+        for item in self.batch_get(keys, false).await? {
+            if !is_live(get_n(&item, TTL_ATTR), now) {
+                continue;
+            }
+            let e = event_from_item(&item)?;
+            if &e.tenant_id == tenant {
+                events.insert(e.id.to_string(), e);
+            }
+        }
+        Ok(events)
+    }
+
     /// The events an endpoint got a delivery of, newest delivery first: the
     /// endpoint's delivery log (`GSI1`, keys only), the delivery items for their
     /// event ids (one BatchGetItem), then the events (another). Replay deliveries are
@@ -766,21 +778,7 @@ impl DynamoStore {
                     event_of.insert(pk.to_owned(), event);
                 }
             }
-            let unique: HashSet<&String> = event_of.values().collect();
-            let event_keys: Vec<Item> = unique
-                .into_iter()
-                .map(|id| key(format!("EVT#{id}"), EVENT_SK))
-                .collect();
-            let mut events: HashMap<String, EventRecord> = HashMap::new();
-            for item in self.batch_get(event_keys, false).await? {
-                if !is_live(get_n(&item, TTL_ATTR), now) {
-                    continue;
-                }
-                let e = event_from_item(&item)?;
-                if &e.tenant_id == tenant {
-                    events.insert(e.id.to_string(), e);
-                }
-            }
+            let events = self.live_events(tenant, event_of.values(), now).await?;
             Ok(keys
                 .into_iter()
                 .filter_map(|k| {

@@ -24,14 +24,7 @@ impl DynamoStore {
         if let Some(e) = link.expires_at {
             item.insert(TTL_ATTR.to_owned(), n(e));
         }
-        self.client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .send()
-            .await
-            .map_err(from_sdk)?;
-        Ok(())
+        self.put(item).await
     }
 
     /// Query `PK = EVT#<event> AND SK BETWEEN FAN#<from> AND FAN#~`, ascending,

@@ -134,6 +134,18 @@ impl DynamoStore {
         Ok(out.item)
     }
 
+    /// Puts `item`, replacing whatever has its key (no condition).
+    async fn put(&self, item: Item) -> PortResult<()> {
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
     /// Puts `item` unless an item with its key exists: `true` if it was written.
     async fn put_new(&self, item: Item) -> PortResult<bool> {
         self.put_if(item, "attribute_not_exists(PK)", None, None).await

@@ -26,14 +26,7 @@ impl DynamoStore {
         let mut item = key(tenant_pk(&e.tenant_id), &endpoint_sk(&e.id));
         item.insert(DATA.to_owned(), s(to_json(e)?));
         item.insert(VERSION.to_owned(), n(e.version));
-        self.client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .send()
-            .await
-            .map_err(from_sdk)?;
-        Ok(())
+        self.put(item).await
     }
 
     /// Files every endpoint of `items` (a page of endpoint items) that has no

@@ -8,14 +8,7 @@ impl TenantStore for DynamoStore {
         let mut item = key(tenant_key_pk(key_hash), TENANT_KEY_SK);
         item.insert(DATA.to_owned(), s(to_json(tenant)?));
         item.insert(TENANT_ID.to_owned(), s(tenant.id.as_str()));
-        self.client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .send()
-            .await
-            .map_err(from_sdk)?;
-        Ok(())
+        self.put(item).await
     }
 
     async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
