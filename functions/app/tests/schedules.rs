@@ -998,3 +998,64 @@ async fn a_routed_occurrence_whose_payload_is_unusable_says_so_and_sends_nothing
         "{attempts}"
     );
 }
+
+/// A replay of an occurrence's event keeps the schedule's own horizon settings.
+#[tokio::test]
+async fn a_replayed_occurrence_keeps_the_schedules_own_settings() {
+    let (w, ep) = world_with_endpoint().await;
+    let mut body = cron_body(&ep);
+    body["longRunningAllowanceSeconds"] = json!(120);
+    let (s, b, _) = create(&w, Some("k"), &body).await;
+    assert_eq!(s, 201, "{b}");
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let planned = t("2027-01-16T08:00:00Z");
+    w.clock.set(planned);
+    let FireOutcome::Created(occ) = firer(&w)
+        .fire(&fire_message(&id, planned))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+    else {
+        panic!("created")
+    };
+    w.run(&dlv(&occ), 10).await;
+    let settings = w.delivery(&dlv(&occ)).await.delivery_settings;
+    assert_eq!(
+        settings,
+        Some(courier_app::model::DeliverySettings {
+            latency_class: Some(courier_core::decide::LatencyClass::Bulk),
+            long_running_allowance_seconds: Some(120),
+        })
+    );
+
+    w.clock.set(t("2027-01-16T08:10:00Z"));
+    let auth = format!("Bearer {KEY}");
+    let headers = [
+        ("authorization", auth.as_str()),
+        ("content-type", "application/json"),
+        ("idempotency-key", "replay-1"),
+    ];
+    let replay = json!({"since": "2027-01-16T07:59:00Z", "until": "2027-01-16T08:01:00Z"});
+    let (s, b, _) = raw(
+        &w,
+        "POST",
+        &format!("/v1/endpoints/{ep}/replay"),
+        None,
+        &headers,
+        replay.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!((s, &b["replayed"]), (202, &json!(1)), "{b}");
+    let (_, list) = w
+        .call("GET", &format!("/v1/endpoints/{ep}/deliveries"), Value::Null)
+        .await;
+    let replayed: Vec<DeliveryId> = list["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["trigger"] == "replay")
+        .filter_map(|d| DeliveryId::parse(d["id"].as_str()?).ok())
+        .collect();
+    assert_eq!(replayed.len(), 1, "{list}");
+    let copy = w.delivery(&replayed[0]).await;
+    assert_eq!((copy.delivery_settings, copy.event_id), (settings, occ.event_id));
+}

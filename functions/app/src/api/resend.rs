@@ -174,10 +174,18 @@ impl Api {
                 webhook_ids: original.map(|w| vec![w]),
                 delivery_ids: None,
             };
-            let (_, deliveries) = match seed {
+            let (_, mut deliveries) = match seed {
                 Some(seed) => ingest::build(&new, built_at, &KeyedRandom::new(seed, ev.id.as_str())),
                 None => ingest::build(&new, built_at, self.random.as_ref()),
             };
+            // A schedule's occurrence keeps the schedule's own horizon settings; the
+            // horizon counts from the replay, as for any replay.
+            if let Some(o) = &ev.occurrence {
+                let settings = (!o.settings.is_empty()).then_some(o.settings);
+                for d in &mut deliveries {
+                    d.delivery_settings = settings;
+                }
+            }
             for d in deliveries {
                 let queued = match self.deliveries.create_delivery(&d).await {
                     Ok(()) => {
