@@ -492,18 +492,24 @@ async fn paused_deleted_and_out_of_window_firings_do_nothing() {
     assert_eq!((s, list["code"].as_str()), (404, Some("not_found")));
 }
 
-/// Fires schedule `id` at `planned` with a payload that cannot be used and runs its
-/// occurrence's delivery: nothing may be sent. Answers the occurrences list.
-async fn fire_unusable(w: &World, id: &str, planned: Timestamp) -> Value {
-    let f = firer(w);
+/// Fires schedule `id` at `planned` (the clock set there) and answers the
+/// occurrence the firing created.
+async fn fire_created(w: &World, id: &str, planned: Timestamp) -> Occurrence {
     w.clock.set(planned);
-    let FireOutcome::Created(broken) = f
+    match firer(w)
         .fire(&fire_message(id, planned))
         .await
         .unwrap_or_else(|e| panic!("{e}"))
-    else {
-        panic!("created")
-    };
+    {
+        FireOutcome::Created(o) => o,
+        _ => panic!("the firing did not create an occurrence"),
+    }
+}
+
+/// Fires schedule `id` at `planned` with a payload that cannot be used and runs its
+/// occurrence's delivery: nothing may be sent. Answers the occurrences list.
+async fn fire_unusable(w: &World, id: &str, planned: Timestamp) -> Value {
+    let broken = fire_created(w, id, planned).await;
     w.run(&dlv(&broken), 10).await;
     assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(9), 0, "nothing sent");
     w.call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
@@ -829,14 +835,7 @@ async fn attempts_until_the_horizon(endpoint: Value, schedule: Value) -> (usize,
     assert_eq!(s, 201, "{b}");
     let id = b["id"].as_str().unwrap_or_default().to_owned();
     let planned = t("2027-01-16T08:00:00Z");
-    w.clock.set(planned);
-    let FireOutcome::Created(occ) = firer(&w)
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-    else {
-        panic!("created")
-    };
+    let occ = fire_created(&w, &id, planned).await;
     let starts = w.run(&dlv(&occ), 1000).await;
     let last = starts.last().map(|s| s.millis_since(planned) / 1000).unwrap_or(-1);
     (starts.len(), last, w.delivery(&dlv(&occ)).await.dead_reason)
@@ -966,14 +965,7 @@ async fn a_routed_occurrence_whose_payload_is_unusable_says_so_and_sends_nothing
     )
     .await;
     let planned = t("2027-01-16T08:00:00Z");
-    w.clock.set(planned);
-    let FireOutcome::Created(occ) = firer(&w)
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-    else {
-        panic!("created")
-    };
+    let occ = fire_created(&w, &id, planned).await;
     let (_, ev) = w
         .call("GET", &format!("/v1/events/{}", occ.event_id), Value::Null)
         .await;
@@ -1009,14 +1001,7 @@ async fn a_replayed_occurrence_keeps_the_schedules_own_settings() {
     assert_eq!(s, 201, "{b}");
     let id = b["id"].as_str().unwrap_or_default().to_owned();
     let planned = t("2027-01-16T08:00:00Z");
-    w.clock.set(planned);
-    let FireOutcome::Created(occ) = firer(&w)
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-    else {
-        panic!("created")
-    };
+    let occ = fire_created(&w, &id, planned).await;
     w.run(&dlv(&occ), 10).await;
     let settings = w.delivery(&dlv(&occ)).await.delivery_settings;
     assert_eq!(
