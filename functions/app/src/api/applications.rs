@@ -9,7 +9,7 @@ use super::body::ApiJson;
 use super::limits::{MAX_APPLICATION_NAME, MAX_METADATA_BYTES, MAX_UID_LEN};
 use super::problem::{ApiError, ApiResult};
 use super::query::{list_query, query_params};
-use super::routes::{Authed, Id, reply};
+use super::routes::{Authed, Id, page_reply, reply};
 use crate::application_delete::endpoint_with_deliveries_in_flight;
 use crate::model::EndpointState;
 use crate::model::{Application, Tenant};
@@ -162,7 +162,7 @@ pub(crate) async fn list(
         .list_applications(&tenant.id, q.cursor.as_deref(), q.limit)
         .await?;
     let items: Vec<Value> = page.items.iter().map(application_view).collect();
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
 /// `GET /v1/applications/{id}`

@@ -5,13 +5,13 @@ use super::Api;
 use super::endpoints::id_from_path;
 use super::problem::{ApiError, ApiResult};
 use super::query::list_query;
-use super::routes::{Authed, Id, IdPair, reply};
+use super::routes::{Authed, Id, IdPair, page_reply, reply};
 use super::views::{attempt_view, delivery_view, expired};
 use crate::model::{Delivery, Tenant};
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use courier_core::ids::{AttemptId, DeliveryId};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// `GET /v1/endpoints/{id}/deliveries`
@@ -37,7 +37,7 @@ pub(crate) fn delivery_page(api: &Api, page: &crate::model::Page<Delivery>) -> R
         .filter(|d| !expired(d.expires_at, now))
         .map(delivery_view)
         .collect();
-    reply(200, &json!({"items": items, "nextCursor": page.next_cursor}))
+    page_reply(items, page.next_cursor.as_deref())
 }
 
 /// `GET /v1/deliveries/{id}`
@@ -68,7 +68,7 @@ pub(crate) async fn attempts(
         .filter(|a| !expired(a.expires_at, now))
         .map(attempt_view)
         .collect();
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
 /// `GET /v1/deliveries/{id}/attempts/{attemptId}`

@@ -7,7 +7,7 @@ use super::endpoint_limits;
 use super::limits::{MAX_DESCRIPTION, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS};
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::query::list_query;
-use super::routes::{Authed, Id, reply};
+use super::routes::{Authed, Id, page_reply, reply};
 use super::views::endpoint_view;
 use crate::model::{Endpoint, EndpointState, SecretRecord, SecretState, Tenant};
 use crate::ports::PortError;
@@ -143,10 +143,8 @@ pub(crate) async fn list(
         .list_endpoints(&tenant.id, q.cursor.as_deref(), q.limit)
         .await?;
     let now = api.clock.now();
-    Ok(reply(
-        200,
-        &json!({"items": page.items.iter().map(|e| endpoint_view(e, now)).collect::<Vec<_>>(), "nextCursor": page.next_cursor}),
-    ))
+    let items = page.items.iter().map(|e| endpoint_view(e, now)).collect();
+    Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
 /// `GET /v1/endpoints/{id}`

@@ -10,7 +10,7 @@ use super::body::ApiJson;
 use super::limits::MAX_DESCRIPTION;
 use super::problem::{ApiError, ApiResult};
 use super::query::list_query;
-use super::routes::{Authed, Id, reply};
+use super::routes::{Authed, Id, page_reply, reply};
 use crate::model::{EventType, Tenant};
 use crate::payload_schema;
 use crate::ports::PortError;
@@ -116,7 +116,7 @@ pub(crate) async fn list(
         .list_event_types(&tenant.id, q.cursor.as_deref(), q.limit)
         .await?;
     let items: Vec<Value> = page.items.iter().map(event_type_view).collect();
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
 /// `GET /v1/event-types/{name}`

@@ -9,7 +9,7 @@ use super::limits::{
 };
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::query::list_query;
-use super::routes::{Authed, reply};
+use super::routes::{Authed, page_reply, reply};
 use super::views::{event_view, expired};
 use crate::ingest::{self, NewEvent};
 use crate::message::Trigger;
@@ -59,7 +59,7 @@ pub(crate) async fn list(
         .filter(|e| !expired(e.expires_at, now))
         .map(event_view)
         .collect();
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
 /// `GET /v1/events/{id}`: the event with its deliveries at ingest and, for an

@@ -16,7 +16,7 @@ use super::body::ApiJson;
 use super::limits::MAX_CREDENTIAL_LEN;
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::rate_limit::BucketKey;
-use super::routes::{Authed, Id, reply};
+use super::routes::{Authed, Id, page_reply, reply};
 use super::views::endpoint_view;
 use crate::model::Tenant;
 use axum::extract::{Request, State};
@@ -225,7 +225,7 @@ async fn list_scoped(api: &Api, tenant: &Tenant, scope: &PortalScope) -> ApiResu
             items.push(endpoint_view(&e, now));
         }
     }
-    Ok(reply(200, &json!({"items": items, "nextCursor": null})))
+    Ok(page_reply(items, None))
 }
 
 #[derive(Debug, Deserialize)]

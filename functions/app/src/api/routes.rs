@@ -26,6 +26,12 @@ pub(crate) fn reply(status: u16, value: &Value) -> Response {
     (status, axum::Json(value)).into_response()
 }
 
+/// A list's answer, the shape every list route shares: one page of items in their
+/// view, and the cursor to the next page (null after the last).
+pub(crate) fn page_reply(items: Vec<Value>, next_cursor: Option<&str>) -> Response {
+    reply(200, &serde_json::json!({"items": items, "nextCursor": next_cursor}))
+}
+
 /// The tenant the auth middleware authenticated.
 pub(crate) struct Authed(pub Tenant);
 

@@ -12,7 +12,7 @@ use super::idempotency::{idempotency_key, replayed_answer};
 use super::limits::MAX_LONG_RUNNING_SECONDS;
 use super::problem::{ApiError, ApiResult};
 use super::query::list_query;
-use super::routes::{Authed, Id, reply};
+use super::routes::{Authed, Id, page_reply, reply};
 use crate::model::Tenant;
 use crate::ports::PortError;
 use crate::schedule::{FireMessage, Occurrence, RecurrenceSpec, RecurringSpec, Schedule, ScheduleState};
@@ -330,7 +330,7 @@ pub(crate) async fn list(
         .list_schedules(&tenant.id, q.cursor.as_deref(), q.limit)
         .await?;
     let items: Vec<Value> = page.items.iter().map(|s| api.schedule_view(s)).collect();
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
 /// `GET /v1/schedules/{id}`
@@ -415,7 +415,7 @@ pub(crate) async fn occurrences(
     for o in &page.items {
         items.push(api.occurrence_view(&tenant, o).await?);
     }
-    Ok(reply(200, &json!({"items": items, "nextCursor": page.next_cursor})))
+    Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
 impl Api {
