@@ -161,6 +161,7 @@ pub fn sample_delivery(
         expires_at: None,
         version: 0,
         delivery_settings: None,
+        queued_ahead: false,
     }
 }
 

@@ -1,6 +1,6 @@
 //! Ingest: an event for one or more endpoints becomes one delivery per endpoint,
-//! written atomically, then attempt 1 of each is queued (or scheduled for a future
-//! `plannedAt`). Endpoints that cannot take events right now (gavAI breaker open,
+//! written atomically, and attempt 1 of each is queued (just before the write when
+//! it is due now, see [`send_ahead`]; after it, or scheduled, otherwise). Endpoints that cannot take events right now (gavAI breaker open,
 //! SmartChat paused/disabled) get a `dropped` delivery, visible in the audit log.
 
 use crate::message::{QueueMessage, Trigger};
@@ -129,6 +129,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             expires_at: dropped.map(|_| now.millis() / 1000 + retention),
             version: 1,
             delivery_settings: None,
+            queued_ahead: false,
         });
         targets.push(EventTarget {
             endpoint_id: ep.id.clone(),
@@ -224,6 +225,58 @@ fn bare_first_message(d: &Delivery) -> QueueMessage {
     }
 }
 
+/// How long a first message sent ahead of its delivery's write may find no
+/// delivery: longer than any function that sends ahead can run (the API 10 s, the
+/// sender 150 s when it fires a schedule), so a message that still finds nothing
+/// after it belongs to a write that never happened and is dropped.
+pub const AHEAD_WINDOW_MS: i64 = 300_000;
+
+/// Longest wait between two looks for a delivery not written yet.
+const AHEAD_RECHECK_MAX_SECONDS: i64 = 60;
+
+/// Sends attempt 1 of each delivery due now before anything is written, and marks
+/// those sent `queued_ahead`: their creating write then gives them no due-index
+/// entry, because the message in the queue is what moves them on (docs/cost.md,
+/// docs/reliability.md). A delivery whose send fails is left unmarked and gets its
+/// entry and the usual send after the write ([`enqueue_waiting`]). Nothing is sent
+/// ahead through a queue that only holds messages back (batch ingest's), and a
+/// delivery planned for later keeps the usual order.
+pub async fn send_ahead(planner: &Planner, deliveries: &mut [Delivery], now: Timestamp) {
+    if !planner.queue.sends_at_once() {
+        return;
+    }
+    for d in deliveries.iter_mut() {
+        let due_now = d.status == DeliveryStatus::Pending && d.next_attempt_at.is_none_or(|t| t <= now);
+        if !due_now || d.attempt_count != 0 || d.trigger != Trigger::Initial {
+            continue;
+        }
+        match planner.queue.send(&first_message(d), 0).await {
+            Ok(()) => d.queued_ahead = true,
+            Err(e) => {
+                tracing::warn!(delivery_id = %d.id, error = %e, "could not queue a first message ahead of its write")
+            }
+        }
+    }
+}
+
+/// For a message whose delivery does not exist (yet): when to look again, if it
+/// may have been sent ahead of the delivery's write ([`send_ahead`]) and the write
+/// could still come. Only an initial first message, and only within
+/// [`AHEAD_WINDOW_MS`] of its `notBefore` (the instant ingest planned it for); the
+/// waits grow with the message's age, from 1 s to a minute.
+pub fn recheck_unwritten(m: &QueueMessage, now: Timestamp) -> Option<Timestamp> {
+    let first = m.attempt == 1
+        && m.trigger == Trigger::Initial
+        && m.attempt_id.is_none()
+        && m.source_attempt_id.is_none()
+        && !m.completion_check;
+    let age = now.millis_since(m.not_before);
+    if !first || !(0..AHEAD_WINDOW_MS).contains(&age) {
+        return None;
+    }
+    Some(now.plus_secs((age / 1000).clamp(1, AHEAD_RECHECK_MAX_SECONDS)))
+}
+
 /// Queues attempt 1 of every delivery still waiting for it. Safe to repeat: a
 /// duplicate message is dropped by the sender's claim. A delivery whose message cannot
 /// be queued is marked dead-lettered (so the API shows it and `redrive` resumes it),
@@ -238,7 +291,8 @@ pub async fn enqueue_waiting(
 ) -> Result<(), PortError> {
     let mut first_error = None;
     for d in deliveries {
-        if matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0 {
+        let waiting = matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0;
+        if waiting && !d.queued_ahead {
             let m = first_message(d);
             if let Err(e) = planner.plan(m.clone(), now).await {
                 if let Err(mark) = crate::dead_letter::mark(store, &m, now).await {
@@ -251,7 +305,8 @@ pub async fn enqueue_waiting(
     first_error.map_or(Ok(()), Err)
 }
 
-/// Writes the event and its deliveries, then queues them.
+/// Queues the deliveries due now ([`send_ahead`]), writes the event and its
+/// deliveries, then queues the rest.
 pub async fn store_and_enqueue(
     store: &dyn DeliveryStore,
     planner: &Planner,
@@ -259,6 +314,8 @@ pub async fn store_and_enqueue(
     deliveries: &[Delivery],
     now: Timestamp,
 ) -> Result<(), PortError> {
-    store.create_event(event, deliveries).await?;
-    enqueue_waiting(store, planner, deliveries, now).await
+    let mut deliveries = deliveries.to_vec();
+    send_ahead(planner, &mut deliveries, now).await;
+    store.create_event(event, &deliveries).await?;
+    enqueue_waiting(store, planner, &deliveries, now).await
 }

@@ -58,6 +58,10 @@ impl Queue for HeldQueue {
             });
         Ok(())
     }
+
+    fn sends_at_once(&self) -> bool {
+        false
+    }
 }
 
 /// Sends the held messages in one `send_batch` and returns, per failed message, its

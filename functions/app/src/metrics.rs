@@ -285,6 +285,8 @@ mod tests {
             version: 2,
 
             delivery_settings: None,
+
+            queued_ahead: false,
         }
     }
 

@@ -262,6 +262,12 @@ pub struct Delivery {
     /// set replaces the endpoint's in the delivery's horizon and long-running wait.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery_settings: Option<DeliverySettings>,
+    /// Set on a delivery being created whose first message is already on the queue
+    /// (`ingest::send_ahead`): the creating write gives it no due-index entry, since
+    /// the message in the queue is what moves it on. Never stored or read back, so
+    /// every later write of the whole record files the entry by `reconcile::due_at`.
+    #[serde(skip)]
+    pub queued_ahead: bool,
 }
 
 /// Delivery settings that replace the endpoint's for one delivery (a schedule's

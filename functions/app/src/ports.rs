@@ -290,6 +290,13 @@ pub trait Queue: Send + Sync {
         }
         results
     }
+
+    /// Whether a successful `send` means the message is on the queue. A queue that
+    /// only holds messages back to send them later (batch ingest's) answers false,
+    /// and nothing is then taken as queued ahead of its write (`ingest::send_ahead`).
+    fn sends_at_once(&self) -> bool {
+        true
+    }
 }
 
 /// Puts fan-out steps on the delivery queue (beside delivery messages; the sender

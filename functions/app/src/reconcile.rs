@@ -250,6 +250,49 @@ where
     let mut want = vec![old.id.clone(), later.id.clone()];
     want.sort();
     assert_eq!(due, want);
+
+    // Created with its first message queued ahead: no entry, whether written alone
+    // or with others, until a write of the whole record files it.
+    let ahead_event = sample_event(&ids.tenant(), &ids.event(), T0, serde_json::json!({"n": 2}));
+    let ahead = |id: DeliveryId| Delivery {
+        queued_ahead: true,
+        ..sample_delivery(&ahead_event, &endpoint, &id, T0, "{}".to_owned())
+    };
+    let alone = ahead(ids.delivery());
+    store
+        .create_event(&ahead_event, std::slice::from_ref(&alone))
+        .await
+        .expect("create");
+    let pair_event = sample_event(&ids.tenant(), &ids.event(), T0, serde_json::json!({"n": 3}));
+    let pair = [
+        Delivery {
+            event_id: pair_event.id.clone(),
+            ..ahead(ids.delivery())
+        },
+        Delivery {
+            event_id: pair_event.id.clone(),
+            ..ahead(ids.delivery())
+        },
+    ];
+    store.create_event(&pair_event, &pair).await.expect("create");
+    let stored = store.get_delivery(&alone.id).await.expect("get").expect("exists");
+    assert!(!stored.queued_ahead, "the mark is not stored");
+    let mut due = store.overdue(T0.plus_millis(3_600_001), 10).await.expect("overdue");
+    due.sort();
+    assert_eq!(due, want, "none of the three created ahead has an entry");
+    let mut marked = stored.clone();
+    marked.dead_lettered_at = Some(T0);
+    marked.version += 1;
+    store.update_delivery(&marked, stored.version).await.expect("mark");
+    let mut redriven = marked.clone();
+    redriven.dead_lettered_at = None;
+    redriven.version += 1;
+    store.update_delivery(&redriven, marked.version).await.expect("redrive");
+    let mut due = store.overdue(T0.plus_millis(3_600_001), 10).await.expect("overdue");
+    due.sort();
+    let mut want = vec![old.id.clone(), later.id.clone(), alone.id.clone()];
+    want.sort();
+    assert_eq!(due, want, "a redriven delivery has its entry again");
 }
 
 #[cfg(test)]
@@ -299,6 +342,8 @@ mod tests {
             version: 3,
 
             delivery_settings: None,
+
+            queued_ahead: false,
         }
     }
 

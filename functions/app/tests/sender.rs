@@ -7,7 +7,7 @@ use common::{T0, World, status};
 use courier_app::message::QueueMessage;
 use courier_app::model::DeliveryStatus;
 use courier_app::model::{Endpoint, Page};
-use courier_app::ports::{DeliveryStore, EndpointStore, OutboundRequest, PortResult};
+use courier_app::ports::{Clock, DeliveryStore, EndpointStore, OutboundRequest, PortResult};
 use courier_app::sender::{DropReason, EndpointCache, StepOutcome};
 use courier_core::ids::{EndpointId, TenantId};
 use courier_core::outcome::{AttemptOutcome, TransportFailure};
@@ -531,7 +531,8 @@ async fn a_failed_plan_is_redone_when_the_message_comes_back() {
 async fn an_event_whose_message_cannot_be_queued_is_marked_and_can_be_redriven() {
     let w = World::new(vec![status(200)], 0).await;
     let ep = w.endpoint(json!("greatwait")).await;
-    w.queue.fail_next(1);
+    // Both sends fail: the one ahead of the write and the one after it.
+    w.queue.fail_next(2);
     let (s, b) = w
         .call("POST", "/v1/events", json!({"endpointId": ep, "payload": {}}))
         .await;
@@ -999,4 +1000,129 @@ async fn a_body_that_is_not_the_one_its_hash_names_is_never_sent() {
         (DeliveryStatus::Failed, Some("payload_unavailable"))
     );
     assert!(sent_envelopes(&w).is_empty());
+}
+
+/// An event for `ep` built at the clock's instant, its first message sent ahead of
+/// any write (`ingest::send_ahead`), nothing written yet.
+async fn sent_ahead(w: &World, ep: &str) -> (courier_app::model::EventRecord, Vec<courier_app::model::Delivery>) {
+    use courier_app::ingest::{NewEvent, build, send_ahead};
+    let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
+    let id = EndpointId::parse(ep).unwrap_or_else(|e| panic!("{e}"));
+    let endpoint = w
+        .store
+        .get_endpoint(&tenant, &id)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("no endpoint {ep}"));
+    let now = w.clock.now();
+    let random = courier_app::memory::SeededRandom::new(3);
+    let new = NewEvent {
+        event_id: courier_core::ids::EventId::generate(now, &mut courier_app::sender::PortRng(&random)),
+        event_type: None,
+        payload: json!({"k": 1}),
+        planned_at: None,
+        endpoints: std::slice::from_ref(&endpoint),
+        trigger: courier_app::message::Trigger::Initial,
+        webhook_ids: None,
+        delivery_ids: None,
+    };
+    let (event, mut deliveries) = build(&new, now, &random);
+    send_ahead(&w.api.planner, &mut deliveries, now).await;
+    (event, deliveries)
+}
+
+#[tokio::test]
+async fn a_first_message_sent_ahead_of_its_write_is_looked_at_again_and_sent_once_the_write_lands() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let (event, deliveries) = sent_ahead(&w, &ep).await;
+    let id = deliveries[0].id.clone();
+    assert!(deliveries[0].queued_ahead);
+    assert_eq!(
+        w.queue.waiting().len(),
+        1,
+        "the message is queued before anything is written"
+    );
+    // It arrives before the write: looked at again a second later, unchanged.
+    let until = T0.plus_secs(1);
+    assert_eq!(w.step().await, vec![StepOutcome::NotYetWritten { until }]);
+    let waiting = w.queue.waiting();
+    assert_eq!(
+        (waiting.len(), waiting[0].visible_at, waiting[0].message.not_before),
+        (1, until, T0)
+    );
+    w.store
+        .create_event(&event, &deliveries)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    // No due-index entry: the message on the queue is what moves it on.
+    let overdue = courier_app::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(3_600), 10).await;
+    assert_eq!(overdue.ok(), Some(vec![]));
+    assert_eq!(w.run(&id, 5).await, [until]);
+    assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or_default(), 1);
+}
+
+#[tokio::test]
+async fn a_first_message_whose_write_never_comes_is_looked_at_with_growing_waits_then_dropped() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let _never_written = sent_ahead(&w, &ep).await;
+    let mut looks = vec![];
+    let mut last = vec![];
+    for _ in 0..20 {
+        looks.push(w.clock.now().millis_since(T0) / 1000);
+        last = w.step().await;
+        match w.queue.next_visible_at() {
+            Some(t) => w.clock.set(t),
+            None => break,
+        }
+    }
+    // Waits of the message's age, from 1 s to a minute, until 300 s after it was
+    // planned; then it is dropped.
+    assert_eq!(looks, [0, 1, 2, 4, 8, 16, 32, 64, 124, 184, 244, 304]);
+    assert_eq!(
+        last,
+        vec![StepOutcome::Dropped {
+            why: DropReason::UnknownDelivery
+        }]
+    );
+    assert!(w.queue.waiting().is_empty());
+    assert!(w.http.requests.lock().map(|r| r.is_empty()).unwrap_or_default());
+}
+
+#[tokio::test]
+async fn only_an_initial_first_message_waits_for_its_write() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let (_, deliveries) = sent_ahead(&w, &ep).await;
+    let first = w.queue.drain_visible(T0).remove(0).0;
+    assert_eq!(deliveries[0].id, first.delivery_id);
+    let later = [
+        QueueMessage {
+            attempt: 2,
+            trigger: courier_app::message::Trigger::Retry,
+            ..first.clone()
+        },
+        QueueMessage {
+            trigger: courier_app::message::Trigger::Redelivery,
+            ..first.clone()
+        },
+        QueueMessage {
+            completion_check: true,
+            ..first.clone()
+        },
+    ];
+    for m in later {
+        let out = w.sender.handle(&m, &EndpointCache::default()).await;
+        assert_eq!(
+            out.ok(),
+            Some(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery
+            }),
+            "{m:?}"
+        );
+    }
+    assert!(w.queue.waiting().is_empty());
 }

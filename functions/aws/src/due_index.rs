@@ -1,6 +1,7 @@
 //! The due index (`GSI4`), which the reconciler reads instead of the table: every
 //! unsettled, not dead-lettered delivery has one entry, `GSI4PK` = `DUE#<shard>`
-//! and `GSI4SK` = `<due ms>#<deliveryId>`, where "due" is
+//! and `GSI4SK` = `<due ms>#<deliveryId>`, except one created with its first
+//! message already on the queue, until its next whole write. "Due" is
 //! `courier_app::reconcile::due_at`. Settling or dead-lettering removes the entry,
 //! so the index holds only deliveries still on their way, and a run asks it for the
 //! keys older than `now - grace`: one Query per shard when nothing is overdue.
@@ -56,8 +57,12 @@ pub fn due_keys(d: &Delivery) -> Option<(String, String)> {
 }
 
 /// Adds the due-index attributes to a delivery's `SET` list, or their names to its
-/// `REMOVE` list (used by every write of a whole delivery record).
+/// `REMOVE` list (used by every write of a whole delivery record). A delivery
+/// created queued ahead gets no entry: its first message is on the queue already.
 pub fn extend_attributes(d: &Delivery, set: &mut Vec<(String, AttributeValue)>, remove: &mut Vec<&'static str>) {
+    if d.queued_ahead {
+        return;
+    }
     match due_keys(d) {
         Some((pk, sk)) => {
             set.push((GSI4PK.to_owned(), AttributeValue::S(pk)));

@@ -84,7 +84,10 @@ impl StepSink for Console {
                 }
             ),
             Ok(StepOutcome::Fired(outcome)) => format!("schedule fired: {outcome:?}"),
-            Ok(StepOutcome::Redelayed { .. }) | Ok(StepOutcome::Throttled { .. }) | Ok(StepOutcome::Dropped { .. }) => {
+            Ok(StepOutcome::Redelayed { .. })
+            | Ok(StepOutcome::NotYetWritten { .. })
+            | Ok(StepOutcome::Throttled { .. })
+            | Ok(StepOutcome::Dropped { .. }) => {
                 return;
             }
         };

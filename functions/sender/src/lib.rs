@@ -359,6 +359,9 @@ fn log_outcome(outcome: &StepOutcome) {
         StepOutcome::Redelayed { until } => {
             tracing::debug!(until = %until, "early message re-delayed")
         }
+        StepOutcome::NotYetWritten { until } => {
+            tracing::info!(until = %until, "no delivery yet for a first message sent ahead of its write; looking again")
+        }
         StepOutcome::Throttled { until, cause, held_ms } => {
             tracing::info!(until = %until, cause = ?cause, held_ms, "held back by the endpoint's limits; re-delayed")
         }

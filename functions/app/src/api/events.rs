@@ -256,7 +256,8 @@ impl Api {
         Ok(reply(202, &answer))
     }
 
-    /// Writes an event and queues its deliveries. When the event exists already (two
+    /// Queues the deliveries due now, writes the event, and queues the rest
+    /// (`ingest::store_and_enqueue`'s order). When the event exists already (two
     /// requests with one Idempotency-Key both building it), the stored deliveries are
     /// queued instead: a duplicate message is dropped by the sender's claim, so
     /// queueing again is always safe, and a delivery whose first message was lost
@@ -268,9 +269,13 @@ impl Api {
         deliveries: &[Delivery],
         now: Timestamp,
     ) -> ApiResult<()> {
-        match self.deliveries.create_event(event, deliveries).await {
+        // First messages go out before the write, so the write files no due-index
+        // entry for them (docs/reliability.md, "Sent ahead of the write").
+        let mut deliveries = deliveries.to_vec();
+        ingest::send_ahead(&self.planner, &mut deliveries, now).await;
+        match self.deliveries.create_event(event, &deliveries).await {
             Ok(()) => {
-                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, deliveries, now).await?;
+                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &deliveries, now).await?;
                 self.start_fanout(event).await?;
             }
             Err(PortError::Conflict(why)) => {

@@ -64,6 +64,10 @@ struct DeliveryShard {
 struct StoredDelivery {
     delivery: Delivery,
     attempts: Vec<Attempt>,
+    /// Whether it has a due-index entry, as DynamoDB's `GSI4` would: none when it
+    /// was created queued ahead (`Delivery::queued_ahead`), until its next write of
+    /// the whole record.
+    due_entry: bool,
 }
 
 impl DeliveryShard {
@@ -71,11 +75,19 @@ impl DeliveryShard {
     /// DynamoDB keeps attempt items until their own TTL.
     fn put_new(&mut self, d: &Delivery) {
         match self.deliveries.get_mut(&d.id) {
-            Some(stored) => overwrite(&mut stored.delivery, d),
+            Some(stored) => {
+                overwrite(&mut stored.delivery, d);
+                stored.delivery.queued_ahead = false;
+                stored.due_entry = !d.queued_ahead;
+            }
             None => {
                 let stored = Box::new(StoredDelivery {
-                    delivery: d.clone(),
+                    delivery: Delivery {
+                        queued_ahead: false,
+                        ..d.clone()
+                    },
                     attempts: Vec::new(),
+                    due_entry: !d.queued_ahead,
                 });
                 self.deliveries.insert(d.id.clone(), stored);
             }
@@ -126,6 +138,7 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         expires_at,
         version,
         delivery_settings,
+        queued_ahead,
     );
 }
 
@@ -592,6 +605,8 @@ impl DeliveryStore for MemoryStore {
         };
         let new = recorded_onto(&stored.delivery, delivery);
         overwrite(&mut stored.delivery, &new);
+        stored.delivery.queued_ahead = false;
+        stored.due_entry = true;
         let list = &mut stored.attempts;
         if list.capacity() == 0 {
             // Most deliveries end after one attempt.
@@ -609,16 +624,18 @@ impl DeliveryStore for MemoryStore {
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
         let delivery = &*shared_body::stored_form(delivery);
         let (mut st, now) = self.begin_shard(&delivery.id)?;
-        match st.live_mut(&delivery.id, &now).map(|s| &mut s.delivery) {
+        match st.live_mut(&delivery.id, &now) {
             // Exactly this state is stored already: a repeated call (see `claim_held_by`).
-            Some(stored) if stored == delivery => Ok(()),
-            Some(stored) if stored.version == expected_version => {
-                overwrite(stored, delivery);
+            Some(stored) if stored.delivery == *delivery => Ok(()),
+            Some(stored) if stored.delivery.version == expected_version => {
+                overwrite(&mut stored.delivery, delivery);
+                stored.delivery.queued_ahead = false;
+                stored.due_entry = true;
                 Ok(())
             }
             Some(stored) => Err(PortError::Conflict(format!(
                 "delivery {} is at version {}, not {expected_version}",
-                delivery.id, stored.version
+                delivery.id, stored.delivery.version
             ))),
             None => Err(PortError::Conflict(format!("delivery {} does not exist", delivery.id))),
         }
@@ -795,7 +812,7 @@ impl crate::reconcile::OverdueIndex for MemoryStore {
                 lock(s)
                     .deliveries
                     .values()
-                    .filter(|stored| is_live(stored.delivery.expires_at, now))
+                    .filter(|stored| stored.due_entry && is_live(stored.delivery.expires_at, now))
                     .filter_map(|stored| {
                         let at = crate::reconcile::due_at(&stored.delivery)?;
                         (at < before).then(|| (at, stored.delivery.id.clone()))

@@ -90,6 +90,10 @@ impl Default for SenderSettings {
 pub enum StepOutcome {
     /// The message arrived before its notBefore and was put back with a delay.
     Redelayed { until: Timestamp },
+    /// A first message found no delivery while its write may still come (it can be
+    /// sent just ahead of it, `ingest::send_ahead`): put back to look again at
+    /// `until`.
+    NotYetWritten { until: Timestamp },
     /// The endpoint's rate limit or in-flight cap held the attempt back: nothing was
     /// sent or counted, and the message was put back to come again at `until`
     /// (`held_ms` after the hold was decided).

@@ -136,6 +136,15 @@ impl Sender {
         let (delivery, lost) = match claim {
             BoxedClaim::Claimed { delivery, lost } => (delivery, lost),
             BoxedClaim::Refused(None) => {
+                // A first message may be sent just ahead of its delivery's write
+                // (`ingest::send_ahead`): look again a little later, within a window.
+                if let Some(until) = crate::ingest::recheck_unwritten(m, now) {
+                    let wait = until.millis_since(now).div_euclid(1000) as u32;
+                    Box::pin(self.planner.queue.send(m, wait))
+                        .await
+                        .map_err(StepError::Plan)?;
+                    return Ok(StepOutcome::NotYetWritten { until });
+                }
                 return Ok(StepOutcome::Dropped {
                     why: DropReason::UnknownDelivery,
                 });
