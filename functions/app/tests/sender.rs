@@ -1126,3 +1126,24 @@ async fn only_an_initial_first_message_waits_for_its_write() {
     }
     assert!(w.queue.waiting().is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_first_message_a_moment_ahead_of_its_write_is_sent_in_the_same_step() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let (event, deliveries) = sent_ahead(&w, &ep).await;
+    let id = deliveries[0].id.clone();
+    let m = w.queue.drain_visible(T0).remove(0).0;
+    // The write lands 20 ms into the step, inside the sender's 100 ms pause.
+    let store = w.store.clone();
+    let write = tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        store.create_event(&event, &deliveries).await
+    });
+    let out = w.sender.handle(&m, &EndpointCache::default()).await;
+    assert!(matches!(out, Ok(StepOutcome::Attempted { .. })), "{out:?}");
+    assert!(matches!(write.await, Ok(Ok(()))));
+    assert!(w.queue.waiting().is_empty(), "no trip through the queue");
+    assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or_default(), 1);
+}

@@ -419,6 +419,11 @@ const KINDS: &[Kind] = &[
         prepare: |w, e| Box::pin(initial(w, e, Trigger::Initial)),
     },
     Kind {
+        name: "initial, sent ahead of its write (no due-index entry)",
+        policy: GREATWAIT,
+        prepare: |w, e| Box::pin(initial_sent_ahead(w, e)),
+    },
+    Kind {
         name: "initial, body in the delivery item (stored before bodies moved to events)",
         policy: GREATWAIT,
         prepare: |w, e| Box::pin(initial_stored_before(w, e)),
@@ -475,6 +480,39 @@ async fn initial(w: &World, e: &Endpoint, trigger: Trigger) -> (Delivery, QueueM
         .expect("enqueue");
     let m = only_message(w, &d).await;
     // The body, stored in the event, rides with the first message.
+    assert_eq!(m.body.as_deref(), Some(&*d.body));
+    (d, m)
+}
+
+/// A new delivery's first message sent ahead of the delivery's write
+/// (`ingest::send_ahead`, the API's order for an event due now): the item is
+/// written without a due-index entry.
+async fn initial_sent_ahead(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+    let now = w.clock.now();
+    let event = contract::sample_event(&e.tenant_id, &w.ids.event(), now, serde_json::json!({"n": 1}));
+    let mut d = contract::sample_delivery(&event, &e.id, &w.ids.delivery(), now, contract::sample_body(&event));
+    courier_app::shared_body::share(std::slice::from_mut(&mut d));
+    courier_app::ingest::send_ahead(&w.planner(), std::slice::from_mut(&mut d), now).await;
+    assert!(d.queued_ahead, "sent ahead");
+    w.store
+        .create_event(&event, std::slice::from_ref(&d))
+        .await
+        .expect("event");
+    let item = aws_sdk_dynamodb::Client::new(&w.config)
+        .get_item()
+        .table_name(&w.res.table)
+        .key(
+            "PK",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("DLV#{}", d.id)),
+        )
+        .key("SK", aws_sdk_dynamodb::types::AttributeValue::S("DLV".into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("raw read");
+    let item = item.item().expect("the item");
+    assert!(item.contains_key("GSI1PK") && !item.contains_key("GSI4PK"), "{item:?}");
+    let m = only_message(w, &d).await;
     assert_eq!(m.body.as_deref(), Some(&*d.body));
     (d, m)
 }

@@ -74,6 +74,11 @@ pub struct SenderSettings {
     /// The deployment's limits for endpoints that set none of their own
     /// (`COURIER_DEFAULT_RATE_LIMIT`, `COURIER_DEFAULT_MAX_IN_FLIGHT`).
     pub default_limits: Limits,
+    /// How long a sender waits before its one more look for a delivery that a first
+    /// message arrived ahead of (`ingest::send_ahead`): the write after the send
+    /// takes milliseconds, and a second look in the same step is cheaper than a
+    /// trip through the queue (at least a second later). 0: no second look.
+    pub unwritten_pause_ms: u64,
 }
 
 impl Default for SenderSettings {
@@ -81,6 +86,7 @@ impl Default for SenderSettings {
         SenderSettings {
             lease_margin_ms: 20_000,
             default_limits: Limits::default(),
+            unwritten_pause_ms: 100,
         }
     }
 }

@@ -119,20 +119,33 @@ impl Sender {
             .attempt_id
             .clone()
             .unwrap_or_else(|| AttemptId::generate(now, &mut rng));
-        // The lease is counted from the claim itself, not from the start of the
-        // step: a slow endpoint read must not shorten the time the request has.
-        let now = self.clock.now().max(now);
-        let claim = self.new_claim(m.attempt, &attempt_id, now, endpoint.timeout_ms());
-        // Boxed here, not when the outcome is: then it is not held in this future
-        // across the request, and the outcome reuses the box. Converted in the same
-        // statement as the await, so the unboxed answer (500 bytes) is never a local
-        // of this future, whose every record of a batch allocates and moves.
-        let claim = BoxedClaim::from(
-            self.deliveries
-                .claim_attempt(&m.delivery_id, &claim)
-                .await
-                .map_err(StepError::Store)?,
-        );
+        let mut looked_again = false;
+        let (now, claim) = loop {
+            // The lease is counted from the claim itself, not from the start of the
+            // step: a slow endpoint read must not shorten the time the request has.
+            let now = self.clock.now().max(now);
+            let claim = self.new_claim(m.attempt, &attempt_id, now, endpoint.timeout_ms());
+            // Boxed here, not when the outcome is: then it is not held in this future
+            // across the request, and the outcome reuses the box. Converted in the same
+            // statement as the await, so the unboxed answer (500 bytes) is never a local
+            // of this future, whose every record of a batch allocates and moves.
+            let claim = BoxedClaim::from(
+                self.deliveries
+                    .claim_attempt(&m.delivery_id, &claim)
+                    .await
+                    .map_err(StepError::Store)?,
+            );
+            // A first message sent ahead of its delivery's write can beat the write
+            // by milliseconds: one more look after a short pause.
+            let unwritten =
+                matches!(claim, BoxedClaim::Refused(None)) && crate::ingest::recheck_unwritten(m, now).is_some();
+            if unwritten && !looked_again && self.settings.unwritten_pause_ms > 0 {
+                looked_again = true;
+                tokio::time::sleep(std::time::Duration::from_millis(self.settings.unwritten_pause_ms)).await;
+                continue;
+            }
+            break (now, claim);
+        };
         let (delivery, lost) = match claim {
             BoxedClaim::Claimed { delivery, lost } => (delivery, lost),
             BoxedClaim::Refused(None) => {
