@@ -1,5 +1,6 @@
 //! The API failure matrix's real-adapter row: ingest to two endpoints on DynamoDB
-//! and SQS on the emulator, the second enqueue failing. The API answers 503 with the
+//! and SQS on the emulator, both sends of the second delivery's first message
+//! failing (the one ahead of the write and the one after it). The API answers 503 with the
 //! first delivery queued and the second marked; the repeat with the same
 //! Idempotency-Key completes the work, and the real sender delivers each exactly
 //! once to a real receiver on 127.0.0.1.
@@ -24,11 +25,11 @@ impl std::fmt::Display for Injected {
 }
 impl std::error::Error for Injected {}
 
-/// The stack's queue, failing the send numbered `fail_at` (from 0) once.
+/// The stack's queue, failing the sends numbered in `fail_at` (from 0) once each.
 struct FailingQueue {
     inner: Arc<dyn Queue>,
     sends: AtomicUsize,
-    fail_at: usize,
+    fail_at: Vec<usize>,
 }
 
 impl Queue for FailingQueue {
@@ -42,7 +43,7 @@ impl Queue for FailingQueue {
         'b: 'c,
     {
         Box::pin(async move {
-            if self.sends.fetch_add(1, Ordering::SeqCst) == self.fail_at {
+            if self.fail_at.contains(&self.sends.fetch_add(1, Ordering::SeqCst)) {
                 return Err(PortError::Unavailable(Box::new(Injected)));
             }
             self.inner.send(message, delay_seconds).await
@@ -84,7 +85,8 @@ async fn ingest_with_a_failed_enqueue_on_the_real_adapters_is_completed_once_by_
     planner.queue = Arc::new(FailingQueue {
         inner: s.api.planner.queue.clone(),
         sends: AtomicUsize::new(0),
-        fail_at: 1,
+        // Sends: a and b ahead of the write, then b again after it.
+        fail_at: vec![1, 2],
     });
     let api = Api {
         tenants: s.api.tenants.clone(),
