@@ -25,10 +25,10 @@ use std::collections::HashMap;
 pub const GSI_DUE: &str = "GSI4";
 pub const GSI4PK: &str = "GSI4PK";
 pub const GSI4SK: &str = "GSI4SK";
-/// Partition values of the due index; a reconciler run queries each once. Every
-/// delivery writes its entry at least twice (created, settled), and one index key
-/// takes about 1,000 writes a second, so the stack's deliveries a second top out
-/// near `DUE_SHARDS` x 500: 16 keys, about 8,000. Entries written under fewer
+/// Partition values of the due index; a reconciler run queries each once. A
+/// delivery with an entry writes it at least twice (put, removed), and one index
+/// key takes about 1,000 writes a second, so the stack's deliveries with entries
+/// top out near `DUE_SHARDS` x 500 a second: 16 keys, about 8,000. Entries written under fewer
 /// shards stay found: a run queries `DUE#0` to `DUE#15`, which include them.
 pub const DUE_SHARDS: u32 = 16;
 
