@@ -265,16 +265,34 @@ pub async fn send_ahead(planner: &Planner, deliveries: &mut [Delivery], now: Tim
 /// [`AHEAD_WINDOW_MS`] of its `notBefore` (the instant ingest planned it for); the
 /// waits grow with the message's age, from 1 s to a minute.
 pub fn recheck_unwritten(m: &QueueMessage, now: Timestamp) -> Option<Timestamp> {
-    let first = m.attempt == 1
-        && m.trigger == Trigger::Initial
-        && m.attempt_id.is_none()
-        && m.source_attempt_id.is_none()
-        && !m.completion_check;
     let age = now.millis_since(m.not_before);
-    if !first || !(0..AHEAD_WINDOW_MS).contains(&age) {
+    if !may_precede_write(m) || !(0..AHEAD_WINDOW_MS).contains(&age) {
         return None;
     }
     Some(now.plus_secs((age / 1000).clamp(1, AHEAD_RECHECK_MAX_SECONDS)))
+}
+
+/// How long to wait before claiming `m` so that it is `min_age_ms` old (counted
+/// from its `notBefore`, the instant ingest planned it for): a first message sent
+/// ahead of its write and handed over at once would otherwise claim a delivery
+/// the API is still writing, a claim refused and billed. 0 for any other message
+/// and for one that old already.
+pub fn young_first_wait_ms(m: &QueueMessage, now: Timestamp, min_age_ms: u64) -> u64 {
+    let age = now.millis_since(m.not_before);
+    match may_precede_write(m) && age >= 0 {
+        true => min_age_ms.saturating_sub(age as u64),
+        false => 0,
+    }
+}
+
+/// Whether `m` is a message [`send_ahead`] makes: an initial first message with no
+/// pre-assigned attempt.
+fn may_precede_write(m: &QueueMessage) -> bool {
+    m.attempt == 1
+        && m.trigger == Trigger::Initial
+        && m.attempt_id.is_none()
+        && m.source_attempt_id.is_none()
+        && !m.completion_check
 }
 
 /// Queues attempt 1 of every delivery still waiting for it. Safe to repeat: a

@@ -1147,3 +1147,43 @@ async fn a_first_message_a_moment_ahead_of_its_write_is_sent_in_the_same_step() 
     assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
     assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or_default(), 1);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_first_message_handed_over_at_once_waits_until_it_is_50_ms_old_before_its_claim() {
+    let mut w = World::new(vec![status(200)], 0).await;
+    // The production wait, and no second look: a claim made before the write
+    // would end the step as `NotYetWritten`.
+    w.sender.settings.unwritten_min_age_ms = 50;
+    w.sender.settings.unwritten_pause_ms = 0;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let (event, deliveries) = sent_ahead(&w, &ep).await;
+    let id = deliveries[0].id.clone();
+    let m = w.queue.drain_visible(T0).remove(0).0;
+    // Handed over 20 ms after it was planned; the write lands 25 ms later.
+    w.clock.set(T0.plus_millis(20));
+    let store = w.store.clone();
+    let write = tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        store.create_event(&event, &deliveries).await
+    });
+    let started = tokio::time::Instant::now();
+    let out = w.sender.handle(&m, &EndpointCache::default()).await;
+    assert!(matches!(out, Ok(StepOutcome::Attempted { .. })), "{out:?}");
+    assert_eq!(
+        started.elapsed(),
+        std::time::Duration::from_millis(30),
+        "waited the 30 ms it lacked"
+    );
+    assert!(matches!(write.await, Ok(Ok(()))));
+    assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
+    // A message already that old, or not a first one, does not wait.
+    use courier_app::ingest::young_first_wait_ms;
+    assert_eq!(young_first_wait_ms(&m, T0.plus_millis(50), 50), 0);
+    assert_eq!(young_first_wait_ms(&m, T0.plus_millis(49), 50), 1);
+    let retry = QueueMessage {
+        attempt: 2,
+        trigger: courier_app::message::Trigger::Retry,
+        ..m
+    };
+    assert_eq!(young_first_wait_ms(&retry, T0, 50), 0);
+}

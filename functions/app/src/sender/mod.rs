@@ -79,6 +79,11 @@ pub struct SenderSettings {
     /// takes milliseconds, and a second look in the same step is cheaper than a
     /// trip through the queue (at least a second later). 0: no second look.
     pub unwritten_pause_ms: u64,
+    /// A first message younger than this (since it was planned) waits until it is
+    /// this old before its claim: the API writes the delivery just after sending
+    /// it, and a claim that comes first is refused (and billed). Only a message
+    /// handed over faster than the API's write ever waits. 0: never.
+    pub unwritten_min_age_ms: u64,
 }
 
 impl Default for SenderSettings {
@@ -87,6 +92,7 @@ impl Default for SenderSettings {
             lease_margin_ms: 20_000,
             default_limits: Limits::default(),
             unwritten_pause_ms: 100,
+            unwritten_min_age_ms: 50,
         }
     }
 }

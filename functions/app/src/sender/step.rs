@@ -119,6 +119,10 @@ impl Sender {
             .attempt_id
             .clone()
             .unwrap_or_else(|| AttemptId::generate(now, &mut rng));
+        let young = crate::ingest::young_first_wait_ms(m, now, self.settings.unwritten_min_age_ms);
+        if young > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(young)).await;
+        }
         let mut looked_again = false;
         let (now, claim) = loop {
             // The lease is counted from the claim itself, not from the start of the

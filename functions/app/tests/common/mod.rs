@@ -158,6 +158,9 @@ impl World {
             faults: Arc::new(NoFaults),
             settings: SenderSettings {
                 lease_margin_ms: 5_000,
+                // Steps run when a test says, after the API's writes: no first
+                // message needs to wait for its delivery to be written.
+                unwritten_min_age_ms: 0,
                 ..SenderSettings::default()
             },
             limiter: limiter.clone(),
