@@ -74,6 +74,7 @@ pub fn run(inputs: &Inputs) -> (Vec<String>, Required) {
     findings.extend(check_concurrency(inputs));
     findings.extend(check_schedules(inputs.template));
     findings.extend(check_api_throttling(inputs.template));
+    findings.extend(check_update_order(inputs.template));
     (findings, required)
 }
 
@@ -1057,6 +1058,25 @@ pub fn check_api_throttling(t: &Template) -> Vec<String> {
         }
     }
     out
+}
+
+/// The API function depends on the sender function, so a stack update replaces the
+/// sender first and a rollback restores it last: the API queues a first message
+/// before it writes the delivery, and an older sender would drop one that arrives
+/// early instead of looking again.
+pub fn check_update_order(t: &Template) -> Vec<String> {
+    let depends = t.resource("ApiFunction").and_then(|r| r.get("DependsOn"));
+    let names: Vec<String> = depends
+        .map(one_or_many)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(scalar)
+        .collect();
+    if names.iter().any(|n| n == "SenderFunction") {
+        Vec::new()
+    } else {
+        vec!["ApiFunction: DependsOn should name SenderFunction (the sender is updated first)".to_string()]
+    }
 }
 
 /// The parameters a deployer sets, with safe defaults.

@@ -576,3 +576,13 @@ fn too_little_reserved_concurrency_no_throttling_or_no_deletion_protection_is_re
     let (findings, _) = check(&text);
     assert_reported(&findings, "Table: DeletionProtectionEnabled should be on");
 }
+
+#[test]
+fn an_api_function_updated_before_the_sender_is_reported() {
+    let text = without_line(&template_text(), "DependsOn: SenderFunction");
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "ApiFunction: DependsOn should name SenderFunction (the sender is updated first)",
+    );
+}
