@@ -882,6 +882,8 @@ async fn every_provoked_status_is_documented_for_its_route() {
     }
     for call in [
         app("GET", "customer-404"),
+        Call::new("POST", "/v1/endpoints", "/v1/endpoints")
+            .json(json!({"url": "https://r.example/a", "policy": "greatwait", "applicationId": "customer-404"})),
         app("PATCH", "app_00000000000000000000000000").json(json!({})),
         app("DELETE", "no such uid"),
         ty("GET", "invoice.void"),

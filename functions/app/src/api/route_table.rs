@@ -31,7 +31,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "POST",
         path: "/v1/endpoints",
-        statuses: &[201, 400, 401, 413, 415, 422, 429, 503],
+        statuses: &[201, 400, 401, 404, 413, 415, 422, 429, 503],
     },
     Route {
         method: "GET",
