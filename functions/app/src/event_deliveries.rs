@@ -7,7 +7,9 @@
 //! Positions run over the targets, then over the links by `start`; the cursor names
 //! the event and the next position. A named endpoint whose delivery does not exist
 //! (a step still under way, an endpoint that did not take the event) is left out, so
-//! a page may be short; the list ends only when `next_cursor` is absent.
+//! a page may be short; the list ends only when `next_cursor` is absent. A status
+//! filter keeps a page's deliveries in that status, so it shortens pages the same
+//! way and costs no other read.
 
 use crate::fanout;
 use crate::model::{Delivery, EventRecord, Page};
@@ -54,11 +56,13 @@ fn decode(event: &EventRecord, cursor: &str) -> PortResult<Position> {
 }
 
 /// One page of the event's deliveries in list order (`limit` clamped to 1..=100),
-/// with a cursor when more positions follow. While a fan-out is in progress the
-/// list holds the steps done so far.
+/// with a cursor when more positions follow; with `status`, only those of the page
+/// in that status. While a fan-out is in progress the list holds the steps done so
+/// far.
 pub async fn page(
     store: &dyn DeliveryStore,
     event: &EventRecord,
+    status: Option<&str>,
     cursor: Option<&str>,
     limit: u32,
 ) -> PortResult<Page<Delivery>> {
@@ -108,6 +112,7 @@ pub async fn page(
         .await?
         .into_iter()
         .filter(|d| d.tenant_id == event.tenant_id && d.event_id == event.id)
+        .filter(|d| status.is_none_or(|s| d.status.as_str() == s))
         .collect();
     Ok(Page { items, next_cursor })
 }

@@ -258,6 +258,10 @@ pub enum EventsCmd {
     /// The event's deliveries: those named at ingest, then a fan-out's.
     Deliveries {
         id: String,
+        /// Only those in this status: scheduled, pending, retrying, ambiguous,
+        /// succeeded, failed or dropped.
+        #[arg(long)]
+        status: Option<String>,
         #[command(flatten)]
         page: Page,
     },

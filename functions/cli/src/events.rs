@@ -108,9 +108,10 @@ pub async fn run(cmd: EventsCmd, client: &Client, out: &mut Output) -> CliResult
             let a = get(client, &id, endpoint, max_pages).await?;
             out.answer(&a, render::event)
         }
-        EventsCmd::Deliveries { id, page } => {
+        EventsCmd::Deliveries { id, status, page } => {
             let path = format!("/v1/events/{}/deliveries", segment(&id));
-            let a = paging::list(client, &path, Vec::new(), &page).await?;
+            let q = status.map(|s| ("status", s)).into_iter().collect();
+            let a = paging::list(client, &path, q, &page).await?;
             out.answer(&a, render::deliveries)
         }
     }

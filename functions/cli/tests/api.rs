@@ -358,6 +358,10 @@ async fn a_failing_receiver_is_followed_to_success_and_redelivered() {
         .map(|d| (s(&d["id"]), s(&d["status"])))
         .collect();
     assert_eq!(listed, [(dlv.as_str(), "succeeded")]);
+    let none = cli
+        .json(&["events", "deliveries", &event, "--status", "failed", "--all"])
+        .await;
+    assert_eq!(none["items"], json!([]));
     let dl = cli
         .json(&[
             "deliveries",

@@ -87,13 +87,20 @@ pub(crate) async fn deliveries(
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
     let id = super::endpoints::id_from_path(&id, EventId::parse, "event")?;
-    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    let q = list_query(query.as_deref(), &["status", "cursor", "limit"])?;
     let event = api
         .deliveries
         .get_event(&tenant.id, &id)
         .await?
         .ok_or_else(|| ApiError::not_found("event"))?;
-    let page = crate::event_deliveries::page(api.deliveries.as_ref(), &event, q.cursor.as_deref(), q.limit).await?;
+    let page = crate::event_deliveries::page(
+        api.deliveries.as_ref(),
+        &event,
+        q.status.as_deref(),
+        q.cursor.as_deref(),
+        q.limit,
+    )
+    .await?;
     Ok(super::deliveries::delivery_page(&api, &page))
 }
 
