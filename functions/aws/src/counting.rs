@@ -308,7 +308,7 @@ impl Intercept for RequestCounter {
                     .or_else(|| {
                         input
                             .downcast_ref::<aws_sdk_sqs::operation::send_message_batch::SendMessageBatchInput>()
-                            .map(|b| b.entries().iter().map(|e| chunks(e.message_body().len())).sum())
+                            .map(|b| batch_chunks(b.entries().iter().map(|e| e.message_body().len())))
                     })
                     .unwrap_or(0);
                 state.stats(&service, &op).payload_chunks += chunks;
@@ -669,6 +669,12 @@ fn chunks(bytes: usize) -> u64 {
     (bytes as u64).div_ceil(SQS_CHUNK_BYTES).max(1)
 }
 
+/// A `SendMessageBatch` is billed on its whole payload: up to ten messages in one
+/// request per started 64 KiB of all their bodies together, not a request each.
+fn batch_chunks(bodies: impl Iterator<Item = usize>) -> u64 {
+    chunks(bodies.sum())
+}
+
 /// DynamoDB's item size: attribute names plus values (numbers by significant digits).
 pub fn item_size(item: &Item) -> u64 {
     item.iter().map(|(k, v)| k.len() as u64 + value_size(v)).sum()
@@ -736,6 +742,9 @@ mod tests {
         assert_eq!(write_units(1025), 2);
         assert_eq!(read_blocks(4097), 2);
         assert_eq!(chunks(64 * 1024 + 1), 2);
+        assert_eq!(batch_chunks([1024; 10].into_iter()), 1);
+        assert_eq!(batch_chunks([40 * 1024, 40 * 1024].into_iter()), 2);
+        assert_eq!(batch_chunks(std::iter::empty()), 1);
     }
 
     #[test]
