@@ -43,3 +43,46 @@ async fn a_batch_of_twelve_delivers_each_accepted_event_once_and_answers_a_bad_o
     assert_eq!(rx.received().len(), 11);
     h.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn first_messages_over_a_megabyte_together_go_in_several_batch_calls() {
+    let h = Harness::start(test_options("batchbig")).await;
+    let rx = ScriptedReceiver::start(vec![Reply::Status(200)])
+        .await
+        .unwrap_or_else(|e| panic!("receiver: {e}"));
+    let mut eps = Vec::new();
+    for _ in 0..6 {
+        eps.push(h.endpoint(&rx.url(), json!({})).await.0);
+    }
+    // One event for six endpoints with a 200 KiB payload: six first messages that
+    // each carry the body, over SQS's 1 MiB per SendMessageBatch together.
+    let payload = json!({"blob": "x".repeat(200 * 1024)});
+    let (s, b) = h
+        .call(
+            "POST",
+            "/v1/events/batch",
+            Some(json!({"events": [{"endpointIds": eps, "payload": payload}]})),
+        )
+        .await;
+    assert_eq!(s, 207, "{b}");
+    assert_eq!(b["results"][0]["status"], 202, "{b}");
+    let ids: Vec<String> = b["results"][0]["deliveries"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(ids.len(), 6, "{b}");
+    for id in &ids {
+        let d = h.settled(id, SETTLE).await;
+        assert_eq!(
+            (d["status"].clone(), d["deadLetteredAt"].clone()),
+            (json!("succeeded"), Value::Null),
+            "{d}"
+        );
+    }
+    rx.wait_for(6, Duration::from_secs(20)).await;
+    assert_eq!(rx.received().len(), 6);
+    h.stop().await;
+}

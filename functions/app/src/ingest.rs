@@ -245,11 +245,7 @@ pub async fn send_ahead(planner: &Planner, deliveries: &mut [Delivery], now: Tim
     if !planner.queue.sends_at_once() {
         return;
     }
-    for d in deliveries.iter_mut() {
-        let due_now = d.status == DeliveryStatus::Pending && d.next_attempt_at.is_none_or(|t| t <= now);
-        if !due_now || d.attempt_count != 0 || d.trigger != Trigger::Initial {
-            continue;
-        }
+    for d in deliveries.iter_mut().filter(|d| goes_ahead(d, now)) {
         match planner.queue.send(&first_message(d), 0).await {
             Ok(()) => d.queued_ahead = true,
             Err(e) => {
@@ -270,6 +266,15 @@ pub fn recheck_unwritten(m: &QueueMessage, now: Timestamp) -> Option<Timestamp> 
         return None;
     }
     Some(now.plus_secs((age / 1000).clamp(1, AHEAD_RECHECK_MAX_SECONDS)))
+}
+
+/// Whether `d`'s first message may go out ahead of its write: a new, initial
+/// delivery due now (one planned for later is queued, or timed, after the write).
+pub fn goes_ahead(d: &Delivery, now: Timestamp) -> bool {
+    d.status == DeliveryStatus::Pending
+        && d.next_attempt_at.is_none_or(|t| t <= now)
+        && d.attempt_count == 0
+        && d.trigger == Trigger::Initial
 }
 
 /// How long to wait before claiming `m` so that it is `min_age_ms` old (counted

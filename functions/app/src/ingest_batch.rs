@@ -1,11 +1,17 @@
-//! Batch ingest's queueing: while the events of one batch are ingested one by one
-//! (each through the single-event path), their first messages are held back by a
-//! [`HeldQueue`] and then sent together with [`Queue::send_batch`] (SQS
-//! `SendMessageBatch`, ten to a call). A message that cannot be sent is handled as a
-//! failed single send is: its delivery is marked dead-lettered, so the API shows it
-//! and `redrive` (or an Idempotency-Key repeat) resumes it.
+//! Batch ingest's queueing. The events of one batch are checked and built one by
+//! one (each through the single-event path); then the first messages of all their
+//! deliveries due now go out together with [`Queue::send_batch`] (SQS
+//! `SendMessageBatch`, ten to a call) before any of them is written
+//! ([`send_ahead_batch`], as a single event's go out before its write). What the
+//! writes queue after them (a message whose send ahead failed, a repeat's stored
+//! deliveries) is held back by a [`HeldQueue`] and sent together the same way
+//! ([`send_held`]). A held message that cannot be sent is handled as a failed
+//! single send is: its delivery is marked dead-lettered, so the API shows it and
+//! `redrive` (or an Idempotency-Key repeat) resumes it.
 
+use crate::ingest::{first_message, goes_ahead};
 use crate::message::QueueMessage;
+use crate::model::Delivery;
 use crate::ports::{DeliveryStore, PortError, PortResult, Queue};
 use async_trait::async_trait;
 use courier_core::Timestamp;
@@ -61,6 +67,30 @@ impl Queue for HeldQueue {
 
     fn sends_at_once(&self) -> bool {
         false
+    }
+}
+
+/// Sends the first message of each delivery that [`goes_ahead`], all in one
+/// `send_batch`, and marks those sent `queued_ahead` (their write then files no
+/// due-index entry). One whose send failed is left unmarked: it is written with
+/// its entry and queued after the write, as every other message is.
+pub async fn send_ahead_batch(queue: &dyn Queue, deliveries: Vec<&mut Delivery>, now: Timestamp) {
+    if !queue.sends_at_once() {
+        return;
+    }
+    let mut due: Vec<&mut Delivery> = deliveries.into_iter().filter(|d| goes_ahead(d, now)).collect();
+    if due.is_empty() {
+        return;
+    }
+    let entries: Vec<(QueueMessage, u32)> = due.iter().map(|d| (first_message(d), 0)).collect();
+    // A result missing from the adapter's answer leaves its delivery unmarked.
+    for (d, result) in due.iter_mut().zip(queue.send_batch(&entries).await) {
+        match result {
+            Ok(()) => d.queued_ahead = true,
+            Err(e) => {
+                tracing::warn!(delivery_id = %d.id, error = %e, "could not queue a first message ahead of its write")
+            }
+        }
     }
 }
 

@@ -1,14 +1,16 @@
 //! `POST /v1/events/batch` over the in-memory adapters: each entry answered as
 //! `POST /v1/events` would answer it, one bad entry never failing the others, the
-//! first messages sent in one `send_batch`, and a failed message handled as a failed
-//! single send (its delivery marked dead-lettered, its entry a 503).
+//! first messages sent in one `send_batch` ahead of the writes, one whose send
+//! failed sent again after its write, and one that fails both times handled as a
+//! failed single send (its delivery marked dead-lettered, its entry a 503).
 
 mod common;
 
 use async_trait::async_trait;
-use common::{KEY, World, raw, status};
+use common::{KEY, T0, World, raw, status};
 use courier_app::message::QueueMessage;
-use courier_app::ports::{PortResult, Queue};
+use courier_app::ports::{PortError, PortResult, Queue};
+use courier_app::reconcile::OverdueIndex;
 use courier_core::ids::DeliveryId;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -127,11 +129,27 @@ async fn a_body_that_is_not_a_list_of_1_to_100_events_is_refused_naming_the_fiel
     assert_eq!(w.queue.len(), 100);
 }
 
-/// Counts `send_batch` calls and passes them on (entry by entry) to the inner queue.
+/// Counts `send_batch` calls and their entries and passes them on (entry by entry)
+/// to the inner queue, failing the entries whose place among all entries sent
+/// (from 0) is in `fail`.
 struct CountingBatches {
     inner: Arc<courier_app::memory::MemoryQueue>,
     batches: AtomicUsize,
+    entries: AtomicUsize,
     singles: AtomicUsize,
+    fail: Vec<usize>,
+}
+
+impl CountingBatches {
+    fn new(w: &World, fail: Vec<usize>) -> Arc<CountingBatches> {
+        Arc::new(CountingBatches {
+            inner: w.queue.clone(),
+            batches: AtomicUsize::new(0),
+            entries: AtomicUsize::new(0),
+            singles: AtomicUsize::new(0),
+            fail,
+        })
+    }
 }
 
 #[async_trait]
@@ -144,24 +162,69 @@ impl Queue for CountingBatches {
         self.batches.fetch_add(1, Ordering::SeqCst);
         let mut out = Vec::new();
         for (m, d) in entries {
-            out.push(self.inner.send(m, *d).await);
+            let place = self.entries.fetch_add(1, Ordering::SeqCst);
+            if self.fail.contains(&place) {
+                out.push(Err(PortError::Unavailable("injected".into())));
+            } else {
+                out.push(self.inner.send(m, *d).await);
+            }
         }
         out
     }
 }
 
 #[tokio::test]
-async fn first_messages_go_in_one_send_batch_and_a_failed_one_is_marked_and_its_entry_is_503() {
+async fn first_messages_go_ahead_in_one_send_batch_and_one_that_failed_goes_after_its_write() {
     let mut w = World::new(vec![status(200), status(200), status(200)], 5).await;
-    let counting = Arc::new(CountingBatches {
-        inner: w.queue.clone(),
-        batches: AtomicUsize::new(0),
-        singles: AtomicUsize::new(0),
-    });
+    // The second message sent ahead fails (entry 1's delivery to `ep`).
+    let counting = CountingBatches::new(&w, vec![1]);
     w.api.planner.queue = counting.clone();
     let ep = w.endpoint(json!({})).await;
     let other = w.endpoint(json!({})).await;
-    w.queue.fail_next(1);
+    let (s, b) = batch(
+        &w,
+        &json!({"events": [
+            {"endpointId": ep, "payload": 1},
+            {"endpointIds": [ep, other], "payload": 2},
+        ]}),
+    )
+    .await;
+    assert_eq!(s, 207, "{b}");
+    let statuses: Vec<Value> = b["results"]
+        .as_array()
+        .map(|r| r.iter().map(|x| x["status"].clone()).collect())
+        .unwrap_or_default();
+    assert_eq!(statuses, [json!(202), json!(202)]);
+    // Three ahead in one batch, the failed one again in a second after the writes.
+    assert_eq!(counting.batches.load(Ordering::SeqCst), 2);
+    assert_eq!(counting.entries.load(Ordering::SeqCst), 4);
+    assert_eq!(counting.singles.load(Ordering::SeqCst), 0);
+    assert_eq!(w.queue.len(), 3);
+    let again = DeliveryId::parse(b["results"][1]["deliveries"][0]["id"].as_str().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {b}"));
+    let d = w.delivery(&again).await;
+    assert_eq!((d.status.as_str(), d.dead_lettered_at), ("pending", None));
+    // Only the one not sent ahead has a due-index entry.
+    let due = w
+        .store
+        .overdue(T0.plus_secs(3_600), 10)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(due, vec![again.clone()]);
+    // Each delivered once.
+    assert_eq!(w.step().await.len(), 3);
+    assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 3);
+    assert_eq!(w.delivery(&again).await.status.as_str(), "succeeded");
+}
+
+#[tokio::test]
+async fn a_first_message_that_fails_ahead_and_after_its_write_is_marked_and_its_entry_is_503() {
+    let mut w = World::new(vec![status(200), status(200), status(200)], 5).await;
+    // Entry 0's message fails ahead (place 0) and again after the write (place 3).
+    let counting = CountingBatches::new(&w, vec![0, 3]);
+    w.api.planner.queue = counting.clone();
+    let ep = w.endpoint(json!({})).await;
+    let other = w.endpoint(json!({})).await;
     let (s, b) = batch(
         &w,
         &json!({"events": [
@@ -171,7 +234,7 @@ async fn first_messages_go_in_one_send_batch_and_a_failed_one_is_marked_and_its_
     )
     .await;
     assert_eq!(s, 207, "{b}");
-    assert_eq!(counting.batches.load(Ordering::SeqCst), 1);
+    assert_eq!(counting.batches.load(Ordering::SeqCst), 2);
     assert_eq!(counting.singles.load(Ordering::SeqCst), 0);
     let r = &b["results"];
     assert_eq!(r[0]["status"], 503);

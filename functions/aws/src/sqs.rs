@@ -1,5 +1,5 @@
 //! `SqsQueue`: the delivery queue port over SQS (`SendMessage` with `DelaySeconds`,
-//! `SendMessageBatch` ten entries a call),
+//! `SendMessageBatch` up to ten entries and 256 KiB a call),
 //! plus the receive/delete/visibility calls the local runner uses to stand in for
 //! Lambda's event source mapping.
 
@@ -15,6 +15,31 @@ use std::collections::BTreeMap;
 
 /// Most entries SQS takes in one `SendMessageBatch`.
 const MAX_BATCH: usize = 10;
+
+/// Most bytes of message bodies one `SendMessageBatch` carries here. SQS refuses a
+/// whole call over its batch limit (256 KiB until it rose to 1 MiB); first messages
+/// carry bodies up to 224 KiB, so ten of them can be over either. The older limit
+/// holds wherever the queue is, emulators included.
+const MAX_BATCH_BYTES: usize = 256 * 1024;
+
+/// Entries with these body sizes, in order, as the ranges of consecutive calls: at
+/// most [`MAX_BATCH`] entries and [`MAX_BATCH_BYTES`] bytes each (an entry over it
+/// alone goes alone, for SQS to judge).
+fn batch_groups(sizes: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut groups = Vec::new();
+    let (mut start, mut bytes) = (0, 0);
+    for (i, size) in sizes.iter().enumerate() {
+        if i > start && (i - start == MAX_BATCH || bytes + size > MAX_BATCH_BYTES) {
+            groups.push(start..i);
+            (start, bytes) = (i, 0);
+        }
+        bytes += size;
+    }
+    if start < sizes.len() {
+        groups.push(start..sizes.len());
+    }
+    groups
+}
 
 /// One entry `SendMessageBatch` refused (or did not answer for).
 #[derive(Debug, thiserror::Error)]
@@ -222,7 +247,9 @@ impl Queue for SqsQueue {
                 Err(e) => results[i] = Some(Err(PortError::Backend(Box::new(e)))),
             }
         }
-        for chunk in pending.chunks(MAX_BATCH) {
+        let sizes: Vec<usize> = pending.iter().map(|(_, e)| e.message_body().len()).collect();
+        for group in batch_groups(&sizes) {
+            let chunk = &pending[group];
             let call = self
                 .client()
                 .send_message_batch()
@@ -283,5 +310,19 @@ impl Queue for SqsQueue {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batch_groups;
+
+    #[test]
+    fn batches_hold_at_most_ten_entries_and_256_kib() {
+        assert_eq!(batch_groups(&[1024; 25]), vec![0..10, 10..20, 20..25]);
+        assert_eq!(batch_groups(&[200 * 1024, 50 * 1024, 6 * 1024, 1]), vec![0..3, 3..4]);
+        assert_eq!(batch_groups(&[300 * 1024, 1, 2]), vec![0..1, 1..3]);
+        assert_eq!(batch_groups(&[1, 300 * 1024]), vec![0..1, 1..2]);
+        assert_eq!(batch_groups(&[]), Vec::<std::ops::Range<usize>>::new());
     }
 }

@@ -71,6 +71,23 @@ impl Queue for NotingQueue {
         }
         Ok(())
     }
+
+    /// The inner queue's own batch call (SQS `SendMessageBatch`), each sent delayed
+    /// entry noted as a single send's is.
+    async fn send_batch(&self, entries: &[(QueueMessage, u32)]) -> Vec<PortResult<()>> {
+        let results = self.inner.send_batch(entries).await;
+        let sent_at = Instant::now();
+        for ((_, delay_seconds), result) in entries.iter().zip(&results) {
+            if *delay_seconds > 0 && result.is_ok() {
+                self.ends.add(sent_at + Duration::from_secs(u64::from(*delay_seconds)));
+            }
+        }
+        results
+    }
+
+    fn sends_at_once(&self) -> bool {
+        self.inner.sends_at_once()
+    }
 }
 
 #[cfg(test)]
@@ -135,6 +152,29 @@ mod tests {
             "the end is seven seconds after the send returned"
         );
         assert_eq!(ends.take_past(end, 10), 1, "a message sent without delay needs no note");
+    }
+
+    #[tokio::test]
+    async fn a_batch_goes_through_the_inner_batch_call_and_notes_its_sent_delayed_entries() {
+        let (inner, ends, queue, message) = fixture();
+        let before = Instant::now();
+        let results = queue
+            .send_batch(&[(message.clone(), 0), (message.clone(), 901), (message.clone(), 5)])
+            .await;
+        let after = Instant::now();
+        assert_eq!(
+            results.iter().map(Result::is_ok).collect::<Vec<_>>(),
+            [true, false, true]
+        );
+        assert_eq!(inner.sent(), vec![(message.clone(), 0), (message, 5)]);
+        let end = ends.next().expect("noted");
+        let five = Duration::from_secs(5);
+        assert!(before + five <= end && end <= after + five);
+        assert_eq!(
+            ends.take_past(after + Duration::from_secs(1000), 10),
+            1,
+            "one note, for the delayed entry sent"
+        );
     }
 
     #[tokio::test]

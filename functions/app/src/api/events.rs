@@ -41,6 +41,23 @@ pub(crate) struct CreateEvent {
     channels: Option<Vec<String>>,
 }
 
+/// What [`Api::prepare_event`] leaves to do.
+pub(super) enum Prepared {
+    /// Nothing: a repeat of an Idempotency-Key, answered as its first call was.
+    Answered(Response),
+    /// The write of a new event.
+    Write(Box<EventWrite>),
+}
+
+/// A new event and its deliveries, built but not written, with the answer its
+/// write earns and the instant they were built at.
+pub(super) struct EventWrite {
+    pub event: EventRecord,
+    pub deliveries: Vec<Delivery>,
+    pub answer: Value,
+    pub now: Timestamp,
+}
+
 /// `GET /v1/events`
 pub(crate) async fn list(
     State(api): State<Arc<Api>>,
@@ -122,6 +139,24 @@ impl Api {
         body: CreateEvent,
         idem: Option<(String, String)>,
     ) -> ApiResult<Response> {
+        match self.prepare_event(tenant, body, idem).await? {
+            Prepared::Answered(resp) => Ok(resp),
+            Prepared::Write(w) => {
+                self.write_event(tenant, &w.event, &w.deliveries, w.now).await?;
+                Ok(reply(202, &w.answer))
+            }
+        }
+    }
+
+    /// Everything of `POST /v1/events` but the write of a new event: the checks, the
+    /// event and its deliveries built, the Idempotency-Key's record (a repeat is
+    /// answered here, finishing what its first call left undone).
+    pub(super) async fn prepare_event(
+        &self,
+        tenant: &Tenant,
+        body: CreateEvent,
+        idem: Option<(String, String)>,
+    ) -> ApiResult<Prepared> {
         let ids: Vec<String> = match (body.endpoint_id, body.endpoint_ids) {
             // No endpoint named: routed by subscription.
             (None, None) => Vec::new(),
@@ -256,11 +291,15 @@ impl Api {
                     .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
                 resp.headers_mut()
                     .insert("idempotent-replayed", HeaderValue::from_static("true"));
-                return Ok(resp);
+                return Ok(Prepared::Answered(resp));
             }
         }
-        self.write_event(tenant, &event, &deliveries, now).await?;
-        Ok(reply(202, &answer))
+        Ok(Prepared::Write(Box::new(EventWrite {
+            event,
+            deliveries,
+            answer,
+            now,
+        })))
     }
 
     /// Queues the deliveries due now, writes the event, and queues the rest
@@ -280,9 +319,24 @@ impl Api {
         // entry for them (docs/reliability.md, "Sent ahead of the write").
         let mut deliveries = deliveries.to_vec();
         ingest::send_ahead(&self.planner, &mut deliveries, now).await;
-        match self.deliveries.create_event(event, &deliveries).await {
+        let stored = self.deliveries.create_event(event, &deliveries).await;
+        self.finish_write(tenant, event, &deliveries, stored, now).await
+    }
+
+    /// What follows the write of a new event (`stored`, its result): the messages
+    /// not sent ahead, and a large fan-out's first step; or, when the event exists
+    /// already, its stored deliveries queued.
+    pub(super) async fn finish_write(
+        &self,
+        tenant: &Tenant,
+        event: &EventRecord,
+        deliveries: &[Delivery],
+        stored: Result<(), PortError>,
+        now: Timestamp,
+    ) -> ApiResult<()> {
+        match stored {
             Ok(()) => {
-                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &deliveries, now).await?;
+                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, deliveries, now).await?;
                 self.start_fanout(event).await?;
             }
             Err(PortError::Conflict(why)) => {

@@ -1,16 +1,18 @@
 //! `POST /v1/events/batch`: up to [`MAX_EVENTS_PER_BATCH`] events in one request,
 //! each ingested exactly as `POST /v1/events` would (its own optional
-//! `idempotencyKey`, its own result), so one bad event never fails the others. The
-//! first messages of all of them go out together through `send_batch`.
+//! `idempotencyKey`, its own result), so one bad event never fails the others. All
+//! are checked and built first; the first messages of all of them then go out
+//! together through `send_batch`, ahead of the writes, and the writes are made at
+//! once (crate::ingest_batch).
 
 use super::Api;
 use super::body::ApiJson;
-use super::events::CreateEvent;
+use super::events::{CreateEvent, EventWrite, Prepared};
 use super::idempotency::idempotency_key;
 use super::limits::MAX_EVENTS_PER_BATCH;
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::routes::{Authed, reply};
-use crate::ingest_batch::{HeldQueue, send_held};
+use crate::ingest_batch::{HeldQueue, send_ahead_batch, send_held};
 use crate::model::Tenant;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue};
@@ -52,15 +54,44 @@ pub(crate) async fn create(
     let mut holding = (*api).clone();
     holding.planner.queue = held.clone();
     let mut results = Vec::with_capacity(events.len());
+    let mut writes: Vec<(usize, Box<EventWrite>)> = Vec::new();
     for (index, event) in events.into_iter().enumerate() {
         held.start_entry(index);
-        let result = match holding.create_one(&tenant, index, event).await {
-            Ok((status, body)) => (status, body),
+        let result = match holding.prepare_one(&tenant, index, event).await {
+            Ok(One::Answered(status, body)) => (status, body),
+            Ok(One::Write(w)) => {
+                let ok = (202, w.answer.clone());
+                writes.push((index, w));
+                ok
+            }
             Err(e) => (e.status(), e.body()),
         };
         results.push(result);
     }
     let now = api.clock.now();
+    send_ahead_batch(
+        api.planner.queue.as_ref(),
+        writes.iter_mut().flat_map(|(_, w)| w.deliveries.iter_mut()).collect(),
+        now,
+    )
+    .await;
+    // All at once: a message sent ahead should find its delivery written.
+    let stored = futures_util::future::join_all(
+        writes
+            .iter()
+            .map(|(_, w)| api.deliveries.create_event(&w.event, &w.deliveries)),
+    )
+    .await;
+    for ((index, w), stored) in writes.iter().zip(stored) {
+        held.start_entry(*index);
+        if let Err(e) = holding
+            .finish_write(&tenant, &w.event, &w.deliveries, stored, w.now)
+            .await
+            && let Some(r) = results.get_mut(*index)
+        {
+            *r = (e.status(), e.body());
+        }
+    }
     let failed = send_held(api.deliveries.as_ref(), api.planner.queue.as_ref(), held.take(), now).await;
     for (index, error) in failed {
         if let Some(r) = results.get_mut(index) {
@@ -85,10 +116,18 @@ pub(crate) async fn create(
     Ok(reply(207, &json!({"results": results})))
 }
 
+/// A batch entry after its checks: answered already (a repeat of its
+/// `idempotencyKey`), or a new event to write.
+enum One {
+    Answered(u16, Value),
+    Write(Box<EventWrite>),
+}
+
 impl Api {
-    /// One batch entry through the single-event use case: its status and its answer
-    /// (the same body `POST /v1/events` would give).
-    async fn create_one(&self, tenant: &Tenant, index: usize, event: Value) -> ApiResult<(u16, Value)> {
+    /// One batch entry through the single-event use case up to its write: its
+    /// status and answer (the same body `POST /v1/events` would give), or the write
+    /// that earns its answer.
+    async fn prepare_one(&self, tenant: &Tenant, index: usize, event: Value) -> ApiResult<One> {
         let Value::Object(mut fields) = event else {
             return Err(ApiError::validation(format!(
                 "field `events[{index}]` must be a JSON object"
@@ -128,18 +167,22 @@ impl Api {
                 ApiError::validation(format!("field `events[{index}].{path}`: {inner}"))
             }
         })?;
-        let resp = self.create_event(tenant, body, idem).await.map_err(|e| {
+        let prepared = self.prepare_event(tenant, body, idem).await.map_err(|e| {
             // Field names in the single-event path's refusals are the event's own.
             ApiError {
                 detail: e.detail.replacen("field `", &format!("field `events[{index}]."), 1),
                 ..e
             }
         })?;
+        let resp = match prepared {
+            Prepared::Answered(resp) => resp,
+            Prepared::Write(w) => return Ok(One::Write(w)),
+        };
         let status = resp.status().as_u16();
         let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
             .await
             .map_err(|_| ApiError::unavailable("could not read the event's answer"))?;
         let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        Ok((status, body))
+        Ok(One::Answered(status, body))
     }
 }
