@@ -27,6 +27,7 @@ pub mod payload_schema;
 pub mod planner;
 pub mod ports;
 pub mod reconcile;
+pub mod request_reads;
 pub mod schedule;
 pub mod schedule_fire;
 pub mod sender;

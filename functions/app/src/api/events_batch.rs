@@ -3,7 +3,7 @@
 //! `idempotencyKey`, its own result), so one bad event never fails the others. All
 //! are checked and built first; the first messages of all of them then go out
 //! together through `send_batch`, ahead of the writes, and the writes are made at
-//! once (crate::ingest_batch).
+//! once (crate::ingest_batch). The request reads each endpoint and event type once.
 
 use super::Api;
 use super::body::ApiJson;
@@ -14,6 +14,7 @@ use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::routes::{Authed, reply};
 use crate::ingest_batch::{HeldQueue, send_ahead_batch, send_held};
 use crate::model::Tenant;
+use crate::request_reads::{OnceEndpoints, OnceEventTypes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
@@ -53,6 +54,9 @@ pub(crate) async fn create(
     let held = Arc::new(HeldQueue::default());
     let mut holding = (*api).clone();
     holding.planner.queue = held.clone();
+    // Events of one request for the same endpoints and types read them once.
+    holding.endpoints = Arc::new(OnceEndpoints::new(api.endpoints.clone()));
+    holding.applications = Arc::new(OnceEventTypes::new(api.applications.clone()));
     let mut results = Vec::with_capacity(events.len());
     let mut writes: Vec<(usize, Box<EventWrite>)> = Vec::new();
     for (index, event) in events.into_iter().enumerate() {

@@ -1,0 +1,234 @@
+//! Reads made once per request: the events of one batch request share their
+//! endpoint and event-type reads (each a consistent read, billed per event
+//! otherwise), as if the request had read them all at its start. Writes go through
+//! and drop what they change from the request's copies.
+
+use crate::model::{Application, Endpoint, EventType, Page};
+use crate::ports::{ApplicationStore, EndpointStore, PortResult};
+use async_trait::async_trait;
+use courier_core::ids::{EndpointId, TenantId};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// An [`EndpointStore`] that reads each endpoint at most once.
+pub struct OnceEndpoints {
+    inner: Arc<dyn EndpointStore>,
+    seen: Mutex<HashMap<(TenantId, EndpointId), Option<Endpoint>>>,
+}
+
+impl OnceEndpoints {
+    pub fn new(inner: Arc<dyn EndpointStore>) -> Self {
+        OnceEndpoints {
+            inner,
+            seen: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn forget(&self, endpoint: &Endpoint) {
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.remove(&(endpoint.tenant_id.clone(), endpoint.id.clone()));
+        }
+    }
+}
+
+#[async_trait]
+impl EndpointStore for OnceEndpoints {
+    async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()> {
+        self.forget(endpoint);
+        self.inner.create_endpoint(endpoint).await
+    }
+
+    async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
+        let key = (tenant.clone(), id.clone());
+        if let Some(known) = self.seen.lock().ok().and_then(|s| s.get(&key).cloned()) {
+            return Ok(known);
+        }
+        let read = self.inner.get_endpoint(tenant, id).await?;
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.insert(key, read.clone());
+        }
+        Ok(read)
+    }
+
+    async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()> {
+        self.forget(endpoint);
+        self.inner.update_endpoint(endpoint, expected_version).await
+    }
+
+    async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
+        self.inner.list_endpoints(tenant, cursor, limit).await
+    }
+}
+
+/// An [`ApplicationStore`] that reads each event type at most once.
+pub struct OnceEventTypes {
+    inner: Arc<dyn ApplicationStore>,
+    seen: Mutex<HashMap<(TenantId, String), Option<EventType>>>,
+}
+
+impl OnceEventTypes {
+    pub fn new(inner: Arc<dyn ApplicationStore>) -> Self {
+        OnceEventTypes {
+            inner,
+            seen: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn forget(&self, event_type: &EventType) {
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.remove(&(event_type.tenant_id.clone(), event_type.name.clone()));
+        }
+    }
+}
+
+#[async_trait]
+impl ApplicationStore for OnceEventTypes {
+    async fn create_application(&self, app: &Application) -> PortResult<()> {
+        self.inner.create_application(app).await
+    }
+
+    async fn get_application(&self, tenant: &TenantId, id: &str) -> PortResult<Option<Application>> {
+        self.inner.get_application(tenant, id).await
+    }
+
+    async fn get_application_by_uid(&self, tenant: &TenantId, uid: &str) -> PortResult<Option<Application>> {
+        self.inner.get_application_by_uid(tenant, uid).await
+    }
+
+    async fn update_application(&self, app: &Application, expected_version: u64) -> PortResult<()> {
+        self.inner.update_application(app, expected_version).await
+    }
+
+    async fn delete_application(&self, tenant: &TenantId, id: &str) -> PortResult<bool> {
+        self.inner.delete_application(tenant, id).await
+    }
+
+    async fn list_applications(
+        &self,
+        tenant: &TenantId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<Application>> {
+        self.inner.list_applications(tenant, cursor, limit).await
+    }
+
+    async fn create_event_type(&self, event_type: &EventType) -> PortResult<()> {
+        self.forget(event_type);
+        self.inner.create_event_type(event_type).await
+    }
+
+    async fn get_event_type(&self, tenant: &TenantId, name: &str) -> PortResult<Option<EventType>> {
+        let key = (tenant.clone(), name.to_owned());
+        if let Some(known) = self.seen.lock().ok().and_then(|s| s.get(&key).cloned()) {
+            return Ok(known);
+        }
+        let read = self.inner.get_event_type(tenant, name).await?;
+        if let Ok(mut seen) = self.seen.lock() {
+            seen.insert(key, read.clone());
+        }
+        Ok(read)
+    }
+
+    async fn update_event_type(&self, event_type: &EventType) -> PortResult<()> {
+        self.forget(event_type);
+        self.inner.update_event_type(event_type).await
+    }
+
+    async fn list_event_types(
+        &self,
+        tenant: &TenantId,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<EventType>> {
+        self.inner.list_event_types(tenant, cursor, limit).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::{Ids, T0, sample_endpoint};
+    use crate::memory::{ManualClock, MemoryApplications, MemoryStore};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Counts the reads that reach the store.
+    struct Counted<S> {
+        inner: S,
+        reads: AtomicUsize,
+    }
+
+    #[async_trait]
+    impl EndpointStore for Counted<MemoryStore> {
+        async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()> {
+            self.inner.create_endpoint(endpoint).await
+        }
+        async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
+            self.reads.fetch_add(1, Ordering::SeqCst);
+            self.inner.get_endpoint(tenant, id).await
+        }
+        async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()> {
+            self.inner.update_endpoint(endpoint, expected_version).await
+        }
+        async fn list_endpoints(&self, t: &TenantId, c: Option<&str>, l: u32) -> PortResult<Page<Endpoint>> {
+            self.inner.list_endpoints(t, c, l).await
+        }
+    }
+
+    #[tokio::test]
+    async fn an_endpoint_is_read_once_and_again_after_a_write_through_it() {
+        let counted = Arc::new(Counted {
+            inner: MemoryStore::new(Arc::new(ManualClock::new(T0))),
+            reads: AtomicUsize::new(0),
+        });
+        let ids = Ids::new();
+        let tenant = ids.tenant();
+        let e = sample_endpoint(&tenant, &ids.endpoint(), T0);
+        let missing = ids.endpoint();
+        counted.create_endpoint(&e).await.expect("create");
+        let once = OnceEndpoints::new(counted.clone());
+        for _ in 0..3 {
+            assert_eq!(once.get_endpoint(&tenant, &e.id).await.expect("get"), Some(e.clone()));
+            assert_eq!(once.get_endpoint(&tenant, &missing).await.expect("get"), None);
+        }
+        assert_eq!(counted.reads.load(Ordering::SeqCst), 2);
+        let changed = Endpoint {
+            description: Some("changed".into()),
+            version: e.version + 1,
+            ..e.clone()
+        };
+        once.update_endpoint(&changed, e.version).await.expect("update");
+        assert_eq!(once.get_endpoint(&tenant, &e.id).await.expect("get"), Some(changed));
+        assert_eq!(counted.reads.load(Ordering::SeqCst), 3);
+    }
+
+    #[tokio::test]
+    async fn an_event_type_is_read_once_and_again_after_a_write_through_it() {
+        let inner = Arc::new(MemoryApplications::new());
+        let once = OnceEventTypes::new(inner.clone());
+        let tenant = Ids::new().tenant();
+        let absent = once.get_event_type(&tenant, "invoice.paid").await.expect("get");
+        assert_eq!(absent, None);
+        let t = EventType {
+            name: "invoice.paid".into(),
+            tenant_id: tenant.clone(),
+            description: None,
+            deprecated: false,
+            schema: None,
+            created_at: T0,
+            updated_at: T0,
+        };
+        // Created behind its back: the request keeps what it read.
+        inner.create_event_type(&t).await.expect("create");
+        assert_eq!(once.get_event_type(&tenant, "invoice.paid").await.expect("get"), None);
+        // Written through it: read again.
+        let described = EventType {
+            description: Some("paid".into()),
+            ..t.clone()
+        };
+        once.update_event_type(&described).await.expect("update");
+        assert_eq!(
+            once.get_event_type(&tenant, "invoice.paid").await.expect("get"),
+            Some(described)
+        );
+    }
+}
