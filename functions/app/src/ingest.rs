@@ -246,11 +246,18 @@ pub async fn send_ahead(planner: &Planner, deliveries: &mut [Delivery], now: Tim
         return;
     }
     for d in deliveries.iter_mut().filter(|d| goes_ahead(d, now)) {
-        match planner.queue.send(&first_message(d), 0).await {
-            Ok(()) => d.queued_ahead = true,
-            Err(e) => {
-                tracing::warn!(delivery_id = %d.id, error = %e, "could not queue a first message ahead of its write")
-            }
+        let sent = planner.queue.send(&first_message(d), 0).await;
+        note_sent_ahead(d, sent);
+    }
+}
+
+/// Marks `d` queued ahead when its first message's send ahead succeeded; a failed
+/// one leaves it to be written with its due entry and sent after the write.
+pub(crate) fn note_sent_ahead(d: &mut Delivery, sent: Result<(), PortError>) {
+    match sent {
+        Ok(()) => d.queued_ahead = true,
+        Err(e) => {
+            tracing::warn!(delivery_id = %d.id, error = %e, "could not queue a first message ahead of its write")
         }
     }
 }

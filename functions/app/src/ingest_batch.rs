@@ -9,7 +9,7 @@
 //! single send is: its delivery is marked dead-lettered, so the API shows it and
 //! `redrive` (or an Idempotency-Key repeat) resumes it.
 
-use crate::ingest::{first_message, goes_ahead};
+use crate::ingest::{first_message, goes_ahead, note_sent_ahead};
 use crate::message::QueueMessage;
 use crate::model::Delivery;
 use crate::ports::{DeliveryStore, PortError, PortResult, Queue};
@@ -85,12 +85,7 @@ pub async fn send_ahead_batch(queue: &dyn Queue, deliveries: Vec<&mut Delivery>,
     let entries: Vec<(QueueMessage, u32)> = due.iter().map(|d| (first_message(d), 0)).collect();
     // A result missing from the adapter's answer leaves its delivery unmarked.
     for (d, result) in due.iter_mut().zip(queue.send_batch(&entries).await) {
-        match result {
-            Ok(()) => d.queued_ahead = true,
-            Err(e) => {
-                tracing::warn!(delivery_id = %d.id, error = %e, "could not queue a first message ahead of its write")
-            }
-        }
+        note_sent_ahead(d, result);
     }
 }
 

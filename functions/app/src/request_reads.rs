@@ -8,26 +8,54 @@ use crate::ports::{ApplicationStore, EndpointStore, PortResult};
 use async_trait::async_trait;
 use courier_core::ids::{EndpointId, TenantId};
 use std::collections::HashMap;
+use std::future::Future;
+use std::hash::Hash;
 use std::sync::{Arc, Mutex};
+
+/// What a request has read, by key, absent items included. A failed read is not
+/// kept, so the next use reads again.
+struct Seen<K, V>(Mutex<HashMap<K, Option<V>>>);
+
+impl<K: Eq + Hash, V: Clone> Seen<K, V> {
+    fn new() -> Self {
+        Seen(Mutex::new(HashMap::new()))
+    }
+
+    /// The value kept for `key`, else what `read` gives (then kept).
+    async fn get_or_read(&self, key: K, read: impl Future<Output = PortResult<Option<V>>>) -> PortResult<Option<V>> {
+        if let Some(known) = self.0.lock().ok().and_then(|s| s.get(&key).cloned()) {
+            return Ok(known);
+        }
+        let value = read.await?;
+        if let Ok(mut seen) = self.0.lock() {
+            seen.insert(key, value.clone());
+        }
+        Ok(value)
+    }
+
+    fn forget(&self, key: &K) {
+        if let Ok(mut seen) = self.0.lock() {
+            seen.remove(key);
+        }
+    }
+}
 
 /// An [`EndpointStore`] that reads each endpoint at most once.
 pub struct OnceEndpoints {
     inner: Arc<dyn EndpointStore>,
-    seen: Mutex<HashMap<(TenantId, EndpointId), Option<Endpoint>>>,
+    seen: Seen<(TenantId, EndpointId), Endpoint>,
 }
 
 impl OnceEndpoints {
     pub fn new(inner: Arc<dyn EndpointStore>) -> Self {
         OnceEndpoints {
             inner,
-            seen: Mutex::new(HashMap::new()),
+            seen: Seen::new(),
         }
     }
 
     fn forget(&self, endpoint: &Endpoint) {
-        if let Ok(mut seen) = self.seen.lock() {
-            seen.remove(&(endpoint.tenant_id.clone(), endpoint.id.clone()));
-        }
+        self.seen.forget(&(endpoint.tenant_id.clone(), endpoint.id.clone()));
     }
 }
 
@@ -40,14 +68,7 @@ impl EndpointStore for OnceEndpoints {
 
     async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
         let key = (tenant.clone(), id.clone());
-        if let Some(known) = self.seen.lock().ok().and_then(|s| s.get(&key).cloned()) {
-            return Ok(known);
-        }
-        let read = self.inner.get_endpoint(tenant, id).await?;
-        if let Ok(mut seen) = self.seen.lock() {
-            seen.insert(key, read.clone());
-        }
-        Ok(read)
+        self.seen.get_or_read(key, self.inner.get_endpoint(tenant, id)).await
     }
 
     async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()> {
@@ -63,21 +84,20 @@ impl EndpointStore for OnceEndpoints {
 /// An [`ApplicationStore`] that reads each event type at most once.
 pub struct OnceEventTypes {
     inner: Arc<dyn ApplicationStore>,
-    seen: Mutex<HashMap<(TenantId, String), Option<EventType>>>,
+    seen: Seen<(TenantId, String), EventType>,
 }
 
 impl OnceEventTypes {
     pub fn new(inner: Arc<dyn ApplicationStore>) -> Self {
         OnceEventTypes {
             inner,
-            seen: Mutex::new(HashMap::new()),
+            seen: Seen::new(),
         }
     }
 
     fn forget(&self, event_type: &EventType) {
-        if let Ok(mut seen) = self.seen.lock() {
-            seen.remove(&(event_type.tenant_id.clone(), event_type.name.clone()));
-        }
+        self.seen
+            .forget(&(event_type.tenant_id.clone(), event_type.name.clone()));
     }
 }
 
@@ -119,14 +139,9 @@ impl ApplicationStore for OnceEventTypes {
 
     async fn get_event_type(&self, tenant: &TenantId, name: &str) -> PortResult<Option<EventType>> {
         let key = (tenant.clone(), name.to_owned());
-        if let Some(known) = self.seen.lock().ok().and_then(|s| s.get(&key).cloned()) {
-            return Ok(known);
-        }
-        let read = self.inner.get_event_type(tenant, name).await?;
-        if let Ok(mut seen) = self.seen.lock() {
-            seen.insert(key, read.clone());
-        }
-        Ok(read)
+        self.seen
+            .get_or_read(key, self.inner.get_event_type(tenant, name))
+            .await
     }
 
     async fn update_event_type(&self, event_type: &EventType) -> PortResult<()> {

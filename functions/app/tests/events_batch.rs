@@ -140,16 +140,21 @@ struct CountingBatches {
     fail: Vec<usize>,
 }
 
-impl CountingBatches {
-    fn new(w: &World, fail: Vec<usize>) -> Arc<CountingBatches> {
-        Arc::new(CountingBatches {
-            inner: w.queue.clone(),
-            batches: AtomicUsize::new(0),
-            entries: AtomicUsize::new(0),
-            singles: AtomicUsize::new(0),
-            fail,
-        })
-    }
+/// A world whose API sends through a [`CountingBatches`] failing the entries at
+/// `fail`, with two endpoints.
+async fn counting_world(fail: Vec<usize>) -> (World, Arc<CountingBatches>, String, String) {
+    let mut w = World::new(vec![status(200), status(200), status(200)], 5).await;
+    let counting = Arc::new(CountingBatches {
+        inner: w.queue.clone(),
+        batches: AtomicUsize::new(0),
+        entries: AtomicUsize::new(0),
+        singles: AtomicUsize::new(0),
+        fail,
+    });
+    w.api.planner.queue = counting.clone();
+    let ep = w.endpoint(json!({})).await;
+    let other = w.endpoint(json!({})).await;
+    (w, counting, ep, other)
 }
 
 #[async_trait]
@@ -175,12 +180,8 @@ impl Queue for CountingBatches {
 
 #[tokio::test]
 async fn first_messages_go_ahead_in_one_send_batch_and_one_that_failed_goes_after_its_write() {
-    let mut w = World::new(vec![status(200), status(200), status(200)], 5).await;
     // The second message sent ahead fails (entry 1's delivery to `ep`).
-    let counting = CountingBatches::new(&w, vec![1]);
-    w.api.planner.queue = counting.clone();
-    let ep = w.endpoint(json!({})).await;
-    let other = w.endpoint(json!({})).await;
+    let (w, counting, ep, other) = counting_world(vec![1]).await;
     let (s, b) = batch(
         &w,
         &json!({"events": [
@@ -219,12 +220,8 @@ async fn first_messages_go_ahead_in_one_send_batch_and_one_that_failed_goes_afte
 
 #[tokio::test]
 async fn a_first_message_that_fails_ahead_and_after_its_write_is_marked_and_its_entry_is_503() {
-    let mut w = World::new(vec![status(200), status(200), status(200)], 5).await;
     // Entry 0's message fails ahead (place 0) and again after the write (place 3).
-    let counting = CountingBatches::new(&w, vec![0, 3]);
-    w.api.planner.queue = counting.clone();
-    let ep = w.endpoint(json!({})).await;
-    let other = w.endpoint(json!({})).await;
+    let (w, counting, ep, other) = counting_world(vec![0, 3]).await;
     let (s, b) = batch(
         &w,
         &json!({"events": [

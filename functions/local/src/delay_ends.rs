@@ -57,18 +57,22 @@ impl NotingQueue {
     pub fn new(inner: Arc<dyn Queue>, ends: Arc<DelayEnds>) -> Self {
         NotingQueue { inner, ends }
     }
+
+    /// Notes when a message the queue took at `sent_at` becomes visible. Noted once
+    /// the queue has the message: the delay runs from its arrival there, so this end
+    /// is no earlier than the queue's own.
+    fn note(&self, delay_seconds: u32, sent_at: Instant) {
+        if delay_seconds > 0 {
+            self.ends.add(sent_at + Duration::from_secs(u64::from(delay_seconds)));
+        }
+    }
 }
 
 #[async_trait]
 impl Queue for NotingQueue {
     async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
         self.inner.send(message, delay_seconds).await?;
-        if delay_seconds > 0 {
-            // Noted once the queue has the message: the delay runs from its arrival
-            // there, so this end is no earlier than the queue's own.
-            self.ends
-                .add(Instant::now() + Duration::from_secs(u64::from(delay_seconds)));
-        }
+        self.note(delay_seconds, Instant::now());
         Ok(())
     }
 
@@ -78,8 +82,8 @@ impl Queue for NotingQueue {
         let results = self.inner.send_batch(entries).await;
         let sent_at = Instant::now();
         for ((_, delay_seconds), result) in entries.iter().zip(&results) {
-            if *delay_seconds > 0 && result.is_ok() {
-                self.ends.add(sent_at + Duration::from_secs(u64::from(*delay_seconds)));
+            if result.is_ok() {
+                self.note(*delay_seconds, sent_at);
             }
         }
         results
