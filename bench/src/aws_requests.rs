@@ -113,6 +113,10 @@ pub struct Report {
     /// One delivery item as stored after its first attempt: bytes per attribute
     /// (name plus value), and the whole.
     pub delivery_item_bytes: BTreeMap<String, u64>,
+    /// One delivery item of the SQS-delay retry path as stored while it waits for
+    /// its retry (after its failed first attempt): what the retry's claim and
+    /// outcome are billed on, before the claim's own attributes.
+    pub retrying_item_bytes: BTreeMap<String, u64>,
     /// Bytes of each event's payload JSON.
     pub payload_bytes: usize,
     pub sqs_max_delay_seconds: u32,
@@ -657,11 +661,25 @@ async fn anatomy(h: &Harness, id: &DeliveryId) -> BTreeMap<String, u64> {
     out
 }
 
-async fn run_paths(
-    h: &Harness,
-    receiver: &Receiver,
-    cfg: &Config,
-) -> Result<(Vec<PathReport>, BTreeMap<String, u64>, Figures), String> {
+/// The anatomy of `id`'s item once it waits for its retry (status `retrying`,
+/// unclaimed), looked at every 20 ms for at most 2 s; empty if it never does.
+async fn retrying_anatomy(h: &Harness, id: &DeliveryId) -> BTreeMap<String, u64> {
+    for _ in 0..100 {
+        if let Ok(Some(d)) = h.check.get_delivery(id).await
+            && d.status.as_str() == "retrying"
+            && d.claim.is_none()
+        {
+            return anatomy(h, id).await;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    BTreeMap::new()
+}
+
+/// What [`run_paths`] measured: the paths, the two item anatomies and the figures.
+type Measured = (Vec<PathReport>, [BTreeMap<String, u64>; 2], Figures);
+
+async fn run_paths(h: &Harness, receiver: &Receiver, cfg: &Config) -> Result<Measured, String> {
     let k = cfg.per_path.max(1);
     let ok = h.endpoint(&receiver.url("/ok"), json!("greatwait")).await?;
     // Tanitar waits count from the attempt's start and have no jitter: 2 s fits
@@ -706,6 +724,7 @@ async fn run_paths(
     let mut out = Vec::new();
     let mut lateness = BTreeMap::new();
     let mut first_ids: Vec<DeliveryId> = Vec::new();
+    let mut retrying_item = BTreeMap::new();
     for (name, endpoint, attempts) in [
         ("first attempt succeeds", &ok, 1),
         ("one retry via SQS delay", &via_sqs, 2),
@@ -722,6 +741,11 @@ async fn run_paths(
     ] {
         h.reset();
         let ids = events(h, endpoint, k, cfg.payload_bytes).await?;
+        if *endpoint == via_sqs
+            && let Some(id) = ids.first()
+        {
+            retrying_item = retrying_anatomy(h, id).await;
+        }
         let settled = h.wait_done(&ids, attempts, cfg.time_limit).await;
         let (counts, tally) = h.take();
         out.push(path_report(name, k, settled, &counts, &tally));
@@ -774,7 +798,7 @@ async fn run_paths(
         throttled: lateness.remove(&throttled).unwrap_or_else(|| summarize(&[])),
         ok,
     };
-    Ok((out, item, figures))
+    Ok((out, [item, retrying_item], figures))
 }
 
 struct Figures {
@@ -910,10 +934,11 @@ pub async fn run(cfg: &Config) -> Result<Report, String> {
         Err(_) => None,
     };
     h.stop().await;
-    let (paths, delivery_item_bytes, figures) = result?;
+    let (paths, [delivery_item_bytes, retrying_item_bytes], figures) = result?;
     let isolation = isolation.unwrap_or_else(|| Ok(summarize(&[])))?;
     Ok(Report {
         delivery_item_bytes,
+        retrying_item_bytes,
         payload_bytes: payload(0, cfg.payload_bytes).to_string().len(),
         sqs_max_delay_seconds: SQS_MAX_DELAY_SECONDS,
         schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,

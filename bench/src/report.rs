@@ -261,6 +261,17 @@ fn rows(b: &Bench) -> Vec<Row> {
         ),
     }
     if let Some(a) = &b.aws.result {
+        // Items over 1 KiB bill a unit per started KiB on every write.
+        let bytes = |m: &std::collections::BTreeMap<String, u64>| {
+            m.get("(item)").map_or("not seen".to_owned(), |b| format!("{b} bytes"))
+        };
+        row(
+            "2 aws/delivery",
+            "delivery item: after a first attempt succeeded / waiting for its retry".into(),
+            format!("{} / {}", bytes(&a.delivery_item_bytes), bytes(&a.retrying_item_bytes)),
+            "",
+            String::new(),
+        );
         let ms = |s: &crate::stats::Summary| format!("p50 {:.0} ms, max {:.0} ms (n={})", s.p50, s.max, s.n);
         row(
             "2 limits",

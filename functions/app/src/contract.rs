@@ -161,7 +161,7 @@ pub fn sample_delivery(
         expires_at: None,
         version: 0,
         delivery_settings: None,
-        queued_ahead: false,
+        carried_by_queue: false,
     }
 }
 

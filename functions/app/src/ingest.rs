@@ -129,7 +129,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             expires_at: dropped.map(|_| now.millis() / 1000 + retention),
             version: 1,
             delivery_settings: None,
-            queued_ahead: false,
+            carried_by_queue: false,
         });
         targets.push(EventTarget {
             endpoint_id: ep.id.clone(),
@@ -235,7 +235,7 @@ pub const AHEAD_WINDOW_MS: i64 = 300_000;
 const AHEAD_RECHECK_MAX_SECONDS: i64 = 60;
 
 /// Sends attempt 1 of each delivery due now before anything is written, and marks
-/// those sent `queued_ahead`: their creating write then gives them no due-index
+/// those sent `carried_by_queue`: their creating write then gives them no due-index
 /// entry, because the message in the queue is what moves them on (docs/cost.md,
 /// docs/reliability.md). A delivery whose send fails is left unmarked and gets its
 /// entry and the usual send after the write ([`enqueue_waiting`]). Nothing is sent
@@ -255,7 +255,7 @@ pub async fn send_ahead(planner: &Planner, deliveries: &mut [Delivery], now: Tim
 /// one leaves it to be written with its due entry and sent after the write.
 pub(crate) fn note_sent_ahead(d: &mut Delivery, sent: Result<(), PortError>) {
     match sent {
-        Ok(()) => d.queued_ahead = true,
+        Ok(()) => d.carried_by_queue = true,
         Err(e) => {
             tracing::warn!(delivery_id = %d.id, error = %e, "could not queue a first message ahead of its write")
         }
@@ -322,7 +322,7 @@ pub async fn enqueue_waiting(
     let mut first_error = None;
     for d in deliveries {
         let waiting = matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0;
-        if waiting && !d.queued_ahead {
+        if waiting && !d.carried_by_queue {
             let m = first_message(d);
             if let Err(e) = planner.plan(m.clone(), now).await {
                 if let Err(mark) = crate::dead_letter::mark(store, &m, now).await {

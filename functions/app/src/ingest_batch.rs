@@ -71,7 +71,7 @@ impl Queue for HeldQueue {
 }
 
 /// Sends the first message of each delivery that [`goes_ahead`], all in one
-/// `send_batch`, and marks those sent `queued_ahead` (their write then files no
+/// `send_batch`, and marks those sent `carried_by_queue` (their write then files no
 /// due-index entry). One whose send failed is left unmarked: it is written with
 /// its entry and queued after the write, as every other message is.
 pub async fn send_ahead_batch(queue: &dyn Queue, deliveries: Vec<&mut Delivery>, now: Timestamp) {

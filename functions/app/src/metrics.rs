@@ -286,7 +286,7 @@ mod tests {
 
             delivery_settings: None,
 
-            queued_ahead: false,
+            carried_by_queue: false,
         }
     }
 

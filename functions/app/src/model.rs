@@ -262,12 +262,16 @@ pub struct Delivery {
     /// set replaces the endpoint's in the delivery's horizon and long-running wait.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery_settings: Option<DeliverySettings>,
-    /// Set on a delivery being created whose first message is already on the queue
-    /// (`ingest::send_ahead`): the creating write gives it no due-index entry, since
-    /// the message in the queue is what moves it on. Never stored or read back, so
-    /// every later write of the whole record files the entry by `reconcile::due_at`.
+    /// Set on a delivery being written whose next step a queue message carries
+    /// already: its first message, sent ahead of the creating write
+    /// (`ingest::send_ahead`), or the sender's message in hand when an outcome plans
+    /// a retry through an SQS delay (that message stays on the queue, and comes back,
+    /// until the retry's message is sent). The write gives it no due-index entry,
+    /// and removes one it had, since the message is what moves it on. Never stored
+    /// or read back, so every later write of the whole record files the entry by
+    /// `reconcile::due_at`.
     #[serde(skip)]
-    pub queued_ahead: bool,
+    pub carried_by_queue: bool,
 }
 
 /// Delivery settings that replace the endpoint's for one delivery (a schedule's

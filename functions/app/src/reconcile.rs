@@ -255,7 +255,7 @@ where
     // or with others, until a write of the whole record files it.
     let ahead_event = sample_event(&ids.tenant(), &ids.event(), T0, serde_json::json!({"n": 2}));
     let ahead = |id: DeliveryId| Delivery {
-        queued_ahead: true,
+        carried_by_queue: true,
         ..sample_delivery(&ahead_event, &endpoint, &id, T0, "{}".to_owned())
     };
     let alone = ahead(ids.delivery());
@@ -276,7 +276,7 @@ where
     ];
     store.create_event(&pair_event, &pair).await.expect("create");
     let stored = store.get_delivery(&alone.id).await.expect("get").expect("exists");
-    assert!(!stored.queued_ahead, "the mark is not stored");
+    assert!(!stored.carried_by_queue, "the mark is not stored");
     let mut due = store.overdue(T0.plus_millis(3_600_001), 10).await.expect("overdue");
     due.sort();
     assert_eq!(due, want, "none of the three created ahead has an entry");
@@ -293,6 +293,60 @@ where
     let mut want = vec![old.id.clone(), later.id.clone(), alone.id.clone()];
     want.sort();
     assert_eq!(due, want, "a redriven delivery has its entry again");
+
+    // An outcome whose retry a queue message carries (a retry through an SQS
+    // delay): its write removes the entry the delivery had, and the next outcome
+    // written without the mark files it again.
+    let record = |d: &Delivery, number: u32, carried: bool, due: Timestamp| {
+        let attempt_id = ids.attempt();
+        let claim = crate::model::ClaimRecord {
+            number,
+            attempt_id: attempt_id.clone(),
+            token: format!("carried-{number}"),
+            started_at: T0,
+            lease_until: T0.plus_millis(30_000),
+        };
+        let id = d.id.clone();
+        async move {
+            let claimed = match store.claim_attempt(&id, &claim).await.expect("claim") {
+                crate::ports::Claim::Claimed { delivery, .. } => delivery,
+                other => panic!("expected a claim, got {other:?}"),
+            };
+            let mut next = claimed.clone();
+            next.claim = None;
+            next.status = DeliveryStatus::Retrying;
+            next.attempt_count += 1;
+            next.next_attempt = number + 1;
+            next.next_attempt_at = Some(due);
+            next.version += 1;
+            next.carried_by_queue = carried;
+            let attempt = sample_attempt(&next, &attempt_id, number, T0);
+            store.record_attempt(&next, &attempt, &claim).await.expect("record");
+        }
+    };
+    record(&redriven, redriven.next_attempt, true, T0.plus_millis(60_000)).await;
+    let stored = store.get_delivery(&alone.id).await.expect("get").expect("exists");
+    assert!(!stored.carried_by_queue, "the mark is not stored");
+    assert_eq!(stored.next_attempt_at, Some(T0.plus_millis(60_000)));
+    let mut due = store.overdue(T0.plus_millis(3_600_001), 10).await.expect("overdue");
+    due.sort();
+    let mut want = vec![old.id.clone(), later.id.clone()];
+    want.sort();
+    assert_eq!(due, want, "the carried outcome removed the entry");
+    record(&stored, stored.next_attempt, false, T0.plus_millis(120_000)).await;
+    let mut due = store.overdue(T0.plus_millis(3_600_001), 10).await.expect("overdue");
+    due.sort();
+    let mut want = vec![old.id.clone(), later.id.clone(), alone.id.clone()];
+    want.sort();
+    assert_eq!(due, want, "an outcome without the mark files the entry");
+    assert!(
+        !store
+            .overdue(T0.plus_millis(119_999), 10)
+            .await
+            .expect("overdue")
+            .contains(&alone.id),
+        "the entry is filed at the new due instant"
+    );
 }
 
 #[cfg(test)]
@@ -343,7 +397,7 @@ mod tests {
 
             delivery_settings: None,
 
-            queued_ahead: false,
+            carried_by_queue: false,
         }
     }
 

@@ -513,8 +513,13 @@ async fn a_failed_plan_is_redone_when_the_message_comes_back() {
     assert!(matches!(err, Err(courier_app::sender::StepError::Plan(_))), "{err:?}");
     assert_eq!(w.delivery(&id).await.next_attempt, 2);
     assert!(w.queue.is_empty());
-    // The second receive finds attempt 1 recorded and plans attempt 2 again.
-    let out = w.sender.handle_received(&m, &EndpointCache::default(), 2).await;
+    // No due-index entry (a retry through an SQS delay): the message is all that
+    // carries the delivery on.
+    let overdue = courier_app::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
+    assert_eq!(overdue.ok(), Some(vec![]));
+    // Handed over again (its receive count does not matter: a copy a hold puts back
+    // starts at one), it finds attempt 1 recorded and plans attempt 2 again.
+    let out = w.sender.handle(&m, &EndpointCache::default()).await;
     assert!(
         matches!(out, Ok(StepOutcome::Dropped { why: DropReason::Stale })),
         "{out:?}"
@@ -1032,13 +1037,41 @@ async fn sent_ahead(w: &World, ep: &str) -> (courier_app::model::EventRecord, Ve
     (event, deliveries)
 }
 
+/// A retry planned through an SQS delay is carried by the sender's message in hand
+/// until the retry's message is sent, so its outcome writes no due-index entry; a
+/// retry through a Scheduler schedule keeps one.
+#[tokio::test]
+async fn a_retry_through_an_sqs_delay_has_no_due_entry_and_one_through_a_schedule_has_one() {
+    let w = World::new(vec![status(503), status(503)], 0).await;
+    let quick = w.endpoint(json!("greatwait")).await;
+    let slow = w.endpoint(json!({"base": "tanitar", "waitsSeconds": [1000]})).await;
+    let by_queue = w.event(&quick).await;
+    let by_schedule = w.event(&slow).await;
+    for (m, _) in w.queue.drain_visible(T0) {
+        let out = w.sender.handle(&m, &EndpointCache::default()).await;
+        assert!(matches!(out, Ok(StepOutcome::Attempted { .. })), "{out:?}");
+    }
+    let waiting = w.queue.waiting();
+    assert_eq!(
+        waiting
+            .iter()
+            .map(|q| (q.message.delivery_id.clone(), q.message.attempt, q.message.not_before))
+            .collect::<Vec<_>>(),
+        vec![(by_queue.clone(), 2, T0.plus_secs(2))]
+    );
+    let timed: Vec<_> = w.timer.pending().into_iter().map(|s| s.message.delivery_id).collect();
+    assert_eq!(timed, vec![by_schedule.clone()]);
+    let overdue = courier_app::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
+    assert_eq!(overdue.ok(), Some(vec![by_schedule]));
+}
+
 #[tokio::test]
 async fn a_first_message_sent_ahead_of_its_write_is_looked_at_again_and_sent_once_the_write_lands() {
     let w = World::new(vec![status(200)], 0).await;
     let ep = w.endpoint(json!("greatwait")).await;
     let (event, deliveries) = sent_ahead(&w, &ep).await;
     let id = deliveries[0].id.clone();
-    assert!(deliveries[0].queued_ahead);
+    assert!(deliveries[0].carried_by_queue);
     assert_eq!(
         w.queue.waiting().len(),
         1,

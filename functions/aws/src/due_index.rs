@@ -1,7 +1,9 @@
 //! The due index (`GSI4`), which the reconciler reads instead of the table: every
 //! unsettled, not dead-lettered delivery has one entry, `GSI4PK` = `DUE#<shard>`
-//! and `GSI4SK` = `<due ms>#<deliveryId>`, except one created with its first
-//! message already on the queue, until its next whole write. "Due" is
+//! and `GSI4SK` = `<due ms>#<deliveryId>`, except one whose last write was made
+//! with its next step already carried by a queue message (`carried_by_queue`: a
+//! first message sent ahead, a retry through an SQS delay), until its next whole
+//! write. "Due" is
 //! `courier_app::reconcile::due_at`. Settling or dead-lettering removes the entry,
 //! so the index holds only deliveries still on their way, and a run asks it for the
 //! keys older than `now - grace`: one Query per shard when nothing is overdue.
@@ -58,9 +60,11 @@ pub fn due_keys(d: &Delivery) -> Option<(String, String)> {
 
 /// Adds the due-index attributes to a delivery's `SET` list, or their names to its
 /// `REMOVE` list (used by every write of a whole delivery record). A delivery
-/// created queued ahead gets no entry: its first message is on the queue already.
+/// whose next step a queue message carries gets no entry, and loses one it had (an
+/// update's `REMOVE` of absent attributes writes nothing to the index).
 pub fn extend_attributes(d: &Delivery, set: &mut Vec<(String, AttributeValue)>, remove: &mut Vec<&'static str>) {
-    if d.queued_ahead {
+    if d.carried_by_queue {
+        remove.extend([GSI4PK, GSI4SK]);
         return;
     }
     match due_keys(d) {

@@ -11,6 +11,7 @@ use courier_app::message::{QueueMessage, Trigger};
 use courier_app::model::{Delivery, DeliveryStatus, Endpoint};
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Claim, Clock, DeliveryStore, EndpointStore, PortError, PortResult, Queue, Random, Timer};
+use courier_app::reconcile::OverdueIndex;
 use courier_app::sender::{
     DropReason, EndpointCache, Faults, NoFaults, Sender, SenderSettings, StepError, StepOutcome,
 };
@@ -303,13 +304,13 @@ impl World {
     /// The next messages for `d` off the real transports: due schedules (fired as
     /// the local runner fires them), then the queue, polled a bounded number of
     /// times (SQS delays are real seconds). The clock moves to their notBefore.
-    async fn next_messages(&self, d: &Delivery) -> Vec<(QueueMessage, u32, Option<String>)> {
+    async fn next_messages(&self, d: &Delivery) -> Vec<(QueueMessage, Option<String>)> {
         let mut out = Vec::new();
         let far = self.clock.now().plus_secs(86_400);
         for (name, m) in self.timer.list_due(far).await.expect("list schedules") {
             self.timer.delete(&name).await.expect("delete schedule");
             if m.delivery_id == d.id {
-                out.push((m, 1, None));
+                out.push((m, None));
             }
         }
         for _ in 0..6 {
@@ -318,19 +319,14 @@ impl World {
             }
             for r in self.queue.receive(10, 1, 30).await.expect("receive") {
                 let m = QueueMessage::parse(&r.body).expect("a queue message");
-                let count = r
-                    .attributes
-                    .get("ApproximateReceiveCount")
-                    .and_then(|c| c.parse().ok())
-                    .unwrap_or(1);
                 if m.delivery_id == d.id {
-                    out.push((m, count, Some(r.receipt_handle)));
+                    out.push((m, Some(r.receipt_handle)));
                 } else {
                     self.queue.delete(&r.receipt_handle).await.expect("delete");
                 }
             }
         }
-        for (m, _, _) in &out {
+        for (m, _) in &out {
             if m.not_before > self.clock.now() {
                 self.clock.set(m.not_before);
             }
@@ -352,8 +348,8 @@ impl World {
                 "{case}: unsettled with no message: {:?}",
                 self.get(d).await
             );
-            for (m, count, receipt) in messages {
-                let out = sender.handle_received(&m, &EndpointCache::default(), count).await;
+            for (m, receipt) in messages {
+                let out = sender.handle(&m, &EndpointCache::default()).await;
                 match (out, receipt) {
                     (Ok(_), Some(r)) => self.queue.delete(&r).await.expect("delete"),
                     (Ok(_), None) => {}
@@ -464,7 +460,7 @@ const KINDS: &[Kind] = &[
 async fn only_message(w: &World, d: &Delivery) -> QueueMessage {
     let mut messages = w.next_messages(d).await;
     assert_eq!(messages.len(), 1, "one message for {}", d.id);
-    let (m, _, receipt) = messages.remove(0);
+    let (m, receipt) = messages.remove(0);
     if let Some(r) = receipt {
         w.queue.delete(&r).await.expect("delete");
     }
@@ -493,7 +489,7 @@ async fn initial_sent_ahead(w: &World, e: &Endpoint) -> (Delivery, QueueMessage)
     let mut d = contract::sample_delivery(&event, &e.id, &w.ids.delivery(), now, contract::sample_body(&event));
     courier_app::shared_body::share(std::slice::from_mut(&mut d));
     courier_app::ingest::send_ahead(&w.planner(), std::slice::from_mut(&mut d), now).await;
-    assert!(d.queued_ahead, "sent ahead");
+    assert!(d.carried_by_queue, "sent ahead");
     w.store
         .create_event(&event, std::slice::from_ref(&d))
         .await
@@ -675,7 +671,7 @@ async fn a_sender_killed_after_its_claim_for_every_kind() {
             kind.name
         );
         let sender = w.sender(Arc::new(NoFaults));
-        let early = sender.handle_received(&m, &EndpointCache::default(), 2).await;
+        let early = sender.handle(&m, &EndpointCache::default()).await;
         assert!(
             matches!(
                 early,
@@ -687,7 +683,7 @@ async fn a_sender_killed_after_its_claim_for_every_kind() {
             kind.name
         );
         w.clock.set(lease);
-        let late = sender.handle_received(&m, &EndpointCache::default(), 3).await;
+        let late = sender.handle(&m, &EndpointCache::default()).await;
         let Ok(StepOutcome::LostRecorded { attempt, .. }) = late else {
             panic!("{}: after the lease: {late:?}", kind.name)
         };
@@ -714,7 +710,7 @@ async fn a_sender_killed_after_its_request_for_every_kind() {
             .cloned()
             .expect("the request reached the receiver");
         let sender = w.sender(Arc::new(NoFaults));
-        let early = sender.handle_received(&m, &EndpointCache::default(), 2).await;
+        let early = sender.handle(&m, &EndpointCache::default()).await;
         assert!(
             matches!(
                 early,
@@ -727,7 +723,7 @@ async fn a_sender_killed_after_its_request_for_every_kind() {
         );
         let lease = w.get(&d).await.claim.expect("the claim stays").lease_until;
         w.clock.set(lease);
-        let late = sender.handle_received(&m, &EndpointCache::default(), 3).await;
+        let late = sender.handle(&m, &EndpointCache::default()).await;
         let Ok(StepOutcome::LostRecorded { attempt, .. }) = late else {
             panic!("{}: after the lease: {late:?}", kind.name)
         };
@@ -765,10 +761,20 @@ async fn a_sender_killed_after_recording_for_every_kind() {
                 "{}: the outcome is recorded",
                 kind.name
             );
-            let again = w
-                .sender(Arc::new(NoFaults))
-                .handle_received(&m, &EndpointCache::default(), 2)
-                .await;
+            // A retry through an SQS delay is written without a due-index entry
+            // (the message coming back carries it); one through a schedule with one.
+            let due = w
+                .store
+                .overdue(w.clock.now().plus_secs(86_400), 1_000)
+                .await
+                .expect("due index");
+            assert_eq!(
+                due.contains(&d.id),
+                kind.policy == SCHEDULED,
+                "{}: a due-index entry only for a retry through a schedule",
+                kind.name
+            );
+            let again = w.sender(Arc::new(NoFaults)).handle(&m, &EndpointCache::default()).await;
             assert!(
                 matches!(again, Ok(StepOutcome::Dropped { why: DropReason::Stale })),
                 "{}: the message back: {again:?}",
@@ -797,7 +803,7 @@ async fn a_sender_killed_after_planning_for_every_kind() {
         );
         let seen = w.receiver.seen_for(&d).len();
         let stored = w.get(&d).await;
-        let again = sender.handle_received(&m, &EndpointCache::default(), 2).await;
+        let again = sender.handle(&m, &EndpointCache::default()).await;
         assert!(
             matches!(
                 again,

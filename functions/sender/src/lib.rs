@@ -190,16 +190,11 @@ async fn handle_record(
         }
         Ok(m) => {
             let span = tracing::info_span!("attempt", delivery_id = %m.delivery_id, attempt = m.attempt, trigger = m.trigger.as_str());
-            let receive_count = record
-                .attributes
-                .get("ApproximateReceiveCount")
-                .and_then(|v| v.parse::<u32>().ok())
-                .unwrap_or(1);
             // The span is attached to the future, never held across an await: the batch's
             // records run interleaved on one task, and an entered guard would leak one
             // record's span into another's logs.
             async {
-                match sender.handle_received(&m, cache, receive_count).await {
+                match sender.handle(&m, cache).await {
                     Ok(outcome) => {
                         log_outcome(&outcome);
                         // The step's metrics, written with the batch's (see `handle_batch`).

@@ -207,6 +207,7 @@ impl Api {
             planner: &self.planner,
             random: self.random.as_ref(),
             lease_margin_ms: 0,
+            message_in_hand: false,
         };
         match recorder.finish(&message, &endpoint, delivery, done).await {
             Ok(StepOutcome::Attempted { attempt, delivery }) => Ok(reply(

@@ -64,9 +64,9 @@ struct DeliveryShard {
 struct StoredDelivery {
     delivery: Delivery,
     attempts: Vec<Attempt>,
-    /// Whether it has a due-index entry, as DynamoDB's `GSI4` would: none when it
-    /// was created queued ahead (`Delivery::queued_ahead`), until its next write of
-    /// the whole record.
+    /// Whether it has a due-index entry, as DynamoDB's `GSI4` would: none after a
+    /// write of a delivery whose next step a queue message carries
+    /// (`Delivery::carried_by_queue`), until its next write of the whole record.
     due_entry: bool,
 }
 
@@ -77,17 +77,17 @@ impl DeliveryShard {
         match self.deliveries.get_mut(&d.id) {
             Some(stored) => {
                 overwrite(&mut stored.delivery, d);
-                stored.delivery.queued_ahead = false;
-                stored.due_entry = !d.queued_ahead;
+                stored.delivery.carried_by_queue = false;
+                stored.due_entry = !d.carried_by_queue;
             }
             None => {
                 let stored = Box::new(StoredDelivery {
                     delivery: Delivery {
-                        queued_ahead: false,
+                        carried_by_queue: false,
                         ..d.clone()
                     },
                     attempts: Vec::new(),
-                    due_entry: !d.queued_ahead,
+                    due_entry: !d.carried_by_queue,
                 });
                 self.deliveries.insert(d.id.clone(), stored);
             }
@@ -138,7 +138,7 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         expires_at,
         version,
         delivery_settings,
-        queued_ahead,
+        carried_by_queue,
     );
 }
 
@@ -605,8 +605,8 @@ impl DeliveryStore for MemoryStore {
         };
         let new = recorded_onto(&stored.delivery, delivery);
         overwrite(&mut stored.delivery, &new);
-        stored.delivery.queued_ahead = false;
-        stored.due_entry = true;
+        stored.delivery.carried_by_queue = false;
+        stored.due_entry = !delivery.carried_by_queue;
         let list = &mut stored.attempts;
         if list.capacity() == 0 {
             // Most deliveries end after one attempt.
@@ -629,8 +629,8 @@ impl DeliveryStore for MemoryStore {
             Some(stored) if stored.delivery == *delivery => Ok(()),
             Some(stored) if stored.delivery.version == expected_version => {
                 overwrite(&mut stored.delivery, delivery);
-                stored.delivery.queued_ahead = false;
-                stored.due_entry = true;
+                stored.delivery.carried_by_queue = false;
+                stored.due_entry = !delivery.carried_by_queue;
                 Ok(())
             }
             Some(stored) => Err(PortError::Conflict(format!(

@@ -13,6 +13,13 @@ pub struct Recorder<'a> {
     pub planner: &'a Planner,
     pub random: &'a dyn Random,
     pub lease_margin_ms: u64,
+    /// Whether the outcome comes with a queue message in hand that stays on the
+    /// queue until this step returns `Ok` (the sender's; the completion call has
+    /// none). Such a message comes back if planning the retry fails, and the sender
+    /// then plans it again (`next_step_unplanned`), so a retry through an SQS delay
+    /// needs no due-index entry: the message in hand carries the delivery until the
+    /// retry's message does.
+    pub message_in_hand: bool,
 }
 
 impl Recorder<'_> {
@@ -158,6 +165,7 @@ impl Recorder<'_> {
             });
         };
         next_delivery(&mut delivery, endpoint, &cls, &decision, receiver_failures, ended);
+        delivery.carried_by_queue = self.retry_carried_by_queue(m, &decision, ended);
         match self.deliveries.record_attempt(&delivery, &attempt, &held).await {
             Ok(()) => {}
             Err(PortError::Conflict(_)) => {
@@ -231,6 +239,29 @@ impl Recorder<'_> {
         Ok(StepOutcome::AwaitingCompletion {
             delivery: Box::new(updated),
         })
+    }
+
+    /// Whether the retry `decision` plans is carried by a queue message from the
+    /// outcome's write on: the message in hand `m` until the retry's own, sent with
+    /// an SQS delay. Only a message that, back on the queue, plans the retry again
+    /// (`next_step_unplanned`: an attempt message whose number is the one before the
+    /// retry's, not a completion check). A wait long enough for a Scheduler schedule
+    /// keeps its due-index entry (the schedule, not SQS, holds the retry then), as
+    /// does any outcome recorded without a message in hand. The path is chosen as of
+    /// now and again, later, when planning: a wait only shrinks, so an SQS delay now
+    /// is one then.
+    fn retry_carried_by_queue(&self, m: &QueueMessage, decision: &Decision, ended: Timestamp) -> bool {
+        match decision {
+            Decision::Retry { number, at, .. }
+                if self.message_in_hand && !m.completion_check && *number == m.attempt + 1 =>
+            {
+                matches!(
+                    self.planner.path(*at, self.clock.now().max(ended)),
+                    crate::planner::Path::Queue { .. }
+                )
+            }
+            _ => false,
+        }
     }
 
     /// Health bookkeeping, then the next step, both as of now (never before `ended`).

@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// [`Claim`] with its delivery boxed (see [`Sender::handle_received`]).
+/// [`Claim`] with its delivery boxed (see [`Sender::handle`]).
 pub(super) enum BoxedClaim {
     Claimed {
         delivery: Box<Delivery>,
@@ -50,20 +50,11 @@ impl Sender {
             .ok_or_else(|| StepError::EndpointMissing(m.endpoint_id.clone()))
     }
 
-    /// Handles one message. `Err` means: leave the message on the queue.
+    /// Handles one message. `Err` means: leave the message on the queue. A message
+    /// whose attempt is already recorded may be back because planning the next step
+    /// failed after the record: it plans that step again (idempotent), see
+    /// [`Sender::refused`].
     pub async fn handle(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
-        self.handle_received(m, cache, 1).await
-    }
-
-    /// Like [`Sender::handle`], for a message SQS has delivered `receive_count` times.
-    /// A repeat delivery of a step whose outcome is already recorded may mean the
-    /// previous try failed to plan the next step: it plans it again (idempotent).
-    pub async fn handle_received(
-        &self,
-        m: &QueueMessage,
-        cache: &EndpointCache,
-        receive_count: u32,
-    ) -> Result<StepOutcome, StepError> {
         if self.faults.fail_step(m) {
             return Err(StepError::InjectedFailure);
         }
@@ -91,14 +82,14 @@ impl Sender {
         // the delivery; an endpoint without limits asks no store.
         let limits = prepared.endpoint.limits(&self.settings.default_limits);
         if limits.is_none() {
-            return self.attempt(m, &prepared, now, receive_count).await;
+            return self.attempt(m, &prepared, now).await;
         }
         let now = self.clock.now().max(now);
         let slot = match Box::pin(self.hold(m, &prepared.endpoint, &limits, now)).await? {
             hold::Hold::Held(outcome) => return Ok(outcome),
             hold::Hold::Go { slot } => slot,
         };
-        let result = self.attempt(m, &prepared, now, receive_count).await;
+        let result = self.attempt(m, &prepared, now).await;
         if let Some(slot) = slot {
             self.release_slot(m, &slot).await;
         }
@@ -111,7 +102,6 @@ impl Sender {
         m: &QueueMessage,
         prepared: &PreparedEndpoint,
         now: Timestamp,
-        receive_count: u32,
     ) -> Result<StepOutcome, StepError> {
         let endpoint = &prepared.endpoint;
         let mut rng = PortRng(self.random.as_ref());
@@ -166,15 +156,7 @@ impl Sender {
                     why: DropReason::UnknownDelivery,
                 });
             }
-            BoxedClaim::Refused(Some(d)) => {
-                if receive_count > 1 && !m.completion_check && next_step_unplanned(&d, m) {
-                    let next = crate::dead_letter::resume_message(&d, now);
-                    Box::pin(self.planner.plan(next, now)).await.map_err(StepError::Plan)?;
-                }
-                return Ok(StepOutcome::Dropped {
-                    why: refusal_reason(&d, m, now),
-                });
-            }
+            BoxedClaim::Refused(Some(d)) => return Box::pin(self.refused(&d, m, now)).await,
         };
         if let Some(lost) = lost {
             return Box::pin(self.recorder().record_lost(m, endpoint, *delivery, lost, &attempt_id)).await;
@@ -386,12 +368,29 @@ impl Sender {
                     .finish(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                     .await
             }
-            Claim::Refused(d) => Ok(StepOutcome::Dropped {
-                why: d
-                    .map(|d| refusal_reason(&d, m, now))
-                    .unwrap_or(DropReason::UnknownDelivery),
+            Claim::Refused(Some(d)) => self.refused(&d, m, now).await,
+            Claim::Refused(None) => Ok(StepOutcome::Dropped {
+                why: DropReason::UnknownDelivery,
             }),
         }
+    }
+
+    /// A claim of `m` refused on the stored `d`: the message is dropped. If `d`
+    /// recorded `m`'s attempt and waits for a next step that no message may carry
+    /// (planning it failed after the record, and `m` is back: SQS hands a message
+    /// over again when its step returned `Err`, or a copy comes after a hold), that
+    /// step is planned again first. Whatever the receive count: a retry through an
+    /// SQS delay has no due-index entry (`Recorder::message_in_hand`), so `m` is the
+    /// only thing left that can move `d` on. A duplicate copy of a message whose
+    /// next step is planned plans it once more, which its claim makes harmless.
+    async fn refused(&self, d: &Delivery, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
+        if !m.completion_check && next_step_unplanned(d, m) {
+            let next = crate::dead_letter::resume_message(d, now);
+            Box::pin(self.planner.plan(next, now)).await.map_err(StepError::Plan)?;
+        }
+        Ok(StepOutcome::Dropped {
+            why: refusal_reason(d, m, now),
+        })
     }
 
     /// The recording half of the step, shared with the API's completion call.
@@ -403,6 +402,7 @@ impl Sender {
             planner: &self.planner,
             random: self.random.as_ref(),
             lease_margin_ms: self.settings.lease_margin_ms,
+            message_in_hand: true,
         }
     }
 }
