@@ -336,10 +336,12 @@ async fn dynamo_layout() {
             .iter()
             .find(|i| pk(i) == courier_aws::dynamo::delivery_pk(&d.id))
             .expect("the delivery item");
-        assert_eq!(
-            item.get("bodyHash").and_then(|v| v.as_s().ok()),
-            Some(&courier_app::shared_body::hash(&shared_body))
-        );
+        // The SHA-256 as 32 bytes of Binary, the hash's hex digits decoded.
+        let stored: Option<String> = item
+            .get("bodyHash")
+            .and_then(|v| v.as_b().ok())
+            .map(|b| b.as_ref().iter().map(|x| format!("{x:02x}")).collect());
+        assert_eq!(stored, Some(courier_app::shared_body::hash(&shared_body)));
         assert!(!item.contains_key("body") && !item.contains_key("bodyRef"));
     }
     assert_eq!(
@@ -639,7 +641,7 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
             &serde_json::json!(2)
         )
     );
-    assert_eq!(data["plannedAt"], serde_json::json!(T0.plus_secs(60)));
+    assert_eq!(data["plannedAt"], serde_json::json!(T0.plus_secs(60).millis()));
 
     // An item as written before: every field but the body and the claim in `data`.
     // A delivery's item put back with `data` replaced.
@@ -1399,4 +1401,176 @@ async fn endpoints_stored_before_the_index_are_filed_when_listed() {
     store.update_endpoint(&moved, old[0].version).await.expect("update");
     assert_eq!(read("p#invoice.").await, vec![]);
     assert_eq!(read("p#refund.").await, vec![old[0].id.clone()]);
+}
+
+/// Delivery items are written in the compact encoding (`data` with instants in
+/// epoch milliseconds and no start-value trigger, the latest attempt under short
+/// keys, `bodyHash` binary), so that a delivery holding a failed attempt, its
+/// status-index keys and a claim takes one write unit. An item in the full-name
+/// encoding (RFC 3339 text, full attempt names, hex `bodyHash`) reads the same,
+/// lists its event, and takes the next outcome, which copies the full-name attempt
+/// out and embeds the new one compactly.
+#[tokio::test]
+async fn delivery_items_are_compact_and_full_name_items_still_read() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use courier_app::model::{Attempt, Delivery, DeliveryStatus};
+    use courier_app::ports::{Claim, DeliveryStore};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let plain = aws_sdk_dynamodb::Client::new(&config);
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let ids = contract::Ids::new();
+    let tenant = ids.tenant();
+    let endpoint = ids.endpoint();
+    let mut event = contract::sample_event(&tenant, &ids.event(), T0, contract::payload_of_size(120));
+    let body = contract::sample_body(&event);
+    let mut marked = vec![contract::sample_delivery(
+        &event,
+        &endpoint,
+        &ids.delivery(),
+        T0,
+        body.clone(),
+    )];
+    courier_app::shared_body::share(&mut marked);
+    event.targets.clear();
+    store.create_event(&event, &marked).await.expect("create");
+    let d = courier_app::shared_body::stored_form(&marked[0]).into_owned();
+    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(d.clone()));
+
+    let item_of = |id: &courier_core::ids::DeliveryId| {
+        let pk = courier_aws::dynamo::delivery_pk(id);
+        let (plain, table) = (&plain, res.table.clone());
+        async move {
+            scan(plain, &table)
+                .await
+                .into_iter()
+                .find(|i| i["PK"].as_s().is_ok_and(|p| *p == pk) && i["SK"].as_s().is_ok_and(|s| s == "DLV"))
+                .expect("the delivery item")
+        }
+    };
+    let json_of = |item: &std::collections::HashMap<String, AttributeValue>, name: &str| -> serde_json::Value {
+        serde_json::from_str(item[name].as_s().expect("text")).expect("JSON")
+    };
+    let item = item_of(&d.id).await;
+    let hash = courier_app::shared_body::hash(&body);
+    let stored_hash = item["bodyHash"].as_b().expect("a binary bodyHash").as_ref().to_vec();
+    let hex: String = stored_hash.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!((stored_hash.len(), hex), (32, hash.clone()));
+    let data = json_of(&item, "data");
+    assert_eq!(data["createdAt"], serde_json::json!(T0.millis()));
+    assert_eq!(data["nextAttemptAt"], serde_json::json!(T0.millis()));
+    assert!(data.get("trigger").is_none(), "the initial trigger is left out: {data}");
+    let listed = store
+        .list_events(&tenant, Some(&endpoint), None, None, None, 10)
+        .await
+        .expect("events of the endpoint");
+    assert_eq!(listed.items, vec![event.clone()], "an initial delivery lists its event");
+
+    // Claims attempt `number`, records it failed with a retry planned, and claims
+    // the next: the delivery as stored after each step.
+    let fail_and_claim = |current: Delivery, number: u32| {
+        let (store, ids) = (&store, &ids);
+        async move {
+            let a = ids.attempt();
+            let claim = contract::test_claim(number, &a, T0, T0.plus_secs(60));
+            let Ok(Claim::Claimed { delivery: claimed, .. }) = store.claim_attempt(&current.id, &claim).await else {
+                panic!("claim {number}");
+            };
+            let mut next = claimed.clone();
+            next.claim = None;
+            next.status = DeliveryStatus::Retrying;
+            next.attempt_count += 1;
+            next.next_attempt = number + 1;
+            next.receiver_failures += 1;
+            next.next_attempt_at = Some(T0.plus_secs(30 * i64::from(number)));
+            next.version += 1;
+            let mut att = contract::sample_attempt(&next, &a, number, T0.plus_secs(i64::from(number)));
+            att.failure_snippet = None;
+            att.response_headers.clear();
+            store.record_attempt(&next, &att, &claim).await.expect("record");
+            assert_eq!(store.get_delivery(&next.id).await.expect("get"), Some(next.clone()));
+            let again = ids.attempt();
+            let claim = contract::test_claim(number + 1, &again, T0, T0.plus_secs(60));
+            let Ok(Claim::Claimed { delivery: claimed, .. }) = store.claim_attempt(&next.id, &claim).await else {
+                panic!("claim {}", number + 1);
+            };
+            (next, claimed, att)
+        }
+    };
+    let (after1, claimed2, a1) = fail_and_claim(d.clone(), 1).await;
+    let item = item_of(&d.id).await;
+    let last = json_of(&item, "lastAttempt");
+    assert_eq!(
+        (&last["i"], &last["at"], last.get("id")),
+        (
+            &serde_json::json!(a1.id),
+            &serde_json::json!(a1.started_at.millis()),
+            None
+        ),
+        "the attempt under short keys: {last}"
+    );
+    assert!(item.contains_key("GSI2PK") && item.contains_key("claimToken"));
+    let size = courier_aws::counting::item_size(&item);
+    assert!(size <= 1024, "a claimed delivery after a failed attempt: {size} bytes");
+    assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a1.clone()));
+    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(claimed2.clone()));
+
+    // The same delivery in the full-name encoding, as written before the compact one.
+    let mut old = item.clone();
+    let mut full = serde_json::to_value(&after1).expect("JSON");
+    let doc = full.as_object_mut().expect("an object");
+    for field in [
+        "id",
+        "tenantId",
+        "status",
+        "nextAttempt",
+        "version",
+        "claim",
+        "body",
+        "bodyHash",
+        "webhookId",
+    ] {
+        doc.remove(field);
+    }
+    let mut full_attempt = serde_json::to_value(&a1).expect("JSON");
+    let att = full_attempt.as_object_mut().expect("an object");
+    att.remove("deliveryId");
+    att.remove("tenantId");
+    old.insert("data".to_owned(), AttributeValue::S(full.to_string()));
+    old.insert("lastAttempt".to_owned(), AttributeValue::S(full_attempt.to_string()));
+    old.insert("bodyHash".to_owned(), AttributeValue::S(hash.clone()));
+    assert!(full.to_string().contains(r#""trigger":"initial""#));
+    plain
+        .put_item()
+        .table_name(&res.table)
+        .set_item(Some(old))
+        .send()
+        .await
+        .expect("put the full-name item");
+    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(claimed2.clone()));
+    assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a1.clone()));
+    assert_eq!(store.list_attempts(&d.id).await.expect("list"), vec![a1.clone()]);
+    let listed = store
+        .list_events(&tenant, Some(&endpoint), None, None, None, 10)
+        .await
+        .expect("events of the endpoint");
+    assert_eq!(listed.items, vec![event.clone()]);
+
+    // The next outcome is conditioned on the full-name text it read, copies that
+    // attempt out and embeds its own compactly.
+    let a2_claim = claimed2.claim.clone().expect("claimed");
+    let mut after2 = claimed2.clone();
+    after2.claim = None;
+    after2.attempt_count += 1;
+    after2.next_attempt = 3;
+    after2.receiver_failures += 1;
+    after2.version += 1;
+    let a2: Attempt = contract::sample_attempt(&after2, &a2_claim.attempt_id, 2, T0.plus_secs(2));
+    store.record_attempt(&after2, &a2, &a2_claim).await.expect("record");
+    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(after2));
+    assert_eq!(store.list_attempts(&d.id).await.expect("list"), vec![a1, a2.clone()]);
+    let item = item_of(&d.id).await;
+    assert_eq!(json_of(&item, "lastAttempt")["i"], serde_json::json!(a2.id));
+    assert!(item["bodyHash"].as_b().is_ok(), "rewritten as binary");
+    assert_eq!(json_of(&item, "data")["createdAt"], serde_json::json!(T0.millis()));
 }

@@ -249,7 +249,7 @@ impl DynamoStore {
                     .and_then(|v| u64::try_from(v).ok())
                     .ok_or_else(|| corrupt(format!("delivery {}: no version", d.id)))?;
                 d.claim = claim_from(item)?;
-                d.body_hash = get_s(item, BODY_HASH).map(str::to_owned);
+                d.body_hash = body_hash_of(item)?;
                 d.body = match (get_s(item, BODY), get_s(item, BODY_REF)) {
                     (Some(b), _) => Arc::from(b),
                     (None, Some(h)) => shared

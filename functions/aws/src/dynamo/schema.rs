@@ -28,7 +28,8 @@ pub(super) const DATA: &str = "data";
 pub(super) const BODY: &str = "body";
 pub(super) const BODY_REF: &str = "bodyRef";
 /// On a delivery whose body its event item holds (`body` there): the body's
-/// SHA-256, hex.
+/// SHA-256, its 32 bytes as Binary (items written before the binary form hold the
+/// hex text; both read, see `codec::body_hash_of`).
 pub(super) const BODY_HASH: &str = "bodyHash";
 /// On a shared body item: the ids of the deliveries that use it (a string set).
 pub(super) const BODY_USERS: &str = "users";
@@ -50,8 +51,9 @@ pub(super) const EVENT_ID: &str = "eventId";
 /// On a fan-out event: how many of its subscribers have their delivery (the
 /// condition that keeps the progress from moving back).
 pub(super) const FANOUT_PROCESSED: &str = "fanoutProcessed";
-/// On a delivery item: its latest attempt's JSON (without the delivery and tenant
-/// ids, which the item holds). Recording an outcome is then one conditional write of
+/// On a delivery item: its latest attempt's JSON in a compact form (short keys,
+/// epoch milliseconds; without the delivery and tenant ids, which the item holds;
+/// see `codec::StoredAttempt`). Recording an outcome is then one conditional write of
 /// the delivery item; an attempt gets an item of its own (`ATT#...`) only when a
 /// newer one replaces it here.
 pub(super) const LAST_ATTEMPT: &str = "lastAttempt";
