@@ -205,6 +205,24 @@ fn instants(d: &Delivery) -> [Option<Timestamp>; 4] {
 
 /// The delivery's JSON without what its item's other attributes hold.
 pub(super) fn delivery_data(d: &Delivery) -> PortResult<String> {
+    let mut doc = delivery_doc_without_attributes(d)?;
+    for (field, start) in fields_at_start() {
+        if doc.get(field) == Some(&start) {
+            doc.remove(field);
+        }
+    }
+    for (field, instant) in INSTANT_FIELDS.into_iter().zip(instants(d)) {
+        if let (Some(value), Some(t)) = (doc.get_mut(field), instant) {
+            *value = serde_json::Value::from(t.millis());
+        }
+    }
+    serde_json::to_string(&doc).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))
+}
+
+/// The delivery's JSON without what its item's other attributes hold (and without
+/// the webhook id and the planned instant where they repeat the id and the creation
+/// instant): what both the compact `data` and the longer form start from.
+fn delivery_doc_without_attributes(d: &Delivery) -> PortResult<serde_json::Map<String, serde_json::Value>> {
     let mut doc = match serde_json::to_value(d).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))? {
         serde_json::Value::Object(map) => map,
         _ => return Err(corrupt(format!("delivery {} is not a JSON object", d.id))),
@@ -218,17 +236,7 @@ pub(super) fn delivery_data(d: &Delivery) -> PortResult<String> {
     if d.planned_at == d.created_at {
         doc.remove(PLANNED_AT_FIELD);
     }
-    for (field, start) in fields_at_start() {
-        if doc.get(field) == Some(&start) {
-            doc.remove(field);
-        }
-    }
-    for (field, instant) in INSTANT_FIELDS.into_iter().zip(instants(d)) {
-        if let (Some(value), Some(t)) = (doc.get_mut(field), instant) {
-            *value = serde_json::Value::from(t.millis());
-        }
-    }
-    serde_json::to_string(&doc).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))
+    Ok(doc)
 }
 
 /// The delivery an item holds, its JSON completed from the item's attributes. Items
@@ -904,19 +912,7 @@ mod tests {
     /// `data` as items written before the compact form hold it: instants as RFC 3339
     /// text, the trigger always there.
     fn full_name_data(d: &Delivery) -> String {
-        let mut doc = match serde_json::to_value(d).expect("JSON") {
-            serde_json::Value::Object(map) => map,
-            other => panic!("a delivery is an object, got {other}"),
-        };
-        for field in FIELDS_IN_ATTRIBUTES.iter().chain([&TTL_FIELD]) {
-            doc.remove(*field);
-        }
-        if d.webhook_id == d.id {
-            doc.remove(WEBHOOK_ID_FIELD);
-        }
-        if d.planned_at == d.created_at {
-            doc.remove(PLANNED_AT_FIELD);
-        }
+        let mut doc = delivery_doc_without_attributes(d).expect("JSON");
         for (field, start) in [
             ("lastPlanned", json!(false)),
             ("attemptCount", json!(0)),
