@@ -36,12 +36,7 @@ pub const DUE_SHARDS: u32 = 16;
 
 /// The shard of a delivery: FNV-1a of its id (stable across processes and builds).
 pub fn due_shard(id: &DeliveryId) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in id.as_str().bytes() {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h % DUE_SHARDS
+    crate::dynamo::shard_of(id.as_str(), DUE_SHARDS)
 }
 
 pub fn due_pk(shard: u32) -> String {

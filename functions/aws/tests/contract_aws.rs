@@ -725,10 +725,12 @@ async fn succeeded_deliveries_leave_the_status_index() {
             let mut ids: Vec<String> = scan(&client, &table)
                 .await
                 .into_iter()
+                // `EP#<endpoint>#<status>#<shard>`.
                 .filter(|i| {
                     i.get("GSI2PK")
                         .and_then(|v| v.as_s().ok())
-                        .is_some_and(|pk| pk.ends_with(&status))
+                        .and_then(|pk| pk.rsplit_once('#'))
+                        .is_some_and(|(list, _shard)| list.ends_with(&status))
                 })
                 .map(|i| i["PK"].as_s().cloned().unwrap_or_default())
                 .collect();
@@ -812,6 +814,128 @@ async fn succeeded_deliveries_leave_the_status_index() {
         .await
         .expect("failed");
     assert_eq!(ids_of(&failed), vec![d[1].id.clone()]);
+}
+
+/// A status list's entries are spread over shards of the status index
+/// (`EP#<endpoint>#<status>#<shard>`), so that an endpoint whose deliveries all
+/// move in and out of `retrying` does not write one key; the list reads every
+/// shard and the list's own key (entries written before the shards) and merges
+/// them, newest first, a page at a time, inside a window too.
+#[tokio::test]
+async fn a_status_list_spread_over_shards_is_listed_as_one() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use courier_app::model::DeliveryStatus;
+    use courier_app::ports::DeliveryStore;
+    use courier_aws::dynamo::{delivery_pk, status_pk, status_shard_pk};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let client = aws_sdk_dynamodb::Client::new(&config);
+    let ids = contract::Ids::new();
+    let (tenant, ep) = (ids.tenant(), ids.endpoint());
+    let event = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({}));
+    let mut d: Vec<_> = (0..12)
+        .map(|i| contract::sample_delivery(&event, &ep, &ids.delivery(), T0.plus_secs(i), "{}".to_owned()))
+        .collect();
+    for x in d.iter_mut() {
+        store.create_delivery(x).await.expect("create");
+        set_status(&store, x, DeliveryStatus::Retrying).await;
+    }
+    let stored_keys = || {
+        let (client, table) = (client.clone(), res.table.clone());
+        async move {
+            scan(&client, &table)
+                .await
+                .into_iter()
+                .filter_map(|i| Some((i["PK"].as_s().ok()?.clone(), i.get("GSI2PK")?.as_s().ok()?.clone())))
+                .collect::<std::collections::BTreeMap<String, String>>()
+        }
+    };
+    let keys = stored_keys().await;
+    for x in &d {
+        assert_eq!(
+            keys.get(&delivery_pk(&x.id)),
+            Some(&status_shard_pk(&ep, "retrying", &x.id))
+        );
+    }
+    let shards: std::collections::BTreeSet<&String> = keys.values().collect();
+    assert!(shards.len() > 1, "twelve deliveries on one shard: {shards:?}");
+    // Two entries under the list's own key, as written before the shards.
+    for i in [3, 8] {
+        client
+            .update_item()
+            .table_name(&res.table)
+            .key("PK", AttributeValue::S(delivery_pk(&d[i].id)))
+            .key("SK", AttributeValue::S("DLV".to_owned()))
+            .update_expression("SET GSI2PK = :pk")
+            .expression_attribute_values(":pk", AttributeValue::S(status_pk(&ep, "retrying")))
+            .send()
+            .await
+            .expect("an entry under the list's own key");
+    }
+    assert_eq!(
+        stored_keys().await.get(&delivery_pk(&d[3].id)),
+        Some(&status_pk(&ep, "retrying"))
+    );
+
+    // Page by page, newest first: every delivery once, in order.
+    let walk = |since: Option<Timestamp>, until: Option<Timestamp>, limit: u32| {
+        let store = &store;
+        let ep = ep.clone();
+        async move {
+            let (mut pages, mut cursor) = (Vec::new(), None::<String>);
+            for _ in 0..20 {
+                let page = store
+                    .list_deliveries(&ep, Some("retrying"), since, until, cursor.as_deref(), limit)
+                    .await
+                    .expect("a page");
+                pages.push(ids_of(&page));
+                cursor = page.next_cursor;
+                if cursor.is_none() {
+                    break;
+                }
+            }
+            pages
+        }
+    };
+    let newest_first: Vec<_> = d.iter().rev().map(|x| x.id.clone()).collect();
+    let pages = walk(None, None, 5).await;
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), vec![5, 5, 2]);
+    assert_eq!(pages.concat(), newest_first);
+    // Inside a window ([2 s, 9 s): deliveries 2 to 8), three at a time.
+    let pages = walk(Some(T0.plus_secs(2)), Some(T0.plus_secs(9)), 3).await;
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), vec![3, 3, 1]);
+    assert_eq!(pages.concat(), newest_first[3..10].to_vec());
+    // One page holds them all: no cursor.
+    let all = store
+        .list_deliveries(&ep, Some("retrying"), None, None, None, 50)
+        .await
+        .expect("all");
+    assert_eq!((ids_of(&all), all.next_cursor), (newest_first.clone(), None));
+    // A delivery that moves on leaves its shard: listed under its new status only.
+    set_status(&store, &mut d[11], DeliveryStatus::Failed).await;
+    let retrying = store
+        .list_deliveries(&ep, Some("retrying"), None, None, None, 50)
+        .await
+        .expect("retrying");
+    assert_eq!(ids_of(&retrying), newest_first[1..].to_vec());
+    let failed = store
+        .list_deliveries(&ep, Some("failed"), None, None, None, 50)
+        .await
+        .expect("failed");
+    assert_eq!(ids_of(&failed), vec![d[11].id.clone()]);
+    // Its cursor continues only this list.
+    let first = store
+        .list_deliveries(&ep, Some("retrying"), None, None, None, 2)
+        .await
+        .expect("first");
+    let cursor = first.next_cursor.expect("more");
+    for status in [Some("failed"), None] {
+        match store.list_deliveries(&ep, status, None, None, Some(&cursor), 2).await {
+            Err(PortError::BadCursor) => {}
+            other => panic!("the retrying list's cursor on {status:?} must be refused, got {other:?}"),
+        }
+    }
 }
 
 /// A list that keeps few of the entries it reads stops after the examination bound

@@ -587,7 +587,10 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
     ];
     let mut remove = Vec::new();
     if indexed_status(d.status.as_str()) {
-        set.push((GSI2PK.to_owned(), s(status_pk(&d.endpoint_id, d.status.as_str()))));
+        set.push((
+            GSI2PK.to_owned(),
+            s(status_shard_pk(&d.endpoint_id, d.status.as_str(), &d.id)),
+        ));
         set.push((GSI2SK.to_owned(), s(created)));
     } else {
         remove.extend([GSI2PK, GSI2SK]);

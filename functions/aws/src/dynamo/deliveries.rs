@@ -623,31 +623,18 @@ impl DeliveryStore for DynamoStore {
             consistent: false,
             status_filter,
         };
-        let now = self.now();
-        self.page(spec, cursor, limit, |keys| async move {
-            let wanted: Vec<Item> = keys
-                .iter()
-                .filter_map(|k| Some(key(get_s(k, PK)?.to_owned(), get_s(k, SK)?)))
-                .collect();
-            let mut found: HashMap<String, Item> = self
-                .batch_get(wanted, true)
-                .await?
-                .into_iter()
-                .filter(|i| is_live(get_n(i, TTL_ATTR), now))
-                .filter(|i| status.is_none_or(|st| get_s(i, STATUS) == Some(st)))
-                .filter_map(|i| Some((get_s(&i, PK)?.to_owned(), i)))
-                .collect();
-            let mut pairs: Vec<(Item, Item)> = Vec::new();
-            for k in keys {
-                if let Some(item) = get_s(&k, PK).and_then(|pk| found.remove(pk)) {
-                    pairs.push((k, item));
-                }
+        match status {
+            // A status list is spread over shards (`status_pks`): merged.
+            Some(st) if indexed_status(st) => {
+                let values = status_pks(endpoint, st);
+                self.merged_page(spec, values, cursor, limit, |keys| self.listed_deliveries(keys, status))
+                    .await
             }
-            let items: Vec<Item> = pairs.iter().map(|(_, i)| i.clone()).collect();
-            let ds = self.deliveries_from(&items).await?;
-            Ok(pairs.into_iter().map(|(k, _)| k).zip(ds).collect())
-        })
-        .await
+            _ => {
+                self.page(spec, cursor, limit, |keys| self.listed_deliveries(keys, status))
+                    .await
+            }
+        }
     }
 
     async fn list_events(
@@ -945,5 +932,35 @@ impl DynamoStore {
         if let Err(release) = self.release_bodies(deliveries).await {
             tracing::warn!(event = %event.id, error = %release, "could not release the shared bodies of a failed event");
         }
+    }
+}
+
+impl DynamoStore {
+    /// The live deliveries a delivery list's index entries (`keys`) name, in their
+    /// order, each with its entry; with `status`, only those in it (an entry may lag
+    /// its item's status). One consistent BatchGetItem.
+    async fn listed_deliveries(&self, keys: Vec<Item>, status: Option<&str>) -> PortResult<Vec<(Item, Delivery)>> {
+        let now = self.now();
+        let wanted: Vec<Item> = keys
+            .iter()
+            .filter_map(|k| Some(key(get_s(k, PK)?.to_owned(), get_s(k, SK)?)))
+            .collect();
+        let mut found: HashMap<String, Item> = self
+            .batch_get(wanted, true)
+            .await?
+            .into_iter()
+            .filter(|i| is_live(get_n(i, TTL_ATTR), now))
+            .filter(|i| status.is_none_or(|st| get_s(i, STATUS) == Some(st)))
+            .filter_map(|i| Some((get_s(&i, PK)?.to_owned(), i)))
+            .collect();
+        let mut pairs: Vec<(Item, Item)> = Vec::new();
+        for k in keys {
+            if let Some(item) = get_s(&k, PK).and_then(|pk| found.remove(pk)) {
+                pairs.push((k, item));
+            }
+        }
+        let items: Vec<Item> = pairs.iter().map(|(_, i)| i.clone()).collect();
+        let ds = self.deliveries_from(&items).await?;
+        Ok(pairs.into_iter().map(|(k, _)| k).zip(ds).collect())
     }
 }

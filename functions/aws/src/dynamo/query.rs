@@ -339,6 +339,118 @@ impl DynamoStore {
     }
 }
 
+impl DynamoStore {
+    /// One page of a list kept under several partition values of an index that share
+    /// one sort-key space (a status list's shards and its own key, `status_pks`),
+    /// newest first. Each value is queried once, for the `limit + 1` newest entries
+    /// inside `base`'s window and below the cursor; the entries are merged by sort
+    /// key. Entries at or above the newest of the oldest keys read from a value that
+    /// has more are all known, so only those are resolved; a page whose entries
+    /// `resolve` drops (stale index entries) may come out short, and its cursor goes
+    /// on from there. The cursor is the one [`Self::page`] hands out for `base` (its
+    /// partition value the list's own key), so it names the list, not a shard.
+    pub(super) async fn merged_page<T, F, Fut>(
+        &self,
+        base: QuerySpec,
+        values: Vec<String>,
+        cursor: Option<&str>,
+        limit: u32,
+        resolve: F,
+    ) -> PortResult<Page<T>>
+    where
+        F: FnOnce(Vec<Item>) -> Fut,
+        Fut: std::future::Future<Output = PortResult<Vec<(Item, T)>>>,
+    {
+        let limit = limit.clamp(1, MAX_PAGE) as usize;
+        let want = limit + 1;
+        let sk_attr = base.sk_attr;
+        let sort_key = |i: &Item| get_s(i, sk_attr).unwrap_or_default().to_owned();
+        let below = match cursor {
+            Some(c) => Some(
+                decode_cursor(c, &base)?
+                    .get(sk_attr)
+                    .and_then(|v| v.as_s().ok())
+                    .cloned()
+                    .ok_or(PortError::BadCursor)?,
+            ),
+            None => None,
+        };
+        // The window, cut at the cursor (which the window admits: `decode_cursor`).
+        // BETWEEN includes its upper end, so the cursor's own entry is dropped below.
+        let cond = match (base.sk_cond.clone(), &below) {
+            (cond, None) => cond,
+            (None, Some(b)) => Some(SortCondition::Below(b.clone())),
+            (Some(SortCondition::Below(hi)), Some(b)) => Some(SortCondition::Below(hi.min(b.clone()))),
+            (Some(SortCondition::AtLeast(lo)), Some(b)) => Some(SortCondition::Between(lo, b.clone())),
+            (Some(SortCondition::Between(lo, hi)), Some(b)) => Some(SortCondition::Between(lo, hi.min(b.clone()))),
+            (Some(SortCondition::Prefix(_)), Some(_)) => return Err(PortError::BadCursor),
+        };
+        let mut candidates: Vec<Item> = Vec::new();
+        // The newest of the oldest keys read from values that have more entries.
+        let mut known_down_to: Option<String> = None;
+        for value in values {
+            let mut values: Item = HashMap::from([(":pk".to_owned(), s(value))]);
+            let mut key_cond = format!("{} = :pk", base.pk.0);
+            if let Some(c) = &cond {
+                let (text, v) = c.expression(sk_attr);
+                key_cond = format!("{key_cond} AND {text}");
+                values.extend(v);
+            }
+            let resp = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .set_index_name(base.index.map(str::to_owned))
+                .key_condition_expression(key_cond)
+                .scan_index_forward(false)
+                .consistent_read(base.consistent)
+                .limit(i32::try_from(want).unwrap_or(i32::MAX))
+                .set_expression_attribute_values(Some(values))
+                .send()
+                .await
+                .map_err(from_sdk)?;
+            let items = resp.items.unwrap_or_default();
+            if resp.last_evaluated_key.is_some()
+                && let Some(oldest) = items.last().map(sort_key)
+                && known_down_to.as_ref().is_none_or(|k| oldest > *k)
+            {
+                known_down_to = Some(oldest);
+            }
+            candidates.extend(
+                items
+                    .into_iter()
+                    .filter(|i| below.as_ref().is_none_or(|b| sort_key(i) < *b)),
+            );
+        }
+        candidates.sort_by_key(|i| std::cmp::Reverse(sort_key(i)));
+        if let Some(k) = &known_down_to {
+            candidates.retain(|i| sort_key(i) >= *k);
+        }
+        // Where a short page goes on from: the oldest entry looked at, named under
+        // the list's own key.
+        let last_seen = candidates.last().cloned().map(|mut i| {
+            i.insert(base.pk.0.to_owned(), s(base.pk.1.clone()));
+            i
+        });
+        let mut kept = resolve(candidates).await?;
+        let more = kept.len() > limit;
+        kept.truncate(limit);
+        let next_cursor = match (more, kept.last(), known_down_to.and(last_seen)) {
+            (true, Some((item, _)), _) => {
+                let mut item = item.clone();
+                item.insert(base.pk.0.to_owned(), s(base.pk.1.clone()));
+                Some(encode_cursor(&item, &base)?)
+            }
+            (false, _, Some(seen)) => Some(encode_cursor(&seen, &base)?),
+            _ => None,
+        };
+        Ok(Page {
+            items: kept.into_iter().map(|(_, t)| t).collect(),
+            next_cursor,
+        })
+    }
+}
+
 /// The query over a delivery's attempt items, oldest first when `forward`, and the
 /// delivery item itself, which sorts after them and holds the latest attempt.
 pub(super) fn attempts_spec(delivery: &DeliveryId, forward: bool) -> QuerySpec {

@@ -99,8 +99,43 @@ pub fn idempotency_pk(key: &str) -> String {
 pub fn log_pk(endpoint: &EndpointId) -> String {
     format!("EP#{endpoint}")
 }
+/// An endpoint's status list's own key in the status index (`GSI2PK`): entries
+/// written before the list was sharded are under it, and cursors name it.
 pub fn status_pk(endpoint: &EndpointId, status: &str) -> String {
     format!("EP#{endpoint}#{status}")
+}
+/// Partition values of one endpoint's status list in the status index. A delivery
+/// moves in and out of `retrying` (two index writes) on every retried delivery, and
+/// one key takes about 1,000 writes a second, so an endpoint failing every attempt
+/// would top out near 500 deliveries a second on one key; over 4 keys, near 2,000,
+/// above its delivery log's own 1,000. A list reads all of them and merges.
+pub const STATUS_SHARDS: u32 = 4;
+/// The status-index key of delivery `id` in `status`: the list's key and the
+/// delivery's shard, `EP#<endpoint>#<status>#<shard>`.
+pub fn status_shard_pk(endpoint: &EndpointId, status: &str, id: &DeliveryId) -> String {
+    format!(
+        "{}#{}",
+        status_pk(endpoint, status),
+        shard_of(id.as_str(), STATUS_SHARDS)
+    )
+}
+/// Every partition value a status list's entries can be under: its shards, and its
+/// own key for entries written before the shards.
+pub fn status_pks(endpoint: &EndpointId, status: &str) -> Vec<String> {
+    let base = status_pk(endpoint, status);
+    std::iter::once(base.clone())
+        .chain((0..STATUS_SHARDS).map(|k| format!("{base}#{k}")))
+        .collect()
+}
+/// The shard of `id` among `shards`: FNV-1a of the id (stable across processes and
+/// builds).
+pub fn shard_of(id: &str, shards: u32) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in id.bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h % shards.max(1)
 }
 pub fn audit_pk(tenant: &TenantId, endpoint: Option<&EndpointId>) -> String {
     match endpoint {
