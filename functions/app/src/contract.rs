@@ -21,7 +21,7 @@ use crate::ports::{
 };
 use async_trait::async_trait;
 use courier_core::decide::LatencyClass;
-use courier_core::health::{BreakerState, SmartHealth};
+use courier_core::health::{BreakerState, HealthStatus, SmartHealth};
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use courier_core::rng::SplitMix64;
 use courier_core::{Policy, Timestamp};
@@ -332,6 +332,7 @@ where
     tenants(store).await;
     endpoints(store, clock).await;
     endpoint_pages(store, clock).await;
+    smart_health(store, clock).await;
     events_and_deliveries(store, clock).await;
     added_deliveries(store, clock).await;
     claims(store, clock).await;
@@ -366,6 +367,107 @@ pub async fn tenants<S: TenantStore>(store: &S) {
     assert_eq!(ok(store.tenant_by_key(&key).await, "known key"), Some(t1.clone()));
     ok(store.put_tenant_key(&key, &t2).await, "re-put key");
     assert_eq!(ok(store.tenant_by_key(&key).await, "re-put key"), Some(t2));
+}
+
+/// SmartChat health kept apart from the endpoint record
+/// (`EndpointStore::note_smart_success`, `put_smart_health`): reads give it back as
+/// the endpoint's `health`; until it is first written apart the record's counts.
+pub async fn smart_health<S: EndpointStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let tenant = ids.tenant();
+    let mut e = sample_endpoint(&tenant, &ids.endpoint(), T0);
+    e.policy = Policy::preset("smartchat").expect("the smartchat preset exists");
+    let created = SmartHealth::new(T0);
+    e.health = Some(created);
+    ok(store.create_endpoint(&e).await, "create");
+    let health = || async {
+        ok(store.get_endpoint(&tenant, &e.id).await, "get")
+            .expect("the endpoint")
+            .health
+    };
+    let (tenant_ref, id_ref) = (&tenant, &e.id);
+    let note = |at: Timestamp| async move { ok(store.note_smart_success(tenant_ref, id_ref, at).await, "note") };
+    // Nothing kept apart yet: a success is not noted that way, the record's health
+    // is read.
+    assert!(!note(T0.plus_secs(1)).await, "no health apart yet");
+    assert_eq!(health().await, Some(created));
+
+    // The first write apart takes over from the record's health.
+    let failing = SmartHealth {
+        failures_in_a_row: 2,
+        ..created
+    };
+    ok(
+        store.put_smart_health(&tenant, &e.id, Some(&created), &failing).await,
+        "first write apart",
+    );
+    assert_eq!(health().await, Some(failing));
+    // Then only the health that was read may be replaced.
+    let other = SmartHealth {
+        failures_in_a_row: 3,
+        ..created
+    };
+    conflict(
+        store.put_smart_health(&tenant, &e.id, Some(&created), &other).await,
+        "replace a health no longer stored",
+    );
+    conflict(
+        store.put_smart_health(&tenant, &e.id, None, &other).await,
+        "replace as if none were stored",
+    );
+    assert_eq!(health().await, Some(failing));
+
+    // A later success on an active endpoint: no failures in a row, quiet from now.
+    assert!(note(T0.plus_secs(5)).await);
+    let noted = SmartHealth {
+        status: HealthStatus::Active,
+        failures_in_a_row: 0,
+        quiet_since: T0.plus_secs(5),
+        since: T0,
+    };
+    assert_eq!(health().await, Some(noted));
+    // A success not after the stored one is not noted: the caller reads and decides.
+    assert!(!note(T0.plus_secs(5)).await);
+    assert!(!note(T0.plus_secs(4)).await);
+    assert_eq!(health().await, Some(noted));
+
+    // Not active: not noted either.
+    let degraded = SmartHealth {
+        status: HealthStatus::Degraded,
+        failures_in_a_row: 5,
+        quiet_since: T0.plus_secs(5),
+        since: T0.plus_secs(6),
+    };
+    ok(
+        store.put_smart_health(&tenant, &e.id, Some(&noted), &degraded).await,
+        "replace",
+    );
+    assert!(!note(T0.plus_secs(10)).await);
+    assert_eq!(health().await, Some(degraded));
+
+    // An update of the record (whose copy of the health is older) leaves the health
+    // kept apart as it is, and lists give it too.
+    let mut changed = ok(store.get_endpoint(&tenant, &e.id).await, "get").expect("the endpoint");
+    let version = changed.version;
+    changed.url = "https://hooks.example.com/moved".to_owned();
+    changed.health = Some(created);
+    changed.version += 1;
+    ok(store.update_endpoint(&changed, version).await, "update the record");
+    assert_eq!(health().await, Some(degraded));
+    let listed = ok(store.list_endpoints(&tenant, None, 10).await, "list");
+    assert_eq!(
+        listed
+            .items
+            .iter()
+            .map(|x| (x.id.clone(), x.url.clone(), x.health))
+            .collect::<Vec<_>>(),
+        vec![(
+            e.id.clone(),
+            "https://hooks.example.com/moved".to_owned(),
+            Some(degraded)
+        )]
+    );
 }
 
 /// Create conflicts, tenant scoping and optimistic versions of endpoints.

@@ -7,6 +7,7 @@ use crate::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, Idempo
 use async_trait::async_trait;
 use bytes::Bytes;
 use courier_core::Timestamp;
+use courier_core::health::SmartHealth;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
 use std::borrow::Cow;
@@ -66,6 +67,45 @@ pub trait EndpointStore: Send + Sync {
     /// (the new item carries `expected_version + 1`); otherwise `Conflict`.
     async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()>;
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>>;
+
+    /// A success on a SmartChat endpoint whose health is `Active` with its last
+    /// success before `now`: `failures_in_a_row` 0 and `quiet_since` `now`, in one
+    /// conditional write that reads nothing and touches no other endpoint field, so
+    /// a busy endpoint's successes neither collide nor rewrite the endpoint record.
+    /// `false` when the stored health is not that (another status, a later success,
+    /// none kept apart yet): the caller reads the endpoint and uses
+    /// [`Self::put_smart_health`]. A store that keeps health inside the endpoint
+    /// record answers `false` always.
+    async fn note_smart_success(&self, _tenant: &TenantId, _id: &EndpointId, _now: Timestamp) -> PortResult<bool> {
+        Ok(false)
+    }
+
+    /// Replaces a SmartChat endpoint's health with `new` if the stored one is still
+    /// `expected`, the health as read (`None`: it had none); `Conflict` otherwise.
+    /// Reads of the endpoint give it back as `health`. The default keeps it in the
+    /// endpoint record (a versioned read and update).
+    async fn put_smart_health(
+        &self,
+        tenant: &TenantId,
+        id: &EndpointId,
+        expected: Option<&SmartHealth>,
+        new: &SmartHealth,
+    ) -> PortResult<()> {
+        let Some(mut e) = self.get_endpoint(tenant, id).await? else {
+            return Err(PortError::Conflict(format!("endpoint {id} does not exist")));
+        };
+        // Already stored (the endpoint's own update carried it): nothing to do.
+        if e.health.as_ref() == Some(new) {
+            return Ok(());
+        }
+        if e.health.as_ref() != expected {
+            return Err(PortError::Conflict(format!("endpoint {id}'s health has changed")));
+        }
+        let version = e.version;
+        e.health = Some(*new);
+        e.version += 1;
+        self.update_endpoint(&e, version).await
+    }
 }
 
 /// One entry of the subscription index: an endpoint filed under one of its index

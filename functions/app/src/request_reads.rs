@@ -6,6 +6,8 @@
 use crate::model::{Application, Endpoint, EventType, Page};
 use crate::ports::{ApplicationStore, EndpointStore, PortResult};
 use async_trait::async_trait;
+use courier_core::Timestamp;
+use courier_core::health::SmartHealth;
 use courier_core::ids::{EndpointId, TenantId};
 use std::collections::HashMap;
 use std::future::Future;
@@ -78,6 +80,22 @@ impl EndpointStore for OnceEndpoints {
 
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
         self.inner.list_endpoints(tenant, cursor, limit).await
+    }
+
+    async fn note_smart_success(&self, tenant: &TenantId, id: &EndpointId, now: Timestamp) -> PortResult<bool> {
+        self.seen.forget(&(tenant.clone(), id.clone()));
+        self.inner.note_smart_success(tenant, id, now).await
+    }
+
+    async fn put_smart_health(
+        &self,
+        tenant: &TenantId,
+        id: &EndpointId,
+        expected: Option<&SmartHealth>,
+        new: &SmartHealth,
+    ) -> PortResult<()> {
+        self.seen.forget(&(tenant.clone(), id.clone()));
+        self.inner.put_smart_health(tenant, id, expected, new).await
     }
 }
 

@@ -359,6 +359,31 @@ async fn long_running_without_a_report_is_ambiguous_completion_timed_out_then_re
     assert_eq!(a[1].state, "succeeded");
 }
 
+/// Successes on a healthy SmartChat endpoint move its last success in the health
+/// kept apart from the endpoint record: the record is not rewritten (its
+/// `updatedAt` stays), and the endpoint reads back with the last success.
+#[tokio::test]
+async fn smartchat_successes_move_the_last_success_without_rewriting_the_endpoint() {
+    let w = World::new(vec![status(200), status(200), status(200)], 0).await;
+    let ep = w.endpoint(json!("smartchat")).await;
+    let path = format!("/v1/endpoints/{ep}");
+    let before = w.call("GET", &path, json!({})).await.1;
+    let mut last = T0;
+    for i in 1..=3 {
+        w.clock.set(T0.plus_secs(60 * i));
+        let id = w.event(&ep).await;
+        w.run(&id, 3).await;
+        assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
+        last = w.clock.now();
+    }
+    let after = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(after["updatedAt"], before["updatedAt"], "the record is not rewritten");
+    assert_eq!(
+        after["health"],
+        json!({"status": "active", "failuresInARow": 0, "since": T0, "lastSuccessOrEnableAt": last})
+    );
+}
+
 #[tokio::test]
 async fn smartchat_pauses_after_three_quiet_days_and_twenty_failures_then_disables_with_no_traffic() {
     // One attempt per delivery so each failed delivery is one failed attempt.

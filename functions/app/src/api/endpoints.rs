@@ -335,14 +335,33 @@ impl Api {
         for _ in 0..8 {
             let mut e = self.load_endpoint(tenant, id).await?;
             let now = self.clock.now();
+            let health = e.health;
             change(&mut e, now)?;
             let expected = e.version;
             e.version += 1;
             e.updated_at = now;
             match self.endpoints.update_endpoint(&e, expected).await {
-                Ok(()) => return Ok(e),
+                Ok(()) => {}
                 Err(PortError::Conflict(_)) => continue,
                 Err(err) => return Err(err.into()),
+            }
+            // SmartChat health is kept apart from the record (a success writes it
+            // alone): a change made here (enable, a new health model) goes there too,
+            // and is made again on the state a sender left if one wrote meanwhile.
+            match e
+                .health
+                .filter(|h| Some(*h) != health && e.policy.health.smart_rules().is_some())
+            {
+                None => return Ok(e),
+                Some(new) => match self
+                    .endpoints
+                    .put_smart_health(&e.tenant_id, &e.id, health.as_ref(), &new)
+                    .await
+                {
+                    Ok(()) => return Ok(e),
+                    Err(PortError::Conflict(_)) => continue,
+                    Err(err) => return Err(err.into()),
+                },
             }
         }
         Err(ApiError::conflict(

@@ -25,9 +25,24 @@ struct StoreState {
     subscriptions: BTreeMap<(TenantId, String, String, EndpointId), SubscriptionEntry>,
     /// Fan-out links by (event, step start).
     fanout_links: BTreeMap<(EventId, u64), crate::model::FanoutLink>,
+    /// SmartChat health kept apart from the endpoint records, as DynamoDB keeps it
+    /// in an item of its own (`EndpointStore::put_smart_health`).
+    smart_health: HashMap<(TenantId, EndpointId), courier_core::health::SmartHealth>,
 }
 
 impl StoreState {
+    /// The endpoint as read: a SmartChat endpoint's health is the one kept apart,
+    /// when there is one.
+    fn endpoint_as_read(&self, e: &Endpoint) -> Endpoint {
+        let mut e = e.clone();
+        if e.policy.health.smart_rules().is_some()
+            && let Some(h) = self.smart_health.get(&(e.tenant_id.clone(), e.id.clone()))
+        {
+            e.health = Some(*h);
+        }
+        e
+    }
+
     /// Replaces the index entries of `old` (if any) with those of `new`.
     fn reindex(&mut self, old: Option<&Endpoint>, new: &Endpoint) {
         let slot = |e: &Endpoint, k: String| {
@@ -345,7 +360,10 @@ impl EndpointStore for MemoryStore {
 
     async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
         let (st, _) = self.begin()?;
-        Ok(st.endpoints.get(&(tenant.clone(), id.clone())).cloned())
+        Ok(st
+            .endpoints
+            .get(&(tenant.clone(), id.clone()))
+            .map(|e| st.endpoint_as_read(e)))
     }
 
     async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()> {
@@ -366,13 +384,45 @@ impl EndpointStore for MemoryStore {
         }
     }
 
+    async fn note_smart_success(&self, tenant: &TenantId, id: &EndpointId, now: Timestamp) -> PortResult<bool> {
+        let (mut st, _) = self.begin()?;
+        match st.smart_health.get_mut(&(tenant.clone(), id.clone())) {
+            Some(h) if h.status == courier_core::health::HealthStatus::Active && h.quiet_since < now => {
+                h.failures_in_a_row = 0;
+                h.quiet_since = now;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    async fn put_smart_health(
+        &self,
+        tenant: &TenantId,
+        id: &EndpointId,
+        expected: Option<&courier_core::health::SmartHealth>,
+        new: &courier_core::health::SmartHealth,
+    ) -> PortResult<()> {
+        let (mut st, _) = self.begin()?;
+        let key = (tenant.clone(), id.clone());
+        // The first write apart takes over from the record's health, whatever it
+        // holds (DynamoDB: the item's condition passes when it does not exist yet).
+        if let Some(stored) = st.smart_health.get(&key)
+            && Some(stored) != expected
+        {
+            return Err(PortError::Conflict(format!("endpoint {id}'s health has changed")));
+        }
+        st.smart_health.insert(key, *new);
+        Ok(())
+    }
+
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
         let (st, _) = self.begin()?;
         let items = st
             .endpoints
             .iter()
             .filter(|((t, _), _)| t == tenant)
-            .map(|((_, id), e)| (id.as_str().to_owned(), e.clone()))
+            .map(|((_, id), e)| (id.as_str().to_owned(), st.endpoint_as_read(e)))
             .collect();
         paginate(
             items,
@@ -409,7 +459,8 @@ impl SubscriptionIndex for MemoryStore {
         let (st, _) = self.begin()?;
         Ok(ids
             .iter()
-            .filter_map(|id| st.endpoints.get(&(tenant.clone(), id.clone())).cloned())
+            .filter_map(|id| st.endpoints.get(&(tenant.clone(), id.clone())))
+            .map(|e| st.endpoint_as_read(e))
             .collect())
     }
 }

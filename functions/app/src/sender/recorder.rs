@@ -316,6 +316,9 @@ impl Recorder<'_> {
         (breaker_event, health_event): HealthEvents,
         now: Timestamp,
     ) -> Result<(), PortError> {
+        if let Some(ev) = health_event {
+            return self.update_smart_health(endpoint, ev, now).await;
+        }
         // Optimistic concurrency: concurrent senders each re-read and re-apply.
         for _ in 0..8 {
             let Some(mut e) = self.endpoints.get_endpoint(&endpoint.tenant_id, &endpoint.id).await? else {
@@ -328,14 +331,6 @@ impl Recorder<'_> {
                 changed |= after != before;
                 e.breaker = Some(after);
             }
-            if let (Some(ev), Some(rules)) = (health_event, e.policy.health.smart_rules()) {
-                let before = e.health;
-                let after = before
-                    .unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at))
-                    .apply(rules, ev, now);
-                changed |= before != Some(after);
-                e.health = Some(after);
-            }
             if !changed {
                 // Most often a success on a closed breaker that counts nothing: the
                 // write would store the same state (a billed write per delivery).
@@ -345,6 +340,48 @@ impl Recorder<'_> {
             e.version += 1;
             e.updated_at = now;
             match self.endpoints.update_endpoint(&e, expected).await {
+                Ok(()) => return Ok(()),
+                Err(PortError::Conflict(_)) => continue,
+                Err(err) => return Err(err),
+            }
+        }
+        Err(PortError::Conflict("endpoint health update kept conflicting".into()))
+    }
+
+    /// SmartChat health kept apart from the endpoint record
+    /// (`EndpointStore::put_smart_health`): a success on an `Active` endpoint is one
+    /// conditional write with no read (`note_smart_success`), which is what nearly
+    /// every success is; anything else reads the health, applies the event and
+    /// replaces it if it is still what was read, again on a collision.
+    async fn update_smart_health(&self, endpoint: &Endpoint, ev: HealthEvent, now: Timestamp) -> Result<(), PortError> {
+        if ev == HealthEvent::AttemptSucceeded
+            && self
+                .endpoints
+                .note_smart_success(&endpoint.tenant_id, &endpoint.id, now)
+                .await?
+        {
+            return Ok(());
+        }
+        for _ in 0..8 {
+            let Some(e) = self.endpoints.get_endpoint(&endpoint.tenant_id, &endpoint.id).await? else {
+                return Ok(());
+            };
+            let Some(rules) = e.policy.health.smart_rules() else {
+                return Ok(());
+            };
+            // An endpoint created without health starts it now, as before.
+            let before = e
+                .health
+                .unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at));
+            let after = before.apply(rules, ev, now);
+            if e.health == Some(after) {
+                return Ok(());
+            }
+            match self
+                .endpoints
+                .put_smart_health(&e.tenant_id, &e.id, e.health.as_ref(), &after)
+                .await
+            {
                 Ok(()) => return Ok(()),
                 Err(PortError::Conflict(_)) => continue,
                 Err(err) => return Err(err),

@@ -47,8 +47,25 @@ impl EndpointStore for DynamoStore {
     async fn get_endpoint(&self, tenant: &TenantId, id: &EndpointId) -> PortResult<Option<Endpoint>> {
         match self.get(tenant_pk(tenant), &endpoint_sk(id)).await? {
             None => Ok(None),
-            Some(item) => Ok(Some(from_json(&item, "endpoint")?)),
+            Some(item) => {
+                let e: Endpoint = from_json(&item, "endpoint")?;
+                Ok(self.with_smart_health(vec![e]).await?.pop())
+            }
         }
+    }
+
+    async fn note_smart_success(&self, tenant: &TenantId, id: &EndpointId, now: Timestamp) -> PortResult<bool> {
+        self.note_success_apart(tenant, id, now).await
+    }
+
+    async fn put_smart_health(
+        &self,
+        tenant: &TenantId,
+        id: &EndpointId,
+        expected: Option<&courier_core::health::SmartHealth>,
+        new: &courier_core::health::SmartHealth,
+    ) -> PortResult<()> {
+        self.put_health_apart(tenant, id, expected, new).await
     }
 
     /// One conditional put when the index entries stay as they are (health and
@@ -158,7 +175,9 @@ impl EndpointStore for DynamoStore {
                 })
                 .collect::<PortResult<Vec<_>>>()?;
             self.file_unindexed(&decoded).await?;
-            Ok(decoded)
+            let (items, endpoints): (Vec<Item>, Vec<Endpoint>) = decoded.into_iter().unzip();
+            let endpoints = self.with_smart_health(endpoints).await?;
+            Ok(items.into_iter().zip(endpoints).collect())
         })
         .await
     }

@@ -19,6 +19,7 @@ mod query;
 mod reindex;
 mod schedules;
 mod schema;
+mod smart_health;
 mod subscriptions;
 mod tenants;
 
@@ -26,6 +27,7 @@ use codec::*;
 pub use fanout_links::fanout_link_sk;
 use query::*;
 pub use schema::*;
+pub use smart_health::smart_health_pk;
 pub use subscriptions::subscription_prefix;
 
 use crate::error::{corrupt, from_build, from_sdk, from_transaction};

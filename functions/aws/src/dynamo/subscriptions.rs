@@ -148,6 +148,7 @@ impl SubscriptionIndex for DynamoStore {
             let e: Endpoint = from_json(&item, "endpoint")?;
             found.insert(e.id.as_str().to_owned(), e);
         }
-        Ok(ids.iter().filter_map(|id| found.get(id.as_str()).cloned()).collect())
+        let ordered: Vec<Endpoint> = ids.iter().filter_map(|id| found.get(id.as_str()).cloned()).collect();
+        self.with_smart_health(ordered).await
     }
 }
