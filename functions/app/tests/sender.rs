@@ -384,6 +384,27 @@ async fn smartchat_successes_move_the_last_success_without_rewriting_the_endpoin
     );
 }
 
+/// A success recorded after a later one (two senders finishing together, the later
+/// instant landing first) leaves the later last success in place.
+#[tokio::test]
+async fn smartchat_last_success_never_moves_back() {
+    let w = World::new(vec![status(200), status(200)], 0).await;
+    let ep = w.endpoint(json!("smartchat")).await;
+    let path = format!("/v1/endpoints/{ep}");
+    w.clock.set(T0.plus_secs(100));
+    let first = w.event(&ep).await;
+    w.run(&first, 3).await;
+    let later = w.clock.now();
+    // The other sender's success, at an earlier instant, comes second.
+    w.clock.set(T0.plus_secs(50));
+    let second = w.event(&ep).await;
+    w.run(&second, 3).await;
+    assert_eq!(w.delivery(&second).await.status, DeliveryStatus::Succeeded);
+    w.clock.set(later);
+    let v = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(v["health"]["lastSuccessOrEnableAt"], json!(later));
+}
+
 #[tokio::test]
 async fn smartchat_pauses_after_three_quiet_days_and_twenty_failures_then_disables_with_no_traffic() {
     // One attempt per delivery so each failed delivery is one failed attempt.

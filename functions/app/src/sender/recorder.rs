@@ -373,6 +373,15 @@ impl Recorder<'_> {
             let before = e
                 .health
                 .unwrap_or_else(|| courier_core::health::SmartHealth::new(e.created_at));
+            // A success that a later one, landed first, already stands for: noting
+            // this one would move the last success back.
+            if ev == HealthEvent::AttemptSucceeded
+                && before.status == HealthStatus::Active
+                && before.failures_in_a_row == 0
+                && before.quiet_since >= now
+            {
+                return Ok(());
+            }
             let after = before.apply(rules, ev, now);
             if e.health == Some(after) {
                 return Ok(());
