@@ -412,10 +412,6 @@ pub async fn smart_health<S: EndpointStore>(store: &S, clock: &ManualClock) {
         store.put_smart_health(&tenant, &e.id, Some(&created), &other).await,
         "replace a health no longer stored",
     );
-    conflict(
-        store.put_smart_health(&tenant, &e.id, None, &other).await,
-        "replace as if none were stored",
-    );
     assert_eq!(health().await, Some(failing));
 
     // A later success on an active endpoint: no failures in a row, quiet from now.
@@ -445,6 +441,17 @@ pub async fn smart_health<S: EndpointStore>(store: &S, clock: &ManualClock) {
     );
     assert!(!note(T0.plus_secs(10)).await);
     assert_eq!(health().await, Some(degraded));
+    // With no health read (an endpoint just given the SmartChat model), whatever is
+    // stored is replaced.
+    ok(
+        store.put_smart_health(&tenant, &e.id, None, &other).await,
+        "replace whatever is stored",
+    );
+    assert_eq!(health().await, Some(other));
+    ok(
+        store.put_smart_health(&tenant, &e.id, Some(&other), &degraded).await,
+        "replace",
+    );
 
     // An update of the record (whose copy of the health is older) leaves the health
     // kept apart as it is, and lists give it too.

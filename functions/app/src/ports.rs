@@ -81,9 +81,11 @@ pub trait EndpointStore: Send + Sync {
     }
 
     /// Replaces a SmartChat endpoint's health with `new` if the stored one is still
-    /// `expected`, the health as read (`None`: it had none); `Conflict` otherwise.
-    /// Reads of the endpoint give it back as `health`. The default keeps it in the
-    /// endpoint record (a versioned read and update).
+    /// `expected`, the health as read (`Conflict` otherwise), or whatever is stored
+    /// when `expected` is `None` (an endpoint read without health: one just given
+    /// the SmartChat model starts afresh). Reads of the endpoint give it back as
+    /// `health`. The default keeps it in the endpoint record (a versioned read and
+    /// update).
     async fn put_smart_health(
         &self,
         tenant: &TenantId,
@@ -98,7 +100,7 @@ pub trait EndpointStore: Send + Sync {
         if e.health.as_ref() == Some(new) {
             return Ok(());
         }
-        if e.health.as_ref() != expected {
+        if expected.is_some_and(|h| e.health.as_ref() != Some(h)) {
             return Err(PortError::Conflict(format!("endpoint {id}'s health has changed")));
         }
         let version = e.version;

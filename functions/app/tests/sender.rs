@@ -384,6 +384,31 @@ async fn smartchat_successes_move_the_last_success_without_rewriting_the_endpoin
     );
 }
 
+/// An endpoint moved off SmartChat and back starts its health afresh, although
+/// the health it kept apart before is still stored.
+#[tokio::test]
+async fn smartchat_health_starts_afresh_after_a_round_trip_through_another_model() {
+    let w = World::new(vec![status(200)], 0).await;
+    let ep = w.endpoint(json!("smartchat")).await;
+    let path = format!("/v1/endpoints/{ep}");
+    w.clock.set(T0.plus_secs(60));
+    let id = w.event(&ep).await;
+    w.run(&id, 3).await;
+    let v = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(v["health"]["lastSuccessOrEnableAt"], json!(w.clock.now()));
+    w.clock.set(T0.plus_secs(600));
+    let (s, _) = w.call("PATCH", &path, json!({"policy": "greatwait"})).await;
+    assert_eq!(s, 200);
+    w.clock.set(T0.plus_secs(900));
+    let (s, v) = w.call("PATCH", &path, json!({"policy": "smartchat"})).await;
+    assert_eq!(s, 200, "{v}");
+    let v = w.call("GET", &path, json!({})).await.1;
+    assert_eq!(
+        v["health"],
+        json!({"status": "active", "failuresInARow": 0, "since": T0.plus_secs(900), "lastSuccessOrEnableAt": T0.plus_secs(900)})
+    );
+}
+
 /// A success recorded after a later one (two senders finishing together, the later
 /// instant landing first) leaves the later last success in place.
 #[tokio::test]

@@ -407,8 +407,8 @@ impl EndpointStore for MemoryStore {
         let key = (tenant.clone(), id.clone());
         // The first write apart takes over from the record's health, whatever it
         // holds (DynamoDB: the item's condition passes when it does not exist yet).
-        if let Some(stored) = st.smart_health.get(&key)
-            && Some(stored) != expected
+        if let (Some(stored), Some(expected)) = (st.smart_health.get(&key), expected)
+            && stored != expected
         {
             return Err(PortError::Conflict(format!("endpoint {id}'s health has changed")));
         }

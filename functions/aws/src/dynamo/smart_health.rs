@@ -135,29 +135,20 @@ impl DynamoStore {
         item.insert(H_QUIET.to_owned(), n(new.quiet_since.millis()));
         item.insert(H_SINCE.to_owned(), n(new.since.millis()));
         // The first write apart takes over from the record's health; after it, only
-        // the health that was read may be replaced.
-        let (condition, values) = match expected {
-            None => ("attribute_not_exists(PK)", None),
-            Some(h) => (
-                "attribute_not_exists(PK) OR (#s = :xstatus AND #f = :xfailures AND #q = :xquiet AND #si = :xsince)",
-                Some(values_of(h, "x")),
-            ),
-        };
-        let mut put = self
-            .client
-            .put_item()
-            .table_name(&self.table)
-            .set_item(Some(item))
-            .condition_expression(condition);
-        if let Some(values) = values {
+        // the health that was read may be replaced (any, when none was read).
+        let mut put = self.client.put_item().table_name(&self.table).set_item(Some(item));
+        if let Some(h) = expected {
             put = put
+                .condition_expression(
+                    "attribute_not_exists(PK) OR (#s = :xstatus AND #f = :xfailures AND #q = :xquiet AND #si = :xsince)",
+                )
                 .set_expression_attribute_names(Some(names(&[
                     ("#s", H_STATUS),
                     ("#f", H_FAILURES),
                     ("#q", H_QUIET),
                     ("#si", H_SINCE),
                 ])))
-                .set_expression_attribute_values(Some(values));
+                .set_expression_attribute_values(Some(values_of(h, "x")));
         }
         match put.send().await {
             Ok(_) => Ok(()),
