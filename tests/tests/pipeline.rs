@@ -207,7 +207,15 @@ async fn duplicate_queue_message_sends_nothing_twice() {
         completion_check: false,
         body: None,
     };
-    // Twice more: one likely lands while attempt 1 is in flight, one after it.
+    // Twice more, once attempt 1 is in flight (the receiver holds it 800 ms): one
+    // lands while it is, one after it. Not before: two claims of the same instant
+    // would meet in moto, whose server handles requests on threads without making a
+    // conditional write atomic (DynamoDB does), and both could pass.
+    assert_eq!(
+        rx.wait_for(1, Duration::from_secs(5)).await.len(),
+        1,
+        "attempt 1 is in flight"
+    );
     h.stack.queue.send(&dup, 0).await.unwrap_or_else(|e| panic!("{e}"));
     h.stack.queue.send(&dup, 1).await.unwrap_or_else(|e| panic!("{e}"));
     let d = h.settled(&id, SETTLE).await;
