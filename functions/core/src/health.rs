@@ -124,6 +124,30 @@ pub enum HealthStatus {
     Disabled,
 }
 
+impl HealthStatus {
+    pub const ALL: [HealthStatus; 4] = [
+        HealthStatus::Active,
+        HealthStatus::Degraded,
+        HealthStatus::Paused,
+        HealthStatus::Disabled,
+    ];
+
+    /// The snake_case name on the wire (serde's name for the variant).
+    pub fn wire_name(self) -> &'static str {
+        match self {
+            HealthStatus::Active => "active",
+            HealthStatus::Degraded => "degraded",
+            HealthStatus::Paused => "paused",
+            HealthStatus::Disabled => "disabled",
+        }
+    }
+
+    /// The status named `name` ([`Self::wire_name`]).
+    pub fn from_wire_name(name: &str) -> Option<HealthStatus> {
+        HealthStatus::ALL.into_iter().find(|s| s.wire_name() == name)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SmartHealth {
@@ -224,5 +248,19 @@ impl SmartHealth {
             }
         }
         s.at(rules, now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HealthStatus;
+
+    #[test]
+    fn status_wire_names_are_serdes_and_read_back() {
+        for s in HealthStatus::ALL {
+            assert_eq!(serde_json::to_value(s).ok(), Some(serde_json::json!(s.wire_name())));
+            assert_eq!(HealthStatus::from_wire_name(s.wire_name()), Some(s));
+        }
+        assert_eq!(HealthStatus::from_wire_name("Active"), None);
     }
 }

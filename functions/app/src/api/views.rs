@@ -3,7 +3,6 @@
 
 use crate::model::{Attempt, Delivery, Endpoint, EndpointState, EventRecord};
 use courier_core::Timestamp;
-use courier_core::health::HealthStatus;
 use serde_json::{Value, json};
 
 /// The endpoint's status as the API shows it, derived at `now`.
@@ -14,12 +13,7 @@ pub fn endpoint_status(e: &Endpoint, now: Timestamp) -> &'static str {
         EndpointState::Active => {}
     }
     match (e.health, e.policy.health.smart_rules()) {
-        (Some(h), Some(rules)) => match h.at(rules, now).status {
-            HealthStatus::Active => "active",
-            HealthStatus::Degraded => "degraded",
-            HealthStatus::Paused => "paused",
-            HealthStatus::Disabled => "disabled",
-        },
+        (Some(h), Some(rules)) => h.at(rules, now).status.wire_name(),
         _ => "active",
     }
 }

@@ -58,7 +58,7 @@ pub(super) fn now_secs(now: Timestamp) -> i64 {
 }
 
 pub(super) fn body_hash(body: &str) -> String {
-    hex(&Sha256::digest(body.as_bytes()))
+    courier_app::shared_body::hash(body)
 }
 
 /// Lowercase hex of `bytes`.

@@ -56,7 +56,6 @@ use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 

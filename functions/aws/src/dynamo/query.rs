@@ -79,6 +79,19 @@ impl SortCondition {
     }
 }
 
+/// A query's key condition and its values: the partition `pk_attr = pk` and, when
+/// given, the condition on the sort key `sk_attr`.
+fn key_condition(pk_attr: &str, pk: &str, sk_attr: &str, sk: Option<&SortCondition>) -> (String, Item) {
+    let mut values: Item = HashMap::from([(":pk".to_owned(), s(pk))]);
+    let mut cond = format!("{pk_attr} = :pk");
+    if let Some(sk) = sk {
+        let (c, v) = sk.expression(sk_attr);
+        cond = format!("{cond} AND {c}");
+        values.extend(v);
+    }
+    (cond, values)
+}
+
 /// Window key condition on a time-ordered sort key: `[since, until)`. Sort keys are
 /// `<ms>#<id>`, so `BETWEEN "<since>" AND "<until>"` keeps since <= ms < until.
 pub(super) fn window_condition(since: Option<Timestamp>, until: Option<Timestamp>) -> Option<SortCondition> {
@@ -285,13 +298,7 @@ impl DynamoStore {
         // Where a page cut short by the examination bound goes on from.
         let mut cut_at: Option<Item> = None;
         loop {
-            let mut values: Item = HashMap::from([(":pk".to_owned(), s(spec.pk.1.clone()))]);
-            let mut cond = format!("{} = :pk", spec.pk.0);
-            if let Some(sk) = &spec.sk_cond {
-                let (c, v) = sk.expression(spec.sk_attr);
-                cond = format!("{cond} AND {c}");
-                values.extend(v);
-            }
+            let (cond, mut values) = key_condition(spec.pk.0, &spec.pk.1, spec.sk_attr, spec.sk_cond.as_ref());
             let mut q = self
                 .client
                 .query()
@@ -389,13 +396,7 @@ impl DynamoStore {
         // The newest of the oldest keys read from values that have more entries.
         let mut known_down_to: Option<String> = None;
         for value in values {
-            let mut values: Item = HashMap::from([(":pk".to_owned(), s(value))]);
-            let mut key_cond = format!("{} = :pk", base.pk.0);
-            if let Some(c) = &cond {
-                let (text, v) = c.expression(sk_attr);
-                key_cond = format!("{key_cond} AND {text}");
-                values.extend(v);
-            }
+            let (key_cond, values) = key_condition(base.pk.0, &value, sk_attr, cond.as_ref());
             let resp = self
                 .client
                 .query()

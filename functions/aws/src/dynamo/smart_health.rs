@@ -21,31 +21,13 @@ pub fn smart_health_pk(tenant: &TenantId, endpoint: &EndpointId) -> String {
     format!("EPH#{tenant}#{endpoint}")
 }
 
-fn status_name(s: HealthStatus) -> &'static str {
-    match s {
-        HealthStatus::Active => "active",
-        HealthStatus::Degraded => "degraded",
-        HealthStatus::Paused => "paused",
-        HealthStatus::Disabled => "disabled",
-    }
-}
-
-fn status_of(name: &str) -> Option<HealthStatus> {
-    [
-        HealthStatus::Active,
-        HealthStatus::Degraded,
-        HealthStatus::Paused,
-        HealthStatus::Disabled,
-    ]
-    .into_iter()
-    .find(|s| status_name(*s) == name)
-}
-
 /// The health a health item holds.
 fn health_from(item: &Item) -> PortResult<SmartHealth> {
     let bad = |what: &str| corrupt(format!("endpoint health: {what}"));
     Ok(SmartHealth {
-        status: get_s(item, H_STATUS).and_then(status_of).ok_or_else(|| bad("status"))?,
+        status: get_s(item, H_STATUS)
+            .and_then(HealthStatus::from_wire_name)
+            .ok_or_else(|| bad("status"))?,
         failures_in_a_row: get_n(item, H_FAILURES)
             .and_then(|v| u32::try_from(v).ok())
             .ok_or_else(|| bad("failures"))?,
@@ -57,7 +39,7 @@ fn health_from(item: &Item) -> PortResult<SmartHealth> {
 /// `h`'s attributes, as values named `:<prefix><attribute>`.
 fn values_of(h: &SmartHealth, prefix: &str) -> Item {
     HashMap::from([
-        (format!(":{prefix}status"), s(status_name(h.status))),
+        (format!(":{prefix}status"), s(h.status.wire_name())),
         (format!(":{prefix}failures"), n(h.failures_in_a_row)),
         (format!(":{prefix}quiet"), n(h.quiet_since.millis())),
         (format!(":{prefix}since"), n(h.since.millis())),
@@ -111,7 +93,7 @@ impl DynamoStore {
             .set_expression_attribute_values(Some(HashMap::from([
                 (":zero".to_owned(), n(0)),
                 (":now".to_owned(), n(now.millis())),
-                (":active".to_owned(), s(status_name(HealthStatus::Active))),
+                (":active".to_owned(), s(HealthStatus::Active.wire_name())),
             ])))
             .send()
             .await;
@@ -130,7 +112,7 @@ impl DynamoStore {
         new: &SmartHealth,
     ) -> PortResult<()> {
         let mut item = key(smart_health_pk(tenant, id), HEALTH_SK);
-        item.insert(H_STATUS.to_owned(), s(status_name(new.status)));
+        item.insert(H_STATUS.to_owned(), s(new.status.wire_name()));
         item.insert(H_FAILURES.to_owned(), n(new.failures_in_a_row));
         item.insert(H_QUIET.to_owned(), n(new.quiet_since.millis()));
         item.insert(H_SINCE.to_owned(), n(new.since.millis()));
