@@ -865,6 +865,8 @@ async fn fanout_path(h: &Harness, receiver: &Receiver, cfg: &Config, n: usize) -
             created_at: now,
             updated_at: now,
             version: 1,
+            portal: Default::default(),
+            live_endpoints: 0,
         })
         .await
         .map_err(err)?;

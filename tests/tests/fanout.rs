@@ -32,6 +32,8 @@ async fn application(h: &Harness, id: &str, uid: &str) {
             created_at: now,
             updated_at: now,
             version: 1,
+            portal: Default::default(),
+            live_endpoints: 0,
         })
         .await
         .unwrap_or_else(|e| panic!("application: {e}"));

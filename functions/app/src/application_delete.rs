@@ -72,6 +72,8 @@ mod tests {
             filter_types: None,
             channels: None,
             version: 1,
+            limit_ceiling: None,
+            deleted_at: None,
         }
     }
 

@@ -108,6 +108,8 @@ pub fn sample_endpoint(tenant: &TenantId, id: &EndpointId, now: Timestamp) -> En
         application_id: None,
         filter_types: None,
         channels: None,
+        limit_ceiling: None,
+        deleted_at: None,
     }
 }
 
@@ -2281,6 +2283,8 @@ pub fn sample_application(tenant: &TenantId, id: &str, uid: Option<&str>) -> cra
         created_at: T0,
         updated_at: T0,
         version: 1,
+        portal: Default::default(),
+        live_endpoints: 0,
     }
 }
 
@@ -2387,6 +2391,7 @@ pub async fn event_types<S: crate::ports::ApplicationStore>(store: &S) {
         description: Some("paid".into()),
         deprecated: false,
         schema: Some(serde_json::json!({"type": "object", "required": ["amount"]})),
+        example: None,
         created_at: T0,
         updated_at: T0,
     };

@@ -95,6 +95,27 @@ pub struct Endpoint {
     /// Only events carrying one of these channels; none: no channel filter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channels: Option<Vec<String>>,
+    /// The limits the operator set (or the application's defaults for an endpoint a
+    /// portal created): a portal token may lower the endpoint's limits, never past
+    /// these. None: the endpoint's own values are the ceiling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_ceiling: Option<LimitCeiling>,
+    /// When `DELETE /v1/endpoints/{id}` removed it: revoked, left out of every list,
+    /// its history still readable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deleted_at: Option<Timestamp>,
+}
+
+/// The most a portal token may set an endpoint's limits to.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitCeiling {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<RateLimitSetting>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_in_flight: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
 }
 
 /// An endpoint's `rateLimit` as set (validated by [`RateLimit::new`] when set).
@@ -477,6 +498,78 @@ pub struct Application {
     pub updated_at: Timestamp,
     /// Optimistic concurrency counter, bumped by every update.
     pub version: u64,
+    /// What the application's customer may do through a portal link.
+    #[serde(default)]
+    pub portal: PortalSettings,
+    /// Endpoints of the application that are not revoked, counted as they join and
+    /// leave it (a crash between the two writes can leave it one too high, never
+    /// too low), so `portal.maxEndpoints` holds under concurrent creates.
+    #[serde(default)]
+    pub live_endpoints: u32,
+}
+
+/// The four presets, the default offer to a portal.
+pub const PORTAL_PRESETS: [&str; 4] = ["greatwait", "tanitar", "gavai", "smartchat"];
+/// How many live endpoints an application may hold by default.
+pub const DEFAULT_PORTAL_MAX_ENDPOINTS: u32 = 20;
+
+/// The operator's settings for an application's portal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PortalSettings {
+    /// Presets a portal may choose for an endpoint.
+    pub presets: Vec<String>,
+    /// Whether a portal may send a custom policy object.
+    pub custom_policies: bool,
+    /// The most live endpoints the application may hold when a portal creates one.
+    pub max_endpoints: u32,
+    /// Limits put on endpoints a portal creates (and their ceiling).
+    #[serde(default)]
+    pub endpoint_defaults: EndpointDefaults,
+}
+
+impl Default for PortalSettings {
+    fn default() -> Self {
+        PortalSettings {
+            presets: PORTAL_PRESETS.iter().map(|p| (*p).to_owned()).collect(),
+            custom_policies: false,
+            max_endpoints: DEFAULT_PORTAL_MAX_ENDPOINTS,
+            endpoint_defaults: EndpointDefaults::default(),
+        }
+    }
+}
+
+/// Limits given to an endpoint a portal creates.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct EndpointDefaults {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<RateLimitSetting>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_in_flight: Option<u32>,
+}
+
+/// One write made through a portal link, kept for the operator.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PortalActivity {
+    /// `pa_...`, ordered by time.
+    pub id: String,
+    pub tenant_id: TenantId,
+    pub link_id: String,
+    /// The link's application; none for links over endpoint ids only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub application_id: Option<String>,
+    pub method: String,
+    /// The route's template, e.g. `PATCH /v1/endpoints/{id}`.
+    pub route: String,
+    pub path: String,
+    /// The top-level fields the request body set.
+    pub fields: Vec<String>,
+    pub status: u16,
+    pub at: Timestamp,
+    /// Epoch seconds after which the store may drop it.
+    pub expires_at: i64,
 }
 
 /// A kind of event a tenant sends, by name (`invoice.paid`), with an optional JSON
@@ -492,6 +585,9 @@ pub struct EventType {
     pub deprecated: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<serde_json::Value>,
+    /// An example payload, shown in the catalogue.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<serde_json::Value>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }

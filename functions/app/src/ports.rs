@@ -315,6 +315,17 @@ pub trait ApplicationStore: Send + Sync {
         cursor: Option<&str>,
         limit: u32,
     ) -> PortResult<Page<crate::model::EventType>>;
+    /// Keeps one write made through a portal link until its `expires_at`.
+    async fn put_portal_activity(&self, activity: &crate::model::PortalActivity) -> PortResult<()>;
+    /// The portal activity of the tenant's links for `application` (`None`: links
+    /// without one), newest first; `limit` clamped to 1..=100.
+    async fn list_portal_activity(
+        &self,
+        tenant: &TenantId,
+        application: Option<&str>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<crate::model::PortalActivity>>;
 }
 
 #[async_trait]

@@ -175,6 +175,22 @@ impl ApplicationStore for OnceEventTypes {
     ) -> PortResult<Page<EventType>> {
         self.inner.list_event_types(tenant, cursor, limit).await
     }
+
+    async fn put_portal_activity(&self, activity: &crate::model::PortalActivity) -> PortResult<()> {
+        self.inner.put_portal_activity(activity).await
+    }
+
+    async fn list_portal_activity(
+        &self,
+        tenant: &TenantId,
+        application: Option<&str>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<crate::model::PortalActivity>> {
+        self.inner
+            .list_portal_activity(tenant, application, cursor, limit)
+            .await
+    }
 }
 
 #[cfg(test)]
@@ -247,6 +263,7 @@ mod tests {
             description: None,
             deprecated: false,
             schema: None,
+            example: None,
             created_at: T0,
             updated_at: T0,
         };

@@ -321,6 +321,7 @@ mod tests {
             description: None,
             deprecated: false,
             schema,
+            example: None,
             created_at: Timestamp(0),
             updated_at: Timestamp(updated),
         }

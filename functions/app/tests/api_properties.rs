@@ -807,6 +807,10 @@ async fn run(policies: Vec<(Value, u32)>, steps: Vec<Step>) -> Result<(), TestCa
                 if r.status == 201 && path == "/v1/endpoints" && method == "POST" {
                     created_endpoints.insert(body["id"].as_str().unwrap_or_default().to_owned());
                 }
+                // A deleted endpoint leaves the list on purpose.
+                if r.status == 200 && method == "DELETE" && path.starts_with("/v1/endpoints/") {
+                    created_endpoints.remove(body["id"].as_str().unwrap_or_default());
+                }
                 if r.status == 202 {
                     for d in body["deliveries"].as_array().into_iter().flatten() {
                         if let Some(id) = d["deliveryId"].as_str().or(d["id"].as_str()) {

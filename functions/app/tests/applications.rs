@@ -66,6 +66,7 @@ async fn applications_are_created_read_by_id_or_uid_listed_changed_and_deleted()
     let acme = json!({
         "id": id, "name": "Acme", "uid": "cust-42", "metadata": {"plan": "pro"},
         "createdAt": T0, "updatedAt": T0,
+        "portal": {"presets": ["greatwait", "tanitar", "gavai", "smartchat"], "customPolicies": false, "maxEndpoints": 20, "endpointDefaults": {}}, "liveEndpoints": 0,
     });
     assert_eq!(b, acme);
     assert_eq!(
@@ -80,8 +81,7 @@ async fn applications_are_created_read_by_id_or_uid_listed_changed_and_deleted()
     // Without uid and metadata, both show as null.
     let (s, b) = call(&w, "POST", "/v1/applications", json!({"name": "Bare"})).await;
     assert_eq!(s, 201);
-    let bare =
-        json!({"id": id_of(&b), "name": "Bare", "uid": null, "metadata": null, "createdAt": T0, "updatedAt": T0});
+    let bare = json!({"id": id_of(&b), "name": "Bare", "uid": null, "metadata": null, "createdAt": T0, "updatedAt": T0, "portal": {"presets": ["greatwait", "tanitar", "gavai", "smartchat"], "customPolicies": false, "maxEndpoints": 20, "endpointDefaults": {}}, "liveEndpoints": 0});
     assert_eq!(b, bare);
 
     // PATCH: name, uid moved (the old one no longer names it), metadata replaced.
@@ -96,6 +96,7 @@ async fn applications_are_created_read_by_id_or_uid_listed_changed_and_deleted()
     let changed = json!({
         "id": id, "name": "Acme Inc.", "uid": "cust-43", "metadata": {"plan": "team", "seats": 5},
         "createdAt": T0, "updatedAt": T0.plus_secs(1),
+        "portal": {"presets": ["greatwait", "tanitar", "gavai", "smartchat"], "customPolicies": false, "maxEndpoints": 20, "endpointDefaults": {}}, "liveEndpoints": 0,
     });
     assert_eq!((s, b), (200, changed.clone()));
     assert_eq!(
@@ -236,7 +237,7 @@ async fn bad_application_input_is_refused_naming_the_field() {
         ),
         (
             br#"{"name": "a", "color": "red"}"#,
-            invalid("field `color`: unknown field `color`, expected one of `name`, `uid`, `metadata`"),
+            invalid("field `color`: unknown field `color`, expected one of `name`, `uid`, `metadata`, `portal`"),
         ),
         (br#"{"name": ""}"#, invalid(name_len)),
         (br#"{"name": "   "}"#, invalid(name_len)),
@@ -324,7 +325,7 @@ async fn bad_application_input_is_refused_naming_the_field() {
         ),
         (
             json!({"id": "app_x"}),
-            invalid("field `id`: unknown field `id`, expected one of `name`, `uid`, `metadata`"),
+            invalid("field `id`: unknown field `id`, expected one of `name`, `uid`, `metadata`, `portal`"),
         ),
         (
             json!({"uid": "cust-1"}),
@@ -469,7 +470,7 @@ async fn event_types_are_declared_read_listed_and_changed() {
     .await;
     let paid = json!({
         "name": "invoice.paid", "description": "An invoice was paid.", "deprecated": false,
-        "schema": amount_schema(), "createdAt": T0, "updatedAt": T0,
+        "schema": amount_schema(), "example": null, "createdAt": T0, "updatedAt": T0,
     });
     assert_eq!((s, b), (201, paid.clone()));
     assert_eq!(
@@ -484,7 +485,7 @@ async fn event_types_are_declared_read_listed_and_changed() {
     )
     .await;
     let abc = json!({
-        "name": "a.b-c_d", "description": null, "deprecated": true, "schema": null,
+        "name": "a.b-c_d", "description": null, "deprecated": true, "schema": null, "example": null,
         "createdAt": T0, "updatedAt": T0,
     });
     assert_eq!((s, b), (201, abc.clone()));
@@ -519,7 +520,7 @@ async fn event_types_are_declared_read_listed_and_changed() {
     )
     .await;
     let cleared = json!({
-        "name": "invoice.paid", "description": null, "deprecated": true, "schema": null,
+        "name": "invoice.paid", "description": null, "deprecated": true, "schema": null, "example": null,
         "createdAt": T0, "updatedAt": courier_core::Timestamp(T0.millis() + 500),
     });
     assert_eq!((s, b), (200, cleared.clone()));
@@ -572,7 +573,7 @@ async fn bad_event_types_are_refused_naming_the_field_and_why() {
         (
             json!({"name": "x", "version": 2}),
             invalid(
-                "field `version`: unknown field `version`, expected one of `name`, `description`, `deprecated`, `schema`",
+                "field `version`: unknown field `version`, expected one of `name`, `description`, `deprecated`, `schema`, `example`",
             ),
         ),
         (
@@ -654,7 +655,9 @@ async fn bad_event_types_are_refused_naming_the_field_and_why() {
         ),
         (
             json!({"name": "y"}),
-            invalid("field `name`: unknown field `name`, expected one of `description`, `deprecated`, `schema`"),
+            invalid(
+                "field `name`: unknown field `name`, expected one of `description`, `deprecated`, `schema`, `example`",
+            ),
         ),
     ] {
         let got = call(&w, "PATCH", "/v1/event-types/invoice.paid", body.clone()).await;

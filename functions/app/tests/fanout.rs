@@ -29,6 +29,8 @@ async fn application(w: &World, id: &str, uid: &str) {
             created_at: T0,
             updated_at: T0,
             version: 1,
+            portal: Default::default(),
+            live_endpoints: 0,
         })
         .await
         .expect("application created");

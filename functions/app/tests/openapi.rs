@@ -221,7 +221,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 44);
+    assert_eq!(ROUTES.len(), 49);
 }
 
 #[test]
@@ -242,6 +242,7 @@ fn document_details_follow_the_code() {
         (("POST", "/v1/deliveries/{id}/redeliver"), false),
         (("POST", "/v1/attempts/{attemptId}/complete"), true),
         (("POST", "/v1/portal-links"), true),
+        (("POST", "/v1/applications/{id}/portal-links"), false),
         (("POST", "/v1/events/batch"), true),
         (("POST", "/v1/applications"), true),
         (("PATCH", "/v1/applications/{id}"), true),
@@ -830,6 +831,27 @@ async fn every_provoked_status_is_documented_for_its_route() {
         .to_owned();
     let revoke_link = Call::new("DELETE", "/v1/portal-links/{id}", format!("/v1/portal-links/{link}"));
     expect(&w, &revoke_link, 200, None, &mut seen).await;
+    // Deleting an endpoint: once, then it is gone (404).
+    let doomed = w.endpoint(json!("tanitar")).await;
+    let delete = Call::new("DELETE", "/v1/endpoints/{id}", format!("/v1/endpoints/{doomed}"));
+    expect(&w, &delete, 200, None, &mut seen).await;
+    expect(&w, &delete, 404, Some("not_found"), &mut seen).await;
+    expect(
+        &w,
+        &Call::new("GET", "/v1/portal-activity", "/v1/portal-activity"),
+        200,
+        None,
+        &mut seen,
+    )
+    .await;
+    expect(
+        &w,
+        &Call::new("GET", "/v1/portal-activity", "/v1/portal-activity").query("limit=0"),
+        400,
+        Some("validation_failed"),
+        &mut seen,
+    )
+    .await;
 
     // Applications and event types: every status each route can provoke here.
     let apps = |m: &'static str| Call::new(m, "/v1/applications", "/v1/applications");
@@ -850,6 +872,65 @@ async fn every_provoked_status_is_documented_for_its_route() {
     let schema = json!({"type": "object", "required": ["amount"], "properties": {"amount": {"type": "integer"}}});
     let typed = types("POST").json(json!({"name": "invoice.paid", "schema": schema}));
     expect(&w, &typed, 201, None, &mut seen).await;
+    // Portal links of an application, its activity and a link's session.
+    let app_links = |id: &str| {
+        Call::new(
+            "POST",
+            "/v1/applications/{id}/portal-links",
+            format!("/v1/applications/{id}/portal-links"),
+        )
+    };
+    let activity = |id: &str| {
+        Call::new(
+            "GET",
+            "/v1/applications/{id}/portal-activity",
+            format!("/v1/applications/{id}/portal-activity"),
+        )
+    };
+    let read_only = expect(
+        &w,
+        &app_links(&acme).json(json!({"readOnly": true})),
+        201,
+        None,
+        &mut seen,
+    )
+    .await
+    .body["token"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    for (call, want, code) in [
+        (
+            app_links(&acme).json(json!({"expiresInSeconds": 0})),
+            400,
+            Some("validation_failed"),
+        ),
+        (app_links("customer-404"), 404, Some("not_found")),
+        (activity(&acme), 200, None),
+        (activity(&acme).query("limit=0"), 400, Some("validation_failed")),
+        (activity("customer-404"), 404, Some("not_found")),
+        (
+            Call::new("GET", "/v1/portal/session", "/v1/portal/session"),
+            404,
+            Some("not_found"),
+        ),
+        (
+            Call::new("GET", "/v1/portal/session", "/v1/portal/session")
+                .header("authorization", &format!("Bearer {read_only}")),
+            200,
+            None,
+        ),
+    ] {
+        expect(&w, &call, want, code, &mut seen).await;
+    }
+    // 403: a read-only portal link on every route that is an operator's or a write.
+    for r in ROUTES.iter().filter(|r| r.statuses.contains(&403)) {
+        let path = concrete(r.path, &ep, failed.as_str(), &failed_att);
+        let call = Call::new(r.method, r.path, path)
+            .header("authorization", &format!("Bearer {read_only}"))
+            .json(json!({}));
+        expect(&w, &call, 403, Some("portal_forbidden"), &mut seen).await;
+    }
     for (call, want) in [
         (apps("GET").query("limit=1"), 200),
         (app("GET", &acme), 200),
@@ -1337,6 +1418,11 @@ async fn every_provoked_status_is_documented_for_its_route() {
             complete(&lr_att),
         )),
         Call::new("POST", "/v1/portal-links", "/v1/portal-links"),
+        Call::new(
+            "POST",
+            "/v1/applications/{id}/portal-links",
+            "/v1/applications/customer-1/portal-links",
+        ),
         Call::new("POST", "/v1/events/batch", "/v1/events/batch"),
     ];
     for call in &with_body {
@@ -1482,6 +1568,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
         missing,
         [
             ("DELETE", "/v1/applications/{id}", 409),
+            ("DELETE", "/v1/endpoints/{id}", 409),
             ("POST", "/v1/endpoints/{id}/replay-dead", 400),
             ("POST", "/v1/endpoints/{id}/revoke", 409),
             ("POST", "/v1/schedules/{id}/pause", 409),

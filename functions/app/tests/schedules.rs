@@ -578,6 +578,8 @@ async fn application(w: &World) {
             created_at: common::T0,
             updated_at: common::T0,
             version: 1,
+            portal: Default::default(),
+            live_endpoints: 0,
         })
         .await
         .unwrap_or_else(|e| panic!("{e}"));

@@ -6,13 +6,14 @@
 
 use super::Api;
 use super::body::ApiJson;
-use super::limits::{MAX_APPLICATION_NAME, MAX_METADATA_BYTES, MAX_UID_LEN};
+use super::endpoint_limits;
+use super::limits::{MAX_APPLICATION_NAME, MAX_METADATA_BYTES, MAX_PORTAL_MAX_ENDPOINTS, MAX_UID_LEN};
 use super::problem::{ApiError, ApiResult};
 use super::query::{list_query, query_params};
 use super::routes::{Authed, Id, page_reply, reply};
 use crate::application_delete::endpoint_with_deliveries_in_flight;
 use crate::model::EndpointState;
-use crate::model::{Application, Tenant};
+use crate::model::{Application, Endpoint, EndpointDefaults, PORTAL_PRESETS, PortalSettings, Tenant};
 use crate::ports::PortError;
 use crate::sender::PortRng;
 use axum::extract::{RawQuery, State};
@@ -34,6 +35,7 @@ pub(crate) struct CreateApplication {
     name: Option<String>,
     uid: Option<String>,
     metadata: Option<Value>,
+    portal: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -44,6 +46,8 @@ pub(crate) struct UpdateApplication {
     uid: Option<Value>,
     #[serde(default, deserialize_with = "present")]
     metadata: Option<Value>,
+    /// Fields absent keep their value.
+    portal: Option<Value>,
 }
 
 fn check_name(name: &str) -> ApiResult<()> {
@@ -104,12 +108,99 @@ fn uid_taken(uid: &str) -> ApiError {
     ))
 }
 
+/// `portal` over `current`: each field given replaces its value; 400 naming the
+/// first bad one.
+fn portal_settings(value: &Value, current: &PortalSettings) -> ApiResult<PortalSettings> {
+    let Value::Object(o) = value else {
+        return Err(ApiError::validation(
+            "field `portal` must be an object {presets?, customPolicies?, maxEndpoints?, endpointDefaults?}",
+        ));
+    };
+    let mut out = current.clone();
+    for (k, v) in o {
+        match k.as_str() {
+            "presets" => {
+                let names = v
+                    .as_array()
+                    .ok_or_else(|| ApiError::validation("field `portal.presets` must be a list of preset names"))?;
+                let mut presets: Vec<String> = Vec::with_capacity(names.len());
+                for (i, n) in names.iter().enumerate() {
+                    match n.as_str() {
+                        Some(n) if PORTAL_PRESETS.contains(&n) => {
+                            if !presets.iter().any(|p| p == n) {
+                                presets.push(n.to_owned());
+                            }
+                        }
+                        _ => {
+                            return Err(ApiError::validation(format!(
+                                "field `portal.presets[{i}]` must be one of {}",
+                                PORTAL_PRESETS.join(", ")
+                            )));
+                        }
+                    }
+                }
+                out.presets = presets;
+            }
+            "customPolicies" => {
+                out.custom_policies = v
+                    .as_bool()
+                    .ok_or_else(|| ApiError::validation("field `portal.customPolicies` must be true or false"))?;
+            }
+            "maxEndpoints" => {
+                out.max_endpoints = v
+                    .as_u64()
+                    .filter(|n| *n <= u64::from(MAX_PORTAL_MAX_ENDPOINTS))
+                    .map(|n| n as u32)
+                    .ok_or_else(|| {
+                        ApiError::validation(format!(
+                            "field `portal.maxEndpoints` must be a whole number from 0 to {MAX_PORTAL_MAX_ENDPOINTS}"
+                        ))
+                    })?;
+            }
+            "endpointDefaults" => {
+                let Value::Object(d) = v else {
+                    return Err(ApiError::validation(
+                        "field `portal.endpointDefaults` must be an object {rateLimit?, maxInFlight?}",
+                    ));
+                };
+                let mut defaults = EndpointDefaults::default();
+                for (k, v) in d {
+                    let prefixed = |e: ApiError| ApiError {
+                        detail: e.detail.replace("field `", "field `portal.endpointDefaults."),
+                        ..e
+                    };
+                    match k.as_str() {
+                        "rateLimit" => endpoint_limits::rate_limit(Some(v))
+                            .map_err(prefixed)?
+                            .apply(&mut defaults.rate_limit),
+                        "maxInFlight" => endpoint_limits::max_in_flight(Some(v))
+                            .map_err(prefixed)?
+                            .apply(&mut defaults.max_in_flight),
+                        other => {
+                            return Err(ApiError::validation(format!(
+                                "field `portal.endpointDefaults.{other}` is not known"
+                            )));
+                        }
+                    }
+                }
+                out.endpoint_defaults = defaults;
+            }
+            other => {
+                return Err(ApiError::validation(format!("field `portal.{other}` is not known")));
+            }
+        }
+    }
+    Ok(out)
+}
+
 pub fn application_view(a: &Application) -> Value {
     json!({
         "id": a.id,
         "name": a.name,
         "uid": a.uid,
         "metadata": a.metadata,
+        "portal": a.portal,
+        "liveEndpoints": a.live_endpoints,
         "createdAt": a.created_at,
         "updatedAt": a.updated_at,
     })
@@ -131,6 +222,10 @@ pub(crate) async fn create(
     if let Some(m) = &body.metadata {
         check_metadata(m)?;
     }
+    let portal = match &body.portal {
+        Some(p) => portal_settings(p, &PortalSettings::default())?,
+        None => PortalSettings::default(),
+    };
     let now = api.clock.now();
     let app = Application {
         id: ApplicationId::generate(now, &mut PortRng(api.random.as_ref())).to_string(),
@@ -141,6 +236,8 @@ pub(crate) async fn create(
         created_at: now,
         updated_at: now,
         version: 1,
+        portal,
+        live_endpoints: 0,
     };
     match api.applications.create_application(&app).await {
         Ok(()) => Ok(reply(201, &application_view(&app))),
@@ -201,6 +298,9 @@ pub(crate) async fn update(
     // Optimistic concurrency: retried when another writer got there first.
     for _ in 0..8 {
         let mut app = api.load_application(&tenant, &id).await?;
+        if let Some(p) = &body.portal {
+            app.portal = portal_settings(p, &app.portal)?;
+        }
         if let Some(Some(u)) = &uid
             && app.uid.as_ref() != Some(u)
             && api
@@ -255,7 +355,12 @@ pub(crate) async fn delete(
         }
     }
     let app = api.load_application(&tenant, &id).await?;
-    let endpoints = api.application_endpoints(&tenant, &app).await?;
+    let endpoints: Vec<EndpointId> = api
+        .application_endpoints(&tenant, &app)
+        .await?
+        .into_iter()
+        .map(|e| e.id)
+        .collect();
     if !force && let Some(busy) = endpoint_with_deliveries_in_flight(api.deliveries.as_ref(), &endpoints).await? {
         return Err(ApiError::conflict(format!(
             "endpoint {busy} of application {} has deliveries in flight; delete with `?force=true` to delete it anyway",
@@ -306,11 +411,61 @@ impl Api {
             .ok_or_else(|| ApiError::not_found("application"))
     }
 
-    /// The endpoints that belong to `app`, whose deliveries in flight hold back its
-    /// deletion. Read page by page from the tenant's endpoints (a delete is rare, so
-    /// no index of endpoints per application is kept for it), at most
-    /// [`MAX_ENDPOINT_PAGES`] pages of 100.
-    async fn application_endpoints(&self, tenant: &Tenant, app: &Application) -> ApiResult<Vec<EndpointId>> {
+    /// The endpoints that belong to `app` (for a delete, whose deliveries in flight
+    /// hold it back, and for a portal's list). Read page by page from the tenant's
+    /// endpoints, at most [`MAX_ENDPOINT_PAGES`] pages of 100: no index of endpoints
+    /// per application is kept, as both are rare next to deliveries.
+    /// Counts an endpoint into the application `app_id`. With `enforce` (a portal's
+    /// create), refuses with 409 once the application holds `portal.maxEndpoints`;
+    /// the count is compare-and-set, so concurrent creates cannot pass it together.
+    pub(crate) async fn take_endpoint_slot(&self, tenant: &Tenant, app_id: &str, enforce: bool) -> ApiResult<()> {
+        // More tries than other versioned writes: creates into one application
+        // all move its count.
+        for _ in 0..SLOT_TRIES {
+            let mut app = self.load_application(tenant, app_id).await?;
+            if enforce && app.live_endpoints >= app.portal.max_endpoints {
+                return Err(ApiError::conflict(format!(
+                    "application {} holds {} live endpoints, its most (portal.maxEndpoints); delete one first",
+                    app.id, app.live_endpoints
+                )));
+            }
+            app.live_endpoints = app.live_endpoints.saturating_add(1);
+            let expected = app.version;
+            app.version += 1;
+            match self.applications.update_application(&app, expected).await {
+                Ok(()) => return Ok(()),
+                Err(PortError::Conflict(_)) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(ApiError::conflict(
+            "the application kept changing underneath this call; retry",
+        ))
+    }
+
+    /// Counts an endpoint out of the application `app_id` (gone already: nothing to do).
+    pub(crate) async fn release_endpoint_slot(&self, tenant: &Tenant, app_id: &str) -> ApiResult<()> {
+        for _ in 0..SLOT_TRIES {
+            let mut app = match self.load_application(tenant, app_id).await {
+                Ok(app) => app,
+                Err(e) if e.status() == 404 => return Ok(()),
+                Err(e) => return Err(e),
+            };
+            app.live_endpoints = app.live_endpoints.saturating_sub(1);
+            let expected = app.version;
+            app.version += 1;
+            match self.applications.update_application(&app, expected).await {
+                Ok(()) => return Ok(()),
+                Err(PortError::Conflict(_)) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(ApiError::conflict(
+            "the application kept changing underneath this call; retry",
+        ))
+    }
+
+    pub(crate) async fn application_endpoints(&self, tenant: &Tenant, app: &Application) -> ApiResult<Vec<Endpoint>> {
         let mut out = Vec::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_ENDPOINT_PAGES {
@@ -321,8 +476,7 @@ impl Api {
             out.extend(
                 page.items
                     .into_iter()
-                    .filter(|e| e.application_id.as_deref() == Some(app.id.as_str()))
-                    .map(|e| e.id),
+                    .filter(|e| e.application_id.as_deref() == Some(app.id.as_str())),
             );
             match page.next_cursor {
                 Some(c) => cursor = Some(c),
@@ -332,6 +486,9 @@ impl Api {
         Ok(out)
     }
 }
+
+/// Compare-and-set tries of an application's endpoint count.
+const SLOT_TRIES: usize = 32;
 
 /// Pages of the tenant's endpoints a delete reads to find the application's own.
 const MAX_ENDPOINT_PAGES: usize = 100;

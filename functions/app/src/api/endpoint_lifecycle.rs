@@ -21,6 +21,7 @@ use courier_core::ids::EventId;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -50,12 +51,20 @@ pub(crate) async fn disable(State(api): State<Arc<Api>>, Authed(tenant): Authed,
 
 /// `POST /v1/endpoints/{id}/revoke`
 pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let was_live = AtomicBool::new(false);
     let e = api
         .modify_endpoint(&tenant, &id, |e, _| {
+            was_live.store(e.state != EndpointState::Revoked, Ordering::Relaxed);
             e.state = EndpointState::Revoked;
             Ok(())
         })
         .await?;
+    // A revoked endpoint no longer counts toward its application's most.
+    if was_live.load(Ordering::Relaxed)
+        && let Some(app) = &e.application_id
+    {
+        api.release_endpoint_slot(&tenant, app).await?;
+    }
     Ok(reply(200, &endpoint_view(&e, api.clock.now())))
 }
 

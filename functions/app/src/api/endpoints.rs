@@ -1,20 +1,27 @@
-//! `/v1/endpoints`: create, read, list and change endpoints. URLs pass admission
-//! (400 malformed, 422 unsafe); policies are checked field by field.
+//! `/v1/endpoints`: create, read, list, change and delete endpoints. URLs pass
+//! admission (400 malformed, 422 unsafe); policies are checked field by field; a
+//! portal token's changes pass `portal_fields.rs` too.
 
 use super::Api;
 use super::body::ApiJson;
 use super::endpoint_limits;
 use super::limits::{MAX_DESCRIPTION, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS};
+use super::portal_access::{Portal, PortalAccess};
+use super::portal_fields::{self, PortalChange};
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::query::list_query;
 use super::routes::{Authed, Id, page_reply, reply};
 use super::views::endpoint_view;
-use crate::model::{Endpoint, EndpointState, SecretRecord, SecretState, Tenant};
+use crate::model::{
+    Delivery, DeliveryStatus, Endpoint, EndpointState, LimitCeiling, SecretRecord, SecretState, Tenant,
+};
 use crate::ports::PortError;
 use crate::sender::PortRng;
+use crate::sender::settle;
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use courier_core::decide::LatencyClass;
+use courier_core::decide::SettleReason;
 use courier_core::health::{BreakerState, SmartHealth};
 use courier_core::ids::EndpointId;
 use courier_core::signing::SigningSecret;
@@ -22,6 +29,7 @@ use courier_core::{Policy, Timestamp};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -126,9 +134,10 @@ fn check_timeout(t: Option<u64>) -> ApiResult<()> {
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
+    Portal(portal): Portal,
     ApiJson { value: body, .. }: ApiJson<CreateEndpoint>,
 ) -> ApiResult<Response> {
-    api.create_endpoint(&tenant, body).await
+    api.create_endpoint(&tenant, portal.as_ref(), body).await
 }
 
 /// `GET /v1/endpoints`
@@ -143,7 +152,13 @@ pub(crate) async fn list(
         .list_endpoints(&tenant.id, q.cursor.as_deref(), q.limit)
         .await?;
     let now = api.clock.now();
-    let items = page.items.iter().map(|e| endpoint_view(e, now)).collect();
+    // A deleted endpoint leaves every list (its page may then be short).
+    let items = page
+        .items
+        .iter()
+        .filter(|e| e.deleted_at.is_none())
+        .map(|e| endpoint_view(e, now))
+        .collect();
     Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
@@ -157,11 +172,21 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
 pub(crate) async fn update(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
+    Portal(portal): Portal,
     Id(id): Id,
     ApiJson { value: body, .. }: ApiJson<UpdateEndpoint>,
 ) -> ApiResult<Response> {
-    api.update_endpoint(&tenant, &id, body).await
+    api.update_endpoint(&tenant, portal.as_ref(), &id, body).await
 }
+
+/// `DELETE /v1/endpoints/{id}`: revoked at once, its waiting deliveries settled,
+/// gone from every list; its history stays readable.
+pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    api.delete_endpoint(&tenant, &id).await
+}
+
+/// Pages of each waiting status a delete settles.
+const SETTLE_PAGES: usize = 100;
 
 /// A malformed id cannot name anything: answer 404 like any unknown id.
 pub(crate) fn id_from_path<T>(
@@ -189,19 +214,60 @@ impl Api {
         SigningSecret::from_bytes(&raw).map_err(|_| ApiError::unavailable("could not create a signing secret"))
     }
 
-    async fn create_endpoint(&self, tenant: &Tenant, body: CreateEndpoint) -> ApiResult<Response> {
+    async fn create_endpoint(
+        &self,
+        tenant: &Tenant,
+        portal: Option<&PortalAccess>,
+        body: CreateEndpoint,
+    ) -> ApiResult<Response> {
         let policy = check_policy(&body.policy)?;
         check_description(body.description.as_deref())?;
         let allowance = check_allowance(body.long_running_allowance_seconds)?.unwrap_or(0);
         check_timeout(body.timeout_ms)?;
         check_subscription(body.filter_types.as_deref(), body.channels.as_deref())?;
-        let application_id = match &body.application_id {
-            Some(raw) => Some(self.resolve_application(tenant, raw).await?.id),
-            None => None,
-        };
+        let rate_change = endpoint_limits::rate_limit(body.rate_limit.as_ref())?;
+        let cap_change = endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?;
         let (mut rate_limit, mut max_in_flight) = (None, None);
-        endpoint_limits::rate_limit(body.rate_limit.as_ref())?.apply(&mut rate_limit);
-        endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?.apply(&mut max_in_flight);
+        let (application_id, limit_ceiling) = match portal {
+            Some(access) => {
+                portal_fields::check_change(
+                    access,
+                    None,
+                    &PortalChange {
+                        policy: Some((&body.policy, &policy)),
+                        application_id: body.application_id.as_deref().map(Some),
+                        rate_limit: rate_change,
+                        max_in_flight: cap_change,
+                        timeout_ms: body.timeout_ms,
+                        latency_class: body.latency_class,
+                        long_running_allowance_seconds: body.long_running_allowance_seconds,
+                    },
+                )?;
+                if let Some(f) = &body.filter_types {
+                    self.check_portal_filter_types(tenant, f, None).await?;
+                }
+                // The middleware let only a link over a whole application through.
+                let app = access
+                    .application
+                    .as_ref()
+                    .ok_or_else(|| ApiError::portal_forbidden("this portal link cannot create endpoints"))?;
+                let defaults = app.portal.endpoint_defaults;
+                rate_limit = defaults.rate_limit;
+                max_in_flight = defaults.max_in_flight;
+                let ceiling = LimitCeiling {
+                    rate_limit: defaults.rate_limit,
+                    max_in_flight: defaults.max_in_flight,
+                    timeout_ms: None,
+                };
+                (Some(app.id.clone()), Some(ceiling))
+            }
+            None => match &body.application_id {
+                Some(raw) => (Some(self.resolve_application(tenant, raw).await?.id), None),
+                None => (None, None),
+            },
+        };
+        rate_change.apply(&mut rate_limit);
+        cap_change.apply(&mut max_in_flight);
         let url = self.admit(&body.url).await?;
         let now = self.clock.now();
         let secret = self.new_secret()?;
@@ -233,8 +299,24 @@ impl Api {
             application_id,
             filter_types: body.filter_types,
             channels: body.channels,
+            limit_ceiling,
+            deleted_at: None,
         };
-        self.endpoints.create_endpoint(&endpoint).await?;
+        let mut endpoint = endpoint;
+        if endpoint.limit_ceiling.is_none() {
+            endpoint.limit_ceiling = Some(portal_fields::operator_ceiling(&endpoint));
+        }
+        // Counted into its application first: a create that then fails gives the
+        // slot back; a crash in between leaves the count one high, never low.
+        if let Some(app) = &endpoint.application_id {
+            self.take_endpoint_slot(tenant, app, portal.is_some()).await?;
+        }
+        if let Err(e) = self.endpoints.create_endpoint(&endpoint).await {
+            if let Some(app) = &endpoint.application_id {
+                let _ = self.release_endpoint_slot(tenant, app).await;
+            }
+            return Err(e.into());
+        }
         let mut view = endpoint_view(&endpoint, now);
         view["secret"] = json!(secret.to_text());
         Ok(reply(201, &view))
@@ -260,7 +342,13 @@ impl Api {
     /// long-running allowance, description, rate limit or in-flight cap (`null`
     /// removes either limit). Health and secrets are kept; a policy
     /// with another health model starts it afresh.
-    async fn update_endpoint(&self, tenant: &Tenant, id: &str, body: UpdateEndpoint) -> ApiResult<Response> {
+    async fn update_endpoint(
+        &self,
+        tenant: &Tenant,
+        portal: Option<&PortalAccess>,
+        id: &str,
+        body: UpdateEndpoint,
+    ) -> ApiResult<Response> {
         let policy = body.policy.as_ref().map(check_policy).transpose()?;
         check_description(body.description.as_deref())?;
         let allowance = check_allowance(body.long_running_allowance_seconds)?;
@@ -269,21 +357,47 @@ impl Api {
             body.filter_types.as_ref().and_then(Option::as_deref),
             body.channels.as_ref().and_then(Option::as_deref),
         )?;
-        let application_id = match &body.application_id {
-            Some(Some(raw)) => Some(Some(self.resolve_application(tenant, raw).await?.id)),
-            Some(None) => Some(None),
-            None => None,
-        };
         let rate_limit = endpoint_limits::rate_limit(body.rate_limit.as_ref())?;
         let max_in_flight = endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?;
+        let portal_change = PortalChange {
+            policy: body.policy.as_ref().zip(policy.as_ref()),
+            application_id: body.application_id.as_ref().map(|a| a.as_deref()),
+            rate_limit,
+            max_in_flight,
+            timeout_ms: body.timeout_ms,
+            latency_class: body.latency_class,
+            long_running_allowance_seconds: body.long_running_allowance_seconds,
+        };
+        let application_id = match (&body.application_id, portal) {
+            // A portal may only send its endpoint's application unchanged (checked
+            // below, on the endpoint as stored): never looked up, so nothing about
+            // other applications can be learnt from the answer.
+            (_, Some(_)) => None,
+            (Some(Some(raw)), None) => Some(Some(self.resolve_application(tenant, raw).await?.id)),
+            (Some(None), None) => Some(None),
+            (None, None) => None,
+        };
+        if let Some(access) = portal {
+            let current = self.load_endpoint(tenant, id).await?;
+            portal_fields::check_change(access, Some(&current), &portal_change)?;
+            if let Some(Some(f)) = &body.filter_types {
+                self.check_portal_filter_types(tenant, f, current.filter_types.as_deref())
+                    .await?;
+            }
+        }
         let url = match &body.url {
             Some(u) => Some(self.admit(u).await?),
             None => None,
         };
+        let before = self.load_endpoint(tenant, id).await?.application_id;
         let e = self
             .modify_endpoint(tenant, id, |e, now| {
                 if e.state == EndpointState::Revoked {
                     return Err(ApiError::conflict("a revoked endpoint cannot be changed"));
+                }
+                if let Some(access) = portal {
+                    // Again on the endpoint as this write finds it.
+                    portal_fields::check_change(access, Some(e), &portal_change)?;
                 }
                 if let Some(u) = &url {
                     e.url = u.clone();
@@ -318,10 +432,105 @@ impl Api {
                 }
                 rate_limit.apply(&mut e.rate_limit);
                 max_in_flight.apply(&mut e.max_in_flight);
+                if portal.is_none() {
+                    e.limit_ceiling = Some(portal_fields::operator_ceiling(e));
+                }
                 Ok(())
             })
             .await?;
+        // An operator moved it to another application: the counts follow.
+        if e.application_id != before {
+            if let Some(old) = &before {
+                self.release_endpoint_slot(tenant, old).await?;
+            }
+            if let Some(new) = &e.application_id {
+                self.take_endpoint_slot(tenant, new, false).await?;
+            }
+        }
         Ok(reply(200, &endpoint_view(&e, self.clock.now())))
+    }
+
+    /// Revokes the endpoint and marks it deleted; its waiting deliveries settle as
+    /// failed with the revoked reason, so none waits for an endpoint that is gone.
+    async fn delete_endpoint(&self, tenant: &Tenant, id: &str) -> ApiResult<Response> {
+        let was_live = AtomicBool::new(false);
+        let e = self
+            .modify_endpoint(tenant, id, |e, now| {
+                if e.deleted_at.is_some() {
+                    return Err(ApiError::not_found("endpoint"));
+                }
+                was_live.store(e.state != EndpointState::Revoked, Ordering::Relaxed);
+                e.state = EndpointState::Revoked;
+                e.deleted_at = Some(now);
+                Ok(())
+            })
+            .await?;
+        if was_live.load(Ordering::Relaxed)
+            && let Some(app) = &e.application_id
+        {
+            self.release_endpoint_slot(tenant, app).await?;
+        }
+        self.settle_waiting(&e).await?;
+        Ok(reply(200, &endpoint_view(&e, self.clock.now())))
+    }
+
+    /// Settles the endpoint's deliveries that wait for an attempt (scheduled,
+    /// pending, retrying, ambiguous) as failed with the revoked reason. One under a
+    /// live claim or awaiting a completion report is left to its attempt, whose next
+    /// step finds the endpoint revoked. Bounded: [`SETTLE_PAGES`] pages per status.
+    async fn settle_waiting(&self, e: &Endpoint) -> ApiResult<()> {
+        for status in [
+            DeliveryStatus::Scheduled,
+            DeliveryStatus::Pending,
+            DeliveryStatus::Retrying,
+            DeliveryStatus::Ambiguous,
+        ] {
+            let mut cursor: Option<String> = None;
+            for _ in 0..SETTLE_PAGES {
+                let page = self
+                    .deliveries
+                    .list_deliveries(&e.id, Some(status.as_str()), None, None, cursor.as_deref(), 100)
+                    .await?;
+                for d in page.items {
+                    self.settle_revoked(e, d).await?;
+                }
+                match page.next_cursor {
+                    Some(c) => cursor = Some(c),
+                    None => break,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn settle_revoked(&self, e: &Endpoint, listed: Delivery) -> ApiResult<()> {
+        let mut d = listed;
+        for _ in 0..3 {
+            let now = self.clock.now();
+            if d.status.is_settled() || d.awaiting.is_some() || d.claim.as_ref().is_some_and(|c| c.lease_until > now) {
+                return Ok(());
+            }
+            let expected = d.version;
+            let mut settled = d.clone();
+            settle(
+                &mut settled,
+                e,
+                DeliveryStatus::Failed,
+                Some(SettleReason::EndpointRevoked),
+                now,
+            );
+            settled.claim = None;
+            settled.version += 1;
+            match self.deliveries.update_delivery(&settled, expected).await {
+                Ok(()) => return Ok(()),
+                Err(PortError::Conflict(_)) => match self.deliveries.get_delivery(&d.id).await? {
+                    Some(again) => d = again,
+                    None => return Ok(()),
+                },
+                Err(err) => return Err(err.into()),
+            }
+        }
+        Ok(())
     }
 
     /// Applies `change` to the stored endpoint with optimistic concurrency, retrying

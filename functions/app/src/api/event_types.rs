@@ -1,13 +1,14 @@
 //! `/v1/event-types`: the kinds of events a tenant sends, by name, each with an
-//! optional description, a `deprecated` flag and an optional JSON Schema (draft
-//! 2020-12) its payloads must match. A schema is checked when it is set (400 naming
+//! optional description, a `deprecated` flag, an optional JSON Schema (draft
+//! 2020-12) its payloads must match and an optional example payload (which must
+//! match the schema too). A schema is checked when it is set (400 naming
 //! `schema` and why); ingest refuses a payload that does not match it (422
 //! `payload_invalid` with the JSON pointer of the first failure).
 
 use super::Api;
 use super::applications::present;
 use super::body::ApiJson;
-use super::limits::MAX_DESCRIPTION;
+use super::limits::{MAX_DESCRIPTION, MAX_EXAMPLE_BYTES};
 use super::problem::{ApiError, ApiResult};
 use super::query::list_query;
 use super::routes::{Authed, Id, page_reply, reply};
@@ -29,6 +30,7 @@ pub(crate) struct CreateEventType {
     description: Option<String>,
     deprecated: Option<bool>,
     schema: Option<Value>,
+    example: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -39,6 +41,8 @@ pub(crate) struct UpdateEventType {
     deprecated: Option<bool>,
     #[serde(default, deserialize_with = "present")]
     schema: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    example: Option<Value>,
 }
 
 fn check_description(d: &str) -> ApiResult<()> {
@@ -56,12 +60,34 @@ fn check_schema(schema: &Value) -> ApiResult<()> {
         .map_err(|why| ApiError::validation(format!("field `schema` {why}")))
 }
 
+/// An example must fit the catalogue page and, when the type has a schema, match it.
+fn check_example(example: &Value, schema: Option<&Value>) -> ApiResult<()> {
+    let size = serde_json::to_vec(example).map(|v| v.len()).unwrap_or(usize::MAX);
+    if size > MAX_EXAMPLE_BYTES {
+        return Err(ApiError::validation(format!(
+            "field `example` is {size} bytes; the limit is {MAX_EXAMPLE_BYTES}"
+        )));
+    }
+    if let Some(schema) = schema {
+        let validator =
+            payload_schema::compile(schema).map_err(|why| ApiError::validation(format!("field `schema` {why}")))?;
+        payload_schema::check_with(&validator, example).map_err(|e| {
+            ApiError::validation(format!(
+                "field `example` does not match the schema at {:?}: {}",
+                e.pointer, e.message
+            ))
+        })?;
+    }
+    Ok(())
+}
+
 pub fn event_type_view(t: &EventType) -> Value {
     json!({
         "name": t.name,
         "description": t.description,
         "deprecated": t.deprecated,
         "schema": t.schema,
+        "example": t.example,
         "createdAt": t.created_at,
         "updatedAt": t.updated_at,
     })
@@ -84,6 +110,10 @@ pub(crate) async fn create(
     if let Some(s) = &schema {
         check_schema(s)?;
     }
+    let example = body.example.filter(|e| !e.is_null());
+    if let Some(e) = &example {
+        check_example(e, schema.as_ref())?;
+    }
     let now = api.clock.now();
     let event_type = EventType {
         name,
@@ -91,6 +121,7 @@ pub(crate) async fn create(
         description: body.description,
         deprecated: body.deprecated.unwrap_or(false),
         schema,
+        example,
         created_at: now,
         updated_at: now,
     };
@@ -125,7 +156,8 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
     Ok(reply(200, &event_type_view(&t)))
 }
 
-/// `PATCH /v1/event-types/{name}`: `description` and `schema` may be `null` to clear.
+/// `PATCH /v1/event-types/{name}`: `description`, `schema` and `example` may be
+/// `null` to clear.
 pub(crate) async fn update(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -158,6 +190,15 @@ pub(crate) async fn update(
     }
     if let Some(s) = schema {
         t.schema = s;
+    }
+    match body.example {
+        None => {}
+        Some(Value::Null) => t.example = None,
+        Some(e) => t.example = Some(e),
+    }
+    // The example kept must still match the schema kept, whichever of them changed.
+    if let Some(e) = &t.example {
+        check_example(e, t.schema.as_ref())?;
     }
     // Strictly later than before: compiled schemas are cached by `updatedAt`.
     t.updated_at = api.clock.now().max(Timestamp(t.updated_at.millis() + 1));

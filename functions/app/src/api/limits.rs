@@ -44,3 +44,9 @@ pub const MAX_SCHEMA_BYTES: usize = crate::payload_schema::MAX_SCHEMA_BYTES;
 /// Largest `rateLimit.burst` (`rateLimit.perSecond` and `maxInFlight` bounds are
 /// courier_core's `rate_limit` and `limiter` constants).
 pub const MAX_BURST: u64 = 100_000;
+/// Most an event type's `example` may be, serialized.
+pub const MAX_EXAMPLE_BYTES: usize = 16 * 1024;
+/// Most live endpoints an application's portal setting may allow.
+pub const MAX_PORTAL_MAX_ENDPOINTS: u32 = 1_000;
+/// How long a portal write stays in the activity log.
+pub const PORTAL_ACTIVITY_RETENTION_DAYS: i64 = 90;

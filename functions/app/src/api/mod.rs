@@ -22,6 +22,8 @@ mod fanout;
 mod idempotency;
 pub mod limits;
 mod portal;
+mod portal_access;
+mod portal_fields;
 pub mod problem;
 pub mod query;
 pub mod rate_limit;

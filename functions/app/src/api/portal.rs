@@ -1,8 +1,10 @@
-//! Portal links: a short-lived, revocable credential for a tenant's customer, scoped
-//! to a set of endpoint ids (until applications exist). `POST /v1/portal-links` and
-//! `DELETE /v1/portal-links/{id}` (API key) make and revoke them, and
-//! [`require_key_or_portal`] admits a link's token on the read and manage routes of
-//! its endpoints, their deliveries and attempts, answering 404 outside its scope.
+//! Portal links: a short-lived, revocable credential a tenant hands to its own
+//! customer. `POST /v1/applications/{id}/portal-links` makes one for an application
+//! (optionally narrowed to some of its endpoints, optionally read-only);
+//! `POST /v1/portal-links` makes one over a list of endpoint ids for tenants without
+//! applications; `DELETE /v1/portal-links/{id}` revokes either at once. What a token
+//! may do is decided in `portal_access.rs`; `GET /v1/portal/session` tells the
+//! console what its link allows.
 //!
 //! A token is `cpl_<link id>.<secret>`: the id selects the stored link, the secret is
 //! kept only as its SHA-256 and compared in constant time. Links are kept in the key
@@ -11,20 +13,18 @@
 //! items every time, so a revocation holds on every instance at once.
 
 use super::Api;
-use super::auth::{self, client_addr, hash_key};
+use super::auth::{self, hash_key};
 use super::body::ApiJson;
 use super::limits::MAX_CREDENTIAL_LEN;
+use super::portal_access::{Portal, PortalAccess};
 use super::problem::{ApiError, ApiResult, ProblemCode};
-use super::rate_limit::BucketKey;
-use super::routes::{Authed, Id, page_reply, reply};
-use super::views::endpoint_view;
-use crate::model::Tenant;
-use axum::extract::{Request, State};
-use axum::http::{HeaderMap, Method, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use super::routes::{Authed, Id, reply};
+use crate::model::{Application, PortalSettings, Tenant};
+use axum::extract::State;
+use axum::http::{HeaderMap, header};
+use axum::response::Response;
 use base64::Engine;
-use courier_core::ids::{DeliveryId, EndpointId, TenantId};
+use courier_core::ids::{EndpointId, TenantId};
 use courier_core::time::Timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -48,16 +48,19 @@ struct PortalLink {
     id: String,
     /// SHA-256 (hex) of the token's secret part.
     secret_hash: String,
-    endpoint_ids: Vec<EndpointId>,
+    /// The application whose customer holds the link; none for a link over
+    /// endpoint ids only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    application_id: Option<String>,
+    /// The endpoints it reaches: exactly these for a link without application; for
+    /// an application's link, none means all of the application's endpoints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    endpoint_ids: Option<Vec<EndpointId>>,
+    #[serde(default)]
+    read_only: bool,
     created_at: Timestamp,
     expires_at: Timestamp,
     revoked: bool,
-}
-
-/// What a request authorised by a portal token may reach.
-#[derive(Debug, Clone)]
-struct PortalScope {
-    endpoints: BTreeSet<EndpointId>,
 }
 
 fn link_key(id: &str) -> String {
@@ -102,137 +105,107 @@ impl Api {
         Ok(())
     }
 
-    /// The tenant and scope of a portal token, or 401 (expired, revoked or unknown
-    /// links look the same).
-    async fn authenticate_portal(&self, token: &str) -> ApiResult<(Tenant, PortalScope)> {
+    /// The tenant and what a portal token reaches, or 401 (expired, revoked or
+    /// unknown links, and links whose application is gone, look the same).
+    pub(crate) async fn authenticate_portal(&self, token: &str) -> ApiResult<(Tenant, PortalAccess)> {
         let refused = || ApiError::new(ProblemCode::Unauthorized, "portal link expired or revoked");
         let rest = token.strip_prefix(PORTAL_TOKEN_PREFIX).ok_or_else(refused)?;
         let (id, secret) = rest.split_once('.').ok_or_else(refused)?;
-        let (tenant, link) = self.load_link(&format!("pl_{id}")).await?.ok_or_else(refused)?;
+        let (tenant_id, link) = self.load_link(&format!("pl_{id}")).await?.ok_or_else(refused)?;
         let given = hash_key(secret);
         let matches: bool = given.as_bytes().ct_eq(link.secret_hash.as_bytes()).into();
         if !matches || link.revoked || self.clock.now() >= link.expires_at {
             return Err(refused());
         }
-        let scope = PortalScope {
-            endpoints: link.endpoint_ids.into_iter().collect(),
+        let tenant = Tenant {
+            id: tenant_id,
+            name: String::new(),
         };
-        Ok((
-            Tenant {
-                id: tenant,
-                name: String::new(),
-            },
-            scope,
+        let application = match &link.application_id {
+            Some(app) => Some(
+                self.applications
+                    .get_application(&tenant.id, app)
+                    .await?
+                    .filter(|a| a.tenant_id == tenant.id)
+                    .ok_or_else(refused)?,
+            ),
+            None => None,
+        };
+        let access = PortalAccess {
+            link_id: link.id,
+            application,
+            endpoints: link.endpoint_ids.map(|ids| ids.into_iter().collect()),
+            read_only: link.read_only,
+            expires_at: link.expires_at,
+        };
+        Ok((tenant, access))
+    }
+
+    /// Makes and stores a link; answers its id, token and expiry.
+    async fn issue_link(
+        &self,
+        tenant: &TenantId,
+        application: Option<&Application>,
+        endpoint_ids: Option<Vec<EndpointId>>,
+        read_only: bool,
+        ttl: u64,
+        headers: &HeaderMap,
+    ) -> ApiResult<Response> {
+        let mut id_raw = [0u8; 12];
+        self.secrets.fill(&mut id_raw);
+        let mut secret = [0u8; 32];
+        self.secrets.fill(&mut secret);
+        let id_hex = auth::hex(&id_raw);
+        let secret = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret);
+        let token = format!("{PORTAL_TOKEN_PREFIX}{id_hex}.{secret}");
+        debug_assert!(token.len() <= MAX_CREDENTIAL_LEN);
+        let now = self.clock.now();
+        let link = PortalLink {
+            id: format!("pl_{id_hex}"),
+            secret_hash: hash_key(&secret),
+            application_id: application.map(|a| a.id.clone()),
+            endpoint_ids,
+            read_only,
+            created_at: now,
+            expires_at: now.plus_secs(ttl as i64),
+            revoked: false,
+        };
+        self.store_link(tenant, &link).await?;
+        // The token rides in the fragment: browsers never send it to the server.
+        let url = format!("{}#portal={token}", console_base(headers));
+        Ok(reply(
+            201,
+            &json!({
+                "id": link.id,
+                "url": url,
+                "token": token,
+                "applicationId": link.application_id,
+                "endpointIds": link.endpoint_ids,
+                "readOnly": link.read_only,
+                "expiresAt": link.expires_at.to_rfc3339(),
+            }),
         ))
     }
 }
 
-/// The portal token of a request, if its bearer credential is one.
-fn portal_token(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(auth::bearer_key)
-        .filter(|k| k.starts_with(PORTAL_TOKEN_PREFIX))
-}
-
-/// Middleware of the routes a portal link may use: an API key goes through the
-/// ordinary authentication; a portal token is checked, the path's endpoint or
-/// delivery must be in its scope (404 otherwise), and the endpoint list is answered
-/// here with only the link's endpoints.
-pub(crate) async fn require_key_or_portal(State(api): State<Arc<Api>>, req: Request, next: Next) -> Response {
-    let Some(token) = portal_token(req.headers()).map(str::to_owned) else {
-        return auth::require_tenant(State(api), req, next).await;
-    };
-    match portal_request(&api, &token, req, next).await {
-        Ok(resp) | Err(resp) => resp,
-    }
-}
-
-async fn portal_request(api: &Arc<Api>, token: &str, mut req: Request, next: Next) -> Result<Response, Response> {
-    let source = client_addr(&req);
-    let (tenant, scope) = match api.authenticate_portal(token).await {
-        Ok(found) => found,
-        Err(e) if e.problem == ProblemCode::Unauthorized => return Err(api.refuse(source, e).into_response()),
-        Err(e) => return Err(e.into_response()),
-    };
-    api.charge(BucketKey::Tenant(tenant.id.clone()), "for this tenant")
-        .map_err(IntoResponse::into_response)?;
-    let path = req.uri().path().to_owned();
-    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    match segments.as_slice() {
-        ["v1", "endpoints"] => {
-            if req.method() != Method::GET {
-                return Err(operator_only());
-            }
-            return list_scoped(api, &tenant, &scope)
-                .await
-                .map_err(IntoResponse::into_response);
-        }
-        ["v1", "endpoints", id, ..] => {
-            let in_scope = EndpointId::parse(id).is_ok_and(|id| scope.endpoints.contains(&id));
-            if !in_scope {
-                return Err(ApiError::not_found("endpoint").into_response());
-            }
-        }
-        ["v1", "deliveries", id, ..] => {
-            let delivery = match DeliveryId::parse(id) {
-                Ok(id) => api
-                    .deliveries
-                    .get_delivery(&id)
-                    .await
-                    .map_err(|e| ApiError::from(e).into_response())?,
-                Err(_) => None,
-            };
-            let in_scope =
-                delivery.is_some_and(|d| d.tenant_id == tenant.id && scope.endpoints.contains(&d.endpoint_id));
-            if !in_scope {
-                return Err(ApiError::not_found("delivery").into_response());
-            }
-        }
-        _ => return Err(operator_only()),
-    }
-    req.extensions_mut().insert(tenant);
-    Ok(next.run(req).await)
-}
-
-/// What a portal token gets on a route only an API key may use.
-fn operator_only() -> Response {
-    ApiError::new(
-        ProblemCode::Unauthorized,
-        "this route needs an API key; a portal link cannot use it",
-    )
-    .into_response()
-}
-
-/// Middleware of the routes only an API key may use: a portal token is refused
-/// with a detail saying so, anything else goes through the ordinary authentication.
-pub(crate) async fn require_key(State(api): State<Arc<Api>>, req: Request, next: Next) -> Response {
-    if portal_token(req.headers()).is_some() {
-        return operator_only();
-    }
-    auth::require_tenant(State(api), req, next).await
-}
-
-/// `GET /v1/endpoints` for a portal link: its endpoints that still exist, one page.
-async fn list_scoped(api: &Api, tenant: &Tenant, scope: &PortalScope) -> ApiResult<Response> {
-    let now = api.clock.now();
-    let mut items = Vec::with_capacity(scope.endpoints.len());
-    for id in &scope.endpoints {
-        if let Some(e) = api.endpoints.get_endpoint(&tenant.id, id).await?
-            && e.tenant_id == tenant.id
-        {
-            items.push(endpoint_view(&e, now));
-        }
-    }
-    Ok(page_reply(items, None))
-}
-
+/// `POST /v1/portal-links`: a link over some endpoints of a tenant without
+/// applications. `ttlSeconds` is the older name of `expiresInSeconds`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct CreateLink {
     endpoint_ids: Vec<String>,
     ttl_seconds: Option<u64>,
+    expires_in_seconds: Option<u64>,
+    read_only: Option<bool>,
+}
+
+/// `POST /v1/applications/{id}/portal-links`
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct CreateApplicationLink {
+    expires_in_seconds: Option<u64>,
+    endpoint_ids: Option<Vec<String>>,
+    read_only: Option<bool>,
 }
 
 /// Where the console is, as the caller reached the API: the `Host` it used and the
@@ -252,6 +225,64 @@ fn console_base(headers: &HeaderMap) -> String {
     }
 }
 
+fn check_ttl(field: &str, ttl: Option<u64>) -> ApiResult<u64> {
+    let ttl = ttl.unwrap_or(DEFAULT_PORTAL_TTL_SECS);
+    if ttl == 0 || ttl > MAX_PORTAL_TTL_SECS {
+        return Err(ApiError::validation(format!(
+            "field `{field}` must be 1..={MAX_PORTAL_TTL_SECS} (24 hours), got {ttl}"
+        )));
+    }
+    Ok(ttl)
+}
+
+impl Api {
+    /// The endpoint ids a link names, each the tenant's (and the application's, for
+    /// an application's link), without repeats; 400 naming the first bad one.
+    async fn link_endpoints(
+        &self,
+        tenant: &TenantId,
+        application: Option<&Application>,
+        raw: &[String],
+    ) -> ApiResult<Vec<EndpointId>> {
+        if raw.is_empty() || raw.len() > MAX_PORTAL_ENDPOINTS {
+            return Err(ApiError::validation(format!(
+                "field `endpointIds` must name 1..={MAX_PORTAL_ENDPOINTS} endpoints, got {}",
+                raw.len()
+            )));
+        }
+        let mut ids = Vec::with_capacity(raw.len());
+        for (i, raw) in raw.iter().enumerate() {
+            let id = EndpointId::parse(raw).map_err(|_| {
+                ApiError::validation(format!("field `endpointIds[{i}]` is not an endpoint id: {raw:?}"))
+            })?;
+            let found = self
+                .endpoints
+                .get_endpoint(tenant, &id)
+                .await?
+                .filter(|e| e.tenant_id == *tenant && e.deleted_at.is_none());
+            let belongs = match (found, application) {
+                (None, _) => false,
+                (Some(e), Some(app)) => e.application_id.as_deref() == Some(app.id.as_str()),
+                (Some(_), None) => true,
+            };
+            if !belongs {
+                let whose = if application.is_some() {
+                    "this application"
+                } else {
+                    "this tenant"
+                };
+                return Err(ApiError::validation(format!(
+                    "field `endpointIds[{i}]`: no endpoint {raw} in {whose}"
+                )));
+            }
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        Ok(ids)
+    }
+}
+
 /// `POST /v1/portal-links`
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
@@ -259,65 +290,50 @@ pub(crate) async fn create(
     headers: HeaderMap,
     ApiJson { value: body, .. }: ApiJson<CreateLink>,
 ) -> ApiResult<Response> {
-    let ttl = body.ttl_seconds.unwrap_or(DEFAULT_PORTAL_TTL_SECS);
-    if ttl == 0 || ttl > MAX_PORTAL_TTL_SECS {
-        return Err(ApiError::validation(format!(
-            "ttlSeconds must be 1..={MAX_PORTAL_TTL_SECS} (24 hours), got {ttl}"
-        )));
-    }
-    if body.endpoint_ids.is_empty() || body.endpoint_ids.len() > MAX_PORTAL_ENDPOINTS {
-        return Err(ApiError::validation(format!(
-            "endpointIds must name 1..={MAX_PORTAL_ENDPOINTS} endpoints, got {}",
-            body.endpoint_ids.len()
-        )));
-    }
-    let mut ids = Vec::with_capacity(body.endpoint_ids.len());
-    for (i, raw) in body.endpoint_ids.iter().enumerate() {
-        let id = EndpointId::parse(raw)
-            .map_err(|_| ApiError::validation(format!("endpointIds[{i}] is not an endpoint id: {raw:?}")))?;
-        // Only the tenant's own endpoints: a link cannot reach another tenant's.
-        match api.endpoints.get_endpoint(&tenant.id, &id).await? {
-            Some(e) if e.tenant_id == tenant.id => {}
-            _ => {
-                return Err(ApiError::validation(format!(
-                    "endpointIds[{i}]: no endpoint {raw} in this tenant"
-                )));
-            }
+    let ttl = match (body.ttl_seconds, body.expires_in_seconds) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::validation(
+                "fields `ttlSeconds` and `expiresInSeconds` say the same; send one",
+            ));
         }
-        if !ids.contains(&id) {
-            ids.push(id);
-        }
-    }
-    let mut id_raw = [0u8; 12];
-    api.secrets.fill(&mut id_raw);
-    let mut secret = [0u8; 32];
-    api.secrets.fill(&mut secret);
-    let id_hex = auth::hex(&id_raw);
-    let secret = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret);
-    let token = format!("{PORTAL_TOKEN_PREFIX}{id_hex}.{secret}");
-    debug_assert!(token.len() <= MAX_CREDENTIAL_LEN);
-    let now = api.clock.now();
-    let link = PortalLink {
-        id: format!("pl_{id_hex}"),
-        secret_hash: hash_key(&secret),
-        endpoint_ids: ids,
-        created_at: now,
-        expires_at: now.plus_secs(ttl as i64),
-        revoked: false,
+        (Some(t), None) => check_ttl("ttlSeconds", Some(t))?,
+        (None, e) => check_ttl("expiresInSeconds", e)?,
     };
-    api.store_link(&tenant.id, &link).await?;
-    // The token rides in the fragment: browsers never send it to the server.
-    let url = format!("{}#portal={token}", console_base(&headers));
-    Ok(reply(
-        201,
-        &json!({
-            "id": link.id,
-            "url": url,
-            "token": token,
-            "endpointIds": link.endpoint_ids,
-            "expiresAt": link.expires_at.to_rfc3339(),
-        }),
-    ))
+    let ids = api.link_endpoints(&tenant.id, None, &body.endpoint_ids).await?;
+    api.issue_link(
+        &tenant.id,
+        None,
+        Some(ids),
+        body.read_only.unwrap_or(false),
+        ttl,
+        &headers,
+    )
+    .await
+}
+
+/// `POST /v1/applications/{id}/portal-links`
+pub(crate) async fn create_for_application(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    headers: HeaderMap,
+    ApiJson { value: body, .. }: ApiJson<CreateApplicationLink>,
+) -> ApiResult<Response> {
+    let app = api.load_application(&tenant, &id).await?;
+    let ttl = check_ttl("expiresInSeconds", body.expires_in_seconds)?;
+    let ids = match &body.endpoint_ids {
+        Some(raw) => Some(api.link_endpoints(&tenant.id, Some(&app), raw).await?),
+        None => None,
+    };
+    api.issue_link(
+        &tenant.id,
+        Some(&app),
+        ids,
+        body.read_only.unwrap_or(false),
+        ttl,
+        &headers,
+    )
+    .await
 }
 
 /// `DELETE /v1/portal-links/{id}`: the link stops working at once.
@@ -330,5 +346,38 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
     Ok(reply(
         200,
         &json!({"id": link.id, "revoked": true, "expiresAt": link.expires_at.to_rfc3339()}),
+    ))
+}
+
+/// `GET /v1/portal/session`: what the calling portal link allows, for the console.
+pub(crate) async fn session(Portal(access): Portal) -> ApiResult<Response> {
+    let Some(access) = access else {
+        return Err(ApiError::not_found(
+            "portal session (this route answers portal tokens only)",
+        ));
+    };
+    let settings = access
+        .application
+        .as_ref()
+        .map(|a| a.portal.clone())
+        .unwrap_or_else(PortalSettings::default);
+    let endpoints: Option<Vec<String>> = access
+        .endpoints
+        .as_ref()
+        .map(|s: &BTreeSet<EndpointId>| s.iter().map(ToString::to_string).collect());
+    Ok(reply(
+        200,
+        &json!({
+            "linkId": access.link_id,
+            "applicationId": access.application.as_ref().map(|a| a.id.clone()),
+            "applicationName": access.application.as_ref().map(|a| a.name.clone()),
+            "endpointIds": endpoints,
+            "readOnly": access.read_only,
+            "canCreateEndpoints": access.may_create(),
+            "presets": settings.presets,
+            "customPolicies": settings.custom_policies,
+            "maxEndpoints": settings.max_endpoints,
+            "expiresAt": access.expires_at.to_rfc3339(),
+        }),
     ))
 }

@@ -24,10 +24,12 @@ pub enum ProblemCode {
     RateLimited,
     ServiceUnavailable,
     PayloadInvalid,
+    /// A portal token asked for a route or a field its link may not touch.
+    PortalForbidden,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 14] = [
+    pub const ALL: [ProblemCode; 15] = [
         ProblemCode::ValidationFailed,
         ProblemCode::Unauthorized,
         ProblemCode::NotFound,
@@ -42,12 +44,14 @@ impl ProblemCode {
         ProblemCode::RateLimited,
         ProblemCode::ServiceUnavailable,
         ProblemCode::PayloadInvalid,
+        ProblemCode::PortalForbidden,
     ];
 
     pub const fn status(self) -> u16 {
         match self {
             ProblemCode::ValidationFailed | ProblemCode::IdempotencyKeyRequired => 400,
             ProblemCode::Unauthorized => 401,
+            ProblemCode::PortalForbidden => 403,
             ProblemCode::NotFound => 404,
             ProblemCode::MethodNotAllowed => 405,
             ProblemCode::Conflict | ProblemCode::BreakerOpen => 409,
@@ -75,6 +79,7 @@ impl ProblemCode {
             ProblemCode::RateLimited => "rate_limited",
             ProblemCode::ServiceUnavailable => "service_unavailable",
             ProblemCode::PayloadInvalid => "payload_invalid",
+            ProblemCode::PortalForbidden => "portal_forbidden",
         }
     }
 
@@ -94,6 +99,7 @@ impl ProblemCode {
             ProblemCode::RateLimited => "Rate limited",
             ProblemCode::ServiceUnavailable => "Service unavailable",
             ProblemCode::PayloadInvalid => "Payload does not match its event type's schema",
+            ProblemCode::PortalForbidden => "Not allowed through a portal link",
         }
     }
 
@@ -134,6 +140,10 @@ impl ApiError {
     }
     pub fn conflict(detail: impl Into<String>) -> Self {
         ApiError::new(ProblemCode::Conflict, detail)
+    }
+    /// 403 `portal_forbidden`: what a portal link may not do, naming the field or route.
+    pub fn portal_forbidden(detail: impl Into<String>) -> Self {
+        ApiError::new(ProblemCode::PortalForbidden, detail)
     }
     pub fn unavailable(detail: impl Into<String>) -> Self {
         ApiError::new(ProblemCode::ServiceUnavailable, detail)

@@ -31,7 +31,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "POST",
         path: "/v1/endpoints",
-        statuses: &[201, 400, 401, 404, 413, 415, 422, 429, 503],
+        statuses: &[201, 400, 401, 403, 404, 413, 415, 422, 429, 503],
     },
     Route {
         method: "GET",
@@ -46,7 +46,7 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "PATCH",
         path: "/v1/endpoints/{id}",
-        statuses: &[200, 400, 401, 404, 409, 413, 415, 422, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503],
     },
     Route {
         method: "GET",
@@ -56,47 +56,47 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "POST",
         path: "/v1/endpoints/{id}/disable",
-        statuses: &[200, 401, 404, 409, 429, 503],
+        statuses: &[200, 401, 403, 404, 409, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/endpoints/{id}/enable",
-        statuses: &[200, 400, 401, 404, 409, 413, 415, 422, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/endpoints/{id}/revoke",
-        statuses: &[200, 401, 404, 409, 429, 503],
+        statuses: &[200, 401, 403, 404, 409, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/endpoints/{id}/secrets/rotate",
-        statuses: &[200, 400, 401, 404, 409, 413, 415, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 409, 413, 415, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/endpoints/{id}/test",
-        statuses: &[202, 401, 404, 409, 429, 503],
+        statuses: &[202, 401, 403, 404, 409, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/endpoints/{id}/replay",
-        statuses: &[202, 400, 401, 404, 413, 415, 422, 429, 503],
+        statuses: &[202, 400, 401, 403, 404, 413, 415, 422, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/endpoints/{id}/replay-dead",
-        statuses: &[202, 400, 401, 404, 429, 503],
+        statuses: &[202, 400, 401, 403, 404, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/events",
-        statuses: &[202, 400, 401, 404, 413, 415, 422, 429, 503],
+        statuses: &[202, 400, 401, 403, 404, 413, 415, 422, 429, 503],
     },
     Route {
         method: "GET",
         path: "/v1/events",
-        statuses: &[200, 400, 401, 404, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 429, 503],
     },
     Route {
         method: "GET",
@@ -116,12 +116,12 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "POST",
         path: "/v1/deliveries/{id}/redeliver",
-        statuses: &[202, 400, 401, 404, 409, 413, 415, 422, 429, 503],
+        statuses: &[202, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/deliveries/{id}/redrive",
-        statuses: &[202, 401, 404, 409, 429, 503],
+        statuses: &[202, 401, 403, 404, 409, 429, 503],
     },
     Route {
         method: "POST",
@@ -131,57 +131,57 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "POST",
         path: "/v1/portal-links",
-        statuses: &[201, 400, 401, 413, 415, 429, 503],
+        statuses: &[201, 400, 401, 403, 413, 415, 429, 503],
     },
     Route {
         method: "DELETE",
         path: "/v1/portal-links/{id}",
-        statuses: &[200, 401, 404, 429, 503],
+        statuses: &[200, 401, 403, 404, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/events/batch",
-        statuses: &[207, 400, 401, 413, 415, 429, 503],
+        statuses: &[207, 400, 401, 403, 413, 415, 429, 503],
     },
     Route {
         method: "GET",
         path: "/v1/events/{id}",
-        statuses: &[200, 401, 404, 429, 503],
+        statuses: &[200, 401, 403, 404, 429, 503],
     },
     Route {
         method: "GET",
         path: "/v1/events/{id}/deliveries",
-        statuses: &[200, 400, 401, 404, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/applications",
-        statuses: &[201, 400, 401, 409, 413, 415, 429, 503],
+        statuses: &[201, 400, 401, 403, 409, 413, 415, 429, 503],
     },
     Route {
         method: "GET",
         path: "/v1/applications",
-        statuses: &[200, 400, 401, 429, 503],
+        statuses: &[200, 400, 401, 403, 429, 503],
     },
     Route {
         method: "GET",
         path: "/v1/applications/{id}",
-        statuses: &[200, 401, 404, 429, 503],
+        statuses: &[200, 401, 403, 404, 429, 503],
     },
     Route {
         method: "PATCH",
         path: "/v1/applications/{id}",
-        statuses: &[200, 400, 401, 404, 409, 413, 415, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 409, 413, 415, 429, 503],
     },
     Route {
         method: "DELETE",
         path: "/v1/applications/{id}",
-        statuses: &[200, 400, 401, 404, 409, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 409, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/event-types",
-        statuses: &[201, 400, 401, 409, 413, 415, 429, 503],
+        statuses: &[201, 400, 401, 403, 409, 413, 415, 429, 503],
     },
     Route {
         method: "GET",
@@ -196,46 +196,71 @@ pub const ROUTES: &[Route] = &[
     Route {
         method: "PATCH",
         path: "/v1/event-types/{name}",
-        statuses: &[200, 400, 401, 404, 413, 415, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 413, 415, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/schedules",
-        statuses: &[201, 400, 401, 404, 413, 415, 422, 429, 503],
+        statuses: &[201, 400, 401, 403, 404, 413, 415, 422, 429, 503],
     },
     Route {
         method: "GET",
         path: "/v1/schedules",
-        statuses: &[200, 400, 401, 429, 503],
+        statuses: &[200, 400, 401, 403, 429, 503],
     },
     Route {
         method: "GET",
         path: "/v1/schedules/{id}",
-        statuses: &[200, 401, 404, 429, 503],
+        statuses: &[200, 401, 403, 404, 429, 503],
     },
     Route {
         method: "PUT",
         path: "/v1/schedules/{id}",
-        statuses: &[200, 400, 401, 404, 409, 413, 415, 422, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 409, 413, 415, 422, 429, 503],
     },
     Route {
         method: "DELETE",
         path: "/v1/schedules/{id}",
-        statuses: &[200, 401, 404, 429, 503],
+        statuses: &[200, 401, 403, 404, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/schedules/{id}/pause",
-        statuses: &[200, 401, 404, 409, 429, 503],
+        statuses: &[200, 401, 403, 404, 409, 429, 503],
     },
     Route {
         method: "POST",
         path: "/v1/schedules/{id}/resume",
-        statuses: &[200, 401, 404, 409, 429, 503],
+        statuses: &[200, 401, 403, 404, 409, 429, 503],
     },
     Route {
         method: "GET",
         path: "/v1/schedules/{id}/occurrences",
-        statuses: &[200, 400, 401, 404, 429, 503],
+        statuses: &[200, 400, 401, 403, 404, 429, 503],
+    },
+    Route {
+        method: "DELETE",
+        path: "/v1/endpoints/{id}",
+        statuses: &[200, 401, 403, 404, 409, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/portal/session",
+        statuses: &[200, 401, 404, 429, 503],
+    },
+    Route {
+        method: "POST",
+        path: "/v1/applications/{id}/portal-links",
+        statuses: &[201, 400, 401, 403, 404, 413, 415, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/applications/{id}/portal-activity",
+        statuses: &[200, 400, 401, 403, 404, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/portal-activity",
+        statuses: &[200, 400, 401, 403, 429, 503],
     },
 ];

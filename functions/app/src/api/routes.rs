@@ -6,7 +6,7 @@
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::{
     Api, applications, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, event_types, events,
-    events_batch, portal, resend, schedules,
+    events_batch, portal, portal_access, resend, schedules,
 };
 use crate::model::Tenant;
 use axum::Router;
@@ -108,10 +108,21 @@ impl Api {
     /// The API as an axum [`Router`], served by `lambda_http` in the API Lambda and
     /// by `axum::serve` in the local runner.
     pub fn router(self: Arc<Self>) -> Router {
-        // Operator-only routes: an API key, never a portal link.
-        let operator_routes = Router::new()
+        // Every tenant route is behind one middleware: an API key, or a portal token
+        // checked against the portal's allow-list (anything not on it is refused).
+        let tenant_routes = Router::new()
             .route("/v1/events", only(post(events::create).get(events::list), "GET, POST"))
             .route("/v1/portal-links", only(post(portal::create), "POST"))
+            .route("/v1/portal-activity", only(get(portal_access::tenant_activity), "GET"))
+            .route("/v1/portal/session", only(get(portal::session), "GET"))
+            .route(
+                "/v1/applications/{id}/portal-links",
+                only(post(portal::create_for_application), "POST"),
+            )
+            .route(
+                "/v1/applications/{id}/portal-activity",
+                only(get(portal_access::application_activity), "GET"),
+            )
             .route("/v1/events/batch", only(post(events_batch::create), "POST"))
             .route("/v1/events/{id}", only(get(events::get), "GET"))
             .route("/v1/events/{id}/deliveries", only(get(events::deliveries), "GET"))
@@ -157,17 +168,16 @@ impl Api {
                 "/v1/event-types/{name}",
                 only(get(event_types::get).patch(event_types::update), "GET, PATCH"),
             )
-            .route_layer(axum::middleware::from_fn_with_state(self.clone(), portal::require_key));
-        // Routes a portal link may use within its scope (POST /v1/endpoints is refused
-        // to it by the same middleware).
-        let tenant_routes = Router::new()
             .route(
                 "/v1/endpoints",
                 only(post(endpoints::create).get(endpoints::list), "GET, POST"),
             )
             .route(
                 "/v1/endpoints/{id}",
-                only(get(endpoints::get).patch(endpoints::update), "GET, PATCH"),
+                only(
+                    get(endpoints::get).patch(endpoints::update).delete(endpoints::delete),
+                    "DELETE, GET, PATCH",
+                ),
             )
             .route(
                 "/v1/endpoints/{id}/deliveries",
@@ -205,7 +215,7 @@ impl Api {
             .route("/v1/deliveries/{id}/redrive", only(post(resend::redrive), "POST"))
             .route_layer(axum::middleware::from_fn_with_state(
                 self.clone(),
-                portal::require_key_or_portal,
+                portal_access::require_key_or_portal,
             ));
         let completion_routes = Router::new()
             .route(
@@ -218,7 +228,6 @@ impl Api {
             ));
         Router::new()
             .route("/healthz", only(get(healthz), "GET, HEAD"))
-            .merge(operator_routes)
             .merge(tenant_routes)
             .merge(completion_routes)
             .fallback(super::console::console_or_not_found)

@@ -1,9 +1,9 @@
-//! In-memory applications and event types ([`MemoryApplications`]): the fake of
-//! [`ApplicationStore`], with the same uid uniqueness, version checks and cursors
-//! bound to their list as the DynamoDB adapter.
+//! In-memory applications, event types and portal activity ([`MemoryApplications`]):
+//! the fake of [`ApplicationStore`], with the same uid uniqueness, version checks and
+//! cursors bound to their list as the DynamoDB adapter.
 
 use super::{hex, lock, unhex};
-use crate::model::{Application, EventType, Page};
+use crate::model::{Application, EventType, Page, PortalActivity};
 use crate::ports::{ApplicationStore, PortError, PortResult};
 use crate::store_rules::MAX_PAGE;
 use async_trait::async_trait;
@@ -19,6 +19,8 @@ struct State {
     uids: BTreeMap<(String, String), String>,
     /// (tenant, name) -> type.
     types: BTreeMap<(String, String), EventType>,
+    /// (tenant, application or `-`) -> activity by id (ids ordered by time).
+    activity: BTreeMap<(String, String), BTreeMap<String, PortalActivity>>,
 }
 
 #[derive(Default)]
@@ -194,5 +196,52 @@ impl ApplicationStore for MemoryApplications {
         limit: u32,
     ) -> PortResult<Page<EventType>> {
         page_of("evt", tenant, &lock(&self.state).types, cursor, limit)
+    }
+
+    async fn put_portal_activity(&self, activity: &PortalActivity) -> PortResult<()> {
+        let mut s = lock(&self.state);
+        let list = s
+            .activity
+            .entry((
+                activity.tenant_id.to_string(),
+                activity.application_id.clone().unwrap_or_else(|| "-".to_owned()),
+            ))
+            .or_default();
+        if list.contains_key(&activity.id) {
+            return Err(PortError::Conflict(format!("activity {} exists", activity.id)));
+        }
+        list.insert(activity.id.clone(), activity.clone());
+        Ok(())
+    }
+
+    async fn list_portal_activity(
+        &self,
+        tenant: &TenantId,
+        application: Option<&str>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<PortalActivity>> {
+        let app = application.unwrap_or("-");
+        let kind = format!("pact#{app}");
+        let after = cursor_after(&kind, tenant, cursor)?;
+        let limit = limit.clamp(1, MAX_PAGE) as usize;
+        let s = lock(&self.state);
+        let mut picked: Vec<&PortalActivity> = s
+            .activity
+            .get(&(tenant.to_string(), app.to_owned()))
+            .into_iter()
+            .flat_map(|l| l.values().rev())
+            .filter(|a| after.as_ref().is_none_or(|after| a.id < *after))
+            .take(limit + 1)
+            .collect();
+        let more = picked.len() > limit;
+        picked.truncate(limit);
+        let next_cursor = more
+            .then(|| picked.last().map(|a| cursor_for(&kind, tenant, &a.id)))
+            .flatten();
+        Ok(Page {
+            items: picked.into_iter().cloned().collect(),
+            next_cursor,
+        })
     }
 }

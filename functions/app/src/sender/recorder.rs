@@ -511,7 +511,8 @@ pub(super) fn retention_seconds(policy: &courier_core::Policy) -> i64 {
     i64::from(policy.retention.settled_days) * 86_400
 }
 
-pub(super) fn settle(
+/// Settles `d` with `status` (and the reason in the policy's spelling) at `now`.
+pub fn settle(
     d: &mut Delivery,
     endpoint: &Endpoint,
     status: DeliveryStatus,

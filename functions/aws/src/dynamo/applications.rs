@@ -1,11 +1,12 @@
 //! `ApplicationStore` over the table: application items (`APP#<id>`), one uid
 //! marker per taken uid (`APPUID#<uid>`, naming its application) so a uid stays
-//! unique per tenant under concurrent writes, and event type items (`ETYPE#<name>`),
-//! all under the tenant's partition.
+//! unique per tenant under concurrent writes, event type items (`ETYPE#<name>`) and
+//! portal activity (`PACT#<application or ->#<id>`, ids ordered by time, with a
+//! TTL), all under the tenant's partition.
 
 use super::*;
 use aws_sdk_dynamodb::types::Delete;
-use courier_app::model::{Application, EventType};
+use courier_app::model::{Application, EventType, PortalActivity};
 use courier_app::ports::ApplicationStore;
 
 fn app_sk(id: &str) -> String {
@@ -16,6 +17,10 @@ fn uid_sk(uid: &str) -> String {
 }
 fn event_type_sk(name: &str) -> String {
     format!("ETYPE#{name}")
+}
+/// The activity of one application's links (`-`: links without an application).
+fn activity_prefix(application: Option<&str>) -> String {
+    format!("PACT#{}#", application.unwrap_or("-"))
 }
 /// The uid marker's attribute naming its application.
 const OWNER: &str = "owner";
@@ -192,5 +197,48 @@ impl ApplicationStore for DynamoStore {
         limit: u32,
     ) -> PortResult<Page<EventType>> {
         self.list_data(tenant, "ETYPE#", "event type", cursor, limit).await
+    }
+
+    async fn put_portal_activity(&self, activity: &PortalActivity) -> PortResult<()> {
+        let sk = format!("{}{}", activity_prefix(activity.application_id.as_deref()), activity.id);
+        let mut item = key(tenant_pk(&activity.tenant_id), &sk);
+        item.insert(DATA.to_owned(), s(to_json(activity)?));
+        item.insert(TTL_ATTR.to_owned(), n(activity.expires_at));
+        if self.put_new(item).await? {
+            Ok(())
+        } else {
+            Err(PortError::Conflict(format!("activity {} exists", activity.id)))
+        }
+    }
+
+    async fn list_portal_activity(
+        &self,
+        tenant: &TenantId,
+        application: Option<&str>,
+        cursor: Option<&str>,
+        limit: u32,
+    ) -> PortResult<Page<PortalActivity>> {
+        let prefix = activity_prefix(application);
+        let spec = QuerySpec {
+            index: None,
+            pk: (PK, tenant_pk(tenant)),
+            sk_attr: SK,
+            // `~` sorts after every character of an activity id.
+            sk_cond: Some(SortCondition::Between(prefix.clone(), format!("{prefix}~"))),
+            forward: false,
+            ttl_filter: true,
+            consistent: false,
+            status_filter: None,
+        };
+        self.page(spec, cursor, limit, move |items| async move {
+            items
+                .into_iter()
+                .map(|i| {
+                    let v: PortalActivity = from_json(&i, "portal activity")?;
+                    Ok((i, v))
+                })
+                .collect()
+        })
+        .await
     }
 }
