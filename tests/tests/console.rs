@@ -590,11 +590,12 @@ async fn a_portal_link_sees_only_its_endpoints_and_an_ended_link_shows_the_expir
     b.wait_for("#top:not([hidden])").await;
     // The token left the address bar at once and was stored nowhere.
     b.assert_key_kept_in_memory_only(&token).await;
-    // Operator-only parts are hidden: no audit log, no explorer, no log-in form.
+    // Operator-only parts are hidden: no applications, audit log, schedules or
+    // explorer, no log-in form.
     assert_eq!(
         b.js("return Array.from(document.querySelectorAll('#top nav a')).filter(a => !a.hidden).map(a => a.dataset.section)")
             .await,
-        json!(["overview", "endpoints"])
+        json!(["overview", "endpoints", "event-types"])
     );
     assert_eq!(b.text("#logout").await, "Leave");
     b.nav("#/endpoints").await;
@@ -618,7 +619,8 @@ async fn a_portal_link_sees_only_its_endpoints_and_an_ended_link_shows_the_expir
     b.nav("#/events").await;
     b.wait_text("#main h1", "Not found").await;
     assert_eq!(as_portal(&h, &token, &format!("/v1/endpoints/{other}")).await, 404);
-    assert_eq!(as_portal(&h, &token, "/v1/events").await, 401);
+    // An operator route is refused as such, not as a bad credential.
+    assert_eq!(as_portal(&h, &token, "/v1/events").await, 403);
     b.stop().await;
 
     // A link whose second has passed: the API refuses it (a bounded wait for the
@@ -797,6 +799,589 @@ async fn operator_follows_a_schedules_occurrences_pauses_resumes_and_deletes_it(
     b.resize(360, 800).await;
     b.wait_for("#next-firings").await;
     assert_eq!(overflows(&b).await, 0, "the schedule page scrolls sideways at 360 px");
+    b.stop().await;
+    h.stop().await;
+}
+
+/// A request with a portal token as the bearer credential: (status, body).
+async fn portal_call(h: &Harness, token: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let mut req = h
+        .http
+        .request(
+            method.parse().unwrap_or(reqwest::Method::GET),
+            format!("{}{path}", h.stack.api_url),
+        )
+        .bearer_auth(token);
+    if let Some(b) = body {
+        req = req.json(&b);
+    }
+    let resp = req.send().await.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+    let status = resp.status().as_u16();
+    let bytes = resp.bytes().await.unwrap_or_default();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+impl Browser {
+    /// Types into a field as a user does, after emptying it.
+    async fn fill(&self, css: &str, text: &str) {
+        let el = self.wait_for(css).await;
+        el.clear().await.unwrap_or_else(|e| panic!("clear {css}: {e}"));
+        el.send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("type into {css}: {e}"));
+    }
+
+    /// Sets a field's value directly (date and time inputs, whose typing depends on
+    /// the browser's locale).
+    async fn set_value(&self, css: &str, value: &str) {
+        self.wait_for(css).await;
+        self.client
+            .execute(
+                "const el = document.querySelector(arguments[0]); el.value = arguments[1]; el.dispatchEvent(new Event('input', {bubbles: true})); el.dispatchEvent(new Event('change', {bubbles: true}));",
+                vec![json!(css), json!(value)],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("set {css}: {e}"));
+    }
+
+    async fn count(&self, css: &str) -> u64 {
+        self.client
+            .execute(
+                "return document.querySelectorAll(arguments[0]).length",
+                vec![json!(css)],
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_u64())
+            .unwrap_or_else(|| panic!("count {css}"))
+    }
+
+    /// Waits until nothing matches `css`.
+    async fn wait_gone(&self, css: &str) {
+        for _ in 0..(PAGE_WAIT.as_millis() / POLL.as_millis()) {
+            if self.count(css).await == 0 {
+                return;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+        panic!("{css} is still on the page");
+    }
+}
+
+/// Creates an event type of the catalogue.
+async fn event_type(h: &Harness, body: Value) {
+    let (s, t) = h.call("POST", "/v1/event-types", Some(body)).await;
+    assert_eq!(s, 201, "{t}");
+}
+
+/// Polls the endpoint's deliveries (API key) until `count` of them match `keep`,
+/// bounded; answers them.
+async fn deliveries_where(h: &Harness, ep: &str, count: usize, keep: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let mut found = Vec::new();
+    for _ in 0..(SETTLE.as_millis() / POLL.as_millis()) {
+        let (s, page) = h
+            .call("GET", &format!("/v1/endpoints/{ep}/deliveries?limit=100"), None)
+            .await;
+        assert_eq!(s, 200, "{page}");
+        found = page["items"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|d| keep(d))
+            .collect();
+        if found.len() >= count {
+            return found;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    panic!("{ep} has {} matching deliveries, not {count}: {found:?}", found.len())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_portal_customer_adds_an_endpoint_and_follows_its_deliveries_on_its_own() {
+    use courier_core::signing::{SigningSecret, verify};
+    let h = Harness::start(test_options("console-portal-self")).await;
+    let schema = json!({"type": "object", "required": ["orderId"], "properties": {"orderId": {"type": "integer"}}});
+    let example = json!({"orderId": 1001});
+    event_type(
+        &h,
+        json!({"name": "order.created", "description": "An order was placed.", "schema": schema, "example": example}),
+    )
+    .await;
+    event_type(
+        &h,
+        json!({"name": "invoice.paid", "description": "An invoice was paid."}),
+    )
+    .await;
+    event_type(&h, json!({"name": "legacy.ping"})).await;
+    let (s, t) = h
+        .call(
+            "PATCH",
+            "/v1/event-types/legacy.ping",
+            Some(json!({"deprecated": true})),
+        )
+        .await;
+    assert_eq!(s, 200, "{t}");
+    let (s, app) = h
+        .call(
+            "POST",
+            "/v1/applications",
+            Some(json!({"name": "Acme Corp", "uid": "acme"})),
+        )
+        .await;
+    assert_eq!(s, 201, "{app}");
+    let app_id = app["id"].as_str().unwrap_or_default().to_owned();
+    let rx = receiver(vec![Reply::Status(200)]).await;
+
+    // The operator offers two presets and a default rate limit, and makes a link.
+    let op = Browser::start("portal-operator").await;
+    op.goto(&format!("{}/console#/applications/{app_id}", h.stack.api_url))
+        .await;
+    op.log_in(&h.stack.api_key).await;
+    assert_eq!(op.text("#application-id").await, app_id);
+    op.click("#portal-preset-gavai").await;
+    op.click("#portal-preset-smartchat").await;
+    op.fill("#portal-rate", "10").await;
+    op.click("#portal-save").await;
+    assert_eq!(
+        op.wait_text("#portal-settings-result", "Saved").await,
+        "Saved: offers greatwait, tanitar, at most 20 live endpoints."
+    );
+    let (_, app) = h.call("GET", &format!("/v1/applications/{app_id}"), None).await;
+    assert_eq!(app["portal"]["presets"], json!(["greatwait", "tanitar"]), "{app}");
+    assert_eq!(app["portal"]["customPolicies"], false, "{app}");
+    assert_eq!(app["portal"]["maxEndpoints"], 20, "{app}");
+    assert_eq!(
+        app["portal"]["endpointDefaults"]["rateLimit"]["perSecond"].as_f64(),
+        Some(10.0),
+        "{app}"
+    );
+    op.screenshot("portal-settings").await;
+
+    // A link made and revoked from the page no longer opens.
+    op.click("#link-create").await;
+    let revoked_url = op.wait_text("#link-url", "#portal=").await;
+    let revoked_token = revoked_url.rsplit("#portal=").next().unwrap_or_default().to_owned();
+    op.click("#link-revoke").await;
+    op.wait_text("#link-revoke + span", "Revoked").await;
+    let (s, _) = portal_call(&h, &revoked_token, "GET", "/v1/portal/session", None).await;
+    assert_eq!(s, 401);
+
+    op.click("#link-create").await;
+    let url = op.wait_text("#link-url", "#portal=").await;
+    assert_ne!(url, revoked_url);
+    let token = url.rsplit("#portal=").next().unwrap_or_default().to_owned();
+    assert_eq!(url, format!("{}/console#portal={token}", h.stack.api_url));
+    let (s, session) = portal_call(&h, &token, "GET", "/v1/portal/session", None).await;
+    assert_eq!(s, 200, "{session}");
+    assert_eq!(
+        op.text("#link-id").await,
+        session["linkId"].as_str().unwrap_or_default()
+    );
+    assert_eq!(op.text("#link-scope").await, "the whole application");
+    assert_eq!(session["applicationId"], json!(app_id));
+    assert_eq!(session["applicationName"], "Acme Corp");
+    assert_eq!(session["endpointIds"], Value::Null);
+    assert_eq!(
+        (&session["readOnly"], &session["canCreateEndpoints"]),
+        (&json!(false), &json!(true))
+    );
+    assert_eq!(session["presets"], json!(["greatwait", "tanitar"]));
+    op.screenshot("portal-link").await;
+
+    // The customer opens it: its application and the link's expiry in the top bar.
+    let b = Browser::start("portal-customer").await;
+    b.goto(&url).await;
+    b.wait_for("#top:not([hidden])").await;
+    b.assert_key_kept_in_memory_only(&token).await;
+    assert_eq!(b.text("#portal-app").await, "Acme Corp");
+    let shown_expiry = b
+        .js("return document.querySelector('#portal-expires time').getAttribute('datetime')")
+        .await;
+    assert_eq!(courier_e2e::ms(&shown_expiry), courier_e2e::ms(&session["expiresAt"]));
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('#top nav a')).filter(a => !a.hidden).map(a => a.dataset.section)")
+            .await,
+        json!(["overview", "endpoints", "event-types"])
+    );
+    b.nav("#/endpoints").await;
+    assert_eq!(b.text("#no-endpoints").await, "No endpoints yet.");
+    b.click("#add-endpoint").await;
+
+    // The form offers the operator's presets and the catalogue's live types, each
+    // with its description, schema and example.
+    b.wait_for("#new-url").await;
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('#new-policy option')).map(o => o.value)")
+            .await,
+        json!(["greatwait", "tanitar"])
+    );
+    let (_, catalogue) = portal_call(&h, &token, "GET", "/v1/event-types?limit=100", None).await;
+    let live: Vec<Value> = catalogue["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|t| t["deprecated"] == false)
+        .map(|t| t["name"].clone())
+        .collect();
+    assert_eq!(live.len(), 2, "{catalogue}");
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('#type-picker input')).map(i => i.value)")
+            .await,
+        Value::Array(live)
+    );
+    let order = "#type-picker li[data-type='order.created']";
+    assert_eq!(
+        b.text(&format!("{order} .type-description")).await,
+        "An order was placed."
+    );
+    b.click(&format!("{order} summary")).await;
+    let shown: Value = serde_json::from_str(&b.text(&format!("{order} .type-schema")).await)
+        .unwrap_or_else(|e| panic!("schema preview: {e}"));
+    assert_eq!(shown, schema);
+    let shown: Value = serde_json::from_str(&b.text(&format!("{order} .type-example")).await)
+        .unwrap_or_else(|e| panic!("example preview: {e}"));
+    assert_eq!(shown, example);
+    b.screenshot("portal-add-endpoint").await;
+
+    b.fill("#new-url", &rx.url()).await;
+    b.fill("#new-description", "Orders to the warehouse").await;
+    b.click(&format!("{order} input")).await;
+    b.click("#new-submit").await;
+    let secret = b.text("#created-secret").await;
+    assert!(secret.starts_with("whsec_"), "{secret}");
+    let ep = b.text("#new-id").await;
+    b.screenshot("portal-secret").await;
+    let (s, e) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(e["applicationId"], json!(app_id));
+    assert_eq!(e["url"], json!(rx.url()));
+    assert_eq!(e["description"], "Orders to the warehouse");
+    assert_eq!(e["policy"], "greatwait");
+    assert_eq!(e["filterTypes"], json!(["order.created"]));
+    assert_eq!(e["rateLimit"]["perSecond"].as_f64(), Some(10.0), "{e}");
+
+    // Once dismissed, the secret is nowhere in the page.
+    b.click("#new-result button.done").await;
+    b.wait_text("#endpoint-status", "active").await;
+    assert_eq!(b.text("#endpoint-types").await, "order.created");
+    assert_eq!(b.text("#endpoint-rate").await, "10 per second");
+    let leaked = b
+        .client
+        .execute(
+            "return document.documentElement.outerHTML.includes(arguments[0])",
+            vec![json!(secret)],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(leaked, json!(false), "the secret is still in the page");
+
+    // A test event, delivered and signed with that secret, appears in the log.
+    b.click("#send-test").await;
+    let test_delivery = b.text("#test-delivery").await;
+    b.wait_for(&format!("#delivery-log tr[data-id='{test_delivery}']"))
+        .await;
+    assert_eq!(h.settled(&test_delivery, SETTLE).await["status"], "succeeded");
+    let got = rx.received();
+    assert_eq!(got.len(), 1);
+    let r = &got[0];
+    let ts: i64 = r.header("webhook-timestamp").and_then(|t| t.parse().ok()).unwrap_or(-1);
+    let key = SigningSecret::parse(&secret).unwrap_or_else(|e| panic!("{e}"));
+    let webhook_id = h.delivery(&test_delivery).await["webhookId"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        verify(
+            &key,
+            &webhook_id,
+            ts,
+            &r.body,
+            r.header("webhook-signature").unwrap_or("")
+        ),
+        "the test event is signed with the secret the page showed"
+    );
+
+    // The operator's events of the picked type reach it; another type does not.
+    let (s, sent) = h
+        .call(
+            "POST",
+            "/v1/events",
+            Some(json!({"applicationId": app_id, "type": "invoice.paid", "payload": {"invoiceId": 1}})),
+        )
+        .await;
+    assert_eq!(s, 202, "{sent}");
+    let (s, sent) = h
+        .call(
+            "POST",
+            "/v1/events",
+            Some(json!({"applicationId": app_id, "type": "order.created", "payload": {"orderId": 7}})),
+        )
+        .await;
+    assert_eq!(s, 202, "{sent}");
+    let order_delivery = sent["deliveries"][0]["id"].as_str().unwrap_or_default().to_owned();
+    assert_eq!(sent["deliveries"][0]["endpointId"], json!(ep));
+    assert_eq!(h.settled(&order_delivery, SETTLE).await["status"], "succeeded");
+    b.click("#log-refresh").await;
+    let row = b
+        .wait_text(&format!("#delivery-log tr[data-id='{order_delivery}']"), "succeeded")
+        .await;
+    let trigger = h.delivery(&order_delivery).await["trigger"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(row.contains(&trigger), "{row}");
+    assert_eq!(b.count("#delivery-log tbody tr").await, 2);
+    b.screenshot("portal-endpoint").await;
+
+    // Redeliver it from its page.
+    b.click(&format!("#delivery-log a[href='#/deliveries/{order_delivery}']"))
+        .await;
+    b.wait_for("#attempt-1").await;
+    assert_eq!(b.count("#redrive").await, 0, "redrive stays the operator's");
+    b.click("#redeliver").await;
+    assert_eq!(b.text("#attempt-2 .response-status").await, "200");
+    b.wait_text("#delivery-status", "succeeded").await;
+    let attempts = h.attempts(&order_delivery).await;
+    assert_eq!(attempts.len(), 2);
+    assert_eq!(attempts[1]["sourceAttemptId"], attempts[0]["id"]);
+    assert_eq!(rx.received().len(), 3);
+
+    // Replay since a minute before the order: the page's count is the API's.
+    b.nav(&format!("#/endpoints/{ep}")).await;
+    let created = courier_e2e::ms(&h.delivery(&order_delivery).await["createdAt"]);
+    b.wait_for("#range-since").await;
+    let since = b
+        .client
+        .execute(
+            "const d = new Date(arguments[0] - 60000); const p = (n) => String(n).padStart(2, '0'); \
+             return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes());",
+            vec![json!(created)],
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    b.set_value("#range-since", since.as_str().unwrap_or_default()).await;
+    b.click("#replay-range").await;
+    let replayed = b.wait_text("#replay-range + span", "sent again.").await;
+    let n: usize = replayed
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("replay answer {replayed:?}"));
+    assert!(n >= 1, "{replayed}");
+    let replays = deliveries_where(&h, &ep, n, |d| d["trigger"] == "replay").await;
+    assert_eq!(replays.len(), n, "{replays:?}");
+
+    // Rotate: the new secret once, then gone.
+    b.click("#rotate").await;
+    let rotated = b.text("#new-secret").await;
+    assert!(rotated.starts_with("whsec_") && rotated != secret, "{rotated}");
+    b.click("#secret-box button").await;
+    b.wait_gone("#new-secret").await;
+
+    // Disable and enable.
+    b.click("#disable").await;
+    b.wait_text("#endpoint-status", "disabled").await;
+    b.click("#enable").await;
+    b.wait_text("#endpoint-status", "active").await;
+
+    // A change past the operator's limit is refused, readably, and changes nothing.
+    let (s, refused) = portal_call(
+        &h,
+        &token,
+        "PATCH",
+        &format!("/v1/endpoints/{ep}"),
+        Some(json!({"rateLimit": {"perSecond": 50.0}})),
+    )
+    .await;
+    assert_eq!((s, &refused["code"]), (403, &json!("portal_forbidden")), "{refused}");
+    let detail = refused["detail"].as_str().unwrap_or_default().to_owned();
+    assert!(detail.starts_with("field `rateLimit`"), "{detail}");
+    b.fill("#edit-rate", "50").await;
+    b.click("#edit-save").await;
+    assert_eq!(
+        b.wait_text("#edit-result", "does not allow").await,
+        format!("This portal link does not allow that: {detail}")
+    );
+    b.screenshot("portal-refused").await;
+    let (_, e) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    assert_eq!(e["rateLimit"]["perSecond"].as_f64(), Some(10.0), "{e}");
+    // Lowering it is the customer's to do.
+    b.fill("#edit-rate", "5").await;
+    b.click("#edit-save").await;
+    b.wait_text("#endpoint-rate", "5 per second").await;
+    let (_, e) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    assert_eq!(e["rateLimit"]["perSecond"].as_f64(), Some(5.0), "{e}");
+
+    // Delete, after a confirmation: it leaves the list, its history stays.
+    b.click("#delete").await;
+    b.click("#delete-confirm").await;
+    assert_eq!(b.text("#no-endpoints").await, "No endpoints yet.");
+    let (s, e) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    assert_eq!((s, &e["status"]), (200, &json!("revoked")), "{e}");
+    let (s, list) = portal_call(&h, &token, "GET", "/v1/endpoints", None).await;
+    assert_eq!((s, &list["items"]), (200, &json!([])), "{list}");
+    assert_eq!(h.delivery(&order_delivery).await["status"], "succeeded");
+    b.stop().await;
+
+    // The operator reads every change the customer made, as the API lists them.
+    op.click("#activity-refresh").await;
+    let (s, activity) = h
+        .call(
+            "GET",
+            &format!("/v1/applications/{app_id}/portal-activity?limit=50"),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{activity}");
+    let items = activity["items"].as_array().cloned().unwrap_or_default();
+    assert!(
+        items
+            .iter()
+            .any(|x| x["method"] == "DELETE" && x["path"] == json!(format!("/v1/endpoints/{ep}"))),
+        "{activity}"
+    );
+    assert!(
+        items
+            .iter()
+            .any(|x| x["method"] == "POST" && x["path"] == "/v1/endpoints" && x["status"] == 201),
+        "{activity}"
+    );
+    let expected: Vec<Value> = items
+        .iter()
+        .map(|x| {
+            json!([
+                format!(
+                    "{} {}",
+                    x["method"].as_str().unwrap_or_default(),
+                    x["path"].as_str().unwrap_or_default()
+                ),
+                x["status"].to_string()
+            ])
+        })
+        .collect();
+    op.wait_for(&format!(
+        "#portal-activity tbody tr[data-id='{}']",
+        items[0]["id"].as_str().unwrap_or_default()
+    ))
+    .await;
+    assert_eq!(
+        op.js("return Array.from(document.querySelectorAll('#portal-activity tbody tr')).map(r => [r.querySelector('.activity-request').textContent, r.querySelector('.activity-status').textContent])")
+            .await,
+        Value::Array(expected)
+    );
+    op.screenshot("portal-activity").await;
+    op.stop().await;
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_only_portal_link_offers_no_change_and_a_narrowed_one_cannot_add_endpoints() {
+    let h = Harness::start(test_options("console-portal-read-only")).await;
+    let (s, app) = h
+        .call("POST", "/v1/applications", Some(json!({"name": "Globex"})))
+        .await;
+    assert_eq!(s, 201, "{app}");
+    let app_id = app["id"].as_str().unwrap_or_default().to_owned();
+    let rx = receiver(vec![Reply::Status(204)]).await;
+    let (s, e) = h
+        .call(
+            "POST",
+            "/v1/endpoints",
+            Some(json!({"url": rx.url(), "policy": "greatwait", "applicationId": app_id})),
+        )
+        .await;
+    assert_eq!(s, 201, "{e}");
+    let ep = e["id"].as_str().unwrap_or_default().to_owned();
+    let delivered = h.event(&ep, json!({"orderId": 3001})).await;
+    assert_eq!(h.settled(&delivered, SETTLE).await["status"], "succeeded");
+
+    let (s, link) = h
+        .call(
+            "POST",
+            &format!("/v1/applications/{app_id}/portal-links"),
+            Some(json!({"readOnly": true})),
+        )
+        .await;
+    assert_eq!(s, 201, "{link}");
+    let token = link["token"].as_str().unwrap_or_default().to_owned();
+    // The server refuses a write through it whatever a page offers.
+    let (s, refused) = portal_call(&h, &token, "POST", &format!("/v1/endpoints/{ep}/test"), None).await;
+    assert_eq!((s, &refused["code"]), (403, &json!("portal_forbidden")), "{refused}");
+
+    let b = Browser::start("portal-read-only").await;
+    b.goto(link["url"].as_str().unwrap_or_default()).await;
+    b.wait_for("#top:not([hidden])").await;
+    assert_eq!(b.text("#portal-app").await, "Globex");
+    assert_eq!(b.text("#portal-read-only").await, "read-only");
+    b.nav("#/endpoints").await;
+    b.wait_for(&format!("#endpoints tr[data-id='{ep}']")).await;
+    assert_eq!(b.count("#add-endpoint").await, 0);
+    b.nav(&format!("#/endpoints/{ep}")).await;
+    assert_eq!(
+        b.text("#read-only-note").await,
+        "This link is read-only: you can watch this endpoint and its deliveries, not change them."
+    );
+    b.wait_for(&format!("#delivery-log tr[data-id='{delivered}']")).await;
+    let writes =
+        "#send-test, #disable, #enable, #rotate, #replay-range, #replay-dead, #delete, #revoke, #edit-endpoint";
+    assert_eq!(b.count(writes).await, 0);
+    b.screenshot("portal-read-only").await;
+    b.nav(&format!("#/deliveries/{delivered}")).await;
+    b.wait_for("#attempt-1").await;
+    assert_eq!(b.count("#redeliver, #redrive").await, 0);
+    assert_eq!(
+        b.text("#read-only-note").await,
+        "This link is read-only: redelivery is not offered."
+    );
+    b.nav("#/endpoints/new").await;
+    assert_eq!(b.text("#main .error").await, "This portal link cannot add endpoints.");
+
+    // A link narrowed to one endpoint manages it but adds none.
+    let (s, link) = h
+        .call(
+            "POST",
+            &format!("/v1/applications/{app_id}/portal-links"),
+            Some(json!({"endpointIds": [ep]})),
+        )
+        .await;
+    assert_eq!(s, 201, "{link}");
+    b.goto(link["url"].as_str().unwrap_or_default()).await;
+    b.wait_for("#top:not([hidden])").await;
+    assert_eq!(b.count("#portal-read-only").await, 0);
+    b.nav("#/endpoints").await;
+    b.wait_for(&format!("#endpoints tr[data-id='{ep}']")).await;
+    assert_eq!(b.count("#add-endpoint").await, 0);
+    b.nav(&format!("#/endpoints/{ep}")).await;
+    b.wait_for("#send-test").await;
+    assert_eq!(b.count("#read-only-note").await, 0);
+    b.stop().await;
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_route_shows_the_not_found_page() {
+    let h = Harness::start(test_options("console-bad-route")).await;
+    let b = Browser::start("bad-route").await;
+    // Opened at it: the login page first, then the not-found page.
+    b.goto(&format!("{}/console#/%E0", h.stack.api_url)).await;
+    b.log_in(&h.stack.api_key).await;
+    assert_eq!(b.text("#not-found").await, "Not found");
+    // Followed from another page, and a name no page has.
+    b.nav("#/overview").await;
+    b.wait_for("#status-counts").await;
+    b.nav("#/endpoints/%E0%A4").await;
+    assert_eq!(b.text("#not-found").await, "Not found");
+    b.nav("#/overview").await;
+    b.wait_for("#status-counts").await;
+    b.nav("#/%E0").await;
+    assert_eq!(b.text("#not-found").await, "Not found");
+    b.nav("#/overview").await;
+    b.wait_for("#status-counts").await;
+    b.nav("#/constructor").await;
+    assert_eq!(b.text("#not-found").await, "Not found");
     b.stop().await;
     h.stop().await;
 }

@@ -22,15 +22,20 @@
 
   // The only copy of the key (or of a portal link's token).
   let apiKey = null;
-  // A portal session: a customer's link scoped to some endpoints. Operator-only parts
-  // (audit log, explorer, log-in form) are hidden; `portalEnded` says why the
-  // credential is gone, for the "link expired" page.
+  // A portal session: a customer's link scoped to one application (or some of its
+  // endpoints). Operator-only parts (applications, audit log, schedules, explorer,
+  // log-in form) are hidden; `portalEnded` says why the credential is gone, for the
+  // "link expired" page. `session` is GET /v1/portal/session: what the link allows,
+  // so the page offers only that (the server enforces it either way).
   let portal = false;
   let portalEnded = null;
-  const OPERATOR_ONLY = ["events", "explorer", "schedules"];
+  let session = null;
+  const OPERATOR_ONLY = ["applications", "events", "explorer", "schedules"];
   // Timers of the page on screen, cleared when the route changes.
   let timers = [];
   let renderSeq = 0;
+  // Reloads the delivery log on screen (set by the endpoint page), after a test event.
+  let reloadLog = null;
 
   // ---- DOM helpers: text only, never markup from data ----
 
@@ -126,12 +131,29 @@
 
   // ---- the API ----
 
+  // The message shown for a refused request: the problem's detail in words, never
+  // the raw body. A portal refusal says so, naming what the link may not change.
+  function problemText(status, body) {
+    const detail = body && typeof body === "object" ? String(body.detail || body.title || "") : "";
+    if (body && body.code === "portal_forbidden") {
+      return "This portal link does not allow that" + (detail ? ": " + detail : ".");
+    }
+    return detail || "The request failed (status " + status + ").";
+  }
+
   class ApiError extends Error {
     constructor(status, body) {
-      super((body && (body.detail || body.title)) || "request failed with status " + status);
+      super(problemText(status, body));
       this.status = status;
       this.body = body;
+      this.code = body && typeof body === "object" ? body.code : undefined;
     }
+  }
+
+  // Whether this page may offer writes: an operator key, or a portal link that is
+  // not read-only.
+  function canWrite() {
+    return !portal || !session || !session.readOnly;
   }
 
   // `quiet401`: the login check, where a refused key is the answer, not an expiry.
@@ -213,6 +235,7 @@
   function route() {
     timers.forEach(clearInterval);
     timers = [];
+    reloadLog = null;
     const seq = ++renderSeq;
     const main = clear(document.getElementById("main"));
     const top = document.getElementById("top");
@@ -221,7 +244,10 @@
       return;
     }
     const hash = location.hash.startsWith("#/") ? location.hash.slice(2) : "overview";
-    const parts = hash.split("/").map(decodeURIComponent);
+    // A malformed escape (`#/%E0`) makes decodeURIComponent throw: such a route is
+    // no page, and shows the not-found page rather than nothing.
+    let parts;
+    try { parts = hash.split("/").map(decodeURIComponent); } catch (_) { parts = [null]; }
     if (!apiKey) {
       top.hidden = true;
       if (portal) renderPortalEnded(main);
@@ -230,20 +256,27 @@
     }
     top.hidden = false;
     document.getElementById("logout").textContent = portal ? "Leave" : "Log out";
+    portalInfo();
+    const section = parts[0] === "deliveries" ? "endpoints" : parts[0];
     for (const a of top.querySelectorAll("nav a")) {
       a.hidden = portal && OPERATOR_ONLY.includes(a.dataset.section);
-      if (a.dataset.section === (parts[0] === "deliveries" ? "endpoints" : parts[0])) a.setAttribute("aria-current", "page");
+      if (a.dataset.section === section) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
-    const page = {
+    const pages = {
       overview: () => renderOverview(main, seq),
-      endpoints: () => (parts[1] ? renderEndpoint(main, parts[1], seq) : renderEndpoints(main, seq)),
+      endpoints: () => (parts[1] === "new" ? renderNewEndpoint(main, seq) : parts[1] ? renderEndpoint(main, parts[1], seq) : renderEndpoints(main, seq)),
       deliveries: () => renderDelivery(main, parts[1] || "", seq),
+      "event-types": () => renderEventTypes(main, seq),
+      applications: () => (parts[1] ? renderApplication(main, parts[1], seq) : renderApplications(main, seq)),
       events: () => renderEvents(main, seq),
       schedules: () => (parts[1] ? renderSchedule(main, parts[1], seq) : renderSchedules(main, seq)),
       explorer: () => renderExplorer(main),
-    }[portal && OPERATOR_ONLY.includes(parts[0]) ? "" : parts[0]];
-    const run = page || (() => append(main, [h("h1", {}, "Not found"), h("p", {}, "No such page. "), link("#/overview", "Go to the overview")]));
+    };
+    // Own keys only: `#/constructor` names no page.
+    const known = parts[0] !== null && Object.prototype.hasOwnProperty.call(pages, parts[0]) && !(portal && OPERATOR_ONLY.includes(parts[0]));
+    const run = known ? pages[parts[0]] :
+      (() => append(main, [h("h1", { id: "not-found" }, "Not found"), h("p", {}, "No such page. "), link("#/overview", "Go to the overview")]));
     Promise.resolve(run()).catch((e) => {
       if (seq !== renderSeq || e.status === 401) return;
       append(main, [h("p", { class: "error", role: "alert" }, e.message)]);
@@ -266,10 +299,11 @@
     apiKey = token;
     portal = true;
     portalEnded = null;
+    session = null;
     document.getElementById("top").hidden = true;
     append(main, [h("p", { class: "muted" }, "Opening the link…")]);
     try {
-      await api("GET", "/v1/endpoints?limit=1", undefined, undefined, true);
+      session = await api("GET", "/v1/portal/session", undefined, undefined, true);
     } catch (e) {
       apiKey = null;
       if (e.status === 401) portalEnded = "expired";
@@ -281,6 +315,18 @@
       }
     }
     route();
+  }
+
+  // The portal's banner in the top bar: whose portal it is and until when.
+  function portalInfo() {
+    const box = clear(document.getElementById("portal-info"));
+    box.hidden = !portal || !session;
+    if (box.hidden) return;
+    append(box, [
+      h("span", { id: "portal-app" }, session.applicationName || "Your endpoints"),
+      " · link valid until ", h("span", { id: "portal-expires" }, when(session.expiresAt)),
+      session.readOnly ? [" ", h("span", { class: "badge", id: "portal-read-only" }, "read-only")] : null,
+    ]);
   }
 
   function renderPortalEnded(main) {
@@ -428,24 +474,178 @@
     return h("span", { class: "muted" }, "no health model");
   }
 
+  // Whether the page offers "Add endpoint": an operator always, a portal link when
+  // it covers a whole application and is not read-only.
+  function canCreate() {
+    return !portal || !!(session && session.canCreateEndpoints && !session.readOnly);
+  }
+
   async function renderEndpoints(main, seq) {
     append(main, [h("h1", {}, "Endpoints")]);
     const items = await listAll("/v1/endpoints?limit=100", 5);
     if (stale(seq)) return;
+    const add = canCreate() ? h("p", {}, link("#/endpoints/new", "Add endpoint", { id: "add-endpoint", class: "button" })) : null;
+    const room = portal && session && session.applicationId && session.maxEndpoints ?
+      h("p", { class: "muted", id: "endpoint-room" }, items.length + " of at most " + session.maxEndpoints + " endpoints.") : null;
     if (items.length === 0) {
-      append(main, [h("p", {}, "No endpoints yet. Create one with POST /v1/endpoints.")]);
+      append(main, [h("p", { id: "no-endpoints" }, portal ? "No endpoints yet." : "No endpoints yet. Create one here or with POST /v1/endpoints."), add]);
       return;
     }
-    append(main, [card(items.length + " endpoints",
+    append(main, [add, room, card(items.length + " endpoints",
       h("table", { class: "responsive", id: "endpoints" },
         h("thead", {}, h("tr", {}, ["URL", "Status", "Health", "Policy", "Created"].map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, items.map((e) => h("tr", {},
+        h("tbody", {}, items.map((e) => h("tr", { "data-id": e.id },
           h("td", { "data-label": "URL", class: "wrap" }, link("#/endpoints/" + encodeURIComponent(e.id), e.url), h("div", { class: "muted mono" }, e.id),
             e.description ? h("div", { class: "muted" }, e.description) : null),
           h("td", { "data-label": "Status" }, badge(e.status)),
           h("td", { "data-label": "Health" }, healthCell(e)),
           h("td", { "data-label": "Policy" }, policyName(e.policy)),
           h("td", { "data-label": "Created" }, when(e.createdAt)))))))]);
+  }
+
+  // ---- the event-type catalogue ----
+
+  async function catalogue() {
+    return listAll("/v1/event-types?limit=100", 10);
+  }
+
+  // An event type's schema and example, folded: a preview to pick by.
+  function typeDetails(t) {
+    const has = (v) => v !== null && v !== undefined;
+    if (!has(t.schema) && !has(t.example)) return h("div", { class: "muted type-details" }, "No schema or example.");
+    return h("details", { class: "type-details" },
+      h("summary", {}, has(t.schema) && has(t.example) ? "Schema and example" : has(t.schema) ? "Schema" : "Example"),
+      has(t.schema) ? [h("h3", { class: "spaced" }, "Schema"), h("pre", { class: "type-schema" }, JSON.stringify(t.schema, null, 2))] : null,
+      has(t.example) ? [h("h3", { class: "spaced" }, "Example payload"), h("pre", { class: "type-example" }, JSON.stringify(t.example, null, 2))] : null);
+  }
+
+  // Checkboxes over the catalogue's event types that are not deprecated (plus any
+  // name already chosen that the catalogue no longer offers, so an edit keeps it).
+  // `chosen` null: every type. Answers the fieldset and a function reading the pick
+  // (null when nothing is ticked: every type).
+  function typePicker(types, chosen) {
+    const picked = new Set(chosen || []);
+    const offered = types.filter((t) => !t.deprecated);
+    const names = new Set(offered.map((t) => t.name));
+    const extra = Array.from(picked).filter((n) => !names.has(n));
+    const boxes = [];
+    const row = (name, t) => {
+      const box = h("input", { type: "checkbox", value: name, "data-type": name, checked: picked.has(name) });
+      boxes.push(box);
+      return h("li", { class: "type-choice", "data-type": name },
+        h("label", { class: "check" }, box, h("code", {}, name)),
+        t ? [t.description ? h("div", { class: "type-description" }, t.description) : null, typeDetails(t)] :
+          h("div", { class: "muted" }, "Not in the catalogue (or deprecated)."));
+    };
+    const list = h("ul", { class: "types", id: "type-picker" }, offered.map((t) => row(t.name, t)), extra.map((n) => row(n, null)));
+    const fieldset = h("fieldset", { class: "types-box" },
+      h("legend", {}, "Event types"),
+      h("p", { class: "muted" }, "Tick the types this endpoint receives; none ticked means every type."),
+      offered.length + extra.length === 0 ? h("p", { class: "muted" }, "The catalogue has no event types yet: the endpoint receives every type.") : list);
+    const read = () => {
+      const on = boxes.filter((b) => b.checked).map((b) => b.value);
+      return on.length ? on : null;
+    };
+    return [fieldset, read];
+  }
+
+  async function renderEventTypes(main, seq) {
+    append(main, [h("h1", {}, "Event types")]);
+    const types = await catalogue();
+    if (stale(seq)) return;
+    if (types.length === 0) {
+      append(main, [h("p", { id: "no-event-types" }, "No event types in the catalogue yet.")]);
+      return;
+    }
+    append(main, [card(types.length + " event types",
+      h("ul", { class: "types", id: "event-types" }, types.map((t) => h("li", { class: "type-choice", "data-type": t.name },
+        h("code", {}, t.name), t.deprecated ? [" ", h("span", { class: "badge s-deprecated" }, "deprecated")] : null,
+        t.description ? h("div", { class: "type-description" }, t.description) : null,
+        typeDetails(t)))))]);
+  }
+
+  // ---- adding an endpoint ----
+
+  function presetChoices() {
+    return portal && session && Array.isArray(session.presets) ? session.presets : PRESETS;
+  }
+
+  function channelsFrom(text) {
+    const list = text.split(",").map((c) => c.trim()).filter((c) => c);
+    return list.length ? list : null;
+  }
+
+  // A signing secret, shown once: copy it now, then it leaves the page.
+  function secretNotice(secret, id, done) {
+    const value = h("pre", { id }, secret);
+    const status = h("span", { class: "muted", role: "status" });
+    const box = h("div", { class: "secret" },
+      h("p", {}, h("strong", {}, "Signing secret: shown once. "), "Copy it now and keep it with your receiver: it is not shown again and is not kept in this page."),
+      value,
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "secondary", onclick: async () => {
+          clear(status);
+          try {
+            await navigator.clipboard.writeText(secret);
+            append(status, ["Copied."]);
+          } catch (_) {
+            append(status, ["Copying is not allowed here: select the text and copy it."]);
+          }
+        } }, "Copy"),
+        h("button", { type: "button", class: "done", onclick: done }, "I have copied it"),
+        status));
+    return box;
+  }
+
+  async function renderNewEndpoint(main, seq) {
+    append(main, [h("p", {}, link("#/endpoints", "← Endpoints")), h("h1", {}, "Add an endpoint")]);
+    if (!canCreate()) {
+      append(main, [h("p", { class: "error", role: "alert" }, "This portal link cannot add endpoints.")]);
+      return;
+    }
+    const types = await catalogue();
+    if (stale(seq)) return;
+    const url = h("input", { id: "new-url", type: "url", required: true, size: "48", spellcheck: "false", autocomplete: "off" });
+    const description = h("input", { id: "new-description", size: "48" });
+    const policy = h("select", { id: "new-policy" }, presetChoices().map((p) => h("option", { value: p }, p)));
+    const channels = h("input", { id: "new-channels", size: "32" });
+    const [picker, pickedTypes] = typePicker(types, null);
+    const err = h("p", { class: "error", role: "alert", id: "new-error" });
+    const result = h("div", { id: "new-result", "aria-live": "polite" });
+    const submit = h("button", { type: "submit", id: "new-submit" }, "Add endpoint");
+    const form = h("form", { class: "card", id: "new-endpoint", "aria-label": "Add an endpoint" },
+      h("label", { for: "new-url" }, "URL the webhooks are sent to", url),
+      h("label", { for: "new-description" }, "Description (optional)", description),
+      h("label", { for: "new-policy" }, "Retry policy", policy),
+      picker,
+      h("label", { for: "new-channels" }, "Channels (optional, comma-separated)", channels),
+      err, submit);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clear(err);
+      const body = { url: url.value.trim(), policy: policy.value };
+      if (description.value.trim()) body.description = description.value.trim();
+      const picked = pickedTypes();
+      if (picked) body.filterTypes = picked;
+      const ch = channelsFrom(channels.value);
+      if (ch) body.channels = ch;
+      submit.disabled = true;
+      try {
+        const e = await api("POST", "/v1/endpoints", body);
+        if (stale(seq)) return;
+        form.hidden = true;
+        const go = () => { clear(result); location.hash = "#/endpoints/" + encodeURIComponent(e.id); };
+        append(result, [card("Endpoint added",
+          h("p", {}, "The endpoint ", link("#/endpoints/" + encodeURIComponent(e.id), e.id, { class: "mono", id: "new-id" }), " sends to ", h("span", { class: "wrap" }, e.url), "."),
+          secretNotice(e.secret, "created-secret", go))]);
+      } catch (e2) {
+        append(err, [e2.message]);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    append(main, [form, result]);
+    url.focus();
   }
 
   async function renderEndpoint(main, id, seq) {
@@ -465,13 +665,25 @@
             h("dt", {}, "Latency class"), h("dd", {}, e.latencyClass),
             h("dt", {}, "Timeout"), h("dd", {}, e.timeoutMs + " ms"),
             h("dt", {}, "Description"), h("dd", { id: "endpoint-description" }, e.description || "—"),
+            h("dt", {}, "Event types"), h("dd", { id: "endpoint-types" }, e.filterTypes ? e.filterTypes.join(", ") : "every type"),
+            h("dt", {}, "Channels"), h("dd", { id: "endpoint-channels" }, e.channels ? e.channels.join(", ") : "any"),
+            h("dt", {}, "Rate limit"), h("dd", { id: "endpoint-rate" }, rateText(e.rateLimit)),
+            h("dt", {}, "Most attempts at once"), h("dd", { id: "endpoint-inflight" }, e.maxInFlight ? String(e.maxInFlight) : "no limit"),
+            portal ? null : [h("dt", {}, "Application"), h("dd", { id: "endpoint-application" }, e.applicationId ?
+              link("#/applications/" + encodeURIComponent(e.applicationId), e.applicationId, { class: "mono" }) : "none")],
             h("dt", {}, "Secrets"), h("dd", {}, e.secrets.map((x) => h("div", {}, badge(x.state), " since ", when(x.createdAt), x.expiresAt ? [" until ", when(x.expiresAt)] : null))),
             h("dt", {}, "Created"), h("dd", {}, when(e.createdAt)))),
-        endpointActions(e, path)),
+        canWrite() ? endpointActions(e, path) :
+          card("Actions", h("p", { id: "read-only-note" }, "This link is read-only: you can watch this endpoint and its deliveries, not change them."))),
     ]);
+    main.appendChild(deliveryLog(e, path, seq));
     const ladder = card("Policy: how long can this receiver be down?", h("p", { class: "muted" }, "Loading…"));
     main.appendChild(ladder);
-    main.appendChild(deliveryLog(e, path, seq));
+    if (canWrite() && e.status !== "revoked") {
+      const editor = await endpointEditor(e, path, seq);
+      if (stale(seq)) return;
+      main.appendChild(editor);
+    }
     try {
       const show = await policyShow(e.policy, e.latencyClass);
       if (stale(seq)) return;
@@ -523,6 +735,82 @@
     ];
   }
 
+  function rateText(r) {
+    if (!r) return "no limit";
+    return r.perSecond + " per second" + (r.burst ? ", bursts of " + r.burst : "");
+  }
+
+  // Changing an endpoint: only the fields the user changed are sent, so a field a
+  // portal link may not touch is refused only if it was really changed.
+  async function endpointEditor(e, path, seq) {
+    // Without the catalogue the form still edits the rest, keeping the chosen types.
+    let types = [];
+    try { types = await catalogue(); } catch (_) { types = []; }
+    const url = h("input", { id: "edit-url", type: "url", size: "48", spellcheck: "false", value: e.url });
+    const description = h("input", { id: "edit-description", size: "48", value: e.description || "" });
+    const current = policyName(e.policy);
+    const presets = presetChoices();
+    const custom = typeof e.policy !== "string";
+    const policy = h("select", { id: "edit-policy" },
+      custom || !presets.includes(current) ? h("option", { value: "" }, current + " (unchanged)") : null,
+      presets.map((p) => h("option", { value: p, selected: !custom && p === current }, p)));
+    const [picker, pickedTypes] = typePicker(types, e.filterTypes);
+    const channels = h("input", { id: "edit-channels", size: "32", value: (e.channels || []).join(", ") });
+    const rate = h("input", { id: "edit-rate", type: "number", min: "0.1", step: "any", value: e.rateLimit ? String(e.rateLimit.perSecond) : "" });
+    const inflight = h("input", { id: "edit-inflight", type: "number", min: "1", step: "1", value: e.maxInFlight ? String(e.maxInFlight) : "" });
+    const out = h("p", { role: "status", id: "edit-result" });
+    const submit = h("button", { type: "submit", id: "edit-save" }, "Save changes");
+    const same = (a, b) => JSON.stringify(a === undefined ? null : a) === JSON.stringify(b === undefined ? null : b);
+    const form = h("form", { class: "card", id: "edit-endpoint", "aria-label": "Change the endpoint" },
+      h("h2", {}, "Settings"),
+      h("label", { for: "edit-url" }, "URL", url),
+      h("label", { for: "edit-description" }, "Description", description),
+      h("label", { for: "edit-policy" }, "Retry policy", policy),
+      picker,
+      h("label", { for: "edit-channels" }, "Channels (comma-separated; empty: any)", channels),
+      h("div", { class: "inline" },
+        h("label", { for: "edit-rate" }, "Rate limit, per second (empty: none)", rate),
+        h("label", { for: "edit-inflight" }, "Most attempts at once (empty: no limit)", inflight)),
+      portal ? h("p", { class: "muted" }, "Limits set by your provider can be lowered here, not raised or removed.") : null,
+      out, submit);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clear(out);
+      out.className = "";
+      const body = {};
+      if (url.value.trim() !== e.url) body.url = url.value.trim();
+      if (description.value.trim() !== (e.description || "")) body.description = description.value.trim() || null;
+      if (policy.value && policy.value !== current) body.policy = policy.value;
+      const picked = pickedTypes();
+      if (!same(picked ? picked.slice().sort() : null, e.filterTypes ? e.filterTypes.slice().sort() : null)) body.filterTypes = picked;
+      const ch = channelsFrom(channels.value);
+      if (!same(ch, e.channels)) body.channels = ch;
+      const r = rate.value.trim() === "" ? null : Number(rate.value);
+      if (!same(r, e.rateLimit ? e.rateLimit.perSecond : null)) {
+        body.rateLimit = r === null ? null : Object.assign({ perSecond: r }, e.rateLimit && e.rateLimit.burst ? { burst: e.rateLimit.burst } : {});
+      }
+      const m = inflight.value.trim() === "" ? null : Number(inflight.value);
+      if (!same(m, e.maxInFlight || null)) body.maxInFlight = m;
+      if (Object.keys(body).length === 0) {
+        append(out, ["Nothing changed."]);
+        return;
+      }
+      submit.disabled = true;
+      try {
+        await api("PATCH", path, body);
+        if (stale(seq)) return;
+        toast("Endpoint saved.");
+        route();
+      } catch (err) {
+        out.className = "error";
+        append(out, [err.message]);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    return form;
+  }
+
   function endpointActions(e, path) {
     const reload = () => route();
     const replaySince = h("input", { id: "replay-since", type: "datetime-local" });
@@ -532,10 +820,20 @@
     const secretBox = h("div", { id: "secret-box", "aria-live": "polite" });
     const iso = (input) => (input.value ? new Date(input.value).toISOString() : undefined);
     const revoked = e.status === "revoked";
+    const deleteBox = h("div", { class: "actions", id: "delete-confirm-box", hidden: true },
+      h("span", {}, "Delete this endpoint? It stops receiving events at once and leaves the list; its delivery history stays readable."),
+      action("Yes, delete it", async () => {
+        await api("DELETE", path);
+        toast("Endpoint deleted.");
+        location.hash = "#/endpoints";
+        return null;
+      }, { id: "delete-confirm", class: "danger" }),
+      h("button", { type: "button", class: "secondary", onclick: () => { deleteBox.hidden = true; } }, "Keep it"));
     return card("Actions",
       h("div", { class: "actions" }, action("Send test event", async () => {
         const r = await api("POST", path + "/test");
-        return ["Test delivery ", link("#/deliveries/" + encodeURIComponent(r.deliveryId), r.deliveryId, { class: "mono" }), " queued."];
+        if (reloadLog) reloadLog();
+        return ["Test delivery ", link("#/deliveries/" + encodeURIComponent(r.deliveryId), r.deliveryId, { class: "mono", id: "test-delivery" }), " queued."];
       }, { id: "send-test", disabled: revoked })),
       h("div", { class: "actions" },
         action("Disable", async () => { await api("POST", path + "/disable"); toast("Endpoint disabled."); reload(); }, { id: "disable", class: "danger", disabled: revoked || e.status === "disabled" })),
@@ -568,8 +866,8 @@
           const body = { since };
           const until = iso(rangeUntil);
           if (until) body.until = until;
-          const r = await api("POST", path + "/replay", body);
-          return r.replayed + " events sent again.";
+          const r = await api("POST", path + "/replay", body, { "idempotency-key": idempotencyKey() });
+          return r.replayed + (r.replayed === 1 ? " event" : " events") + " sent again.";
         }, { id: "replay-range", disabled: revoked })),
       h("div", { class: "actions" },
         action("Replay dead (failed) deliveries", async () => {
@@ -577,10 +875,12 @@
           return (r.replayed !== undefined ? r.replayed : "The") + " failed deliveries queued again.";
         }, { id: "replay-dead", disabled: revoked })),
       h("div", { class: "actions" },
-        action("Revoke…", async () => {
+        portal ? null : action("Revoke…", async () => {
           if (!window.confirm("Revoke this endpoint for good? It cannot be enabled again.")) return null;
           await api("POST", path + "/revoke"); toast("Endpoint revoked."); reload(); return null;
-        }, { id: "revoke", class: "danger", disabled: revoked })));
+        }, { id: "revoke", class: "danger", disabled: revoked }),
+        h("button", { type: "button", class: "danger", id: "delete", disabled: revoked, onclick: () => { deleteBox.hidden = false; } }, "Delete…")),
+      deleteBox);
   }
 
   function deliveryLog(e, path, seq) {
@@ -606,7 +906,7 @@
         const page = await api("GET", path + "/deliveries?" + query());
         if (stale(seq)) return;
         for (const d of page.items || []) {
-          body.appendChild(h("tr", {},
+          body.appendChild(h("tr", { "data-id": d.id },
             h("td", { "data-label": "Delivery" }, link("#/deliveries/" + encodeURIComponent(d.id), d.id, { class: "mono" })),
             h("td", { "data-label": "Status" }, badge(d.status), d.deadReason ? h("div", { class: "muted" }, d.deadReason) : null),
             h("td", { "data-label": "Attempts" }, String(d.attemptCount)),
@@ -623,11 +923,13 @@
       }
     };
     more.addEventListener("click", () => load(false));
+    reloadLog = () => { if (!stale(seq)) load(true); };
     const form = h("form", { class: "inline", "aria-label": "Filter the delivery log" },
       h("label", { for: "log-status" }, "Status", status),
       h("label", { for: "log-since" }, "Created from", since),
       h("label", { for: "log-until" }, "until", until),
-      h("button", { type: "submit", id: "log-filter" }, "Filter"));
+      h("button", { type: "submit", id: "log-filter" }, "Filter"),
+      h("button", { type: "button", class: "secondary", id: "log-refresh", onclick: () => load(true) }, "Refresh"));
     form.addEventListener("submit", (ev) => { ev.preventDefault(); load(true); });
     load(true);
     return card("Delivery log", form,
@@ -689,7 +991,7 @@
             h("dt", {}, "Next attempt"), h("dd", { id: "next-attempt" }, next !== null ? [when(d.nextAttemptAt), " ", countdown] : "none planned"),
             d.throttledUntil ? [h("dt", {}, "Held by limits until"), h("dd", { id: "throttled-until" }, when(d.throttledUntil))] : null,
             d.deadLetteredAt ? [h("dt", {}, "Dead-lettered"), h("dd", {}, when(d.deadLetteredAt))] : null)),
-        card("Actions",
+        !canWrite() ? card("Actions", h("p", { id: "read-only-note" }, "This link is read-only: redelivery is not offered.")) : card("Actions",
           h("div", { class: "actions" },
             h("label", { for: "source-attempt" }, "Redeliver, following up on", chosen),
             action("Redeliver", async () => {
@@ -699,7 +1001,8 @@
               return "Attempt " + r.attemptNumber + " queued.";
             }, { id: "redeliver", disabled: !SETTLED.includes(d.status) || attempts.length === 0 })),
           SETTLED.includes(d.status) ? null : h("p", { class: "muted" }, "Redelivery is open once the delivery has settled."),
-          h("div", { class: "actions" },
+          // Redrive from the dead-letter queue stays the operator's.
+          portal ? null : h("div", { class: "actions" },
             action("Redrive from the dead-letter queue", async () => {
               await api("POST", path + "/redrive");
               refreshUntilSettled(d.attemptCount);
@@ -758,6 +1061,199 @@
       h("div", { class: "remedy remediation" }, h("strong", {}, "Remediation: "), h("code", {}, a.remediation), " ", REMEDIES[a.remediation] || "A remediation this console does not know yet."),
       headers.length ? [h("h3", {}, "Kept response headers"), h("dl", { class: "facts headers" }, headers.map(([k, v]) => [h("dt", { class: "mono" }, k), h("dd", { class: "mono" }, v)]))] : null,
       a.failureSnippet ? [h("h3", {}, "Response snippet" + (a.truncated ? " (truncated)" : "")), h("pre", { class: "snippet" }, a.failureSnippet)] : null);
+  }
+
+  // ---- applications (operator) ----
+
+  async function renderApplications(main, seq) {
+    append(main, [h("h1", {}, "Applications")]);
+    const items = await listAll("/v1/applications?limit=100", 5);
+    if (stale(seq)) return;
+    if (items.length === 0) {
+      append(main, [h("p", { id: "no-applications" }, "No applications yet. Create one with POST /v1/applications (or courier applications create).")]);
+      return;
+    }
+    append(main, [card(items.length + " applications",
+      h("table", { class: "responsive", id: "applications" },
+        h("thead", {}, h("tr", {}, ["Application", "uid", "Live endpoints", "Created"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, items.map((a) => h("tr", { "data-id": a.id },
+          h("td", { "data-label": "Application", class: "wrap" }, link("#/applications/" + encodeURIComponent(a.id), a.name), h("div", { class: "muted mono" }, a.id)),
+          h("td", { "data-label": "uid", class: "wrap mono" }, a.uid || "—"),
+          h("td", { "data-label": "Live endpoints" }, a.liveEndpoints === undefined || a.liveEndpoints === null ? "—" : String(a.liveEndpoints)),
+          h("td", { "data-label": "Created" }, when(a.createdAt)))))))]);
+  }
+
+  const TTL_CHOICES = [["3600", "1 hour"], ["14400", "4 hours"], ["28800", "8 hours"], ["86400", "24 hours"]];
+
+  async function renderApplication(main, id, seq) {
+    const path = "/v1/applications/" + encodeURIComponent(id);
+    const [a, endpoints] = await Promise.all([api("GET", path), listAll("/v1/endpoints?limit=100", 10)]);
+    if (stale(seq)) return;
+    const own = endpoints.filter((e) => e.applicationId === a.id);
+    append(main, [
+      h("p", {}, link("#/applications", "← Applications")),
+      h("h1", { class: "wrap" }, a.name),
+      h("div", { class: "grid" },
+        card("Application",
+          h("dl", { class: "facts" },
+            h("dt", {}, "Id"), h("dd", { class: "mono", id: "application-id" }, a.id),
+            h("dt", {}, "uid"), h("dd", { class: "mono" }, a.uid || "—"),
+            h("dt", {}, "Live endpoints"), h("dd", { id: "application-live" }, a.liveEndpoints === undefined || a.liveEndpoints === null ? String(own.length) : String(a.liveEndpoints)),
+            h("dt", {}, "Created"), h("dd", {}, when(a.createdAt)),
+            h("dt", {}, "Updated"), h("dd", {}, when(a.updatedAt))),
+          h("h3", { class: "spaced" }, "Endpoints"),
+          own.length === 0 ? h("p", { class: "muted", id: "application-endpoints" }, "None yet.") :
+            h("ul", { id: "application-endpoints" }, own.map((e) => h("li", {},
+              link("#/endpoints/" + encodeURIComponent(e.id), e.url, { class: "wrap" }), " ", badge(e.status))))),
+        portalSettings(a, path, seq)),
+      portalLinkCard(a, own),
+      portalActivity(path, seq),
+    ]);
+  }
+
+  // The application's portal settings: what its customer may do through a link.
+  function portalSettings(a, path, seq) {
+    const p = a.portal || {};
+    const allowed = new Set(Array.isArray(p.presets) ? p.presets : PRESETS);
+    const defaults = p.endpointDefaults || {};
+    const presetBoxes = PRESETS.map((name) => h("input", { type: "checkbox", id: "portal-preset-" + name, value: name, checked: allowed.has(name) }));
+    const custom = h("input", { type: "checkbox", id: "portal-custom", checked: !!p.customPolicies });
+    const max = h("input", { id: "portal-max", type: "number", min: "0", step: "1", value: p.maxEndpoints === undefined || p.maxEndpoints === null ? "" : String(p.maxEndpoints) });
+    const rate = h("input", { id: "portal-rate", type: "number", min: "0.1", step: "any", value: defaults.rateLimit ? String(defaults.rateLimit.perSecond) : "" });
+    const inflight = h("input", { id: "portal-inflight", type: "number", min: "1", step: "1", value: defaults.maxInFlight ? String(defaults.maxInFlight) : "" });
+    const out = h("p", { role: "status", id: "portal-settings-result" });
+    const submit = h("button", { type: "submit", id: "portal-save" }, "Save portal settings");
+    const form = h("form", { class: "card", id: "portal-settings", "aria-label": "Portal settings" },
+      h("h2", {}, "Portal settings"),
+      h("p", { class: "muted" }, "What this application's customer may do through a portal link."),
+      h("fieldset", { class: "types-box" }, h("legend", {}, "Retry policies offered"),
+        h("div", { class: "inline" }, PRESETS.map((name, i) => h("label", { class: "check", for: "portal-preset-" + name }, presetBoxes[i], name)))),
+      h("label", { class: "check", for: "portal-custom" }, custom, "Custom policies allowed"),
+      h("div", { class: "inline" },
+        h("label", { for: "portal-max" }, "Most live endpoints", max),
+        h("label", { for: "portal-rate" }, "Default rate limit of new endpoints, per second (empty: none)", rate),
+        h("label", { for: "portal-inflight" }, "Default most attempts at once (empty: none)", inflight)),
+      out, submit);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clear(out);
+      out.className = "";
+      const endpointDefaults = {};
+      if (rate.value.trim() !== "") endpointDefaults.rateLimit = { perSecond: Number(rate.value) };
+      if (inflight.value.trim() !== "") endpointDefaults.maxInFlight = Number(inflight.value);
+      const portalBody = {
+        presets: presetBoxes.filter((b) => b.checked).map((b) => b.value),
+        customPolicies: custom.checked,
+        endpointDefaults,
+      };
+      if (max.value.trim() !== "") portalBody.maxEndpoints = Number(max.value);
+      submit.disabled = true;
+      try {
+        const saved = await api("PATCH", path, { portal: portalBody });
+        if (stale(seq)) return;
+        const sp = saved.portal || {};
+        append(out, ["Saved: offers " + ((sp.presets || []).join(", ") || "no preset") + (sp.customPolicies ? " and custom policies" : "") +
+          ", at most " + sp.maxEndpoints + " live endpoints."]);
+      } catch (err) {
+        out.className = "error";
+        append(out, [err.message]);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    return form;
+  }
+
+  // Making a portal link: its URL is shown once (the token is not kept anywhere).
+  function portalLinkCard(a, own) {
+    const ttl = h("select", { id: "link-ttl" }, TTL_CHOICES.map(([v, t]) => h("option", { value: v }, t)));
+    const readOnly = h("input", { type: "checkbox", id: "link-read-only" });
+    const boxes = own.map((e) => h("input", { type: "checkbox", value: e.id, "data-endpoint": e.id }));
+    const result = h("div", { id: "link-result", "aria-live": "polite" });
+    const err = h("p", { class: "error", role: "alert", id: "link-error" });
+    const submit = h("button", { type: "submit", id: "link-create" }, "Create portal link");
+    const form = h("form", { class: "card", id: "portal-link", "aria-label": "Create a portal link" },
+      h("h2", {}, "Portal link"),
+      h("p", { class: "muted" }, "A link for this application's customer to manage its endpoints in this console, without an API key. Send it to them privately."),
+      h("div", { class: "inline" },
+        h("label", { for: "link-ttl" }, "Valid for", ttl),
+        h("label", { class: "check", for: "link-read-only" }, readOnly, "Read-only")),
+      own.length ? h("fieldset", { class: "types-box" }, h("legend", {}, "Only these endpoints (none ticked: the whole application, adding endpoints included)"),
+        h("ul", { class: "types" }, own.map((e, i) => h("li", {}, h("label", { class: "check" }, boxes[i], h("span", { class: "wrap" }, e.url), " ", h("span", { class: "muted mono" }, e.id)))))) : null,
+      err, submit, result);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      clear(err);
+      clear(result);
+      const body = { expiresInSeconds: Number(ttl.value) };
+      const picked = boxes.filter((b) => b.checked).map((b) => b.value);
+      if (picked.length) body.endpointIds = picked;
+      if (readOnly.checked) body.readOnly = true;
+      submit.disabled = true;
+      try {
+        const l = await api("POST", "/v1/applications/" + encodeURIComponent(a.id) + "/portal-links", body);
+        const revoke = action("Revoke this link", async () => {
+          await api("DELETE", "/v1/portal-links/" + encodeURIComponent(l.id));
+          return "Revoked: the link no longer opens.";
+        }, { id: "link-revoke", class: "danger" });
+        append(result, [h("div", { class: "secret" },
+          h("p", {}, h("strong", {}, "Portal link: shown once. "), "Copy it now; it is not kept in this page. Anyone holding it can act as this customer until it expires."),
+          h("pre", { id: "link-url" }, l.url),
+          h("dl", { class: "facts" },
+            h("dt", {}, "Link"), h("dd", { class: "mono", id: "link-id" }, l.id),
+            h("dt", {}, "Valid until"), h("dd", { id: "link-expires" }, when(l.expiresAt)),
+            h("dt", {}, "Scope"), h("dd", { id: "link-scope" }, (l.endpointIds ? l.endpointIds.length + " endpoints" : "the whole application") + (l.readOnly ? ", read-only" : ""))),
+          h("div", { class: "actions" },
+            h("button", { type: "button", class: "secondary", onclick: () => clear(result) }, "I have copied it"),
+            revoke))]);
+      } catch (e) {
+        append(err, [e.message]);
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    return form;
+  }
+
+  // Every write made through the application's portal links, newest first.
+  function portalActivity(path, seq) {
+    const body = h("tbody", {});
+    const more = h("button", { type: "button", class: "secondary", hidden: true }, "Load more");
+    const note = h("p", { class: "muted", role: "status" });
+    let cursor = null;
+    const load = async (fresh) => {
+      if (fresh) { cursor = null; clear(body); }
+      clear(note);
+      note.className = "muted";
+      try {
+        const page = await api("GET", path + "/portal-activity?limit=50" + (cursor ? "&cursor=" + encodeURIComponent(cursor) : ""));
+        if (stale(seq)) return;
+        for (const x of page.items || []) {
+          body.appendChild(h("tr", { "data-id": x.id },
+            h("td", { "data-label": "When" }, when(x.at)),
+            h("td", { "data-label": "Request", class: "wrap activity-request" }, h("code", {}, x.method + " " + x.path)),
+            h("td", { "data-label": "Fields", class: "activity-fields" }, (x.fields || []).length ? x.fields.join(", ") : "—"),
+            h("td", { "data-label": "Status", class: "activity-status" }, String(x.status)),
+            h("td", { "data-label": "Link", class: "mono activity-link" }, x.linkId)));
+        }
+        cursor = page.nextCursor;
+        more.hidden = !cursor;
+        if (!body.firstChild) append(note, ["No change made through a portal link yet."]);
+      } catch (err) {
+        note.className = "error";
+        append(note, [err.message]);
+      }
+    };
+    more.addEventListener("click", () => load(false));
+    const refresh = h("button", { type: "button", class: "secondary", id: "activity-refresh" }, "Refresh");
+    refresh.addEventListener("click", () => load(true));
+    load(true);
+    return card("Portal activity, newest first",
+      h("p", { class: "muted" }, "Every change made through this application's portal links."),
+      h("table", { class: "responsive", id: "portal-activity" },
+        h("thead", {}, h("tr", {}, ["When", "Request", "Fields", "Status", "Link"].map((t) => h("th", { scope: "col" }, t)))),
+        body),
+      note, h("div", { class: "actions" }, refresh, more));
   }
 
   // ---- audit log ----
