@@ -2382,6 +2382,86 @@ pub async fn applications<S: crate::ports::ApplicationStore>(store: &S) {
 
 /// Event types: create conflicts per tenant, replace of existing ones only, pages
 /// by name bound to their tenant and list.
+/// Portal activity: kept per application (and apart for links without one), listed
+/// newest first in pages bound to their list, never across tenants, an id once.
+pub async fn portal_activity<S: crate::ports::ApplicationStore>(store: &S) {
+    let ids = Ids::new();
+    let (tenant, other) = (ids.tenant(), ids.tenant());
+    let entry = |t: &TenantId, app: Option<&str>, n: i64| crate::model::PortalActivity {
+        id: format!("pa_{:013}{:016x}", T0.millis() + n, n),
+        tenant_id: t.clone(),
+        link_id: "pl_000000000000000000000001".to_owned(),
+        application_id: app.map(str::to_owned),
+        method: "PATCH".to_owned(),
+        route: "PATCH /v1/endpoints/{id}".to_owned(),
+        path: "/v1/endpoints/ep_x".to_owned(),
+        fields: vec!["description".to_owned(), "url".to_owned()],
+        status: 200,
+        at: T0.plus_secs(n),
+        // Far ahead: the DynamoDB adapter leaves expired items out of lists.
+        expires_at: 4_000_000_000,
+    };
+    for n in 1..=3 {
+        store
+            .put_portal_activity(&entry(&tenant, Some("app_a1"), n))
+            .await
+            .expect("put");
+    }
+    store.put_portal_activity(&entry(&tenant, None, 4)).await.expect("put");
+    store
+        .put_portal_activity(&entry(&other, Some("app_a1"), 5))
+        .await
+        .expect("put");
+    assert!(matches!(
+        store.put_portal_activity(&entry(&tenant, Some("app_a1"), 2)).await,
+        Err(PortError::Conflict(_))
+    ));
+    let first = store
+        .list_portal_activity(&tenant, Some("app_a1"), None, 2)
+        .await
+        .expect("list");
+    assert_eq!(
+        first.items,
+        vec![entry(&tenant, Some("app_a1"), 3), entry(&tenant, Some("app_a1"), 2)]
+    );
+    let cursor = first.next_cursor.expect("a second page");
+    let second = store
+        .list_portal_activity(&tenant, Some("app_a1"), Some(&cursor), 2)
+        .await
+        .expect("list");
+    assert_eq!(second.items, vec![entry(&tenant, Some("app_a1"), 1)]);
+    assert_eq!(second.next_cursor, None);
+    assert_eq!(
+        store
+            .list_portal_activity(&tenant, None, None, 10)
+            .await
+            .expect("list")
+            .items,
+        vec![entry(&tenant, None, 4)]
+    );
+    assert_eq!(
+        store
+            .list_portal_activity(&other, Some("app_a1"), None, 10)
+            .await
+            .expect("list")
+            .items,
+        vec![entry(&other, Some("app_a1"), 5)]
+    );
+    assert!(
+        store
+            .list_portal_activity(&tenant, Some("app_zz"), None, 10)
+            .await
+            .expect("list")
+            .items
+            .is_empty()
+    );
+    // A cursor of one list does not continue another.
+    assert!(matches!(
+        store.list_portal_activity(&tenant, None, Some(&cursor), 2).await,
+        Err(PortError::BadCursor)
+    ));
+}
+
 pub async fn event_types<S: crate::ports::ApplicationStore>(store: &S) {
     let ids = Ids::new();
     let (tenant, other) = (ids.tenant(), ids.tenant());

@@ -164,6 +164,11 @@ async fn applications() {
 }
 
 #[tokio::test]
+async fn portal_activity() {
+    contract::portal_activity(&courier_app::memory::MemoryApplications::new()).await;
+}
+
+#[tokio::test]
 async fn event_types() {
     contract::event_types(&courier_app::memory::MemoryApplications::new()).await;
 }

@@ -84,6 +84,7 @@ async fn applications_and_event_types_contract() {
     let store = DynamoStore::new(&config, &res.table);
     contract::applications(&store).await;
     contract::event_types(&store).await;
+    contract::portal_activity(&store).await;
 }
 
 #[tokio::test]

@@ -226,7 +226,8 @@ impl Api {
                 .endpoints
                 .get_endpoint(&tenant.id, &id)
                 .await?
-                .filter(|e| e.tenant_id == tenant.id)
+                // A deleted endpoint takes no events: it is gone.
+                .filter(|e| e.tenant_id == tenant.id && e.deleted_at.is_none())
                 .ok_or_else(|| ApiError::not_found("endpoint"))?;
             endpoints.push(e);
         }

@@ -173,9 +173,9 @@ pub(super) fn entry_key_valid(m: &BTreeMap<String, String>, spec: &QuerySpec) ->
         // Endpoints: listed from the tenant's partition (checked against the list).
         spec.index.is_none()
             && (sk.strip_prefix("EP#").is_some_and(|id| EndpointId::parse(id).is_ok())
-                // Applications, event types, schedules and occurrences, listed from
-                // the same partition.
-                || ["APP#", "ETYPE#", "SCH#", "OCC#"]
+                // Applications, event types, schedules, occurrences and portal
+                // activity, listed from the same partition.
+                || ["APP#", "ETYPE#", "SCH#", "OCC#", "PACT#"]
                     .iter()
                     .any(|p| sk.strip_prefix(p).is_some_and(|rest| !rest.is_empty())))
     };
