@@ -42,5 +42,30 @@ pub async fn run(cmd: ApplicationsCmd, client: &Client, out: &mut Output) -> Cli
             let a = client.delete(&path(&id), &query).await?;
             out.answer(&a, |v, s| render::summary(v, &[], s))
         }
+        ApplicationsCmd::PortalLink {
+            id,
+            expires_in,
+            endpoints,
+            read_only,
+        } => {
+            let mut b = json!({});
+            if let Some(e) = expires_in {
+                b["expiresInSeconds"] = json!(e);
+            }
+            if !endpoints.is_empty() {
+                b["endpointIds"] = json!(endpoints);
+            }
+            if read_only {
+                b["readOnly"] = json!(true);
+            }
+            let a = client
+                .post(&format!("{}/portal-links", path(&id)), Some(b), None)
+                .await?;
+            out.answer(&a, |v, s| render::summary(v, &[], s))
+        }
+        ApplicationsCmd::PortalActivity { id, page } => {
+            let a = paging::list(client, &format!("{}/portal-activity", path(&id)), Vec::new(), &page).await?;
+            out.answer(&a, render::portal_activity)
+        }
     }
 }

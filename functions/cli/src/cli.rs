@@ -291,6 +291,27 @@ pub enum ApplicationsCmd {
         #[arg(long)]
         force: bool,
     },
+    /// Make a console link for the application's customer (the token is shown once).
+    #[command(name = "portal-link")]
+    PortalLink {
+        id: String,
+        /// How long the link works, in seconds (at most 86400; default 3600).
+        #[arg(long, value_name = "SECONDS")]
+        expires_in: Option<u64>,
+        /// Narrow the link to this endpoint of the application; repeat for several.
+        #[arg(long = "endpoint", value_name = "ID")]
+        endpoints: Vec<String>,
+        /// A link that reads but changes nothing.
+        #[arg(long)]
+        read_only: bool,
+    },
+    /// The writes made through the application's portal links, newest first.
+    #[command(name = "portal-activity")]
+    PortalActivity {
+        id: String,
+        #[command(flatten)]
+        page: Page,
+    },
 }
 
 #[derive(Subcommand)]

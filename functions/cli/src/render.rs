@@ -126,6 +126,25 @@ pub fn applications(page: &Value, style: Style) -> String {
     with_cursor(t.render(style), page)
 }
 
+/// A page of portal activity: when, which link, what it did and the fields it set.
+pub fn portal_activity(page: &Value, style: Style) -> String {
+    let mut t = Table::new(&["AT", "LINK", "ROUTE", "STATUS", "FIELDS"]);
+    for a in items(page) {
+        let fields: Vec<&str> = a["fields"]
+            .as_array()
+            .map(|f| f.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        t.row(vec![
+            plain(text(a, "at")),
+            plain(text(a, "linkId")),
+            plain(text(a, "route")),
+            plain(text(a, "status")),
+            plain(fields.join(",")),
+        ]);
+    }
+    with_cursor(t.render(style), page)
+}
+
 pub fn event_type(v: &Value, style: Style) -> String {
     let pairs = [
         ("name", text(v, "name"), Tone::Plain),

@@ -699,6 +699,39 @@ async fn applications_and_event_types_commands() {
         "{err}"
     );
     cli.fails(3, &["applications", "get", "cust-404"]).await;
+    // A read-only portal link for the customer, and the (empty) log of portal writes.
+    let link = cli
+        .json(&[
+            "applications",
+            "portal-link",
+            "cust-42",
+            "--expires-in",
+            "600",
+            "--read-only",
+        ])
+        .await;
+    assert_eq!(
+        (&link["applicationId"], &link["endpointIds"], &link["readOnly"]),
+        (&json!(id), &Value::Null, &json!(true)),
+        "{link}"
+    );
+    assert!(s(&link["token"]).starts_with("cpl_"), "{link}");
+    assert!(
+        s(&link["url"]).ends_with(&format!("/console#portal={}", s(&link["token"]))),
+        "{link}"
+    );
+    let err = cli.fails(3, &["applications", "portal-link", "cust-404"]).await;
+    assert!(err.starts_with("courier: 404 not_found: "), "{err}");
+    assert_eq!(
+        cli.json(&["applications", "portal-activity", "cust-42"]).await,
+        json!({"items": [], "nextCursor": null})
+    );
+    let table = cli.ok(&["applications", "portal-activity", "cust-42"]).await;
+    assert_eq!(
+        table.lines().next().map(|l| l.split_whitespace().collect::<Vec<_>>()),
+        Some(vec!["AT", "LINK", "ROUTE", "STATUS", "FIELDS"]),
+        "{table}"
+    );
     assert_eq!(
         cli.json(&["applications", "delete", "cust-42", "--force"]).await,
         json!({"id": id, "deleted": true})
