@@ -1273,6 +1273,31 @@ async fn a_portal_customer_adds_an_endpoint_and_follows_its_deliveries_on_its_ow
         Value::Array(expected)
     );
     op.screenshot("portal-activity").await;
+
+    // The operator adds one to the application from the same form, any preset offered.
+    op.nav("#/endpoints/new").await;
+    op.wait_for(&format!("#new-application option[value='{app_id}']"))
+        .await
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("pick the application: {e}"));
+    assert_eq!(
+        op.js("return Array.from(document.querySelectorAll('#new-policy option')).map(o => o.value)")
+            .await,
+        json!(["greatwait", "tanitar", "gavai", "smartchat"])
+    );
+    op.fill("#new-url", &rx.url()).await;
+    op.click("#type-picker input[data-type='invoice.paid']").await;
+    op.click("#new-submit").await;
+    assert!(op.text("#created-secret").await.starts_with("whsec_"));
+    let (s, e) = h
+        .call("GET", &format!("/v1/endpoints/{}", op.text("#new-id").await), None)
+        .await;
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(
+        (&e["applicationId"], &e["filterTypes"], &e["policy"]),
+        (&json!(app_id), &json!(["invoice.paid"]), &json!("greatwait"))
+    );
     op.stop().await;
     h.stop().await;
 }
@@ -1357,6 +1382,17 @@ async fn a_read_only_portal_link_offers_no_change_and_a_narrowed_one_cannot_add_
     b.nav(&format!("#/endpoints/{ep}")).await;
     b.wait_for("#send-test").await;
     assert_eq!(b.count("#read-only-note").await, 0);
+    // Readable at 360 px: the endpoint page with its settings form, the catalogue.
+    b.resize(360, 800).await;
+    b.wait_for("#edit-endpoint").await;
+    assert_eq!(
+        overflows(&b).await,
+        0,
+        "the portal endpoint page scrolls sideways at 360 px"
+    );
+    b.nav("#/event-types").await;
+    b.wait_for("#no-event-types").await;
+    assert_eq!(overflows(&b).await, 0, "the catalogue scrolls sideways at 360 px");
     b.stop().await;
     h.stop().await;
 }

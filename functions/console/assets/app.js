@@ -603,8 +603,11 @@
       append(main, [h("p", { class: "error", role: "alert" }, "This portal link cannot add endpoints.")]);
       return;
     }
-    const types = await catalogue();
+    // An operator may put the endpoint in an application; a portal's goes to its own.
+    const [types, apps] = await Promise.all([catalogue(), portal ? [] : listAll("/v1/applications?limit=100", 5)]);
     if (stale(seq)) return;
+    const application = portal ? null : h("select", { id: "new-application" },
+      h("option", { value: "" }, "none"), apps.map((a) => h("option", { value: a.id }, a.name + " (" + a.id + ")")));
     const url = h("input", { id: "new-url", type: "url", required: true, size: "48", spellcheck: "false", autocomplete: "off" });
     const description = h("input", { id: "new-description", size: "48" });
     const policy = h("select", { id: "new-policy" }, presetChoices().map((p) => h("option", { value: p }, p)));
@@ -616,6 +619,7 @@
     const form = h("form", { class: "card", id: "new-endpoint", "aria-label": "Add an endpoint" },
       h("label", { for: "new-url" }, "URL the webhooks are sent to", url),
       h("label", { for: "new-description" }, "Description (optional)", description),
+      application ? h("label", { for: "new-application" }, "Application (optional)", application) : null,
       h("label", { for: "new-policy" }, "Retry policy", policy),
       picker,
       h("label", { for: "new-channels" }, "Channels (optional, comma-separated)", channels),
@@ -625,6 +629,7 @@
       clear(err);
       const body = { url: url.value.trim(), policy: policy.value };
       if (description.value.trim()) body.description = description.value.trim();
+      if (application && application.value) body.applicationId = application.value;
       const picked = pickedTypes();
       if (picked) body.filterTypes = picked;
       const ch = channelsFrom(channels.value);
