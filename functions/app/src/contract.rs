@@ -332,6 +332,7 @@ where
     S: TenantStore + EndpointStore + DeliveryStore + IdempotencyStore,
 {
     tenants(store).await;
+    expiring_keys(store, clock).await;
     endpoints(store, clock).await;
     endpoint_pages(store, clock).await;
     smart_health(store, clock).await;
@@ -369,6 +370,24 @@ pub async fn tenants<S: TenantStore>(store: &S) {
     assert_eq!(ok(store.tenant_by_key(&key).await, "known key"), Some(t1.clone()));
     ok(store.put_tenant_key(&key, &t2).await, "re-put key");
     assert_eq!(ok(store.tenant_by_key(&key).await, "re-put key"), Some(t2));
+}
+
+/// A key put with an expiry is found until then, not from then on.
+pub async fn expiring_keys<S: TenantStore>(store: &S, clock: &ManualClock) {
+    clock.set(T0);
+    let ids = Ids::new();
+    let t = Tenant {
+        id: ids.tenant(),
+        name: "{\"link\": 1}".to_owned(),
+    };
+    let key = format!("portal#pl_{}", t.id);
+    let until = T0.millis() / 1000 + 60;
+    ok(store.put_expiring_key(&key, &t, until).await, "put expiring key");
+    assert_eq!(ok(store.tenant_by_key(&key).await, "before"), Some(t.clone()));
+    clock.set(T0.plus_secs(59));
+    assert_eq!(ok(store.tenant_by_key(&key).await, "a second before"), Some(t.clone()));
+    clock.set(T0.plus_secs(60));
+    assert_eq!(ok(store.tenant_by_key(&key).await, "at its end"), None);
 }
 
 /// SmartChat health kept apart from the endpoint record

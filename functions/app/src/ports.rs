@@ -55,6 +55,10 @@ pub trait SecretSource: Send + Sync {
 #[async_trait]
 pub trait TenantStore: Send + Sync {
     async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()>;
+    /// [`TenantStore::put_tenant_key`] for a credential that ends (a portal link):
+    /// from `expires_at` (epoch seconds) on, reads no longer find it and the store
+    /// may drop the item.
+    async fn put_expiring_key(&self, key_hash: &str, tenant: &Tenant, expires_at: i64) -> PortResult<()>;
     async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>>;
 }
 

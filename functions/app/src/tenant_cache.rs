@@ -58,6 +58,11 @@ impl TenantStore for CachedTenants {
         self.inner.put_tenant_key(key_hash, tenant).await
     }
 
+    async fn put_expiring_key(&self, key_hash: &str, tenant: &Tenant, expires_at: i64) -> PortResult<()> {
+        self.entries().remove(key_hash);
+        self.inner.put_expiring_key(key_hash, tenant, expires_at).await
+    }
+
     async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
         if key_hash.contains('#') {
             return self.inner.tenant_by_key(key_hash).await;
@@ -103,6 +108,9 @@ mod tests {
     impl TenantStore for Counting {
         async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()> {
             self.store.put_tenant_key(key_hash, tenant).await
+        }
+        async fn put_expiring_key(&self, key_hash: &str, tenant: &Tenant, expires_at: i64) -> PortResult<()> {
+            self.store.put_expiring_key(key_hash, tenant, expires_at).await
         }
         async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
             self.lookups.fetch_add(1, Ordering::SeqCst);

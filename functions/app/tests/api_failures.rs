@@ -204,6 +204,9 @@ impl TenantStore for Flaky {
     async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()> {
         self.store.put_tenant_key(key_hash, tenant).await
     }
+    async fn put_expiring_key(&self, key_hash: &str, tenant: &Tenant, expires_at: i64) -> PortResult<()> {
+        self.store.put_expiring_key(key_hash, tenant, expires_at).await
+    }
     async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
         self.store.tenant_by_key(key_hash).await
     }

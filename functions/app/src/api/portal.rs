@@ -38,6 +38,8 @@ pub const PORTAL_TOKEN_PREFIX: &str = "cpl_";
 pub const MAX_PORTAL_TTL_SECS: u64 = 24 * 3600;
 /// A link's lifetime when the request names none.
 pub const DEFAULT_PORTAL_TTL_SECS: u64 = 3600;
+/// How long a link's item outlives the link, in seconds.
+const LINK_KEPT_AFTER_SECS: i64 = 24 * 3600;
 /// How many endpoints one link may name.
 pub const MAX_PORTAL_ENDPOINTS: usize = 50;
 
@@ -93,13 +95,16 @@ impl Api {
     async fn store_link(&self, tenant: &TenantId, link: &PortalLink) -> ApiResult<()> {
         let name = serde_json::to_string(link)
             .map_err(|e| ApiError::new(ProblemCode::ServiceUnavailable, format!("portal link: {e}")))?;
+        // Kept a day past its end, so revoking an expired link still finds it.
+        let until = link.expires_at.millis() / 1000 + LINK_KEPT_AFTER_SECS;
         self.tenants
-            .put_tenant_key(
+            .put_expiring_key(
                 &link_key(&link.id),
                 &Tenant {
                     id: tenant.clone(),
                     name,
                 },
+                until,
             )
             .await?;
         Ok(())

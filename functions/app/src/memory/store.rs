@@ -16,6 +16,8 @@ const SHARDS: usize = 16;
 #[derive(Default)]
 struct StoreState {
     tenant_keys: HashMap<String, Tenant>,
+    /// Expiry (epoch seconds) of the keys put with one.
+    tenant_key_expiry: HashMap<String, i64>,
     endpoints: BTreeMap<(TenantId, EndpointId), Endpoint>,
     events: HashMap<EventId, EventRecord>,
     /// The body an event stores once for the deliveries created with it.
@@ -336,11 +338,22 @@ impl TenantStore for MemoryStore {
     async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()> {
         let (mut st, _) = self.begin()?;
         st.tenant_keys.insert(key_hash.to_owned(), tenant.clone());
+        st.tenant_key_expiry.remove(key_hash);
+        Ok(())
+    }
+
+    async fn put_expiring_key(&self, key_hash: &str, tenant: &Tenant, expires_at: i64) -> PortResult<()> {
+        let (mut st, _) = self.begin()?;
+        st.tenant_keys.insert(key_hash.to_owned(), tenant.clone());
+        st.tenant_key_expiry.insert(key_hash.to_owned(), expires_at);
         Ok(())
     }
 
     async fn tenant_by_key(&self, key_hash: &str) -> PortResult<Option<Tenant>> {
         let (st, _) = self.begin()?;
+        if !is_live(st.tenant_key_expiry.get(key_hash).copied(), self.clock.now()) {
+            return Ok(None);
+        }
         Ok(st.tenant_keys.get(key_hash).cloned())
     }
 }
