@@ -334,6 +334,7 @@ impl Harness {
             clock: clock.clone(),
             faults: Arc::new(courier_app::fanout::NoFanoutFaults),
             page: courier_app::fanout::STEP_PAGE,
+            console_url: None,
         });
         let sender = Arc::new(Sender {
             secrets: Arc::new(OsSecrets),

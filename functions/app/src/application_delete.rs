@@ -74,6 +74,7 @@ mod tests {
             version: 1,
             limit_ceiling: None,
             deleted_at: None,
+            failing_after: None,
         }
     }
 

@@ -31,9 +31,12 @@ pub const ENV_DEFAULT_RATE_LIMIT: &str = "COURIER_DEFAULT_RATE_LIMIT";
 /// The deployment's in-flight cap for endpoints without their own (1..=1000);
 /// blank for none.
 pub const ENV_DEFAULT_MAX_IN_FLIGHT: &str = "COURIER_DEFAULT_MAX_IN_FLIGHT";
+/// The console's address (`https://.../console`), for the links operational events
+/// carry; empty: they carry none.
+pub const ENV_CONSOLE_URL: &str = "COURIER_CONSOLE_URL";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 19] = [
+pub const ALL_ENV: [&str; 20] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -53,6 +56,7 @@ pub const ALL_ENV: [&str; 19] = [
     ENV_CONSOLE_FRAME_ANCESTORS,
     ENV_DEFAULT_RATE_LIMIT,
     ENV_DEFAULT_MAX_IN_FLIGHT,
+    ENV_CONSOLE_URL,
 ];
 
 /// The longest reconciler grace accepted (a day): beyond it a lost message waits
@@ -91,6 +95,8 @@ pub struct Config {
     pub allowed_ports: Option<String>,
     /// Limits for endpoints that set none of their own (the sender reads them).
     pub default_limits: courier_core::limiter::Limits,
+    /// The console's address, for operational events' links (none: no links).
+    pub console_url: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -197,6 +203,11 @@ impl Config {
                 .filter(|v| !v.is_empty())
                 .map(str::to_owned),
             default_limits: default_limits(vars)?,
+            console_url: vars
+                .get(ENV_CONSOLE_URL)
+                .map(|v| v.trim())
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned),
         })
     }
 }

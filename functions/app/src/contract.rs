@@ -110,6 +110,7 @@ pub fn sample_endpoint(tenant: &TenantId, id: &EndpointId, now: Timestamp) -> En
         channels: None,
         limit_ceiling: None,
         deleted_at: None,
+        failing_after: None,
     }
 }
 

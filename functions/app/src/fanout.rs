@@ -7,7 +7,7 @@
 //! each delivery once and re-enqueues harmlessly (the sender's claim drops a
 //! duplicate message).
 
-use crate::fanout_message::{FanoutCursor, FanoutStep};
+use crate::fanout_message::{FanoutCursor, FanoutStep, WATCH_DELAY_SECONDS};
 use crate::ingest::{self, NewEvent};
 use crate::message::{QueueMessage, Trigger};
 use crate::model::{
@@ -400,7 +400,8 @@ pub async fn start_steps(steps: &dyn FanoutQueue, event: &EventRecord) -> PortRe
         .is_some_and(|f| f.status == FanoutStatus::InProgress)
     {
         let step = FanoutStep::new(event.tenant_id.clone(), event.id.clone(), FanoutCursor::default());
-        steps.send_fanout(&step).await?;
+        steps.send_fanout(&step, 0).await?;
+        steps.send_fanout(&step.watch(), WATCH_DELAY_SECONDS).await?;
     }
     Ok(())
 }
@@ -449,6 +450,20 @@ pub struct FanoutWorker {
     pub faults: Arc<dyn FanoutFaults>,
     /// Matching endpoints per step ([`STEP_PAGE`]; tests use fewer).
     pub page: usize,
+    /// The console's address, for the links operational events carry (they are
+    /// routed by these steps; `COURIER_CONSOLE_URL`).
+    pub console_url: Option<String>,
+}
+
+impl FanoutWorker {
+    /// Where operational events go: this worker's store and steps.
+    pub fn notifier(&self) -> crate::operational::Notifier<'_> {
+        crate::operational::Notifier {
+            deliveries: self.deliveries.as_ref(),
+            steps: self.steps.as_ref(),
+            console_url: self.console_url.as_deref(),
+        }
+    }
 }
 
 impl FanoutWorker {
@@ -466,6 +481,21 @@ impl FanoutWorker {
             return Err(FanoutError::NotFanout(step.event_id.clone()));
         };
         let now = self.clock.now();
+        if step.watch {
+            if progress.status == FanoutStatus::Complete || progress.processed > step.cursor.processed {
+                // Its step was done: the fan-out moves.
+                return Ok(StepDone {
+                    created: 0,
+                    matched: 0,
+                    next: None,
+                });
+            }
+            // No step for the watch's delay: told once per position, then done here.
+            if !courier_core::operational::is_reserved(route.event_type) {
+                let notice = crate::operational::Notice::fanout_stalled(&event, &progress, now);
+                self.notifier().emit_or_warn(&notice).await;
+            }
+        }
         let page = walk(self.index.as_ref(), route, &step.cursor, self.page.max(1)).await?;
         // The step's link first (the same key when redone), so every delivery it
         // writes is named for the event's delivery list whatever happens next.
@@ -535,13 +565,9 @@ impl FanoutWorker {
             .set_fanout_progress(&step.tenant_id, &step.event_id, &new_progress)
             .await?;
         if let Some(next) = &page.next {
-            self.steps
-                .send_fanout(&FanoutStep::new(
-                    step.tenant_id.clone(),
-                    step.event_id.clone(),
-                    next.clone(),
-                ))
-                .await?;
+            let next = FanoutStep::new(step.tenant_id.clone(), step.event_id.clone(), next.clone());
+            self.steps.send_fanout(&next, 0).await?;
+            self.steps.send_fanout(&next.watch(), WATCH_DELAY_SECONDS).await?;
         }
         Ok(StepDone {
             created,

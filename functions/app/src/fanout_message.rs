@@ -30,7 +30,15 @@ pub struct FanoutStep {
     pub tenant_id: TenantId,
     pub event_id: EventId,
     pub cursor: FanoutCursor,
+    /// A watch copy, sent [`WATCH_DELAY_SECONDS`] after its step: when it arrives
+    /// and the step has not been done, the fan-out has stalled (it is told, and the
+    /// watch does the step).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub watch: bool,
 }
+
+/// How long a fan-out may go without a step before it counts as stalled.
+pub const WATCH_DELAY_SECONDS: u32 = 300;
 
 /// A position in an event's subscribers: the index of the lookup key being read
 /// (in `courier_core::subscription::lookup_keys` order), the last endpoint id read
@@ -60,6 +68,15 @@ impl FanoutStep {
             tenant_id,
             event_id,
             cursor,
+            watch: false,
+        }
+    }
+
+    /// The watch copy of this step.
+    pub fn watch(&self) -> Self {
+        FanoutStep {
+            watch: true,
+            ..self.clone()
         }
     }
 

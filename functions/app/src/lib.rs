@@ -23,6 +23,7 @@ pub mod memory;
 pub mod message;
 pub mod metrics;
 pub mod model;
+pub mod operational;
 pub mod payload_schema;
 pub mod planner;
 pub mod ports;

@@ -104,6 +104,18 @@ pub struct Endpoint {
     /// its history still readable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deleted_at: Option<Timestamp>,
+    /// Failed attempts in a row that make it `failing` (an operational event);
+    /// none: [`courier_core::operational::DEFAULT_FAILING_AFTER`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failing_after: Option<u32>,
+}
+
+impl Endpoint {
+    /// Failed attempts in a row that make it `failing`.
+    pub fn failing_after(&self) -> u32 {
+        self.failing_after
+            .unwrap_or(courier_core::operational::DEFAULT_FAILING_AFTER)
+    }
 }
 
 /// The most a portal token may set an endpoint's limits to.

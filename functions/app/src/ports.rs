@@ -360,7 +360,8 @@ pub trait Queue: Send + Sync {
 /// tells them apart by their `kind`).
 #[async_trait]
 pub trait FanoutQueue: Send + Sync {
-    async fn send_fanout(&self, step: &crate::fanout_message::FanoutStep) -> PortResult<()>;
+    /// Queues the step, visible after `delay_seconds` (at most 900).
+    async fn send_fanout(&self, step: &crate::fanout_message::FanoutStep, delay_seconds: u32) -> PortResult<()>;
 }
 
 #[async_trait]

@@ -338,6 +338,7 @@ async fn a_thousand_endpoint_fan_out_is_stepped_and_a_crashed_step_redone_writes
             done: AtomicBool::new(false),
         }),
         page: courier_app::fanout::STEP_PAGE,
+        console_url: None,
     };
     // The queue redelivers a failed step: bounded, with the crash once.
     let mut pending: Vec<FanoutStep> = w.queue.drain_fanout();

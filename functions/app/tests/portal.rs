@@ -797,6 +797,29 @@ async fn portal_changes_stay_inside_what_the_operator_allows() {
             json!("https://receiver.example/other")
         )
     );
+    // Operational events about its own endpoints: named like any type.
+    let (s, b) = as_token(
+        w,
+        own,
+        "PATCH",
+        &path,
+        json!({"filterTypes": ["invoice.paid", "courier.endpoint.paused"]}),
+    )
+    .await;
+    assert_eq!(
+        (s, b["filterTypes"].clone()),
+        (200, json!(["invoice.paid", "courier.endpoint.paused"])),
+        "{b}"
+    );
+    let (s, b) = as_token(
+        w,
+        own,
+        "PATCH",
+        &path,
+        json!({"filterTypes": ["courier.endpoint.nope"]}),
+    )
+    .await;
+    assert_eq!((s, b["code"].clone()), (400, json!("validation_failed")), "{b}");
     // Back up to the operator's values, not past them.
     let (s, b) = as_token(
         w,

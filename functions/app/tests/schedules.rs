@@ -759,6 +759,7 @@ async fn a_large_fan_out_writes_its_later_deliveries_as_the_occurrence_says() {
         clock: w.clock.clone(),
         faults: Arc::new(courier_app::fanout::NoFanoutFaults),
         page: courier_app::fanout::STEP_PAGE,
+        console_url: None,
     };
     let done = worker.step(&steps[0]).await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((done.created, done.next), (n, None));

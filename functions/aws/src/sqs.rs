@@ -197,11 +197,12 @@ impl SqsQueue {
 /// Fan-out steps go on the delivery queue as their own JSON (`"kind": "fanout"`).
 #[async_trait]
 impl courier_app::ports::FanoutQueue for SqsQueue {
-    async fn send_fanout(&self, step: &courier_app::fanout_message::FanoutStep) -> PortResult<()> {
+    async fn send_fanout(&self, step: &courier_app::fanout_message::FanoutStep, delay_seconds: u32) -> PortResult<()> {
         self.client()
             .send_message()
             .queue_url(&self.queue_url)
             .message_body(step.to_json())
+            .delay_seconds(i32::try_from(delay_seconds.min(900)).unwrap_or(900))
             .send()
             .await
             .map_err(from_sdk)?;

@@ -12,6 +12,7 @@ pub mod decide;
 pub mod health;
 pub mod ids;
 pub mod limiter;
+pub mod operational;
 pub mod outcome;
 pub mod policy;
 pub mod rate_limit;

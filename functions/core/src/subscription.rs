@@ -138,14 +138,18 @@ pub fn check_channels(field: &str, channels: &[String]) -> Result<(), Subscripti
 /// Whether an endpoint subscribed with `filters` (None: every type) and `channels`
 /// (None: no channel filter) wants an event of `event_type` carrying
 /// `event_channels`. An endpoint with channels takes only events that carry one of
-/// them.
+/// them. Operational events (the reserved `courier.` types) go only to endpoints
+/// whose filter names them: taking every type does not include them.
 pub fn wants(
     filters: Option<&[TypeFilter]>,
     channels: Option<&[String]>,
     event_type: &str,
     event_channels: &[String],
 ) -> bool {
-    let type_ok = filters.is_none_or(|fs| fs.iter().any(|f| f.matches(event_type)));
+    let type_ok = match filters {
+        None => !crate::operational::is_reserved(event_type),
+        Some(fs) => fs.iter().any(|f| f.matches(event_type)),
+    };
     let channel_ok = channels.is_none_or(|cs| cs.iter().any(|c| event_channels.contains(c)));
     type_ok && channel_ok
 }
@@ -167,8 +171,14 @@ pub fn index_keys(filters: Option<&[TypeFilter]>) -> Vec<String> {
 /// The index keys an event of `event_type` must read: every type, the exact type,
 /// and one per prefix ending at a dot (`a.b.c`: `p#a.`, `p#a.b.`). Their union is
 /// exactly the endpoints whose type filter matches; channels are checked after.
+/// A reserved (`courier.`) type leaves out every type's key: it goes only where a
+/// filter names it.
 pub fn lookup_keys(event_type: &str) -> Vec<String> {
-    let mut keys = vec![ALL_TYPES_KEY.to_owned(), format!("t#{event_type}")];
+    let mut keys = if crate::operational::is_reserved(event_type) {
+        vec![format!("t#{event_type}")]
+    } else {
+        vec![ALL_TYPES_KEY.to_owned(), format!("t#{event_type}")]
+    };
     keys.extend(
         event_type
             .match_indices('.')
@@ -255,6 +265,24 @@ mod tests {
         assert!(wants(Some(&paid), None, "invoice.paid", &s(&["us"])));
         // An empty filter list takes nothing.
         assert!(!wants(Some(&[]), None, "invoice.paid", &none));
+    }
+
+    #[test]
+    fn operational_types_go_only_where_a_filter_names_them() {
+        let t = "courier.endpoint.paused";
+        assert_eq!(
+            lookup_keys(t),
+            s(&["t#courier.endpoint.paused", "p#courier.", "p#courier.endpoint."])
+        );
+        assert!(!wants(None, None, t, &[]));
+        let named = parse_filters(&s(&["courier.endpoint.paused"])).expect("filters");
+        let all_ops = parse_filters(&s(&["courier.*"])).expect("filters");
+        let other = parse_filters(&s(&["invoice.*", "endpoint.*"])).expect("filters");
+        assert!(wants(Some(&named), None, t, &[]));
+        assert!(wants(Some(&all_ops), None, t, &[]));
+        assert!(!wants(Some(&other), None, t, &[]));
+        // Ordinary types are unchanged.
+        assert!(wants(None, None, "invoice.paid", &[]));
     }
 
     #[test]

@@ -192,6 +192,8 @@ impl Stack {
             clock: opts.clock.clone(),
             faults: opts.fanout_faults.clone(),
             page: opts.fanout_page,
+            // Links in operational events, where the address is known before binding.
+            console_url: (opts.api_addr.port() != 0).then(|| format!("http://{}/console", opts.api_addr)),
         });
         let firer = Arc::new(ScheduleFirer {
             schedules: store.clone(),

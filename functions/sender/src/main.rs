@@ -44,6 +44,7 @@ async fn main() -> Result<(), Error> {
         clock: Arc::new(courier_app::system::SystemClock),
         faults: Arc::new(courier_app::fanout::NoFanoutFaults),
         page: courier_app::fanout::STEP_PAGE,
+        console_url: config.console_url.clone(),
     });
     // Recurring schedules' firings come on the same queue (`"kind":"schedule_fire"`).
     let firer = Arc::new(courier_app::schedule_fire::ScheduleFirer {

@@ -208,6 +208,11 @@ impl Api {
             random: self.random.as_ref(),
             lease_margin_ms: 0,
             message_in_hand: false,
+            notify: Some(crate::operational::Notifier {
+                deliveries: self.deliveries.as_ref(),
+                steps: self.fanout_queue.as_ref(),
+                console_url: None,
+            }),
         };
         match recorder.finish(&message, &endpoint, delivery, done).await {
             Ok(StepOutcome::Attempted { attempt, delivery }) => Ok(reply(

@@ -8,16 +8,18 @@ use super::limits::{DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS};
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::resend::{KeyedReplay, time_field};
 use super::routes::{Authed, Id, reply};
-use super::views::endpoint_view;
+use super::views::{endpoint_status, endpoint_view};
 use crate::ingest::{self, NewEvent};
 use crate::message::Trigger;
 use crate::model::{DeliveryStatus, EndpointState, SecretRecord, SecretState};
+use crate::operational::Notice;
 use crate::sender::PortRng;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use courier_core::health::{HealthEvent, SmartHealth};
 use courier_core::ids::EventId;
+use courier_core::operational::{DisableCause, OperationalType};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -36,17 +38,29 @@ pub(crate) struct RotateBody {
 }
 
 /// `POST /v1/endpoints/{id}/disable`
-pub(crate) async fn disable(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+pub(crate) async fn disable(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    headers: HeaderMap,
+) -> ApiResult<Response> {
+    let changed = AtomicBool::new(false);
     let e = api
         .modify_endpoint(&tenant, &id, |e, _| match e.state {
             EndpointState::Revoked => Err(ApiError::conflict("a revoked endpoint cannot be disabled")),
             _ => {
+                changed.store(e.state != EndpointState::Disabled, Ordering::Relaxed);
                 e.state = EndpointState::Disabled;
                 Ok(())
             }
         })
         .await?;
-    Ok(reply(200, &endpoint_view(&e, api.clock.now())))
+    let now = api.clock.now();
+    if changed.load(Ordering::Relaxed) {
+        let notice = Notice::disabled(&e, DisableCause::ByHand, e.updated_at, now);
+        api.notifier(&headers).emit_or_warn(&notice).await;
+    }
+    Ok(reply(200, &endpoint_view(&e, now)))
 }
 
 /// `POST /v1/endpoints/{id}/revoke`
@@ -84,11 +98,14 @@ pub(crate) async fn enable(
         Some(s) => Some(api.replay_window(time_field("replaySince", s)?, None)?),
         None => None,
     };
+    let changed = AtomicBool::new(false);
     let e = api
         .modify_endpoint(&tenant, &id, |e, now| {
             if e.state == EndpointState::Revoked {
                 return Err(ApiError::conflict("a revoked endpoint cannot be enabled"));
             }
+            let held = e.state != EndpointState::Active || endpoint_status(e, now) != "active";
+            changed.store(held, Ordering::Relaxed);
             e.state = EndpointState::Active;
             if let Some(rules) = e.policy.health.smart_rules() {
                 let h = e.health.unwrap_or_else(|| SmartHealth::new(now));
@@ -98,6 +115,11 @@ pub(crate) async fn enable(
         })
         .await?;
     let now = api.clock.now();
+    if changed.load(Ordering::Relaxed) {
+        let notice =
+            Notice::endpoint(OperationalType::EndpointEnabled, &e, e.updated_at, now).with("state", json!("active"));
+        api.notifier(&headers).emit_or_warn(&notice).await;
+    }
     let mut view = endpoint_view(&e, now);
     if let Some((since, until)) = since {
         view["replayed"] = match idem {

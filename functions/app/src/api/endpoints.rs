@@ -5,7 +5,9 @@
 use super::Api;
 use super::body::ApiJson;
 use super::endpoint_limits;
-use super::limits::{MAX_DESCRIPTION, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS};
+use super::limits::{
+    MAX_DESCRIPTION, MAX_FAILING_AFTER, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS,
+};
 use super::portal_access::{Portal, PortalAccess};
 use super::portal_fields::{self, PortalChange};
 use super::problem::{ApiError, ApiResult, ProblemCode};
@@ -47,6 +49,7 @@ pub(crate) struct CreateEndpoint {
     rate_limit: Option<Value>,
     #[serde(default, deserialize_with = "endpoint_limits::present")]
     max_in_flight: Option<Value>,
+    failing_after: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -69,6 +72,17 @@ pub(crate) struct UpdateEndpoint {
     filter_types: Option<Option<Vec<String>>>,
     #[serde(default, deserialize_with = "nullable")]
     channels: Option<Option<Vec<String>>>,
+    failing_after: Option<u32>,
+}
+
+/// `failingAfter`: 1 to [`MAX_FAILING_AFTER`] failed attempts in a row.
+fn check_failing_after(n: Option<u32>) -> ApiResult<Option<u32>> {
+    match n {
+        Some(n) if !(1..=MAX_FAILING_AFTER).contains(&n) => Err(ApiError::validation(format!(
+            "field `failingAfter` must be a whole number from 1 to {MAX_FAILING_AFTER}"
+        ))),
+        _ => Ok(n),
+    }
 }
 
 /// A present field as `Some` (holding `None` for an explicit null), so a PATCH can
@@ -85,6 +99,15 @@ where
 fn check_subscription(filter_types: Option<&[String]>, channels: Option<&[String]>) -> ApiResult<()> {
     if let Some(f) = filter_types {
         courier_core::subscription::parse_filters(f).map_err(|e| ApiError::validation(e.to_string()))?;
+        if let Some((i, entry)) = f
+            .iter()
+            .enumerate()
+            .find(|(_, e)| !courier_core::operational::filter_known(e))
+        {
+            return Err(ApiError::validation(format!(
+                "field `filterTypes[{i}]`: {entry:?} is no operational event type (courier.endpoint.*, courier.delivery.failed, courier.fanout.stalled)"
+            )));
+        }
     }
     if let Some(c) = channels {
         courier_core::subscription::check_channels("channels", c).map_err(|e| ApiError::validation(e.to_string()))?;
@@ -225,6 +248,7 @@ impl Api {
         let allowance = check_allowance(body.long_running_allowance_seconds)?.unwrap_or(0);
         check_timeout(body.timeout_ms)?;
         check_subscription(body.filter_types.as_deref(), body.channels.as_deref())?;
+        let failing_after = check_failing_after(body.failing_after)?;
         let rate_change = endpoint_limits::rate_limit(body.rate_limit.as_ref())?;
         let cap_change = endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?;
         let (mut rate_limit, mut max_in_flight) = (None, None);
@@ -301,6 +325,7 @@ impl Api {
             channels: body.channels,
             limit_ceiling,
             deleted_at: None,
+            failing_after,
         };
         let mut endpoint = endpoint;
         if endpoint.limit_ceiling.is_none() {
@@ -359,6 +384,7 @@ impl Api {
         )?;
         let rate_limit = endpoint_limits::rate_limit(body.rate_limit.as_ref())?;
         let max_in_flight = endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?;
+        let failing_after = check_failing_after(body.failing_after)?;
         let portal_change = PortalChange {
             policy: body.policy.as_ref().zip(policy.as_ref()),
             application_id: body.application_id.as_ref().map(|a| a.as_deref()),
@@ -432,6 +458,9 @@ impl Api {
                 }
                 rate_limit.apply(&mut e.rate_limit);
                 max_in_flight.apply(&mut e.max_in_flight);
+                if let Some(n) = failing_after {
+                    e.failing_after = Some(n);
+                }
                 if portal.is_none() {
                     e.limit_ceiling = Some(portal_fields::operator_ceiling(e));
                 }

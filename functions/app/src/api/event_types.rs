@@ -103,6 +103,11 @@ pub(crate) async fn create(
         .name
         .ok_or_else(|| ApiError::validation("field `name` is required"))?;
     check_type_name(&name).map_err(|why| ApiError::validation(format!("field `name` {why}")))?;
+    if courier_core::operational::is_reserved(&name) {
+        return Err(ApiError::validation(format!(
+            "field `name`: {name:?} is in the reserved `courier.` namespace; Courier declares those"
+        )));
+    }
     if let Some(d) = &body.description {
         check_description(d)?;
     }

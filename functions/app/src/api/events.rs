@@ -399,7 +399,8 @@ fn promised_ids(first: &IdempotencyRecord, endpoints: &[Endpoint]) -> Option<(Ev
 }
 
 /// An event's `payload` (required, at most 256 KiB serialized) and its `type` (1 to
-/// [`MAX_EVENT_TYPE`] characters), checked in that order: what ingest and a
+/// [`MAX_EVENT_TYPE`] characters, outside the reserved `courier.` namespace),
+/// checked in that order: what ingest and a
 /// schedule's stored event both need.
 pub(super) fn checked_payload(payload: Option<Value>, event_type: Option<&str>) -> ApiResult<Value> {
     let payload = payload.ok_or_else(|| ApiError::validation("field `payload` is required"))?;
@@ -415,6 +416,13 @@ pub(super) fn checked_payload(payload: Option<Value>, event_type: Option<&str>) 
     {
         return Err(ApiError::validation(format!(
             "field `type` must be 1-{MAX_EVENT_TYPE} characters"
+        )));
+    }
+    if let Some(t) = event_type
+        && !courier_core::operational::producer_may_use(t)
+    {
+        return Err(ApiError::validation(format!(
+            "field `type`: {t:?} is in the reserved `courier.` namespace; only Courier sends those"
         )));
     }
     Ok(payload)

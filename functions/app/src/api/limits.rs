@@ -44,6 +44,8 @@ pub const MAX_SCHEMA_BYTES: usize = crate::payload_schema::MAX_SCHEMA_BYTES;
 /// Largest `rateLimit.burst` (`rateLimit.perSecond` and `maxInFlight` bounds are
 /// courier_core's `rate_limit` and `limiter` constants).
 pub const MAX_BURST: u64 = 100_000;
+/// Largest `failingAfter` of an endpoint.
+pub const MAX_FAILING_AFTER: u32 = 1_000;
 /// Most an event type's `example` may be, serialized.
 pub const MAX_EXAMPLE_BYTES: usize = 16 * 1024;
 /// Most live endpoints an application's portal setting may allow.

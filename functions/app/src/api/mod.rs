@@ -123,6 +123,25 @@ pub struct Api {
     pub schedules: crate::schedule::Schedules,
 }
 
+/// A [`crate::operational::Notifier`] with its console address owned.
+pub(crate) struct OwnedNotifier<'a> {
+    deliveries: &'a dyn DeliveryStore,
+    steps: &'a dyn FanoutQueue,
+    console_url: Option<String>,
+}
+
+impl OwnedNotifier<'_> {
+    pub(crate) async fn emit_or_warn(&self, notice: &crate::operational::Notice) {
+        crate::operational::Notifier {
+            deliveries: self.deliveries,
+            steps: self.steps,
+            console_url: self.console_url.as_deref(),
+        }
+        .emit_or_warn(notice)
+        .await
+    }
+}
+
 /// A request as plain data, for callers inside the process (tests, the bench, the
 /// local demo): [`Api::handle`] turns it into an HTTP request for the router.
 #[derive(Debug, Clone, Default)]
@@ -164,6 +183,17 @@ impl ApiResponse {
 }
 
 impl Api {
+    /// Where operational events the API notices go, with console links built from
+    /// the address the caller used.
+    pub(crate) fn notifier(&self, headers: &axum::http::HeaderMap) -> OwnedNotifier<'_> {
+        let base = portal::console_base(headers);
+        OwnedNotifier {
+            deliveries: self.deliveries.as_ref(),
+            steps: self.fanout_queue.as_ref(),
+            console_url: base.starts_with("http").then_some(base),
+        }
+    }
+
     /// Serves one request through [`Api::router`], as a client over HTTP would be.
     /// A method or path that cannot be an HTTP request line answers as the router
     /// answers unknown routes; header fields that cannot be sent are left out.

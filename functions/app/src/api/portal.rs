@@ -215,7 +215,7 @@ pub(crate) struct CreateApplicationLink {
 
 /// Where the console is, as the caller reached the API: the `Host` it used and the
 /// scheme the proxy in front reports (API Gateway sends `X-Forwarded-Proto`).
-fn console_base(headers: &HeaderMap) -> String {
+pub(crate) fn console_base(headers: &HeaderMap) -> String {
     let host = headers
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())

@@ -176,7 +176,8 @@ impl Api {
         current: Option<&[String]>,
     ) -> ApiResult<()> {
         for (i, name) in filter_types.iter().enumerate() {
-            if current.is_some_and(|c| c.contains(name)) {
+            // Operational events about its own endpoints (checked as for any endpoint).
+            if current.is_some_and(|c| c.contains(name)) || courier_core::operational::is_reserved(name) {
                 continue;
             }
             let known = if name.ends_with('*') {

@@ -55,6 +55,7 @@ pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
     v["applicationId"] = json!(e.application_id);
     v["filterTypes"] = json!(e.filter_types);
     v["channels"] = json!(e.channels);
+    v["failingAfter"] = json!(e.failing_after());
     if let Some(at) = e.deleted_at {
         v["deletedAt"] = json!(at);
     }

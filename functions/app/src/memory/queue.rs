@@ -19,6 +19,8 @@ struct QueueState {
     failures: u32,
     /// Fan-out steps waiting, in send order.
     steps: Vec<crate::fanout_message::FanoutStep>,
+    /// Fan-out steps sent with a delay (watches), in send order.
+    delayed_steps: Vec<crate::fanout_message::FanoutStep>,
 }
 
 /// The delivery queue in memory: messages become visible `delay_seconds` after the
@@ -84,6 +86,11 @@ impl MemoryQueue {
         std::mem::take(&mut lock(&self.state).steps)
     }
 
+    /// The fan-out steps sent with a delay (watch copies), as if it had passed.
+    pub fn drain_delayed_fanout(&self) -> Vec<crate::fanout_message::FanoutStep> {
+        std::mem::take(&mut lock(&self.state).delayed_steps)
+    }
+
     /// Makes the next `n` sends fail with `PortError::Unavailable`.
     pub fn fail_next(&self, n: u32) {
         lock(&self.state).failures = n;
@@ -115,13 +122,19 @@ impl Queue for MemoryQueue {
 
 #[async_trait]
 impl FanoutQueue for MemoryQueue {
-    async fn send_fanout(&self, step: &crate::fanout_message::FanoutStep) -> PortResult<()> {
+    /// Delayed steps are kept apart ([`MemoryQueue::drain_delayed_fanout`]): tests
+    /// choose when their delay has passed.
+    async fn send_fanout(&self, step: &crate::fanout_message::FanoutStep, delay_seconds: u32) -> PortResult<()> {
         let mut st = lock(&self.state);
         if st.failures > 0 {
             st.failures -= 1;
             return Err(PortError::Unavailable(Box::new(InjectedFailure)));
         }
-        st.steps.push(step.clone());
+        if delay_seconds > 0 {
+            st.delayed_steps.push(step.clone());
+        } else {
+            st.steps.push(step.clone());
+        }
         Ok(())
     }
 }

@@ -2,6 +2,8 @@
 //! health), then the next step planned. Shared by the sender and the completion API.
 
 use super::*;
+use crate::operational::{Notice, Notifier, is_own_event};
+use courier_core::operational::{breaker_change, smart_change};
 
 /// Records an attempt's outcome, updates endpoint health, and plans the next step:
 /// everything after the HTTP request. The sender and the completion API both use it.
@@ -20,6 +22,8 @@ pub struct Recorder<'a> {
     /// needs no due-index entry: the message in hand carries the delivery until the
     /// retry's message does.
     pub message_in_hand: bool,
+    /// Where operational events go (none: not told).
+    pub notify: Option<crate::operational::Notifier<'a>>,
 }
 
 impl Recorder<'_> {
@@ -276,13 +280,31 @@ impl Recorder<'_> {
         ended: Timestamp,
     ) -> Result<(), StepError> {
         let health = health_events(endpoint, cls, decision).filter(|_| m.trigger != Trigger::Test);
+        // Deliveries of operational (and test) events never cause one: no loops.
+        let tell = self
+            .notify
+            .as_ref()
+            .filter(|_| m.trigger != Trigger::Test && !is_own_event(delivery));
+        if let (Some(notify), Decision::Failed { .. }) = (tell, decision)
+            && delivery.status == DeliveryStatus::Failed
+        {
+            let now = self.clock.now().max(ended);
+            let notice = Notice::delivery_failed(
+                endpoint,
+                delivery,
+                cls.diagnostic.wire_name(),
+                cls.remediation.wire_name(),
+                now,
+            );
+            notify.emit_or_warn(&notice).await;
+        }
         if health.is_none() && !matches!(decision, Decision::Retry { .. }) {
             // Nothing to write as of a time: most successes.
             return Ok(());
         }
         let now = self.clock.now().max(ended);
         if let Some(events) = health
-            && let Err(e) = Box::pin(self.update_health(endpoint, events, now)).await
+            && let Err(e) = Box::pin(self.update_health(endpoint, events, now, tell)).await
         {
             // Health is advisory for this delivery; the step itself is durable.
             tracing::warn!(endpoint = %endpoint.id, error = %e, "endpoint health update failed");
@@ -315,9 +337,10 @@ impl Recorder<'_> {
         endpoint: &Endpoint,
         (breaker_event, health_event): HealthEvents,
         now: Timestamp,
+        tell: Option<&Notifier<'_>>,
     ) -> Result<(), PortError> {
         if let Some(ev) = health_event {
-            return self.update_smart_health(endpoint, ev, now).await;
+            return self.update_smart_health(endpoint, ev, now, tell).await;
         }
         // Optimistic concurrency: concurrent senders each re-read and re-apply.
         for _ in 0..8 {
@@ -325,10 +348,10 @@ impl Recorder<'_> {
                 return Ok(());
             };
             let mut changed = false;
+            let stored = e.breaker.unwrap_or_default();
             if let (Some(ev), Some(rules)) = (breaker_event, e.policy.health.breaker_rules()) {
-                let before = e.breaker.unwrap_or_default();
-                let after = before.apply(rules, ev, now);
-                changed |= after != before;
+                let after = stored.apply(rules, ev, now);
+                changed |= after != stored;
                 e.breaker = Some(after);
             }
             if !changed {
@@ -340,7 +363,15 @@ impl Recorder<'_> {
             e.version += 1;
             e.updated_at = now;
             match self.endpoints.update_endpoint(&e, expected).await {
-                Ok(()) => return Ok(()),
+                Ok(()) => {
+                    let after = e.breaker.unwrap_or_default();
+                    if let (Some(notify), Some(kind)) = (tell, breaker_change(stored, after, now)) {
+                        // The opening's instant names both its events.
+                        let episode = after.open_until.or(stored.open_until).unwrap_or(now);
+                        notify.emit_or_warn(&Notice::endpoint(kind, &e, episode, now)).await;
+                    }
+                    return Ok(());
+                }
                 Err(PortError::Conflict(_)) => continue,
                 Err(err) => return Err(err),
             }
@@ -353,7 +384,13 @@ impl Recorder<'_> {
     /// conditional write with no read (`note_smart_success`), which is what nearly
     /// every success is; anything else reads the health, applies the event and
     /// replaces it if it is still what was read, again on a collision.
-    async fn update_smart_health(&self, endpoint: &Endpoint, ev: HealthEvent, now: Timestamp) -> Result<(), PortError> {
+    async fn update_smart_health(
+        &self,
+        endpoint: &Endpoint,
+        ev: HealthEvent,
+        now: Timestamp,
+        tell: Option<&Notifier<'_>>,
+    ) -> Result<(), PortError> {
         if ev == HealthEvent::AttemptSucceeded
             && self
                 .endpoints
@@ -391,7 +428,17 @@ impl Recorder<'_> {
                 .put_smart_health(&e.tenant_id, &e.id, e.health.as_ref(), &after)
                 .await
             {
-                Ok(()) => return Ok(()),
+                Ok(()) => {
+                    if let (Some(notify), Some((kind, cause))) = (tell, smart_change(before.status, after.status, ev)) {
+                        let notice = match cause {
+                            Some(cause) => Notice::disabled(&e, cause, after.since, now),
+                            None => Notice::endpoint(kind, &e, after.since, now)
+                                .with("state", serde_json::json!(after.status.wire_name())),
+                        };
+                        notify.emit_or_warn(&notice).await;
+                    }
+                    return Ok(());
+                }
                 Err(PortError::Conflict(_)) => continue,
                 Err(err) => return Err(err),
             }

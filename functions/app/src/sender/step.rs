@@ -403,6 +403,7 @@ impl Sender {
             random: self.random.as_ref(),
             lease_margin_ms: self.settings.lease_margin_ms,
             message_in_hand: true,
+            notify: self.fanout.as_deref().map(crate::fanout::FanoutWorker::notifier),
         }
     }
 }
