@@ -157,6 +157,16 @@ pub struct EndpointFields {
     pub timeout_ms: Option<u64>,
     #[arg(long)]
     pub description: Option<String>,
+    /// Event types it takes, exact or `prefix.*`; repeat for several (operational
+    /// events: `courier.endpoint.*`, `courier.delivery.failed`, ...).
+    #[arg(long = "filter-type", value_name = "TYPE")]
+    pub filter_types: Vec<String>,
+    /// The application (id or uid) whose events it takes.
+    #[arg(long, value_name = "APP")]
+    pub application: Option<String>,
+    /// Failed attempts in a row that make it `failing` (1 to 1000; default 3).
+    #[arg(long, value_name = "N")]
+    pub failing_after: Option<u32>,
 }
 
 #[derive(Subcommand)]

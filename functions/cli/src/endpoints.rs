@@ -29,6 +29,15 @@ fn body(url: Option<String>, f: EndpointFields) -> CliResult<Value> {
     if let Some(d) = f.description {
         m.insert("description".into(), json!(d));
     }
+    if !f.filter_types.is_empty() {
+        m.insert("filterTypes".into(), json!(f.filter_types));
+    }
+    if let Some(a) = f.application {
+        m.insert("applicationId".into(), json!(a));
+    }
+    if let Some(n) = f.failing_after {
+        m.insert("failingAfter".into(), json!(n));
+    }
     Ok(Value::Object(m))
 }
 

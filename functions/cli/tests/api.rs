@@ -419,6 +419,41 @@ async fn lifecycle_commands_and_error_classes() {
         ])
         .await;
     let ep = s(&created["id"]).to_owned();
+    // An operations watcher: the operational events it takes, and its streak length.
+    let watcher = cli
+        .json(&[
+            "endpoints",
+            "create",
+            "--url",
+            "http://127.0.0.1:9998/ops",
+            "--policy",
+            "greatwait",
+            "--filter-type",
+            "courier.endpoint.*",
+            "--filter-type",
+            "courier.delivery.failed",
+            "--failing-after",
+            "5",
+        ])
+        .await;
+    assert_eq!(
+        (&watcher["filterTypes"], &watcher["failingAfter"]),
+        (&json!(["courier.endpoint.*", "courier.delivery.failed"]), &json!(5)),
+        "{watcher}"
+    );
+    let err = cli
+        .fails(
+            2,
+            &[
+                "endpoints",
+                "update",
+                s(&watcher["id"]),
+                "--filter-type",
+                "courier.endpoint.nope",
+            ],
+        )
+        .await;
+    assert!(err.contains("filterTypes[0]"), "{err}");
 
     // Lifecycle: each answer is the endpoint (or the action's own object).
     let rotated = cli
