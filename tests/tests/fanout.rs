@@ -288,3 +288,62 @@ async fn a_stepped_fan_out_survives_a_crashed_step_with_no_duplicate() {
     assert_eq!(rx.received().len(), N);
     h.stop().await;
 }
+
+/// Operational events on the local stack: an endpoint whose receiver answers 410
+/// (SmartChat disables it) is told, signed like any webhook, to the endpoint that
+/// subscribed to `courier.endpoint.disabled` and `courier.delivery.failed`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_gone_with_410_is_told_to_the_operations_endpoint() {
+    let h = Harness::start(test_options("ops-events")).await;
+    let ops = receiver().await;
+    let gone = ScriptedReceiver::start(vec![Reply::Status(410)])
+        .await
+        .unwrap_or_else(|e| panic!("receiver: {e}"));
+    let (s, watcher) = h
+        .call(
+            "POST",
+            "/v1/endpoints",
+            Some(json!({
+                "url": ops.url(),
+                "policy": "greatwait",
+                "filterTypes": ["courier.endpoint.disabled", "courier.delivery.failed"],
+            })),
+        )
+        .await;
+    assert_eq!(s, 201, "{watcher}");
+    let (ep, _) = h.endpoint(&gone.url(), json!("smartchat")).await;
+    let dlv = h.event(&ep, json!({"n": 1})).await;
+    let settled = h.settled(&dlv, SETTLE).await;
+    assert_eq!(settled["status"], "failed", "{settled}");
+    let got = ops.wait_for(2, SETTLE).await;
+    let secret = courier_core::signing::SigningSecret::parse(watcher["secret"].as_str().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut told: Vec<(String, Value)> = Vec::new();
+    for r in &got {
+        let ts: i64 = r.header("webhook-timestamp").and_then(|t| t.parse().ok()).unwrap_or(-1);
+        let id = r.header("webhook-id").unwrap_or_default();
+        assert!(
+            courier_core::signing::verify(&secret, id, ts, &r.body, r.header("webhook-signature").unwrap_or("")),
+            "an operational event is signed like any webhook"
+        );
+        let v: Value = serde_json::from_slice(&r.body).unwrap_or_default();
+        told.push((v["type"].as_str().unwrap_or_default().to_owned(), v["data"].clone()));
+    }
+    told.sort_by(|a, b| a.0.cmp(&b.0));
+    let brief: Vec<(&str, &Value, &Value)> = told
+        .iter()
+        .map(|(t, d)| (t.as_str(), &d["endpointId"], &d["reason"]))
+        .collect();
+    assert_eq!(
+        brief,
+        vec![
+            ("courier.delivery.failed", &json!(ep), &json!("endpoint_disabled")),
+            ("courier.endpoint.disabled", &json!(ep), &json!("gone")),
+        ]
+    );
+    assert_eq!(told[0].1["deliveryId"], json!(dlv));
+    // Nothing more: the operational deliveries themselves cause none.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(ops.received().len(), 2);
+    h.stop().await;
+}

@@ -64,7 +64,15 @@ impl Notice {
 
     /// `courier.delivery.failed`: the delivery settled failed, with the reason and
     /// what its last attempt was diagnosed as and what to do about it.
-    pub fn delivery_failed(e: &Endpoint, d: &Delivery, diagnostic: &str, remediation: &str, at: Timestamp) -> Notice {
+    /// `diagnostic` and `remediation` are none for a delivery that settled without
+    /// an attempt (its horizon passed before one could start).
+    pub fn delivery_failed(
+        e: &Endpoint,
+        d: &Delivery,
+        diagnostic: Option<&str>,
+        remediation: Option<&str>,
+        at: Timestamp,
+    ) -> Notice {
         let mut n = Notice::endpoint(OperationalType::DeliveryFailed, e, at, at)
             .with("deliveryId", json!(d.id))
             .with("state", json!(d.status))

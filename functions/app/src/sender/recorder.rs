@@ -80,6 +80,10 @@ impl Recorder<'_> {
                 why: DropReason::ClaimLost,
             });
         }
+        if let Some(notify) = self.notify.as_ref().filter(|_| !is_own_event(&updated)) {
+            let notice = Notice::delivery_failed(endpoint, &updated, None, None, now);
+            notify.emit_or_warn(&notice).await;
+        }
         Ok(StepOutcome::SettledWithoutAttempt {
             delivery: Box::new(updated),
         })
@@ -292,8 +296,8 @@ impl Recorder<'_> {
             let notice = Notice::delivery_failed(
                 endpoint,
                 delivery,
-                cls.diagnostic.wire_name(),
-                cls.remediation.wire_name(),
+                Some(cls.diagnostic.wire_name()),
+                Some(cls.remediation.wire_name()),
                 now,
             );
             notify.emit_or_warn(&notice).await;
