@@ -68,6 +68,47 @@ async fn first_attempt_succeeds_with_a_verifiable_signature() {
     h.stop().await;
 }
 
+/// An endpoint's own headers reach a real receiver as set, beside the signed ones;
+/// a secret value is in no API answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn custom_headers_reach_the_receiver() {
+    let h = Harness::start(test_options("custom-headers")).await;
+    let rx = receiver(vec![Reply::Status(200)]).await;
+    let (s, b) = h
+        .call(
+            "POST",
+            "/v1/endpoints",
+            Some(json!({
+                "url": rx.url(),
+                "policy": "greatwait",
+                "headers": [
+                    {"name": "X-Api-Key", "value": "rk_live_42", "secret": true},
+                    {"name": "X-Team", "value": "payments"},
+                ],
+            })),
+        )
+        .await;
+    assert_eq!(s, 201, "{b}");
+    assert!(!b.to_string().contains("rk_live_42"), "{b}");
+    let ep = b["id"].as_str().unwrap_or_default().to_owned();
+    let id = h.event(&ep, json!({"n": 1})).await;
+    let d = h.settled(&id, SETTLE).await;
+    assert_eq!(d["status"], "succeeded", "{d}");
+    let got = rx.received();
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        (
+            got[0].header("x-api-key"),
+            got[0].header("x-team"),
+            got[0].header("webhook-id")
+        ),
+        (Some("rk_live_42"), Some("payments"), Some(id.as_str()))
+    );
+    let (_, attempts) = h.call("GET", &format!("/v1/deliveries/{id}/attempts"), None).await;
+    assert!(!attempts.to_string().contains("rk_live_42"), "{attempts}");
+    h.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn greatwait_retries_at_its_waits_never_early() {
     let h = Harness::start(test_options("gw-ladder")).await;

@@ -75,6 +75,7 @@ mod tests {
             limit_ceiling: None,
             deleted_at: None,
             failing_after: None,
+            headers: Vec::new(),
         }
     }
 

@@ -111,6 +111,7 @@ pub fn sample_endpoint(tenant: &TenantId, id: &EndpointId, now: Timestamp) -> En
         limit_ceiling: None,
         deleted_at: None,
         failing_after: None,
+        headers: Vec::new(),
     }
 }
 

@@ -108,6 +108,20 @@ pub struct Endpoint {
     /// none: [`courier_core::operational::DEFAULT_FAILING_AFTER`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failing_after: Option<u32>,
+    /// Headers sent with every attempt (an API key the receiver asks for, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<CustomHeader>,
+}
+
+/// One header an endpoint sends with every attempt. A secret value is write-only:
+/// the API never shows it again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomHeader {
+    pub name: String,
+    pub value: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
 }
 
 impl Endpoint {

@@ -777,3 +777,96 @@ async fn patch_changes_url_and_policy_for_the_next_attempts() {
         .await;
     assert_problem(s, &b, 400, "validation_failed");
 }
+
+/// Headers an endpoint sends with every attempt: checked, sent as set, a secret
+/// value never shown again (kept when sent back masked), cleared with null.
+#[tokio::test]
+async fn custom_headers_are_sent_with_every_attempt_and_secrets_stay_hidden() {
+    let w = World::new(vec![status(200), status(200)], 5).await;
+    let (s, b) = w
+        .call(
+            "POST",
+            "/v1/endpoints",
+            json!({
+                "url": "https://receiver.example/hook",
+                "policy": "tanitar",
+                "headers": [
+                    {"name": "Authorization", "value": "Bearer k-123", "secret": true},
+                    {"name": "X-Tenant", "value": "acme"},
+                ],
+            }),
+        )
+        .await;
+    assert_eq!(s, 201, "{b}");
+    let shown = json!([
+        {"name": "Authorization", "value": null, "secret": true},
+        {"name": "X-Tenant", "value": "acme", "secret": false},
+    ]);
+    assert_eq!(b["headers"], shown);
+    assert!(!b.to_string().contains("k-123"));
+    let ep = b["id"].as_str().unwrap_or_default().to_owned();
+    let (_, got) = w.call("GET", &format!("/v1/endpoints/{ep}"), json!({})).await;
+    assert_eq!(got["headers"], shown);
+    let dlv = w.event(&ep).await;
+    w.run(&dlv, 3).await;
+    let sent = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
+    let header = |name: &str| {
+        sent[0]
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.to_string())
+    };
+    assert_eq!(header("authorization").as_deref(), Some("Bearer k-123"));
+    assert_eq!(header("x-tenant").as_deref(), Some("acme"));
+    assert_eq!(header("tanitar-delivery-attempt").as_deref(), Some("1"));
+    // The attempt record keeps nothing of it.
+    let (_, attempts) = w
+        .call("GET", &format!("/v1/deliveries/{dlv}/attempts"), json!({}))
+        .await;
+    assert!(!attempts.to_string().contains("k-123"), "{attempts}");
+    // Sent back as shown: the secret is kept; a new plain header is added.
+    let (s, b) = w
+        .call(
+            "PATCH",
+            &format!("/v1/endpoints/{ep}"),
+            json!({"headers": [
+                {"name": "Authorization", "value": null, "secret": true},
+                {"name": "X-Region", "value": "eu"},
+            ]}),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
+    let dlv = w.event(&ep).await;
+    w.run(&dlv, 3).await;
+    let sent = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
+    let last: Vec<(String, String)> = sent[sent.len() - 1]
+        .headers
+        .iter()
+        .filter(|(k, _)| ["authorization", "x-region", "x-tenant"].contains(&k.to_ascii_lowercase().as_str()))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    assert_eq!(
+        last,
+        vec![
+            ("Authorization".to_owned(), "Bearer k-123".to_owned()),
+            ("X-Region".to_owned(), "eu".to_owned()),
+        ]
+    );
+    // Refused, naming the entry; null removes them all.
+    for (headers, field) in [
+        (json!([{"name": "Webhook-Id", "value": "x"}]), "headers[0].name"),
+        (json!([{"name": "X-A", "value": "a\r\nX-B: b"}]), "headers[0].value"),
+        (json!([{"name": "X-A", "value": "a", "extra": 1}]), "headers"),
+    ] {
+        let (s, b) = w
+            .call("PATCH", &format!("/v1/endpoints/{ep}"), json!({"headers": headers}))
+            .await;
+        assert_eq!((s, b["code"].clone()), (400, json!("validation_failed")), "{b}");
+        assert!(b["detail"].as_str().is_some_and(|d| d.contains(field)), "{field}: {b}");
+    }
+    let (s, b) = w
+        .call("PATCH", &format!("/v1/endpoints/{ep}"), json!({"headers": null}))
+        .await;
+    assert_eq!((s, b["headers"].clone()), (200, json!([])), "{b}");
+}

@@ -4,6 +4,7 @@
 
 use super::Api;
 use super::body::ApiJson;
+use super::endpoint_headers::{self, HeaderIn};
 use super::endpoint_limits;
 use super::limits::{
     MAX_DESCRIPTION, MAX_FAILING_AFTER, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS,
@@ -50,6 +51,7 @@ pub(crate) struct CreateEndpoint {
     #[serde(default, deserialize_with = "endpoint_limits::present")]
     max_in_flight: Option<Value>,
     failing_after: Option<u32>,
+    headers: Option<Vec<HeaderIn>>,
 }
 
 #[derive(Deserialize)]
@@ -73,6 +75,9 @@ pub(crate) struct UpdateEndpoint {
     #[serde(default, deserialize_with = "nullable")]
     channels: Option<Option<Vec<String>>>,
     failing_after: Option<u32>,
+    /// Absent: unchanged; null: none.
+    #[serde(default, deserialize_with = "nullable")]
+    headers: Option<Option<Vec<HeaderIn>>>,
 }
 
 /// `failingAfter`: 1 to [`MAX_FAILING_AFTER`] failed attempts in a row.
@@ -249,6 +254,10 @@ impl Api {
         check_timeout(body.timeout_ms)?;
         check_subscription(body.filter_types.as_deref(), body.channels.as_deref())?;
         let failing_after = check_failing_after(body.failing_after)?;
+        let headers = match &body.headers {
+            Some(h) => endpoint_headers::headers_from(h, &[], policy.attempt_header.as_deref())?,
+            None => Vec::new(),
+        };
         let rate_change = endpoint_limits::rate_limit(body.rate_limit.as_ref())?;
         let cap_change = endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?;
         let (mut rate_limit, mut max_in_flight) = (None, None);
@@ -326,6 +335,7 @@ impl Api {
             limit_ceiling,
             deleted_at: None,
             failing_after,
+            headers,
         };
         let mut endpoint = endpoint;
         if endpoint.limit_ceiling.is_none() {
@@ -460,6 +470,14 @@ impl Api {
                 max_in_flight.apply(&mut e.max_in_flight);
                 if let Some(n) = failing_after {
                     e.failing_after = Some(n);
+                }
+                match &body.headers {
+                    None => {}
+                    Some(None) => e.headers.clear(),
+                    Some(Some(given)) => {
+                        e.headers =
+                            endpoint_headers::headers_from(given, &e.headers, e.policy.attempt_header.as_deref())?;
+                    }
                 }
                 if portal.is_none() {
                     e.limit_ceiling = Some(portal_fields::operator_ceiling(e));

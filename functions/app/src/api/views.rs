@@ -56,6 +56,7 @@ pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
     v["filterTypes"] = json!(e.filter_types);
     v["channels"] = json!(e.channels);
     v["failingAfter"] = json!(e.failing_after());
+    v["headers"] = super::endpoint_headers::headers_view(&e.headers);
     if let Some(at) = e.deleted_at {
         v["deletedAt"] = json!(at);
     }

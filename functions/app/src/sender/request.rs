@@ -87,6 +87,11 @@ pub(super) fn prepared_request(
     if let Some(h) = &endpoint.policy.attempt_header {
         headers.push((Cow::Owned(h.clone()), attempt));
     }
+    // The endpoint's own, after Courier's: their names never collide (the API
+    // refuses the names Courier sets).
+    for h in &endpoint.headers {
+        headers.push((Cow::Owned(h.name.clone()), HeaderText::from(h.value.clone())));
+    }
     OutboundRequest {
         url: endpoint.url.clone(),
         headers,
