@@ -167,6 +167,13 @@ pub struct EndpointFields {
     /// Failed attempts in a row that make it `failing` (1 to 1000; default 3).
     #[arg(long, value_name = "N")]
     pub failing_after: Option<u32>,
+    /// A header sent with every attempt, `Name: value`; repeat for several (replaces
+    /// the endpoint's list).
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// Like --header, with a write-only value (never shown again).
+    #[arg(long = "secret-header", value_name = "NAME: VALUE")]
+    pub secret_headers: Vec<String>,
 }
 
 #[derive(Subcommand)]

@@ -2,7 +2,7 @@
 
 use crate::cli::{EndpointFields, EndpointsCmd};
 use crate::client::{Client, segment};
-use crate::exit::CliResult;
+use crate::exit::{CliError, CliResult};
 use crate::input;
 use crate::output::Output;
 use crate::{paging, render};
@@ -37,6 +37,22 @@ fn body(url: Option<String>, f: EndpointFields) -> CliResult<Value> {
     }
     if let Some(n) = f.failing_after {
         m.insert("failingAfter".into(), json!(n));
+    }
+    if !f.headers.is_empty() || !f.secret_headers.is_empty() {
+        let mut list = Vec::new();
+        for (arg, secret) in f
+            .headers
+            .iter()
+            .map(|h| (h, false))
+            .chain(f.secret_headers.iter().map(|h| (h, true)))
+        {
+            let flag = if secret { "--secret-header" } else { "--header" };
+            let (name, value) = arg
+                .split_once(':')
+                .ok_or_else(|| CliError::usage(format!("{flag} {arg:?}: write it as `Name: value`")))?;
+            list.push(json!({"name": name.trim(), "value": value.trim(), "secret": secret}));
+        }
+        m.insert("headers".into(), Value::Array(list));
     }
     Ok(Value::Object(m))
 }

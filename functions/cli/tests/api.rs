@@ -434,8 +434,23 @@ async fn lifecycle_commands_and_error_classes() {
             "courier.delivery.failed",
             "--failing-after",
             "5",
+            "--header",
+            "X-Team: payments",
+            "--secret-header",
+            "Authorization: Bearer k-1",
         ])
         .await;
+    assert_eq!(
+        watcher["headers"],
+        json!([
+            {"name": "X-Team", "value": "payments", "secret": false},
+            {"name": "Authorization", "value": null, "secret": true},
+        ])
+    );
+    let err = cli
+        .fails(2, &["endpoints", "update", s(&watcher["id"]), "--header", "no colon"])
+        .await;
+    assert!(err.starts_with("courier: --header \"no colon\": write it as"), "{err}");
     assert_eq!(
         (&watcher["filterTypes"], &watcher["failingAfter"]),
         (&json!(["courier.endpoint.*", "courier.delivery.failed"]), &json!(5)),
