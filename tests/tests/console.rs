@@ -1421,3 +1421,58 @@ async fn a_malformed_route_shows_the_not_found_page() {
     b.stop().await;
     h.stop().await;
 }
+
+/// The headers an endpoint sends with every attempt, set from its page: a secret
+/// value is never shown again, and saving the form untouched keeps it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_sets_headers_and_a_secret_value_stays_hidden() {
+    let h = Harness::start(test_options("console-headers")).await;
+    let rx = receiver(vec![Reply::Status(200)]).await;
+    let (ep, _) = h.endpoint(&rx.url(), json!("greatwait")).await;
+    let b = Browser::start("headers").await;
+    b.goto(&format!("{}/console#/endpoints/{ep}", h.stack.api_url)).await;
+    b.log_in(&h.stack.api_key).await;
+    b.click("#add-header").await;
+    b.fill("#edit-headers .header-row:nth-child(1) .header-name", "X-Api-Key")
+        .await;
+    b.fill("#edit-headers .header-row:nth-child(1) .header-value", "rk_9")
+        .await;
+    b.click("#edit-headers .header-row:nth-child(1) .header-secret").await;
+    b.click("#add-header").await;
+    b.fill("#edit-headers .header-row:nth-child(2) .header-name", "X-Team")
+        .await;
+    b.fill("#edit-headers .header-row:nth-child(2) .header-value", "payments")
+        .await;
+    b.click("#edit-save").await;
+    // Saved: the page, reloaded, shows the secret's row without its value.
+    b.wait_for("#edit-headers .header-value[type=password]").await;
+    let (_, e) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    let shown = json!([
+        {"name": "X-Api-Key", "value": null, "secret": true},
+        {"name": "X-Team", "value": "payments", "secret": false},
+    ]);
+    assert_eq!(e["headers"], shown, "{e}");
+    let values = b
+        .js("return Array.from(document.querySelectorAll('#edit-headers .header-value')).map(i => i.value)")
+        .await;
+    assert_eq!(values, json!(["", "payments"]));
+    assert!(
+        !b.js("return document.body.innerText")
+            .await
+            .to_string()
+            .contains("rk_9")
+    );
+    // Another change saved with the rows untouched keeps the secret.
+    b.fill("#edit-description", "with headers").await;
+    b.click("#edit-save").await;
+    b.wait_text("#endpoint-description", "with headers").await;
+    let id = h.event(&ep, json!({"n": 1})).await;
+    h.settled(&id, SETTLE).await;
+    let got = rx.received();
+    assert_eq!(
+        (got[0].header("x-api-key"), got[0].header("x-team")),
+        (Some("rk_9"), Some("payments"))
+    );
+    b.stop().await;
+    h.stop().await;
+}

@@ -763,6 +763,7 @@
     const channels = h("input", { id: "edit-channels", size: "32", value: (e.channels || []).join(", ") });
     const rate = h("input", { id: "edit-rate", type: "number", min: "0.1", step: "any", value: e.rateLimit ? String(e.rateLimit.perSecond) : "" });
     const inflight = h("input", { id: "edit-inflight", type: "number", min: "1", step: "1", value: e.maxInFlight ? String(e.maxInFlight) : "" });
+    const [headerBox, headerList] = headersEditor(e.headers || []);
     const out = h("p", { role: "status", id: "edit-result" });
     const submit = h("button", { type: "submit", id: "edit-save" }, "Save changes");
     const same = (a, b) => JSON.stringify(a === undefined ? null : a) === JSON.stringify(b === undefined ? null : b);
@@ -777,6 +778,7 @@
         h("label", { for: "edit-rate" }, "Rate limit, per second (empty: none)", rate),
         h("label", { for: "edit-inflight" }, "Most attempts at once (empty: no limit)", inflight)),
       portal ? h("p", { class: "muted" }, "Limits set by your provider can be lowered here, not raised or removed.") : null,
+      headerBox,
       out, submit);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -796,6 +798,8 @@
       }
       const m = inflight.value.trim() === "" ? null : Number(inflight.value);
       if (!same(m, e.maxInFlight || null)) body.maxInFlight = m;
+      const hs = headerList();
+      if (!same(hs, (e.headers || []).map((x) => ({ name: x.name, value: x.value, secret: x.secret })))) body.headers = hs;
       if (Object.keys(body).length === 0) {
         append(out, ["Nothing changed."]);
         return;
@@ -814,6 +818,40 @@
       }
     });
     return form;
+  }
+
+  // The headers sent with every attempt: one row each. A secret value is never
+  // shown; its field left empty keeps the stored value (sent back as null).
+  function headersEditor(initial) {
+    const rows = h("div", { id: "edit-headers" });
+    const addRow = (x) => {
+      const name = h("input", { class: "header-name", size: "20", spellcheck: "false", value: x ? x.name : "", "aria-label": "Header name" });
+      const kept = x && x.secret;
+      const value = h("input", {
+        class: "header-value", size: "28", spellcheck: "false", value: kept ? "" : (x ? x.value || "" : ""),
+        placeholder: kept ? "secret, kept unless replaced" : "value", "aria-label": "Header value",
+        type: kept ? "password" : "text",
+      });
+      const secret = h("input", { class: "header-secret", type: "checkbox", checked: !!kept, "aria-label": "Secret value" });
+      const row = h("div", { class: "inline header-row" }, name, value,
+        h("label", {}, secret, " secret"),
+        h("button", { type: "button", class: "secondary header-remove" }, "Remove"));
+      row.querySelector(".header-remove").addEventListener("click", () => row.remove());
+      row.dataset.kept = kept ? "1" : "";
+      rows.appendChild(row);
+    };
+    initial.forEach(addRow);
+    const add = h("button", { type: "button", class: "secondary", id: "add-header" }, "Add header");
+    add.addEventListener("click", () => addRow(null));
+    const box = h("fieldset", {}, h("legend", {}, "Headers sent with every attempt"), rows, add);
+    const list = () => Array.from(rows.querySelectorAll(".header-row")).map((row) => {
+      const name = row.querySelector(".header-name").value.trim();
+      const raw = row.querySelector(".header-value").value;
+      const secret = row.querySelector(".header-secret").checked;
+      const value = raw === "" && row.dataset.kept && secret ? null : raw;
+      return { name, value, secret };
+    }).filter((x) => x.name !== "");
+    return [box, list];
   }
 
   function endpointActions(e, path) {
