@@ -83,6 +83,10 @@ struct StoredDelivery {
     /// write of a delivery whose next step a queue message carries
     /// (`Delivery::carried_by_queue`), until its next write of the whole record.
     due_entry: bool,
+    /// Where the entry was moved to by a hold or a reconciler run (`note_hold`,
+    /// `OverdueIndex::move_due`) since the last write of the whole record; `None`:
+    /// at `due_at`.
+    due_moved: Option<Timestamp>,
 }
 
 impl DeliveryShard {
@@ -94,6 +98,7 @@ impl DeliveryShard {
                 overwrite(&mut stored.delivery, d);
                 stored.delivery.carried_by_queue = false;
                 stored.due_entry = !d.carried_by_queue;
+                stored.due_moved = None;
             }
             None => {
                 let stored = Box::new(StoredDelivery {
@@ -103,6 +108,7 @@ impl DeliveryShard {
                     },
                     attempts: Vec::new(),
                     due_entry: !d.carried_by_queue,
+                    due_moved: None,
                 });
                 self.deliveries.insert(d.id.clone(), stored);
             }
@@ -623,9 +629,11 @@ impl DeliveryStore for MemoryStore {
 
     async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {
         let (mut st, clock_now) = self.begin_shard(id)?;
-        match st.live_mut(id, &clock_now).map(|s| &mut s.delivery) {
-            Some(d) if hold_note_allowed(d, number, now) => {
-                d.throttled_until = Some(until);
+        match st.live_mut(id, &clock_now) {
+            Some(stored) if hold_note_allowed(&stored.delivery, number, now) => {
+                stored.delivery.throttled_until = Some(until);
+                // The entry moves with the hold, as the DynamoDB note moves `GSI4SK`.
+                stored.due_moved = Some(until);
                 Ok(true)
             }
             _ => Ok(false),
@@ -658,6 +666,7 @@ impl DeliveryStore for MemoryStore {
         overwrite(&mut stored.delivery, &new);
         stored.delivery.carried_by_queue = false;
         stored.due_entry = !delivery.carried_by_queue;
+        stored.due_moved = None;
         let list = &mut stored.attempts;
         if list.capacity() == 0 {
             // Most deliveries end after one attempt.
@@ -682,6 +691,7 @@ impl DeliveryStore for MemoryStore {
                 overwrite(&mut stored.delivery, delivery);
                 stored.delivery.carried_by_queue = false;
                 stored.due_entry = !delivery.carried_by_queue;
+                stored.due_moved = None;
                 Ok(())
             }
             Some(stored) => Err(PortError::Conflict(format!(
@@ -854,9 +864,21 @@ impl IdempotencyStore for MemoryStore {
 
 #[async_trait]
 impl crate::reconcile::OverdueIndex for MemoryStore {
-    async fn overdue(&self, before: Timestamp, limit: u32) -> PortResult<Vec<DeliveryId>> {
+    fn due_shards(&self) -> u32 {
+        1
+    }
+
+    async fn overdue_page(
+        &self,
+        _shard: u32,
+        before: Timestamp,
+        after: Option<&str>,
+        limit: u32,
+    ) -> PortResult<crate::reconcile::OverduePage> {
         let now = self.begin_call()?;
-        let mut due: Vec<(Timestamp, DeliveryId)> = self
+        // Keyed as DynamoDB's `GSI4SK` (due instant, then id), which is the cursor.
+        let key = |at: Timestamp, id: &DeliveryId| format!("{:015}#{id}", at.millis().max(0));
+        let mut due: Vec<(String, DeliveryId)> = self
             .shards
             .iter()
             .flat_map(|s| {
@@ -866,13 +888,28 @@ impl crate::reconcile::OverdueIndex for MemoryStore {
                     .filter(|stored| stored.due_entry && is_live(stored.delivery.expires_at, now))
                     .filter_map(|stored| {
                         let at = crate::reconcile::due_at(&stored.delivery)?;
-                        (at < before).then(|| (at, stored.delivery.id.clone()))
+                        let at = stored.due_moved.unwrap_or(at);
+                        (at < before).then(|| (key(at, &stored.delivery.id), stored.delivery.id.clone()))
                     })
                     .collect::<Vec<_>>()
             })
+            .filter(|(k, _)| after.is_none_or(|a| k.as_str() > a))
             .collect();
         due.sort();
+        let more = due.len() > limit as usize;
         due.truncate(limit as usize);
-        Ok(due.into_iter().map(|(_, id)| id).collect())
+        let next = if more { due.last().map(|(k, _)| k.clone()) } else { None };
+        Ok(crate::reconcile::OverduePage {
+            ids: due.into_iter().map(|(_, id)| id).collect(),
+            next,
+        })
+    }
+
+    async fn move_due(&self, id: &DeliveryId, at: Timestamp) -> PortResult<()> {
+        let (mut st, now) = self.begin_shard(id)?;
+        if let Some(stored) = st.live_mut(id, &now).filter(|s| s.due_entry) {
+            stored.due_moved = Some(at);
+        }
+        Ok(())
     }
 }

@@ -276,12 +276,15 @@ impl DeliveryStore for DynamoStore {
     async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {
         // The claim rule's condition (`hold_note_allowed`), so a note never lands on
         // an attempt already claimed or recorded; no version bump (display only).
+        // The due-index sort key moves to the end of the hold in the same write, so
+        // the reconciler does not take a held delivery for a lost one; without
+        // `GSI4PK` (no entry) the key alone files nothing.
         let r = self
             .client
             .update_item()
             .table_name(&self.table)
             .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
-            .update_expression("SET #throttledUntil = :until")
+            .update_expression("SET #throttledUntil = :until, #dueSk = :dueSk")
             .condition_expression(
                 "attribute_exists(PK) AND #nextAttempt = :number \
                  AND NOT (#status IN (:succeeded, :failed, :dropped)) \
@@ -293,9 +296,11 @@ impl DeliveryStore for DynamoStore {
                 ("#nextAttempt", NEXT_ATTEMPT),
                 ("#status", STATUS),
                 ("#claimLease", CLAIM_LEASE),
+                ("#dueSk", crate::due_index::GSI4SK),
             ])))
             .set_expression_attribute_values(Some(HashMap::from([
                 (":until".to_owned(), n(until.millis())),
+                (":dueSk".to_owned(), s(crate::due_index::due_sk(until, id))),
                 (":number".to_owned(), n(number)),
                 (":succeeded".to_owned(), s("succeeded")),
                 (":failed".to_owned(), s("failed")),

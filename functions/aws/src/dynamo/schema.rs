@@ -145,6 +145,6 @@ pub fn audit_pk(tenant: &TenantId, endpoint: Option<&EndpointId>) -> String {
 }
 pub(super) const TENANT_KEY_SK: &str = "KEY";
 pub(super) const EVENT_SK: &str = "EVT";
-pub(super) const DELIVERY_SK: &str = "DLV";
+pub const DELIVERY_SK: &str = "DLV";
 pub(super) const BODY_SK: &str = "BODY";
 pub(super) const IDEMPOTENCY_SK: &str = "IDEM";
