@@ -2833,11 +2833,26 @@ pub async fn schedules<S: crate::schedule::ScheduleStore>(store: &S) {
         event_id: ids.event(),
         delivery_id: Some(ids.delivery()),
         created_at: planned.plus_millis(250),
+        failure: None,
     };
     let o1 = occ(T0.plus_secs(60), &s1);
     assert_eq!(store.put_occurrence(&o1).await.expect("put"), None);
     let again = occ(T0.plus_secs(60), &s1);
     assert_eq!(store.put_occurrence(&again).await.expect("put again"), Some(o1.clone()));
+    // A failure noted on the marker replaces it; the marker as it was comes back.
+    let failed = Occurrence {
+        failure: Some(crate::schedule::OccurrenceFailure {
+            reason: "storage unavailable".into(),
+            at: T0.plus_secs(3_600),
+        }),
+        ..o1.clone()
+    };
+    store.replace_occurrence(&failed).await.expect("replace");
+    assert_eq!(
+        store.put_occurrence(&again).await.expect("put again"),
+        Some(failed.clone())
+    );
+    store.replace_occurrence(&o1).await.expect("replace back");
     let o2 = occ(T0.plus_secs(120), &s1);
     // A fan-out's occurrence names no delivery.
     let o3 = Occurrence {

@@ -93,12 +93,17 @@ async fn main() -> Result<(), Error> {
                 }
                 Invocation::Sqs(batch) => batch,
             };
+            let recovery = courier_sender::Recovery {
+                fanout: sender.fanout.as_deref(),
+                firer: Some(&firer),
+            };
             let response: SqsBatchResponse = if courier_sender::from_queue(&batch, &dlq_url) {
-                // The delivery queue's DLQ: each message marks its delivery.
-                courier_sender::handle_dead_letters(dlq_store.as_ref(), &clock, batch).await
+                // The delivery queue's DLQ: a delivery step marks its delivery, other
+                // kinds are recovered.
+                courier_sender::handle_dead_letters(dlq_store.as_ref(), &clock, recovery, batch).await
             } else if maintenance::from_queue_arn(&batch, &schedule_dlq_arn) {
                 // Scheduler's DLQ: each message goes back on its way.
-                maintenance::handle_schedule_dead_letters(&sender.planner, &clock, batch).await
+                maintenance::handle_schedule_dead_letters(&sender.planner, &clock, recovery, batch).await
             } else {
                 courier_sender::handle_batch_with(&sender, Some(&firer), batch).await.0
             };

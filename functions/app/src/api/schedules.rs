@@ -433,6 +433,7 @@ impl Api {
             "lastAttempt": null,
             "fanout": null,
             "createdAt": o.created_at,
+            "failure": o.failure,
         });
         match &o.delivery_id {
             Some(id) => {

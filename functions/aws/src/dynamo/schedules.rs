@@ -92,6 +92,19 @@ impl ScheduleStore for DynamoStore {
         }
     }
 
+    async fn replace_occurrence(&self, occurrence: &Occurrence) -> PortResult<()> {
+        let mut item = key(tenant_pk(&occurrence.tenant_id), &occurrence_sk(occurrence));
+        item.insert(DATA.to_owned(), s(to_json(occurrence)?));
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
+    }
+
     async fn list_occurrences(
         &self,
         tenant: &TenantId,
