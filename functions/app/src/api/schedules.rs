@@ -433,8 +433,11 @@ impl Api {
             "lastAttempt": null,
             "fanout": null,
             "createdAt": o.created_at,
-            "failure": o.failure,
         });
+        // Only on an occurrence given up from the dead-letter queue.
+        if let Some(failure) = &o.failure {
+            v["failure"] = json!(failure);
+        }
         match &o.delivery_id {
             Some(id) => {
                 let delivery = self.deliveries.get_delivery(id).await?;
