@@ -162,6 +162,7 @@ pub fn sample_delivery(
         version: 0,
         delivery_settings: None,
         carried_by_queue: false,
+        redelivery: None,
     }
 }
 

@@ -130,6 +130,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             version: 1,
             delivery_settings: None,
             carried_by_queue: false,
+            redelivery: None,
         });
         targets.push(EventTarget {
             endpoint_id: ep.id.clone(),

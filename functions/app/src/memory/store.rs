@@ -160,6 +160,7 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         version,
         delivery_settings,
         carried_by_queue,
+        redelivery,
     );
 }
 
