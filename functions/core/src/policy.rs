@@ -11,7 +11,11 @@ const DAY: u64 = 86_400;
 const MAX_WAIT_SECONDS: f64 = 30.0 * DAY as f64;
 const MAX_ATTEMPTS: u32 = 100;
 const MAX_TIMEOUT_MS: u64 = 120_000;
-const MAX_SNIPPET: usize = 65_536;
+/// The most snippet bytes one attempt keeps, whatever the policy says: 100
+/// attempts a page stay well under Lambda's 6 MB answer, and a delivery item with
+/// its latest attempt far under DynamoDB's 400 KB item. Greatwait's 4,096
+/// characters of up to 4 bytes each fit exactly.
+pub const MAX_SNIPPET_BYTES: usize = 16_384;
 
 /// What a wait is measured from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,8 +170,17 @@ impl SnippetLimit {
     /// whether it was truncated.
     pub fn read_bytes(self) -> usize {
         match self {
-            SnippetLimit::MaxChars(n) => n * 4 + 1,
-            SnippetLimit::MaxBytes(n) => n + 1,
+            SnippetLimit::MaxChars(n) => n.saturating_mul(4).min(MAX_SNIPPET_BYTES) + 1,
+            SnippetLimit::MaxBytes(n) => n.min(MAX_SNIPPET_BYTES) + 1,
+        }
+    }
+
+    /// Whether the limit can need more than [`MAX_SNIPPET_BYTES`] (a custom policy
+    /// asking for it is refused; one stored before the cap is cut to it).
+    pub fn within_cap(self) -> bool {
+        match self {
+            SnippetLimit::MaxChars(n) => n.saturating_mul(4) <= MAX_SNIPPET_BYTES,
+            SnippetLimit::MaxBytes(n) => n <= MAX_SNIPPET_BYTES,
         }
     }
 }
@@ -638,8 +651,14 @@ impl Policy {
             }
         }
         match self.snippet {
-            SnippetLimit::MaxChars(n) | SnippetLimit::MaxBytes(n) if n == 0 || n > MAX_SNIPPET => {
-                return Err(err("snippet", format!("must be between 1 and {MAX_SNIPPET}")));
+            SnippetLimit::MaxChars(n) | SnippetLimit::MaxBytes(n) if n == 0 || !self.snippet.within_cap() => {
+                return Err(err(
+                    "snippet",
+                    format!(
+                        "must keep at most {MAX_SNIPPET_BYTES} bytes: maxChars between 1 and {}, maxBytes between 1 and {MAX_SNIPPET_BYTES}",
+                        MAX_SNIPPET_BYTES / 4
+                    ),
+                ));
             }
             _ => {}
         }

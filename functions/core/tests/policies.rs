@@ -1503,6 +1503,38 @@ fn failure_snippets_are_cut_to_the_policy_limit() {
     assert_eq!((text.as_str(), cut), ("\u{FFFD}", true));
 }
 
+/// At most 16,384 bytes of snippet an attempt: a custom policy asking for more is
+/// refused by name, Greatwait's 4,096 characters fit, and a policy stored before
+/// the cap is cut to it.
+#[test]
+fn snippets_keep_at_most_16_384_bytes() {
+    let refused = "policy field `snippet`: must keep at most 16384 bytes: maxChars between 1 and 4096, maxBytes between 1 and 16384";
+    for asked in [
+        r#"{"maxChars": 65536}"#,
+        r#"{"maxChars": 4097}"#,
+        r#"{"maxBytes": 16385}"#,
+        r#"{"maxBytes": 0}"#,
+    ] {
+        let doc = format!(r#"{{"base": "greatwait", "snippet": {asked}}}"#);
+        let e = Policy::from_json(&doc).expect_err(asked);
+        assert_eq!(e.to_string(), refused, "{asked}");
+    }
+    for kept in [r#"{"maxChars": 4096}"#, r#"{"maxBytes": 16384}"#] {
+        let doc = format!(r#"{{"base": "greatwait", "snippet": {kept}}}"#);
+        assert!(Policy::from_json(&doc).is_ok(), "{kept}");
+    }
+    for name in ["greatwait", "tanitar", "gavai", "smartchat"] {
+        assert!(preset(name).snippet.within_cap(), "{name}");
+    }
+    // 65,536 four-byte emoji under a limit from before the cap: 4,096 of them.
+    let emoji = "😀".repeat(65_536);
+    let (text, cut) = cut_snippet(SnippetLimit::MaxChars(65_536), emoji.as_bytes(), false);
+    assert_eq!((text.len(), text.chars().count(), cut), (16_384, 4_096, true));
+    assert_eq!(SnippetLimit::MaxChars(65_536).read_bytes(), 16_385);
+    let (text, cut) = cut_snippet(SnippetLimit::MaxBytes(65_536), emoji.as_bytes(), false);
+    assert_eq!((text.len(), cut), (16_384, true));
+}
+
 #[test]
 fn attempt_headers_and_kept_response_headers() {
     assert_eq!(

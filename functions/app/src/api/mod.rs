@@ -21,6 +21,7 @@ mod events_batch;
 mod fanout;
 mod idempotency;
 pub mod limits;
+mod list_bytes;
 mod portal;
 pub mod problem;
 pub mod query;
