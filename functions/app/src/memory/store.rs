@@ -861,6 +861,15 @@ impl IdempotencyStore for MemoryStore {
         st.idempotency.insert(record.key.clone(), record.clone());
         Ok(None)
     }
+
+    async fn get_idempotency(&self, key: &str) -> PortResult<Option<IdempotencyRecord>> {
+        let (st, now) = self.begin()?;
+        Ok(st
+            .idempotency
+            .get(key)
+            .filter(|r| is_live(Some(r.expires_at), now))
+            .cloned())
+    }
 }
 
 #[async_trait]
