@@ -25,6 +25,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
     let config = Config::from_env()?;
+    let allowed_ports = match config.allowed_ports.as_deref() {
+        Some(text) => courier_http::AllowedPorts::parse(text)
+            .map_err(|e| format!("{}: {e}", courier_app::config::ENV_ALLOWED_PORTS))?,
+        None => courier_http::AllowedPorts::default(),
+    };
     let courier_aws::Deployment {
         store, planner, steps, ..
     } = courier_aws::Deployment::from_config(&config).await?;
@@ -63,8 +68,13 @@ async fn main() -> Result<(), Error> {
         secrets: Arc::new(courier_app::system::OsSecrets),
         deliveries: store.clone(),
         endpoints: store,
-        http: Arc::new(courier_http::ReqwestSender::with_trusted_ca(
-            config.allow_private_targets,
+        // The deployment's own rules at every attempt, as the API admits endpoints.
+        http: Arc::new(courier_http::ReqwestSender::for_deployment(
+            courier_http::AdmissionPolicy {
+                allow_http: config.allow_http_targets,
+                allow_private: config.allow_private_targets,
+            },
+            allowed_ports,
             config.trusted_ca_pem.clone(),
         )?),
         clock: Arc::new(courier_app::system::SystemClock),
