@@ -1150,6 +1150,15 @@ pub async fn claims_by_one_attempt_id<S: DeliveryStore>(store: &S, clock: &Manua
         panic!("takeover refused")
     };
     assert_eq!(lost, Some(first.clone()));
+    // The takeover's own repeated call (its write committed, its answer lost)
+    // still learns which attempt it took over, so that attempt is recorded.
+    assert_eq!(
+        ok(store.claim_attempt(&d.id, &second).await, "repeated takeover"),
+        Claim::Claimed {
+            delivery: taken.clone(),
+            lost: Some(first.clone())
+        }
+    );
     let mut after = taken.clone();
     after.claim = None;
     after.status = DeliveryStatus::Succeeded;

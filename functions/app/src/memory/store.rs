@@ -87,6 +87,9 @@ struct StoredDelivery {
     /// `OverdueIndex::move_due`) since the last write of the whole record; `None`:
     /// at `due_at`.
     due_moved: Option<Timestamp>,
+    /// The claim the last takeover replaced, as DynamoDB keeps it (`lostClaim`), so
+    /// that a repeat of the takeover's call answers it again.
+    lost_claim: Option<ClaimRecord>,
 }
 
 impl DeliveryShard {
@@ -99,6 +102,7 @@ impl DeliveryShard {
                 stored.delivery.carried_by_queue = false;
                 stored.due_entry = !d.carried_by_queue;
                 stored.due_moved = None;
+                stored.lost_claim = None;
             }
             None => {
                 let stored = Box::new(StoredDelivery {
@@ -109,6 +113,7 @@ impl DeliveryShard {
                     attempts: Vec::new(),
                     due_entry: !d.carried_by_queue,
                     due_moved: None,
+                    lost_claim: None,
                 });
                 self.deliveries.insert(d.id.clone(), stored);
             }
@@ -609,23 +614,30 @@ impl DeliveryStore for MemoryStore {
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
-        let Some(current) = st.live_mut(id, &clock_now).map(|s| &mut s.delivery) else {
+        let Some(stored) = st.live_mut(id, &clock_now) else {
             return Ok(Claim::Refused(None));
         };
+        let current = &mut stored.delivery;
         if claim_held_by(current, claim) && !current.status.is_settled() {
+            // A repeated call: a takeover's answers the claim it replaced again.
+            let lost = stored
+                .lost_claim
+                .clone()
+                .filter(|l| l.number == claim.number && l.lease_until <= claim.started_at);
             return Ok(Claim::Claimed {
                 delivery: current.clone(),
-                lost: None,
+                lost,
             });
         }
         if !claim_allowed(current, claim.number, claim.started_at) {
             return Ok(Claim::Refused(Some(current.clone())));
         }
         let lost = set_claim(current, claim);
-        Ok(Claim::Claimed {
-            delivery: current.clone(),
-            lost,
-        })
+        let delivery = current.clone();
+        if lost.is_some() {
+            stored.lost_claim.clone_from(&lost);
+        }
+        Ok(Claim::Claimed { delivery, lost })
     }
 
     async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {

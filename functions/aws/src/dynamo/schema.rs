@@ -41,6 +41,10 @@ pub(super) const CLAIM_LEASE: &str = "claimLease";
 pub(super) const CLAIM_NUMBER: &str = "claimNumber";
 pub(super) const CLAIM_STARTED: &str = "claimStarted";
 pub(super) const CLAIM_TOKEN: &str = "claimToken";
+/// The claim a takeover replaced (`<attempt id>|<number>|<started ms>|<lease ms>|<token>`),
+/// written only by a takeover: a takeover whose write committed but whose answer
+/// was lost learns from it, on the SDK's repeat, which attempt it took over.
+pub(super) const LOST_CLAIM: &str = "lostClaim";
 /// The dead-letter mark (RFC 3339, as in `data`), an attribute of its own so that recording an
 /// outcome, which rewrites `data`, never touches it.
 pub(super) const DEAD_LETTERED: &str = "deadLetteredAt";
