@@ -127,8 +127,8 @@ pub(super) fn body_place(body: &str) -> BodyPlace {
     }
 }
 
-/// One entry per distinct large body (by hash): the body and the deliveries that use
-/// it, in order.
+/// One entry per distinct large body of a tenant (by [`body_ref`]): the body and
+/// the deliveries that use it, in order.
 pub(super) fn shared_bodies<'a>(
     deliveries: impl IntoIterator<Item = &'a Delivery>,
 ) -> BTreeMap<String, (&'a str, Vec<&'a Delivery>)> {
@@ -136,7 +136,11 @@ pub(super) fn shared_bodies<'a>(
     // A delivery whose body its event item holds has no body of its own to share.
     for d in deliveries.into_iter().filter(|d| d.body_hash.is_none()) {
         if let BodyPlace::Shared(hash) = body_place(&d.body) {
-            shared.entry(hash).or_insert((&*d.body, Vec::new())).1.push(d);
+            shared
+                .entry(body_ref(&d.tenant_id, &hash))
+                .or_insert((&*d.body, Vec::new()))
+                .1
+                .push(d);
         }
     }
     shared
@@ -636,7 +640,7 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
             remove.extend([BODY_REF, BODY_HASH]);
         }
         (None, BodyPlace::Shared(h)) => {
-            set.push((BODY_REF.to_owned(), s(h)));
+            set.push((BODY_REF.to_owned(), s(body_ref(&d.tenant_id, &h))));
             remove.extend([BODY, BODY_HASH]);
         }
     }

@@ -27,6 +27,8 @@ pub const AUDIT_PROJECTION: &[&str] = &["eventId"];
 pub(super) const DATA: &str = "data";
 pub(super) const BODY: &str = "body";
 pub(super) const BODY_REF: &str = "bodyRef";
+/// A shared body item's revision, moved by every change of its users or TTL.
+pub(super) const BODY_REV: &str = "bodyRev";
 /// On a delivery whose body its event item holds (`body` there): the body's
 /// SHA-256, its 32 bytes as Binary (items written before the binary form hold the
 /// hex text; both read, see `codec::body_hash_of`).
@@ -94,8 +96,15 @@ pub fn delivery_pk(id: &DeliveryId) -> String {
 pub fn attempt_sk(number: u32, id: &AttemptId) -> String {
     format!("ATT#{number:010}#{id}")
 }
-pub fn body_pk(hash: &str) -> String {
-    format!("BODY#{hash}")
+/// A shared body item's key: `ref` is `<tenant>.<hash>` (never one item for two
+/// tenants), or a bare hash for items written before bodies were per tenant.
+pub fn body_pk(body_ref: &str) -> String {
+    format!("BODY#{body_ref}")
+}
+
+/// The reference a delivery of `tenant` keeps to its shared body item.
+pub fn body_ref(tenant: &courier_core::ids::TenantId, hash: &str) -> String {
+    format!("{tenant}.{hash}")
 }
 pub fn idempotency_pk(key: &str) -> String {
     format!("IDEM#{key}")
