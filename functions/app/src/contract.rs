@@ -2844,6 +2844,7 @@ pub async fn schedules<S: crate::schedule::ScheduleStore>(store: &S) {
         delivery_id: Some(ids.delivery()),
         created_at: planned.plus_millis(250),
         failure: None,
+        expires_at: Some(planned.millis() / 1000 + crate::schedule::OCCURRENCE_TTL_SECONDS),
     };
     let o1 = occ(T0.plus_secs(60), &s1);
     assert_eq!(store.put_occurrence(&o1).await.expect("put"), None);

@@ -91,6 +91,7 @@ pub async fn mark_failed(firer: &ScheduleFirer, m: &FireMessage, reason: &str) -
         delivery_id: None,
         created_at: now,
         failure: failure.clone(),
+        expires_at: Occurrence::expiry_from(now),
     };
     match firer.schedules.put_occurrence(&marker).await? {
         None => Ok(marker),

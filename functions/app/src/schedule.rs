@@ -166,6 +166,23 @@ pub struct Occurrence {
     /// queue (`dead_letter_kinds::fire_late`): its event was never written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<OccurrenceFailure>,
+    /// When the marker may be deleted (DynamoDB TTL, epoch seconds): past any
+    /// copy of its firing that could still come ([`OCCURRENCE_TTL_SECONDS`]).
+    /// Markers written before have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+}
+
+/// How long an occurrence marker is kept: 35 days, longer than any copy of a
+/// firing can still arrive (SQS keeps a message at most 14 days, a dead-letter
+/// queue's included), so a late copy finds the marker and makes nothing twice.
+pub const OCCURRENCE_TTL_SECONDS: i64 = 35 * 86_400;
+
+impl Occurrence {
+    /// The expiry of a marker written at `now`.
+    pub fn expiry_from(now: Timestamp) -> Option<i64> {
+        Some(now.millis() / 1000 + OCCURRENCE_TTL_SECONDS)
+    }
 }
 
 /// Why an occurrence was never made, and when that was given up.

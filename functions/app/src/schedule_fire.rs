@@ -132,6 +132,7 @@ impl ScheduleFirer {
             },
             created_at: now,
             failure: None,
+            expires_at: Occurrence::expiry_from(now),
         };
         let (occurrence, first) = match self.schedules.put_occurrence(&marker).await? {
             None => (marker, true),
