@@ -44,7 +44,10 @@ pub async fn run_reconcile<S>(
 where
     S: OverdueIndex + DeliveryStore,
 {
-    let report = reconcile(store, store, planner, clock, settings).await?;
+    // The line the stack's ReconcilerFailureMetric counts (template.yaml).
+    let report = reconcile(store, store, planner, clock, settings)
+        .await
+        .inspect_err(|e| tracing::error!(error = %e, "reconciler run failed"))?;
     tracing::info!(
         examined = report.examined,
         requeued = report.requeued.len(),

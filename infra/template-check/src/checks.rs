@@ -888,6 +888,36 @@ pub fn check_alarms(inputs: &Inputs) -> Vec<String> {
     if on("ApproximateAgeOfOldestMessage", &queue).is_empty() {
         out.push(format!("{queue}: needs an alarm on ApproximateAgeOfOldestMessage"));
     }
+    // Every function's failed and throttled invocations.
+    for f in inputs.functions {
+        for metric in ["Errors", "Throttles"] {
+            let covered = alarms.iter().any(|a| {
+                str_at(a.get("Namespace")) == Some("AWS/Lambda")
+                    && str_at(a.get("MetricName")) == Some(metric)
+                    && a.get("Dimensions")
+                        .map(one_or_many)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .any(|d| {
+                            str_at(d.get("Name")) == Some("FunctionName")
+                                && d.get("Value").and_then(ref_target).as_deref() == Some(f.logical_id.as_str())
+                        })
+            });
+            if !covered {
+                out.push(format!("{}: needs an alarm on its AWS/Lambda {metric}", f.logical_id));
+            }
+        }
+    }
+    // Every alarm tells the stack's alarm topic, when one is given.
+    for id in t.of_type("AWS::CloudWatch::Alarm") {
+        let actions = t.properties(&id).and_then(|p| p.get("AlarmActions"));
+        let names_topic = actions.is_some_and(|a| format!("{a:?}").contains("AlarmTopicArn"));
+        if !names_topic {
+            out.push(format!(
+                "{id}: AlarmActions should notify the AlarmTopicArn parameter's topic"
+            ));
+        }
+    }
     out
 }
 
@@ -1029,6 +1059,24 @@ pub fn check_schedules(t: &Template) -> Vec<String> {
     for id in t.of_type("AWS::Scheduler::Schedule") {
         if let Some(target) = t.properties(&id).and_then(|p| p.get("Target")) {
             schedules.push((id.clone(), target));
+        }
+    }
+    // The role a function's schedule assumes trusts that schedule's group only.
+    for id in t.of_type("AWS::Serverless::Function") {
+        for (name, e) in t.function_events(&id, "ScheduleV2") {
+            let Some(role) = e
+                .get("Properties")
+                .and_then(|p| p.get("RoleArn"))
+                .and_then(|r| get_att_target(r, "Arn"))
+            else {
+                continue;
+            };
+            let trust = t.properties(&role).and_then(|p| p.get("AssumeRolePolicyDocument"));
+            if !trust.is_some_and(|d| format!("{d:?}").contains("aws:SourceArn")) {
+                out.push(format!(
+                    "{role}: assumed by {id}.Events.{name}; its trust should name the schedule's group as aws:SourceArn"
+                ));
+            }
         }
     }
     for (label, p) in schedules {

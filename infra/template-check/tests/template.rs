@@ -586,3 +586,24 @@ fn an_api_function_updated_before_the_sender_is_reported() {
         "ApiFunction: DependsOn should name SenderFunction (the sender is updated first)",
     );
 }
+
+#[test]
+fn a_function_without_an_errors_alarm_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "      MetricName: Errors\n      Dimensions:\n        - Name: FunctionName\n          Value: !Ref SenderFunction\n",
+        "      MetricName: Duration\n      Dimensions:\n        - Name: FunctionName\n          Value: !Ref SenderFunction\n",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "SenderFunction: needs an alarm on its AWS/Lambda Errors");
+}
+
+#[test]
+fn a_reconcile_role_trusting_any_schedule_is_reported() {
+    let text = without_line(&template_text(), "aws:SourceArn: !GetAtt ReconcileScheduleGroup.Arn");
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "ReconcileSchedulerRole: assumed by SenderFunction.Events.Reconcile; its trust should name the schedule's group as aws:SourceArn",
+    );
+}
