@@ -1833,3 +1833,26 @@ fn smartchat_health_transitions_at_exact_times() {
         );
     }
 }
+
+/// A ladder may not outlast the payload its event keeps: a custom policy whose
+/// longest span passes 60 days is refused naming `waitsSeconds`, with the span.
+#[test]
+fn a_ladder_longer_than_sixty_days_is_refused() {
+    let e = Policy::from_json(r#"{"maxAttempts": 12, "waitsSeconds": [2592000]}"#).expect_err("330 days");
+    assert_eq!(
+        e.to_string(),
+        "policy field `waitsSeconds`: the ladder may last up to 330.0 days from the planned instant (every \
+         attempt at its longest wait, jitter and Retry-After cap included, and its timeout); at most 60: an \
+         event keeps its payload 60 days past that plus its retention. Lower maxAttempts or the waits, or set \
+         a deadline"
+    );
+    // The same ladder cut by a deadline fits.
+    let clamped = Policy::from_json(
+        r#"{"maxAttempts": 12, "waitsSeconds": [2592000], "deadline": {"kind": "clampLast", "afterSeconds": 2592000}}"#,
+    )
+    .expect("a deadline bounds it");
+    assert_eq!(clamped.longest_span_ms(), 2_592_000_000 + 10_000);
+    for name in ["greatwait", "tanitar", "gavai", "smartchat"] {
+        assert!(preset(name).longest_span_ms() <= 60 * 86_400_000, "{name}");
+    }
+}
