@@ -166,6 +166,7 @@ pub fn sample_delivery(
         version: 0,
         delivery_settings: None,
         carried_by_queue: false,
+        redelivery: None,
     }
 }
 
@@ -1172,6 +1173,15 @@ pub async fn claims_by_one_attempt_id<S: DeliveryStore>(store: &S, clock: &Manua
         panic!("takeover refused")
     };
     assert_eq!(lost, Some(first.clone()));
+    // The takeover's own repeated call (its write committed, its answer lost)
+    // still learns which attempt it took over, so that attempt is recorded.
+    assert_eq!(
+        ok(store.claim_attempt(&d.id, &second).await, "repeated takeover"),
+        Claim::Claimed {
+            delivery: taken.clone(),
+            lost: Some(first.clone())
+        }
+    );
     let mut after = taken.clone();
     after.claim = None;
     after.status = DeliveryStatus::Succeeded;
@@ -2939,11 +2949,27 @@ pub async fn schedules<S: crate::schedule::ScheduleStore>(store: &S) {
         event_id: ids.event(),
         delivery_id: Some(ids.delivery()),
         created_at: planned.plus_millis(250),
+        failure: None,
+        expires_at: Some(planned.millis() / 1000 + crate::schedule::OCCURRENCE_TTL_SECONDS),
     };
     let o1 = occ(T0.plus_secs(60), &s1);
     assert_eq!(store.put_occurrence(&o1).await.expect("put"), None);
     let again = occ(T0.plus_secs(60), &s1);
     assert_eq!(store.put_occurrence(&again).await.expect("put again"), Some(o1.clone()));
+    // A failure noted on the marker replaces it; the marker as it was comes back.
+    let failed = Occurrence {
+        failure: Some(crate::schedule::OccurrenceFailure {
+            reason: "storage unavailable".into(),
+            at: T0.plus_secs(3_600),
+        }),
+        ..o1.clone()
+    };
+    store.replace_occurrence(&failed).await.expect("replace");
+    assert_eq!(
+        store.put_occurrence(&again).await.expect("put again"),
+        Some(failed.clone())
+    );
+    store.replace_occurrence(&o1).await.expect("replace back");
     let o2 = occ(T0.plus_secs(120), &s1);
     // A fan-out's occurrence names no delivery.
     let o3 = Occurrence {

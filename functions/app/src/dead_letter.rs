@@ -50,12 +50,19 @@ pub async fn mark(store: &dyn DeliveryStore, m: &QueueMessage, now: Timestamp) -
     ))
 }
 
-/// The message that resumes a delivery at its next step, due now.
+/// The message that resumes a delivery at its next step, due now. A delivery
+/// reopened for a redelivery that has not run yet resumes as that redelivery,
+/// under the attempt id its call promised.
 pub fn resume_message(d: &Delivery, now: Timestamp) -> QueueMessage {
-    let trigger = match (d.trigger, d.attempt_count) {
-        (Trigger::Initial, 0) => Trigger::Initial,
-        (Trigger::Initial | Trigger::Retry, _) => Trigger::Retry,
-        (t, _) => t,
+    let promised = d
+        .redelivery
+        .as_ref()
+        .filter(|p| p.number == d.next_attempt && p.number == d.attempt_count + 1);
+    let trigger = match (promised, d.trigger, d.attempt_count) {
+        (Some(_), _, _) => Trigger::Redelivery,
+        (None, Trigger::Initial, 0) => Trigger::Initial,
+        (None, Trigger::Initial | Trigger::Retry, _) => Trigger::Retry,
+        (None, t, _) => t,
     };
     QueueMessage {
         v: 1,
@@ -65,8 +72,8 @@ pub fn resume_message(d: &Delivery, now: Timestamp) -> QueueMessage {
         attempt: d.next_attempt,
         not_before: d.next_attempt_at.unwrap_or(now).max(now),
         trigger,
-        source_attempt_id: None,
-        attempt_id: None,
+        source_attempt_id: promised.and_then(|p| p.source.clone()),
+        attempt_id: promised.map(|p| p.attempt_id.clone()),
         completion_check: false,
         body: None,
     }

@@ -130,6 +130,7 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
             version: 1,
             delivery_settings: None,
             carried_by_queue: false,
+            redelivery: None,
         });
         targets.push(EventTarget {
             endpoint_id: ep.id.clone(),
@@ -158,8 +159,12 @@ pub fn build(new: &NewEvent<'_>, now: Timestamp, random: &dyn Random) -> (EventR
         planned_at,
         created_at: now,
         targets,
-        // The audit log outlives the deliveries: ladder span plus retention.
-        expires_at: Some(planned_at.millis() / 1000 + (i64::from(max_retention) + 60) * 86_400),
+        // The audit log, and the body the deliveries send, outlive the deliveries:
+        // the longest ladder a policy may have (validated) plus retention.
+        expires_at: Some(
+            planned_at.millis() / 1000
+                + (i64::from(max_retention) + courier_core::policy::MAX_LADDER_SPAN_DAYS as i64) * 86_400,
+        ),
         application_id: None,
         channels: None,
         fanout: None,

@@ -12,6 +12,7 @@ pub mod config;
 #[cfg(any(test, feature = "testing"))]
 pub mod contract;
 pub mod dead_letter;
+pub mod dead_letter_kinds;
 pub mod event_deliveries;
 pub mod fanout;
 pub mod fanout_message;

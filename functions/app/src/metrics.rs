@@ -287,6 +287,7 @@ mod tests {
             delivery_settings: None,
 
             carried_by_queue: false,
+            redelivery: None,
         }
     }
 

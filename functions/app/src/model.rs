@@ -319,6 +319,23 @@ pub struct Delivery {
     /// `reconcile::due_at`.
     #[serde(skip)]
     pub carried_by_queue: bool,
+    /// The redelivery the delivery was reopened for (`POST .../redeliver`), kept
+    /// until an attempt is recorded, so that whoever queues its step again (the
+    /// reconciler, a redrive) sends it as that redelivery under the attempt id
+    /// the call promised, not as a retry of the ladder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redelivery: Option<PromisedRedelivery>,
+}
+
+/// The attempt a redeliver call promised: its number, its id and the attempt it
+/// sends again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromisedRedelivery {
+    pub number: u32,
+    pub attempt_id: AttemptId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<AttemptId>,
 }
 
 /// Delivery settings that replace the endpoint's for one delivery (a schedule's

@@ -281,6 +281,8 @@ pub trait DeliveryStore: Send + Sync {
 pub trait IdempotencyStore: Send + Sync {
     /// Stores the record unless one exists for the same key; returns the existing one.
     async fn put_idempotency(&self, record: &IdempotencyRecord) -> PortResult<Option<IdempotencyRecord>>;
+    /// The live record under `key`, if any (a read: nothing is written).
+    async fn get_idempotency(&self, key: &str) -> PortResult<Option<IdempotencyRecord>>;
 }
 
 /// Applications and event types of a tenant.

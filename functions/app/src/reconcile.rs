@@ -36,13 +36,55 @@ pub fn due_at(d: &Delivery) -> Option<Timestamp> {
     })
 }
 
-/// The due index: deliveries whose [`due_at`] is before an instant.
+/// One page of a shard of the due index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OverduePage {
+    /// Ids in the order of their entries (oldest due first).
+    pub ids: Vec<DeliveryId>,
+    /// Where the next page starts, when the shard may hold more.
+    pub next: Option<String>,
+}
+
+/// The due index: deliveries whose [`due_at`] (or the instant their entry was
+/// moved to, [`OverdueIndex::move_due`]) is before an instant, in shards.
 #[async_trait]
 pub trait OverdueIndex: Send + Sync {
-    /// Ids of live deliveries with `due_at < before`, at most `limit`, oldest due
-    /// first within each shard of the index. The index is eventually consistent:
-    /// callers re-read each delivery before acting on it.
-    async fn overdue(&self, before: Timestamp, limit: u32) -> PortResult<Vec<DeliveryId>>;
+    /// How many shards the index has; a run reads every one.
+    fn due_shards(&self) -> u32;
+    /// Ids of live deliveries in `shard` whose entry is before `before`, oldest
+    /// first, at most `limit`, starting after `after` (a page's `next`). The index
+    /// is eventually consistent: callers re-read each delivery before acting on it.
+    async fn overdue_page(
+        &self,
+        shard: u32,
+        before: Timestamp,
+        after: Option<&str>,
+        limit: u32,
+    ) -> PortResult<OverduePage>;
+    /// Moves the delivery's entry, if it has one, to `at` (no other attribute
+    /// changes): a requeued delivery is then overdue again only once `at` is a
+    /// grace old. The next write of the whole record files the entry afresh.
+    async fn move_due(&self, id: &DeliveryId, at: Timestamp) -> PortResult<()>;
+    /// Ids due before `before` over all shards, shard by shard, at most `limit`.
+    async fn overdue(&self, before: Timestamp, limit: u32) -> PortResult<Vec<DeliveryId>> {
+        let mut out = Vec::new();
+        for shard in 0..self.due_shards() {
+            let mut after: Option<String> = None;
+            loop {
+                let left = limit.saturating_sub(out.len() as u32);
+                if left == 0 {
+                    return Ok(out);
+                }
+                let page = self.overdue_page(shard, before, after.as_deref(), left).await?;
+                out.extend(page.ids);
+                match page.next {
+                    Some(next) => after = Some(next),
+                    None => break,
+                }
+            }
+        }
+        Ok(out)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,8 +94,12 @@ pub struct ReconcileSettings {
     /// the reconciler away from steps that are merely on their way.
     pub grace_ms: i64,
     /// Most deliveries one run re-enqueues (bounds a run's cost and duration; the
-    /// next run goes on with the rest).
+    /// next run goes on with the rest). Shared out evenly over the index's shards,
+    /// so one busy shard cannot keep a run from the others.
     pub max_per_run: u32,
+    /// Most entries one run reads per shard, requeued or left alone (a live claim,
+    /// a step that moved on): it pages past those up to this bound.
+    pub max_examined_per_shard: u32,
 }
 
 impl Default for ReconcileSettings {
@@ -61,6 +107,7 @@ impl Default for ReconcileSettings {
         ReconcileSettings {
             grace_ms: 5 * 60 * 1000,
             max_per_run: 100,
+            max_examined_per_shard: 100,
         }
     }
 }
@@ -78,10 +125,19 @@ pub struct ReconcileReport {
     pub failed: usize,
 }
 
-/// Why an overdue entry is left alone on a fresh read, if it is.
+/// Why an overdue entry is left alone on a fresh read, if it is: a live claim, a
+/// step that moved on, or a hold by the endpoint's limits whose message is on
+/// the queue until `throttled_until`.
 fn leave_alone(d: &Delivery, before: Timestamp, now: Timestamp) -> bool {
     let live_claim = d.claim.as_ref().is_some_and(|c| c.lease_until > now);
-    live_claim || due_at(d).is_none_or(|due| due >= before)
+    let held = d.throttled_until.is_some_and(|until| until >= before);
+    live_claim || held || due_at(d).is_none_or(|due| due >= before)
+}
+
+/// The shard a run starts with: one further each minute, so that when a run ends
+/// early (a failure, the Lambda's time) the next does not favour the same shards.
+fn first_shard(now: Timestamp, shards: u32) -> u32 {
+    (now.millis().max(0) / 60_000 % i64::from(shards.max(1))) as u32
 }
 
 /// The message that moves an overdue delivery on: its completion check when a
@@ -105,6 +161,54 @@ pub fn requeue_message(d: &Delivery, now: Timestamp) -> QueueMessage {
     }
 }
 
+/// Re-reads one overdue entry's delivery and puts it back on its way unless it is
+/// to be left alone; answers whether it was requeued. The entry then moves to
+/// `now`, so the next runs leave it for a grace: the message just sent is on its
+/// way, and a second copy would start a chain of duplicates.
+async fn requeue_one(
+    index: &dyn OverdueIndex,
+    store: &dyn DeliveryStore,
+    planner: &Planner,
+    id: &DeliveryId,
+    before: Timestamp,
+    now: Timestamp,
+    report: &mut ReconcileReport,
+) -> bool {
+    let d = match store.get_delivery(id).await {
+        Ok(Some(d)) => d,
+        Ok(None) => {
+            report.skipped += 1;
+            return false;
+        }
+        Err(e) => {
+            tracing::warn!(delivery_id = %id, error = %e, "reconciler could not read an overdue delivery");
+            report.failed += 1;
+            return false;
+        }
+    };
+    if leave_alone(&d, before, now) {
+        report.skipped += 1;
+        return false;
+    }
+    match planner.plan(requeue_message(&d, now), now).await {
+        Ok(_) => {
+            tracing::warn!(delivery_id = %id, next_attempt = d.next_attempt, "overdue delivery re-enqueued");
+            report.requeued.push(id.clone());
+            // A failure here costs at most one more copy a run later, which the
+            // claim drops.
+            if let Err(e) = index.move_due(id, now).await {
+                tracing::warn!(delivery_id = %id, error = %e, "reconciler could not move a requeued entry");
+            }
+            true
+        }
+        Err(e) => {
+            tracing::warn!(delivery_id = %id, error = %e, "reconciler could not re-enqueue an overdue delivery");
+            report.failed += 1;
+            false
+        }
+    }
+}
+
 /// One reconciler run at `clock.now()`.
 pub async fn reconcile(
     index: &dyn OverdueIndex,
@@ -115,36 +219,36 @@ pub async fn reconcile(
 ) -> PortResult<ReconcileReport> {
     let now = clock.now();
     let before = now.plus_millis(-settings.grace_ms.max(0));
-    let ids = index.overdue(before, settings.max_per_run).await?;
-    let mut report = ReconcileReport {
-        examined: ids.len(),
-        ..ReconcileReport::default()
-    };
-    for id in ids {
-        let d = match store.get_delivery(&id).await {
-            Ok(Some(d)) => d,
-            Ok(None) => {
-                report.skipped += 1;
-                continue;
+    let shards = index.due_shards().max(1);
+    // Every shard gets its share whatever the others hold: entries that stay
+    // overdue without needing a message cannot fill a run.
+    let quota = settings.max_per_run.div_ceil(shards).max(1);
+    let mut report = ReconcileReport::default();
+    let start = first_shard(now, shards);
+    for i in 0..shards {
+        let shard = (start + i) % shards;
+        let mut requeued = 0;
+        let mut examined = 0;
+        let mut after: Option<String> = None;
+        'shard: loop {
+            let want = (quota - requeued).min(settings.max_examined_per_shard.saturating_sub(examined));
+            if want == 0 {
+                break;
             }
-            Err(e) => {
-                tracing::warn!(delivery_id = %id, error = %e, "reconciler could not read an overdue delivery");
-                report.failed += 1;
-                continue;
+            let page = index.overdue_page(shard, before, after.as_deref(), want).await?;
+            for id in page.ids {
+                examined += 1;
+                report.examined += 1;
+                if requeue_one(index, store, planner, &id, before, now, &mut report).await {
+                    requeued += 1;
+                    if requeued == quota {
+                        break 'shard;
+                    }
+                }
             }
-        };
-        if leave_alone(&d, before, now) {
-            report.skipped += 1;
-            continue;
-        }
-        match planner.plan(requeue_message(&d, now), now).await {
-            Ok(_) => {
-                tracing::warn!(delivery_id = %id, next_attempt = d.next_attempt, "overdue delivery re-enqueued");
-                report.requeued.push(id);
-            }
-            Err(e) => {
-                tracing::warn!(delivery_id = %id, error = %e, "reconciler could not re-enqueue an overdue delivery");
-                report.failed += 1;
+            match page.next {
+                Some(next) => after = Some(next),
+                None => break,
             }
         }
     }
@@ -398,6 +502,7 @@ mod tests {
             delivery_settings: None,
 
             carried_by_queue: false,
+            redelivery: None,
         }
     }
 
@@ -509,6 +614,34 @@ mod tests {
             (&overdue.id, 2, crate::message::Trigger::Retry, Timestamp(T0), None)
         );
         assert_eq!(sent[0].delay_seconds, 0);
+    }
+
+    #[tokio::test]
+    async fn a_requeued_delivery_waits_out_its_grace_and_a_held_one_is_left_alone() {
+        let w = world();
+        let grace = ReconcileSettings::default().grace_ms;
+        let lost = delivery('Q', T0 - 3_600_000);
+        let held = delivery('H', T0 - 3_600_000);
+        for d in [&lost, &held] {
+            w.store.create_delivery(d).await.expect("create");
+        }
+        let until = Timestamp(T0 + 60_000);
+        assert!(
+            w.store
+                .note_hold(&held.id, 2, until, Timestamp(T0))
+                .await
+                .expect("hold")
+        );
+        assert_eq!(run(&w).await.requeued, vec![lost.id.clone()]);
+        w.clock.set(Timestamp(T0 + grace));
+        assert_eq!(run(&w).await.requeued, Vec::<DeliveryId>::new(), "inside the grace");
+        // Once the grace is over, each is overdue again: the requeued message and
+        // the held one were lost too.
+        w.clock.set(Timestamp(T0 + 60_000 + grace + 1));
+        let mut again = run(&w).await.requeued;
+        again.sort();
+        assert_eq!(again, vec![held.id.clone(), lost.id.clone()]);
+        assert_eq!(w.queue.waiting().len(), 3);
     }
 
     #[tokio::test]

@@ -162,6 +162,35 @@ pub struct Occurrence {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delivery_id: Option<DeliveryId>,
     pub created_at: Timestamp,
+    /// Set when the firing could not be made even late, from the dead-letter
+    /// queue (`dead_letter_kinds::fire_late`): its event was never written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<OccurrenceFailure>,
+    /// When the marker may be deleted (DynamoDB TTL, epoch seconds): past any
+    /// copy of its firing that could still come ([`OCCURRENCE_TTL_SECONDS`]).
+    /// Markers written before have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<i64>,
+}
+
+/// How long an occurrence marker is kept: 35 days, longer than any copy of a
+/// firing can still arrive (SQS keeps a message at most 14 days, a dead-letter
+/// queue's included), so a late copy finds the marker and makes nothing twice.
+pub const OCCURRENCE_TTL_SECONDS: i64 = 35 * 86_400;
+
+impl Occurrence {
+    /// The expiry of a marker written at `now`.
+    pub fn expiry_from(now: Timestamp) -> Option<i64> {
+        Some(now.millis() / 1000 + OCCURRENCE_TTL_SECONDS)
+    }
+}
+
+/// Why an occurrence was never made, and when that was given up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OccurrenceFailure {
+    pub reason: String,
+    pub at: Timestamp,
 }
 
 /// An occurrence's sort key within its schedule: the planned instant inverted, so
@@ -185,6 +214,9 @@ pub trait ScheduleStore: Send + Sync {
     /// Writes the marker unless one exists for its (schedule, planned instant):
     /// `None` when this call wrote it, else the one written first.
     async fn put_occurrence(&self, occurrence: &Occurrence) -> PortResult<Option<Occurrence>>;
+    /// Stores the marker whether or not one exists (a failure noted on a marker an
+    /// earlier try wrote).
+    async fn replace_occurrence(&self, occurrence: &Occurrence) -> PortResult<()>;
     /// The schedule's occurrences, newest planned instant first; `limit` clamped to
     /// 1..=100. A cursor of another list is `BadCursor`.
     async fn list_occurrences(

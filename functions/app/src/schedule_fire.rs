@@ -131,9 +131,17 @@ impl ScheduleFirer {
                 Target::Routed { .. } => None,
             },
             created_at: now,
+            failure: None,
+            expires_at: Occurrence::expiry_from(now),
         };
         let (occurrence, first) = match self.schedules.put_occurrence(&marker).await? {
             None => (marker, true),
+            // Given up on from the dead-letter queue: a late copy makes nothing.
+            Some(earlier) if earlier.failure.is_some() => {
+                return Ok(FireOutcome::Skipped {
+                    why: "occurrence_failed",
+                });
+            }
             Some(earlier) => (earlier, false),
         };
         if !first && self.requeue_stored(&occurrence, now).await? {

@@ -185,6 +185,9 @@ impl IdempotencyStore for Flaky {
         self.faults.write("put_idempotency")?;
         self.store.put_idempotency(record).await
     }
+    async fn get_idempotency(&self, key: &str) -> PortResult<Option<IdempotencyRecord>> {
+        self.store.get_idempotency(key).await
+    }
 }
 
 #[async_trait]

@@ -12,13 +12,13 @@
 //! writes of a busy stack (one per attempt, when the due instant moves) do not all
 //! land on one partition of the index.
 
-use crate::dynamo::{DynamoStore, PK};
+use crate::dynamo::{DynamoStore, PK, SK};
 use crate::error::from_sdk;
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
 use courier_app::model::Delivery;
 use courier_app::ports::{PortError, PortResult};
-use courier_app::reconcile::{OverdueIndex, due_at};
+use courier_app::reconcile::{OverdueIndex, OverduePage, due_at};
 use courier_core::Timestamp;
 use courier_core::ids::DeliveryId;
 use std::collections::HashMap;
@@ -47,10 +47,7 @@ pub fn due_pk(shard: u32) -> String {
 /// entry, `None` when the entry is to be removed.
 pub fn due_keys(d: &Delivery) -> Option<(String, String)> {
     let due = due_at(d)?;
-    Some((
-        due_pk(due_shard(&d.id)),
-        format!("{:015}#{}", due.millis().max(0), d.id),
-    ))
+    Some((due_pk(due_shard(&d.id)), due_sk(due, &d.id)))
 }
 
 /// Adds the due-index attributes to a delivery's `SET` list, or their names to its
@@ -71,10 +68,47 @@ pub fn extend_attributes(d: &Delivery, set: &mut Vec<(String, AttributeValue)>, 
     }
 }
 
-impl DynamoStore {
-    /// One shard's entries due before `before`, oldest first, at most `limit`.
-    async fn overdue_in(&self, shard: u32, before: Timestamp, limit: u32) -> PortResult<Vec<DeliveryId>> {
+/// The sort key of an entry due at `at`.
+pub fn due_sk(at: Timestamp, id: &DeliveryId) -> String {
+    format!("{:015}#{id}", at.millis().max(0))
+}
+
+#[async_trait]
+impl OverdueIndex for DynamoStore {
+    fn due_shards(&self) -> u32 {
+        DUE_SHARDS
+    }
+
+    /// One Query of one shard's entries before `before`, after the entry whose
+    /// sort key is `after` (the cursor is that key: the table key of its delivery
+    /// follows from the id it ends with).
+    async fn overdue_page(
+        &self,
+        shard: u32,
+        before: Timestamp,
+        after: Option<&str>,
+        limit: u32,
+    ) -> PortResult<OverduePage> {
+        if limit == 0 {
+            return Ok(OverduePage::default());
+        }
         let bound = format!("{:015}", before.millis().max(0));
+        let start = match after {
+            None => None,
+            Some(sk) => {
+                let id = sk
+                    .split_once('#')
+                    .map(|(_, id)| id)
+                    .and_then(|id| DeliveryId::parse(id).ok())
+                    .ok_or(PortError::BadCursor)?;
+                Some(HashMap::from([
+                    (GSI4PK.to_owned(), AttributeValue::S(due_pk(shard))),
+                    (GSI4SK.to_owned(), AttributeValue::S(sk.to_owned())),
+                    (PK.to_owned(), AttributeValue::S(crate::dynamo::delivery_pk(&id))),
+                    (SK.to_owned(), AttributeValue::S(crate::dynamo::DELIVERY_SK.to_owned())),
+                ]))
+            }
+        };
         let resp = self
             .client()
             .query()
@@ -89,38 +123,63 @@ impl DynamoStore {
                 (":pk".to_owned(), AttributeValue::S(due_pk(shard))),
                 (":before".to_owned(), AttributeValue::S(bound)),
             ])))
+            .set_exclusive_start_key(start)
             .limit(limit.clamp(1, 1000) as i32)
             .send()
             .await
             .map_err(from_sdk)?;
-        resp.items()
+        let ids = resp
+            .items()
             .iter()
             .map(|item| {
                 let pk = item.get(PK).and_then(|v| v.as_s().ok()).map_or("", String::as_str);
                 let id = pk.strip_prefix("DLV#").unwrap_or_default();
                 DeliveryId::parse(id).map_err(|e| PortError::Corrupt(format!("due index entry {pk:?}: {e}")))
             })
-            .collect()
+            .collect::<PortResult<Vec<_>>>()?;
+        let next = resp
+            .last_evaluated_key()
+            .and_then(|k| k.get(GSI4SK))
+            .and_then(|v| v.as_s().ok())
+            .cloned();
+        Ok(OverduePage { ids, next })
     }
-}
 
-#[async_trait]
-impl OverdueIndex for DynamoStore {
-    async fn overdue(&self, before: Timestamp, limit: u32) -> PortResult<Vec<DeliveryId>> {
-        if limit == 0 {
-            return Ok(Vec::new());
-        }
-        // Shard by shard, each bounded by what is still to find: an idle run is one
-        // Query per shard, a busy one stops at `limit`.
-        let mut out = Vec::new();
-        for shard in 0..DUE_SHARDS {
-            let left = limit - out.len() as u32;
-            if left == 0 {
-                break;
+    /// One `UpdateItem` of `GSI4SK` alone, only where the entry exists (a delivery
+    /// without `GSI4PK` has none, and gets none).
+    async fn move_due(&self, id: &DeliveryId, at: Timestamp) -> PortResult<()> {
+        let r = self
+            .client()
+            .update_item()
+            .table_name(self.table())
+            .set_key(Some(HashMap::from([
+                (PK.to_owned(), AttributeValue::S(crate::dynamo::delivery_pk(id))),
+                (SK.to_owned(), AttributeValue::S(crate::dynamo::DELIVERY_SK.to_owned())),
+            ])))
+            .update_expression("SET #sk = :sk")
+            .condition_expression("attribute_exists(#pk)")
+            .set_expression_attribute_names(Some(HashMap::from([
+                ("#pk".to_owned(), GSI4PK.to_owned()),
+                ("#sk".to_owned(), GSI4SK.to_owned()),
+            ])))
+            .set_expression_attribute_values(Some(HashMap::from([(
+                ":sk".to_owned(),
+                AttributeValue::S(due_sk(at, id)),
+            )])))
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(e)
+                if matches!(
+                    e.as_service_error(),
+                    Some(aws_sdk_dynamodb::operation::update_item::UpdateItemError::ConditionalCheckFailedException(_))
+                ) =>
+            {
+                Ok(())
             }
-            out.extend(self.overdue_in(shard, before, left).await?);
+            Err(e) => Err(from_sdk(e)),
         }
-        Ok(out)
     }
 }
 

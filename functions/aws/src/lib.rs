@@ -87,7 +87,9 @@ pub struct NoHttpClient(#[from] pub rustls::Error);
 /// the same binaries run against AWS, moto or LocalStack. Requests go through
 /// [`http_client::shared`], which shares the webhook client's TLS configuration.
 pub async fn aws_config_from_env() -> Result<aws_config::SdkConfig, NoHttpClient> {
-    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest()).http_client(http_client::shared()?);
+    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .http_client(http_client::shared()?)
+        .timeout_config(sdk_timeouts());
     // The default credentials chain asks the environment first, and when the keys
     // are there (always, on Lambda) it never asks anything else; building the rest
     // of it (profile, SSO, an STS client for web identity, ECS and IMDS clients)
@@ -107,6 +109,21 @@ pub async fn aws_config_from_env() -> Result<aws_config::SdkConfig, NoHttpClient
         loader = loader.endpoint_url(url.trim());
     }
     Ok(loader.load().await)
+}
+
+/// Every AWS call's bounds (the SDK sets none by default, so a stalled connection
+/// could hold a step, and the claim it made, past its lease): 2 s to connect, 5 s
+/// for an answer to start and for one try, 12 s for a call with its retries.
+/// The sender's lease margin (20 s) covers a write after the request. The local
+/// runner's long polls ask for more on their own call (`SqsQueue::receive`).
+pub fn sdk_timeouts() -> aws_smithy_types::timeout::TimeoutConfig {
+    use std::time::Duration;
+    aws_smithy_types::timeout::TimeoutConfig::builder()
+        .connect_timeout(Duration::from_secs(2))
+        .read_timeout(Duration::from_secs(5))
+        .operation_attempt_timeout(Duration::from_secs(5))
+        .operation_timeout(Duration::from_secs(12))
+        .build()
 }
 
 /// The region the SDK's environment provider would find (`AWS_REGION`, else

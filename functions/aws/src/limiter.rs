@@ -9,7 +9,8 @@
 //! and the decision is made again from it, with no extra read. A hold decided from
 //! a remembered state is confirmed by one consistent `GetItem` first, since the
 //! remembered state may be out of date. A release is one `UpdateItem`, whose answer
-//! (the new state) is remembered.
+//! (the new state) is remembered. Both what it remembers and its per-endpoint
+//! locks are bounded ([`MAX_REMEMBERED_ENDPOINTS`], least recently used out).
 
 use crate::error::{corrupt, from_sdk};
 use async_trait::async_trait;
@@ -59,10 +60,76 @@ struct Seen {
     fresh: bool,
 }
 
+/// Most endpoints one process remembers a state and keeps a lock for: a sender
+/// working for many endpoints would otherwise grow both maps for ever.
+pub const MAX_REMEMBERED_ENDPOINTS: usize = 10_000;
+
+/// A map of at most `cap` keys (while entries can be dropped), the least recently
+/// used dropped first. Dropping goes down to seven eighths of `cap` at once, so
+/// its sort is paid once per `cap / 8` new keys, not on every one.
+pub struct Lru<V> {
+    map: HashMap<String, (V, u64)>,
+    tick: u64,
+    cap: usize,
+}
+
+impl<V> Lru<V> {
+    pub fn new(cap: usize) -> Self {
+        Lru {
+            map: HashMap::new(),
+            tick: 0,
+            cap: cap.max(1),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The value under `key`, now the most recently used.
+    pub fn get(&mut self, key: &str) -> Option<&V> {
+        self.tick += 1;
+        let tick = self.tick;
+        self.map.get_mut(key).map(|(v, used)| {
+            *used = tick;
+            &*v
+        })
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<V> {
+        self.map.remove(key).map(|(v, _)| v)
+    }
+
+    /// Stores `value` under `key`, then drops the least recently used entries
+    /// that `droppable` allows while there are more than `cap`.
+    pub fn insert(&mut self, key: String, value: V, droppable: impl Fn(&V) -> bool) {
+        self.tick += 1;
+        self.map.insert(key, (value, self.tick));
+        if self.map.len() > self.cap {
+            let keep = self.cap - self.cap / 8;
+            let mut ages: Vec<(u64, String)> = self
+                .map
+                .iter()
+                .filter(|(_, (v, _))| droppable(v))
+                .map(|(k, (_, used))| (*used, k.clone()))
+                .collect();
+            ages.sort_unstable();
+            let excess = self.map.len().saturating_sub(keep);
+            for (_, k) in ages.into_iter().take(excess) {
+                self.map.remove(&k);
+            }
+        }
+    }
+}
+
 /// The last state seen per item key, with its version.
-type Remembered = Arc<Mutex<HashMap<String, (LimitState, Option<u64>)>>>;
+type Remembered = Arc<Mutex<Lru<(LimitState, Option<u64>)>>>;
 /// One lock per item key, taken by this process's calls on that item.
-type KeyLocks = Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>;
+type KeyLocks = Arc<Mutex<Lru<Arc<tokio::sync::Mutex<()>>>>>;
 
 #[derive(Clone)]
 pub struct DynamoLimiter {
@@ -80,18 +147,25 @@ impl DynamoLimiter {
         DynamoLimiter {
             client,
             table: table.into(),
-            seen: Arc::default(),
-            locks: Arc::default(),
+            seen: Arc::new(Mutex::new(Lru::new(MAX_REMEMBERED_ENDPOINTS))),
+            locks: Arc::new(Mutex::new(Lru::new(MAX_REMEMBERED_ENDPOINTS))),
         }
     }
 
     fn lock_for(&self, pk: &str) -> Arc<tokio::sync::Mutex<()>> {
         let mut locks = self.locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        locks.entry(pk.to_owned()).or_default().clone()
+        if let Some(lock) = locks.get(pk) {
+            return lock.clone();
+        }
+        let lock = Arc::new(tokio::sync::Mutex::new(()));
+        // A lock some call holds (or waits on) stays: dropping it would let the
+        // next call on that endpoint take another.
+        locks.insert(pk.to_owned(), lock.clone(), |l| Arc::strong_count(l) == 1);
+        lock
     }
 
     fn remembered(&self, pk: &str) -> Option<Seen> {
-        let seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         seen.get(pk).map(|(state, version)| Seen {
             state: state.clone(),
             version: *version,
@@ -101,7 +175,23 @@ impl DynamoLimiter {
 
     fn remember(&self, pk: &str, state: LimitState, version: Option<u64>) {
         let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        seen.insert(pk.to_owned(), (state, version));
+        // A state dropped costs only a read the next time.
+        seen.insert(pk.to_owned(), (state, version), |_| true);
+    }
+
+    /// How many endpoints this process remembers a state and a lock for.
+    pub fn remembered_endpoints(&self) -> (usize, usize) {
+        let seen = self
+            .seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len();
+        let locks = self
+            .locks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len();
+        (seen, locks)
     }
 
     fn key(pk: &str) -> Item {
@@ -322,4 +412,40 @@ fn decode(item: &Item) -> PortResult<(LimitState, Option<u64>)> {
         Some(_) => return Err(corrupt("limiter item: `slots` is not a map")),
     };
     Ok((LimitState { bucket, slots }, version))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_map_keeps_at_most_its_cap_dropping_the_least_recently_used() {
+        let mut lru: Lru<u32> = Lru::new(MAX_REMEMBERED_ENDPOINTS);
+        for i in 0..MAX_REMEMBERED_ENDPOINTS as u32 {
+            lru.insert(format!("LIMIT#t#ep{i}"), i, |_| true);
+        }
+        assert_eq!(lru.len(), 10_000);
+        // Endpoint 0 used again: the least recently used is now endpoint 1.
+        assert_eq!(lru.get("LIMIT#t#ep0"), Some(&0));
+        lru.insert("LIMIT#t#new".to_owned(), 10_000, |_| true);
+        // Down to seven eighths at once: 8,750 kept, the most recently used.
+        assert_eq!(lru.len(), 8_750);
+        assert_eq!(lru.get("LIMIT#t#ep0"), Some(&0));
+        assert_eq!(lru.get("LIMIT#t#new"), Some(&10_000));
+        assert_eq!(lru.get("LIMIT#t#ep1"), None);
+        assert_eq!(lru.get("LIMIT#t#ep1251"), None);
+        assert_eq!(lru.get("LIMIT#t#ep1252"), Some(&1_252));
+    }
+
+    #[test]
+    fn an_entry_that_may_not_be_dropped_stays() {
+        let mut lru: Lru<Arc<()>> = Lru::new(2);
+        let held = Arc::new(());
+        lru.insert("a".to_owned(), held.clone(), |l| Arc::strong_count(l) == 1);
+        lru.insert("b".to_owned(), Arc::new(()), |l| Arc::strong_count(l) == 1);
+        lru.insert("c".to_owned(), Arc::new(()), |l| Arc::strong_count(l) == 1);
+        assert!(lru.get("a").is_some(), "a lock in use is never dropped");
+        assert_eq!(lru.len(), 2);
+        drop(held);
+    }
 }

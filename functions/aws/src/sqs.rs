@@ -113,6 +113,8 @@ impl SqsQueue {
             .wait_time_seconds(wait_seconds.clamp(0, 20))
             .visibility_timeout(visibility_seconds.max(0))
             .message_system_attribute_names(MessageSystemAttributeName::All)
+            .customize()
+            .config_override(long_poll_timeouts(wait_seconds))
             .send()
             .await
             .map_err(from_sdk)?;
@@ -325,5 +327,68 @@ mod tests {
         assert_eq!(batch_groups(&[300 * 1024, 1, 2]), vec![0..1, 1..3]);
         assert_eq!(batch_groups(&[1, 300 * 1024]), vec![0..1, 1..2]);
         assert_eq!(batch_groups(&[]), Vec::<std::ops::Range<usize>>::new());
+    }
+}
+
+/// A long poll waits up to `wait_seconds` for its answer: the deployment's
+/// timeouts (`crate::sdk_timeouts`) plus that wait.
+fn long_poll_timeouts(wait_seconds: i32) -> aws_sdk_sqs::config::Builder {
+    use std::time::Duration;
+    let wait = Duration::from_secs(u64::try_from(wait_seconds.clamp(0, 20)).unwrap_or(0));
+    let base = crate::sdk_timeouts();
+    let longer = |d: Option<Duration>| d.map(|d| d + wait);
+    let mut t = aws_smithy_types::timeout::TimeoutConfig::builder();
+    if let Some(c) = base.connect_timeout() {
+        t = t.connect_timeout(c);
+    }
+    if let Some(r) = longer(base.read_timeout()) {
+        t = t.read_timeout(r);
+    }
+    if let Some(a) = longer(base.operation_attempt_timeout()) {
+        t = t.operation_attempt_timeout(a);
+    }
+    if let Some(o) = longer(base.operation_timeout()) {
+        t = t.operation_timeout(o);
+    }
+    aws_sdk_sqs::config::Builder::default().timeout_config(t.build())
+}
+
+#[cfg(test)]
+mod timeout_tests {
+    use std::time::Duration;
+
+    #[test]
+    fn every_call_is_bounded_and_a_long_poll_gets_its_wait_on_top() {
+        let t = crate::sdk_timeouts();
+        assert_eq!(
+            (
+                t.connect_timeout(),
+                t.read_timeout(),
+                t.operation_attempt_timeout(),
+                t.operation_timeout()
+            ),
+            (
+                Some(Duration::from_secs(2)),
+                Some(Duration::from_secs(5)),
+                Some(Duration::from_secs(5)),
+                Some(Duration::from_secs(12))
+            )
+        );
+        let poll = super::long_poll_timeouts(20).build();
+        let t = poll.timeout_config().cloned().unwrap_or_else(crate::sdk_timeouts);
+        assert_eq!(
+            (
+                t.connect_timeout(),
+                t.read_timeout(),
+                t.operation_attempt_timeout(),
+                t.operation_timeout()
+            ),
+            (
+                Some(Duration::from_secs(2)),
+                Some(Duration::from_secs(25)),
+                Some(Duration::from_secs(25)),
+                Some(Duration::from_secs(32))
+            )
+        );
     }
 }

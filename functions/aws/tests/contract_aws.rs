@@ -1699,3 +1699,42 @@ async fn delivery_items_are_compact_and_full_name_items_still_read() {
     assert!(item["bodyHash"].as_b().is_ok(), "rewritten as binary");
     assert_eq!(json_of(&item, "data")["createdAt"], serde_json::json!(T0.millis()));
 }
+
+/// The same large body sent by two tenants is two body items, each named for its
+/// tenant: no item is shared across tenants, and each delivery reads its own.
+#[tokio::test]
+async fn a_shared_body_item_is_never_shared_between_tenants() {
+    use courier_app::ports::DeliveryStore;
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let ids = contract::Ids::new();
+    let payload = contract::payload_of_size(contract::MAX_PAYLOAD);
+    // The same large body bytes under both tenants.
+    let body = "x".repeat(200_000);
+    let mut made = Vec::new();
+    for tenant in [ids.tenant(), ids.tenant()] {
+        let mut event = contract::sample_event(&tenant, &ids.event(), T0, payload.clone());
+        event.targets.clear();
+        let d = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body.clone());
+        store
+            .create_event(&event, std::slice::from_ref(&d))
+            .await
+            .expect("create");
+        made.push((tenant, d));
+    }
+    let items = scan(&aws_sdk_dynamodb::Client::new(&config), &res.table).await;
+    let mut bodies: Vec<String> = items
+        .iter()
+        .filter_map(|i| i["PK"].as_s().ok().filter(|p| p.starts_with("BODY#")).cloned())
+        .collect();
+    bodies.sort();
+    let hash = courier_app::shared_body::hash(&made[0].1.body);
+    let mut want: Vec<String> = made.iter().map(|(t, _)| format!("BODY#{t}.{hash}")).collect();
+    want.sort();
+    assert_eq!(bodies, want);
+    for (_, d) in &made {
+        let stored = store.get_delivery(&d.id).await.expect("read").expect("the delivery");
+        assert!(stored.body == d.body, "each delivery reads its body");
+    }
+}

@@ -440,6 +440,11 @@ const KINDS: &[Kind] = &[
         prepare: |w, e| Box::pin(redelivery(w, e)),
     },
     Kind {
+        name: "redelivery whose message was lost, requeued by the reconciler",
+        policy: GREATWAIT,
+        prepare: |w, e| Box::pin(redelivery_reconciled(w, e)),
+    },
+    Kind {
         name: "replay",
         policy: GREATWAIT,
         prepare: |w, e| Box::pin(initial(w, e, Trigger::Replay)),
@@ -582,6 +587,58 @@ async fn redelivery(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
     w.planner().plan(message, now).await.expect("plan");
     let m = only_message(w, &d).await;
     (reopened, m)
+}
+
+/// A redelivery whose message was lost after the API reopened the delivery: the
+/// reconciler finds it overdue and sends it as the redelivery it is, under the
+/// attempt id the API promised.
+async fn redelivery_reconciled(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+    let (d, first) = initial(w, e, Trigger::Initial).await;
+    let out = w
+        .sender(Arc::new(NoFaults))
+        .handle(&first, &EndpointCache::default())
+        .await;
+    assert!(matches!(out, Ok(StepOutcome::Attempted { .. })), "{out:?}");
+    let settled = w.get(&d).await;
+    let now = w.clock.now();
+    let number = settled.attempt_count + 1;
+    let promised = w.ids.attempt();
+    let mut reopened = settled.clone();
+    reopened.status = DeliveryStatus::Pending;
+    reopened.next_attempt = number;
+    reopened.next_attempt_at = Some(now);
+    reopened.settled_at = None;
+    reopened.dead_reason = None;
+    reopened.expires_at = None;
+    reopened.redelivery = Some(courier_app::model::PromisedRedelivery {
+        number,
+        attempt_id: promised.clone(),
+        source: None,
+    });
+    reopened.version += 1;
+    w.store
+        .update_delivery(&reopened, settled.version)
+        .await
+        .expect("reopen");
+    // No message: it was lost. The reconciler's next run after the grace finds it.
+    let settings = courier_app::reconcile::ReconcileSettings::default();
+    w.clock.set(now.plus_millis(settings.grace_ms + 1_000));
+    let report = courier_app::reconcile::reconcile(
+        w.store.as_ref(),
+        w.store.as_ref(),
+        &w.planner(),
+        w.clock.as_ref(),
+        settings,
+    )
+    .await
+    .expect("reconcile");
+    assert!(report.requeued.contains(&d.id), "{report:?}");
+    let m = only_message(w, &d).await;
+    assert_eq!(
+        (m.attempt, m.trigger, m.attempt_id.as_ref()),
+        (number, Trigger::Redelivery, Some(&promised))
+    );
+    (w.get(&d).await, m)
 }
 
 /// A message that exhausted its receives: it lands in the DLQ, the delivery is

@@ -4,7 +4,7 @@
 
 use crate::decide::SettleReason;
 use crate::outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};
-use crate::policy::{GoneHandling, Policy, SnippetLimit, UnusableEndpoint};
+use crate::policy::{GoneHandling, MAX_SNIPPET_BYTES, Policy, SnippetLimit, UnusableEndpoint};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -387,22 +387,28 @@ pub fn cut_snippet(limit: SnippetLimit, body: &[u8], more_unread: bool) -> (Stri
         body
     };
     let text = String::from_utf8_lossy(body);
-    match limit {
+    let (kept, cut) = match limit {
         SnippetLimit::MaxChars(n) => match text.char_indices().nth(n) {
-            Some((idx, _)) => (text[..idx].to_owned(), true),
-            None => (text.into_owned(), more_unread),
+            Some((idx, _)) => (&text[..idx], true),
+            None => (&text[..], more_unread),
         },
-        SnippetLimit::MaxBytes(n) => {
-            if text.len() <= n {
-                return (text.into_owned(), more_unread);
-            }
-            let mut end = n;
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            (text[..end].to_owned(), true)
-        }
+        SnippetLimit::MaxBytes(n) => (cut_to_bytes(&text, n), text.len() > n || more_unread),
+    };
+    // A policy stored before the cap may ask for more: never keep more than it.
+    let capped = cut_to_bytes(kept, MAX_SNIPPET_BYTES);
+    (capped.to_owned(), cut || capped.len() < kept.len())
+}
+
+/// The longest prefix of `text` of at most `n` bytes that ends on a character.
+fn cut_to_bytes(text: &str, n: usize) -> &str {
+    if text.len() <= n {
+        return text;
     }
+    let mut end = n;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// How many bytes at the end of `body` begin a multi-byte character without

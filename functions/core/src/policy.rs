@@ -11,7 +11,16 @@ const DAY: u64 = 86_400;
 const MAX_WAIT_SECONDS: f64 = 30.0 * DAY as f64;
 const MAX_ATTEMPTS: u32 = 100;
 const MAX_TIMEOUT_MS: u64 = 120_000;
-const MAX_SNIPPET: usize = 65_536;
+/// The longest a policy's ladder may last from the planned instant
+/// ([`Policy::longest_span_ms`]): an event keeps the payload its deliveries send
+/// this long past its planned instant, plus the longest retention of theirs.
+pub const MAX_LADDER_SPAN_DAYS: u64 = 60;
+
+/// The most snippet bytes one attempt keeps, whatever the policy says: 100
+/// attempts a page stay well under Lambda's 6 MB answer, and a delivery item with
+/// its latest attempt far under DynamoDB's 400 KB item. Greatwait's 4,096
+/// characters of up to 4 bytes each fit exactly.
+pub const MAX_SNIPPET_BYTES: usize = 16_384;
 
 /// What a wait is measured from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,8 +175,17 @@ impl SnippetLimit {
     /// whether it was truncated.
     pub fn read_bytes(self) -> usize {
         match self {
-            SnippetLimit::MaxChars(n) => n * 4 + 1,
-            SnippetLimit::MaxBytes(n) => n + 1,
+            SnippetLimit::MaxChars(n) => n.saturating_mul(4).min(MAX_SNIPPET_BYTES) + 1,
+            SnippetLimit::MaxBytes(n) => n.min(MAX_SNIPPET_BYTES) + 1,
+        }
+    }
+
+    /// Whether the limit can need more than [`MAX_SNIPPET_BYTES`] (a custom policy
+    /// asking for it is refused; one stored before the cap is cut to it).
+    pub fn within_cap(self) -> bool {
+        match self {
+            SnippetLimit::MaxChars(n) => n.saturating_mul(4) <= MAX_SNIPPET_BYTES,
+            SnippetLimit::MaxBytes(n) => n <= MAX_SNIPPET_BYTES,
         }
     }
 }
@@ -638,8 +656,14 @@ impl Policy {
             }
         }
         match self.snippet {
-            SnippetLimit::MaxChars(n) | SnippetLimit::MaxBytes(n) if n == 0 || n > MAX_SNIPPET => {
-                return Err(err("snippet", format!("must be between 1 and {MAX_SNIPPET}")));
+            SnippetLimit::MaxChars(n) | SnippetLimit::MaxBytes(n) if n == 0 || !self.snippet.within_cap() => {
+                return Err(err(
+                    "snippet",
+                    format!(
+                        "must keep at most {MAX_SNIPPET_BYTES} bytes: maxChars between 1 and {}, maxBytes between 1 and {MAX_SNIPPET_BYTES}",
+                        MAX_SNIPPET_BYTES / 4
+                    ),
+                ));
             }
             _ => {}
         }
@@ -649,7 +673,51 @@ impl Policy {
         if self.retention.replay_window_days == 0 || self.retention.replay_window_days > 365 {
             return Err(err("retention.replayWindowDays", "must be between 1 and 365"));
         }
+        let span_ms = self.longest_span_ms();
+        if span_ms > MAX_LADDER_SPAN_DAYS * DAY * 1000 {
+            return Err(err(
+                "waitsSeconds",
+                format!(
+                    "the ladder may last up to {:.1} days from the planned instant (every attempt at its \
+                     longest wait, jitter and Retry-After cap included, and its timeout); at most \
+                     {MAX_LADDER_SPAN_DAYS}: an event keeps its payload {MAX_LADDER_SPAN_DAYS} days past \
+                     that plus its retention. Lower maxAttempts or the waits, or set a deadline",
+                    span_ms as f64 / (DAY * 1000) as f64
+                ),
+            ));
+        }
         Ok(())
+    }
+
+    /// The longest a delivery can take from its planned instant to the end of its
+    /// last attempt: every wait at its longest (jitter, or the Retry-After cap when
+    /// longer) and every attempt at its timeout, cut by a deadline that bounds the
+    /// last start. An endpoint's long-running allowance is not included.
+    pub fn longest_span_ms(&self) -> u64 {
+        let timeout = self.timeout_ms;
+        let cap = self
+            .retry_after
+            .as_ref()
+            .map_or(0, |ra| ra.cap_seconds.saturating_mul(1000));
+        let mut total = timeout;
+        for n in 2..=self.max_attempts {
+            let wait = self.wait_bounds_ms(n).1.max(cap);
+            total = total.saturating_add(wait).saturating_add(timeout);
+        }
+        let last_start = match self.deadline {
+            Deadline::None => None,
+            Deadline::Horizon {
+                realtime_seconds,
+                bulk_seconds,
+                add_long_running_allowance: false,
+            } => Some(realtime_seconds.max(bulk_seconds)),
+            Deadline::Horizon { .. } => None,
+            Deadline::ClampLast { after_seconds } => Some(after_seconds),
+        };
+        match last_start {
+            Some(s) => total.min(s.saturating_mul(1000).saturating_add(timeout)),
+            None => total,
+        }
     }
 
     /// The base wait before attempt `number` (2-based), before jitter, in milliseconds.

@@ -1503,6 +1503,38 @@ fn failure_snippets_are_cut_to_the_policy_limit() {
     assert_eq!((text.as_str(), cut), ("\u{FFFD}", true));
 }
 
+/// At most 16,384 bytes of snippet an attempt: a custom policy asking for more is
+/// refused by name, Greatwait's 4,096 characters fit, and a policy stored before
+/// the cap is cut to it.
+#[test]
+fn snippets_keep_at_most_16_384_bytes() {
+    let refused = "policy field `snippet`: must keep at most 16384 bytes: maxChars between 1 and 4096, maxBytes between 1 and 16384";
+    for asked in [
+        r#"{"maxChars": 65536}"#,
+        r#"{"maxChars": 4097}"#,
+        r#"{"maxBytes": 16385}"#,
+        r#"{"maxBytes": 0}"#,
+    ] {
+        let doc = format!(r#"{{"base": "greatwait", "snippet": {asked}}}"#);
+        let e = Policy::from_json(&doc).expect_err(asked);
+        assert_eq!(e.to_string(), refused, "{asked}");
+    }
+    for kept in [r#"{"maxChars": 4096}"#, r#"{"maxBytes": 16384}"#] {
+        let doc = format!(r#"{{"base": "greatwait", "snippet": {kept}}}"#);
+        assert!(Policy::from_json(&doc).is_ok(), "{kept}");
+    }
+    for name in ["greatwait", "tanitar", "gavai", "smartchat"] {
+        assert!(preset(name).snippet.within_cap(), "{name}");
+    }
+    // 65,536 four-byte emoji under a limit from before the cap: 4,096 of them.
+    let emoji = "😀".repeat(65_536);
+    let (text, cut) = cut_snippet(SnippetLimit::MaxChars(65_536), emoji.as_bytes(), false);
+    assert_eq!((text.len(), text.chars().count(), cut), (16_384, 4_096, true));
+    assert_eq!(SnippetLimit::MaxChars(65_536).read_bytes(), 16_385);
+    let (text, cut) = cut_snippet(SnippetLimit::MaxBytes(65_536), emoji.as_bytes(), false);
+    assert_eq!((text.len(), cut), (16_384, true));
+}
+
 #[test]
 fn attempt_headers_and_kept_response_headers() {
     assert_eq!(
@@ -1799,5 +1831,28 @@ fn smartchat_health_transitions_at_exact_times() {
             again.at(rules, e_at.plus_secs(3 * DAY).plus_millis(-1)).status,
             HealthStatus::Degraded
         );
+    }
+}
+
+/// A ladder may not outlast the payload its event keeps: a custom policy whose
+/// longest span passes 60 days is refused naming `waitsSeconds`, with the span.
+#[test]
+fn a_ladder_longer_than_sixty_days_is_refused() {
+    let e = Policy::from_json(r#"{"maxAttempts": 12, "waitsSeconds": [2592000]}"#).expect_err("330 days");
+    assert_eq!(
+        e.to_string(),
+        "policy field `waitsSeconds`: the ladder may last up to 330.0 days from the planned instant (every \
+         attempt at its longest wait, jitter and Retry-After cap included, and its timeout); at most 60: an \
+         event keeps its payload 60 days past that plus its retention. Lower maxAttempts or the waits, or set \
+         a deadline"
+    );
+    // The same ladder cut by a deadline fits.
+    let clamped = Policy::from_json(
+        r#"{"maxAttempts": 12, "waitsSeconds": [2592000], "deadline": {"kind": "clampLast", "afterSeconds": 2592000}}"#,
+    )
+    .expect("a deadline bounds it");
+    assert_eq!(clamped.longest_span_ms(), 2_592_000_000 + 10_000);
+    for name in ["greatwait", "tanitar", "gavai", "smartchat"] {
+        assert!(preset(name).longest_span_ms() <= 60 * 86_400_000, "{name}");
     }
 }

@@ -3,7 +3,7 @@
 //! only to addresses that pass the SSRF check, bounds the whole attempt by the
 //! request's timeout and reads at most `read_limit` body bytes.
 
-use crate::admission::{AdmissionError, AdmissionPolicy, check_url};
+use crate::admission::{AdmissionError, AdmissionPolicy, AllowedPorts, check_url};
 use crate::failure::outcome_of;
 use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
@@ -32,6 +32,9 @@ pub struct SenderOptions {
     /// CA certificates (PEM) trusted beside the public roots, for receivers whose
     /// certificates a private CA issued (`COURIER_TRUSTED_CA_PEM`).
     pub trusted_ca_pem: Option<String>,
+    /// The deployment's allowed ports (`COURIER_ALLOWED_PORTS`), checked at every
+    /// attempt as admission checks them when the endpoint is stored.
+    pub ports: AllowedPorts,
 }
 
 impl SenderOptions {
@@ -44,6 +47,7 @@ impl SenderOptions {
             // user-agent reads the same to a receiver as one the sender built.
             user_agent: courier_app::sender::USER_AGENT.to_owned(),
             trusted_ca_pem: None,
+            ports: AllowedPorts::default(),
         }
     }
 }
@@ -83,6 +87,7 @@ pub struct ReqwestSender {
     /// the process panicking. [`ReqwestSender::try_new`] reports it instead.
     client: Option<reqwest::Client>,
     admission: AdmissionPolicy,
+    ports: AllowedPorts,
 }
 
 impl ReqwestSender {
@@ -99,6 +104,7 @@ impl ReqwestSender {
                 ReqwestSender {
                     client: None,
                     admission,
+                    ports: AllowedPorts::default(),
                 }
             }
         }
@@ -112,6 +118,21 @@ impl ReqwestSender {
         ReqwestSender::try_new(SenderOptions {
             trusted_ca_pem,
             ..SenderOptions::new(sending_policy(allow_private))
+        })
+    }
+
+    /// The sender a deployment runs: its scheme and private-target settings
+    /// (`admission`) and its allowed ports, the same rules endpoint admission
+    /// applies, checked again at every attempt.
+    pub fn for_deployment(
+        admission: AdmissionPolicy,
+        ports: AllowedPorts,
+        trusted_ca_pem: Option<String>,
+    ) -> Result<Self, SenderBuildError> {
+        ReqwestSender::try_new(SenderOptions {
+            trusted_ca_pem,
+            ports,
+            ..SenderOptions::new(admission)
         })
     }
 
@@ -153,6 +174,7 @@ impl ReqwestSender {
         Ok(ReqwestSender {
             client: Some(client),
             admission: options.admission,
+            ports: options.ports,
         })
     }
 
@@ -179,6 +201,13 @@ impl ReqwestSender {
                 return (AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe), None);
             }
         };
+        if let Some(port) = url.port_or_known_default().filter(|p| !self.ports.allows(*p)) {
+            tracing::info!(
+                port,
+                "endpoint port is not among the deployment's allowed ports; not sending"
+            );
+            return (AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe), None);
+        }
         let https = url.scheme() == "https";
         let headers = match request_headers(request.headers) {
             Ok(headers) => headers,

@@ -556,3 +556,44 @@ async fn a_receiver_of_a_trusted_private_ca_is_reached_over_https() {
         ))
     ));
 }
+
+/// The send-time check applies the deployment's settings, not looser ones: a
+/// deployment without `http` refuses an `http://` endpoint stored before, and one
+/// whose allowed ports leave the endpoint's out refuses it, without connecting.
+#[tokio::test]
+async fn the_deployments_scheme_and_ports_are_checked_at_every_attempt() {
+    let (listener, addr) = bind().await;
+    let url = format!("http://{addr}/hook");
+    let https_only = courier_http::ReqwestSender::for_deployment(
+        courier_http::AdmissionPolicy {
+            allow_http: false,
+            allow_private: true,
+        },
+        courier_http::AllowedPorts::default(),
+        None,
+    )
+    .expect("client builds");
+    let other_ports = courier_http::ReqwestSender::for_deployment(
+        courier_http::AdmissionPolicy::LOCAL,
+        courier_http::AllowedPorts::parse("443").expect("ports"),
+        None,
+    )
+    .expect("client builds");
+    for sender in [&https_only, &other_ports] {
+        let result = sender.send(request(url.clone(), 5_000, 1_024)).await;
+        assert_eq!(result.outcome, AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe));
+        assert_eq!(result.peer, None);
+    }
+    assert!(stays_quiet(&listener).await, "the receiver saw a connection");
+    // The same port allowed: sent.
+    let (url, served, seen) = serve_once(response("200 OK", &[], b"ok")).await;
+    let this_port = courier_http::ReqwestSender::for_deployment(
+        courier_http::AdmissionPolicy::LOCAL,
+        courier_http::AllowedPorts::parse(&served.port().to_string()).expect("ports"),
+        None,
+    )
+    .expect("client builds");
+    let result = this_port.send(request(url, 5_000, 1_024)).await;
+    assert_eq!(expect_response(&result.outcome).status, 200);
+    seen.await.expect("the receiver's task");
+}

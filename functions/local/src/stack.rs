@@ -265,7 +265,7 @@ impl Stack {
             }));
         }
         tasks.push(tokio::spawn(poll_loop(
-            Consumer::DeadLetters(store.clone(), opts.clock.clone()),
+            Consumer::DeadLetters(store.clone(), opts.clock.clone(), sender.clone(), firer.clone()),
             dlq.clone(),
             res.dlq_arn.clone(),
             opts.visibility_timeout_seconds,
@@ -348,7 +348,9 @@ impl Stack {
 #[derive(Clone)]
 enum Consumer {
     Sender(Arc<Sender>, Arc<ScheduleFirer>),
-    DeadLetters(Arc<DynamoStore>, Arc<dyn Clock>),
+    /// The delivery DLQ's: marks deliveries; the sender's fan-out worker and the
+    /// firer recover the other kinds.
+    DeadLetters(Arc<DynamoStore>, Arc<dyn Clock>, Arc<Sender>, Arc<ScheduleFirer>),
 }
 
 /// Builds the SQS event Lambda would deliver for these messages.
@@ -462,8 +464,12 @@ async fn poll_loop(
                 }
                 response
             }
-            Consumer::DeadLetters(store, clock) => {
-                courier_sender::handle_dead_letters(store.as_ref(), clock.as_ref(), event).await
+            Consumer::DeadLetters(store, clock, sender, firer) => {
+                let recovery = courier_sender::Recovery {
+                    fanout: sender.fanout.as_deref(),
+                    firer: Some(firer),
+                };
+                courier_sender::handle_dead_letters(store.as_ref(), clock.as_ref(), recovery, event).await
             }
         };
         let failed: Vec<&str> = response

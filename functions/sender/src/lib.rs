@@ -265,34 +265,123 @@ async fn handle_fire(schedules: Option<&ScheduleFirer>, body: &str) -> Result<St
     }
 }
 
-/// Works a batch from the dead-letter queue: each message marks its delivery as
-/// dead-lettered (shown by the API, redriven by `POST /v1/deliveries/{id}/redrive`)
-/// and is consumed. An unreadable message, or one whose mark cannot be written, is
-/// reported as failed and stays in the DLQ, where the depth alarm sees it.
+/// What the dead-letter handlers need to recover messages that are not delivery
+/// steps (`courier_app::dead_letter_kinds`). Without a worker or a firer, such a
+/// message is reported failed and stays on its dead-letter queue.
+#[derive(Clone, Copy, Default)]
+pub struct Recovery<'a> {
+    pub fanout: Option<&'a courier_app::fanout::FanoutWorker>,
+    pub firer: Option<&'a ScheduleFirer>,
+}
+
+impl Recovery<'_> {
+    /// Recovers one dead-lettered message of a kind other than a delivery step;
+    /// answers whether it is done with (false: left on the queue for another try).
+    pub async fn recover(&self, kind: &dispatch::MessageKind, record: &SqsMessage) -> bool {
+        use courier_app::dead_letter_kinds::{FanoutResumed, LateFiring, fire_late, resume_fanout};
+        let body = record.body.as_deref().unwrap_or("");
+        match kind {
+            dispatch::MessageKind::Fanout => {
+                let Ok(step) = courier_app::fanout_message::FanoutStep::parse(body) else {
+                    tracing::error!("unreadable fan-out step in a dead-letter queue; left there");
+                    return false;
+                };
+                let Some(worker) = self.fanout else {
+                    tracing::error!(event_id = %step.event_id, "dead-lettered fan-out step but no fan-out worker");
+                    return false;
+                };
+                match resume_fanout(worker, &step).await {
+                    Ok(FanoutResumed::Stepped(done)) => {
+                        tracing::warn!(event_id = %step.event_id, processed = step.cursor.processed, created = done.created, more = done.next.is_some(), "dead-lettered fan-out step resumed");
+                        true
+                    }
+                    Ok(FanoutResumed::Abandoned(why)) => {
+                        tracing::error!(event_id = %step.event_id, error = %why, "dead-lettered fan-out step cannot be resumed; dropped");
+                        true
+                    }
+                    Err(e) => {
+                        tracing::error!(event_id = %step.event_id, error = %e, "could not resume a dead-lettered fan-out step; left there");
+                        false
+                    }
+                }
+            }
+            dispatch::MessageKind::ScheduleFire => {
+                let Ok(m) = FireMessage::parse(body) else {
+                    tracing::error!("unreadable schedule firing in a dead-letter queue; left there");
+                    return false;
+                };
+                let Some(firer) = self.firer else {
+                    tracing::error!(schedule_id = %m.schedule_id, "dead-lettered firing but no schedule firer");
+                    return false;
+                };
+                match fire_late(firer, &m, receive_count(record)).await {
+                    Ok(LateFiring::Fired(outcome)) => {
+                        tracing::warn!(schedule_id = %m.schedule_id, planned_at = %m.planned_at, outcome = ?outcome, "dead-lettered firing fired late");
+                        true
+                    }
+                    Ok(LateFiring::Failed(o)) => {
+                        tracing::error!(schedule_id = %m.schedule_id, planned_at = %m.planned_at, failure = ?o.failure, "dead-lettered firing could not be made; occurrence marked failed");
+                        true
+                    }
+                    Err(e) => {
+                        tracing::warn!(schedule_id = %m.schedule_id, error = %e, "dead-lettered firing failed again; left for another try");
+                        false
+                    }
+                }
+            }
+            dispatch::MessageKind::Unknown(kind) => {
+                tracing::error!(kind, "dead-lettered message of an unknown kind; left there");
+                false
+            }
+            dispatch::MessageKind::Delivery => false,
+        }
+    }
+}
+
+/// The record's `ApproximateReceiveCount` (1 when absent).
+fn receive_count(record: &SqsMessage) -> u32 {
+    record
+        .attributes
+        .get("ApproximateReceiveCount")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
+}
+
+/// Works a batch from the dead-letter queue, by message kind: a delivery step marks
+/// its delivery as dead-lettered (shown by the API, redriven by `POST
+/// /v1/deliveries/{id}/redrive`); a fan-out step or a firing is recovered
+/// ([`Recovery`]). A message that cannot be read, marked or recovered is reported
+/// as failed and stays in the DLQ, where the alarms see it.
 pub async fn handle_dead_letters(
     store: &dyn courier_app::ports::DeliveryStore,
     clock: &dyn courier_app::ports::Clock,
+    recovery: Recovery<'_>,
     event: SqsEvent,
 ) -> SqsBatchResponse {
     let mut response = SqsBatchResponse::default();
     for record in &event.records {
         let message_id = record.message_id.clone().unwrap_or_default();
-        let parsed = QueueMessage::parse(record.body.as_deref().unwrap_or(""));
-        let ok = match parsed {
-            Err(e) => {
-                tracing::error!(message_id, error = %e, "unreadable message in the dead-letter queue; left there");
-                false
-            }
-            Ok(m) => match courier_app::dead_letter::mark(store, &m, clock.now()).await {
-                Ok(outcome) => {
-                    tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, outcome = ?outcome, "dead-lettered message");
-                    true
-                }
+        let body = record.body.as_deref().unwrap_or("");
+        let kind = dispatch::kind_of(body);
+        let ok = if kind != dispatch::MessageKind::Delivery {
+            recovery.recover(&kind, record).await
+        } else {
+            match QueueMessage::parse(body) {
                 Err(e) => {
-                    tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not mark a dead-lettered delivery; message left in the DLQ");
+                    tracing::error!(message_id, error = %e, "unreadable message in the dead-letter queue; left there");
                     false
                 }
-            },
+                Ok(m) => match courier_app::dead_letter::mark(store, &m, clock.now()).await {
+                    Ok(outcome) => {
+                        tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, outcome = ?outcome, "dead-lettered message");
+                        true
+                    }
+                    Err(e) => {
+                        tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not mark a dead-lettered delivery; message left in the DLQ");
+                        false
+                    }
+                },
+            }
         };
         if !ok {
             response.add_failure(message_id);

@@ -25,6 +25,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
     let config = Config::from_env()?;
+    let allowed_ports = match config.allowed_ports.as_deref() {
+        Some(text) => courier_http::AllowedPorts::parse(text)
+            .map_err(|e| format!("{}: {e}", courier_app::config::ENV_ALLOWED_PORTS))?,
+        None => courier_http::AllowedPorts::default(),
+    };
     let courier_aws::Deployment {
         store, planner, steps, ..
     } = courier_aws::Deployment::from_config(&config).await?;
@@ -64,8 +69,13 @@ async fn main() -> Result<(), Error> {
         secrets: Arc::new(courier_app::system::OsSecrets),
         deliveries: store.clone(),
         endpoints: store,
-        http: Arc::new(courier_http::ReqwestSender::with_trusted_ca(
-            config.allow_private_targets,
+        // The deployment's own rules at every attempt, as the API admits endpoints.
+        http: Arc::new(courier_http::ReqwestSender::for_deployment(
+            courier_http::AdmissionPolicy {
+                allow_http: config.allow_http_targets,
+                allow_private: config.allow_private_targets,
+            },
+            allowed_ports,
             config.trusted_ca_pem.clone(),
         )?),
         clock: Arc::new(courier_app::system::SystemClock),
@@ -94,12 +104,17 @@ async fn main() -> Result<(), Error> {
                 }
                 Invocation::Sqs(batch) => batch,
             };
+            let recovery = courier_sender::Recovery {
+                fanout: sender.fanout.as_deref(),
+                firer: Some(&firer),
+            };
             let response: SqsBatchResponse = if courier_sender::from_queue(&batch, &dlq_url) {
-                // The delivery queue's DLQ: each message marks its delivery.
-                courier_sender::handle_dead_letters(dlq_store.as_ref(), &clock, batch).await
+                // The delivery queue's DLQ: a delivery step marks its delivery, other
+                // kinds are recovered.
+                courier_sender::handle_dead_letters(dlq_store.as_ref(), &clock, recovery, batch).await
             } else if maintenance::from_queue_arn(&batch, &schedule_dlq_arn) {
                 // Scheduler's DLQ: each message goes back on its way.
-                maintenance::handle_schedule_dead_letters(&sender.planner, &clock, batch).await
+                maintenance::handle_schedule_dead_letters(&sender.planner, &clock, recovery, batch).await
             } else {
                 courier_sender::handle_batch_with(&sender, Some(&firer), batch).await.0
             };

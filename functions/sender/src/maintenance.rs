@@ -44,7 +44,10 @@ pub async fn run_reconcile<S>(
 where
     S: OverdueIndex + DeliveryStore,
 {
-    let report = reconcile(store, store, planner, clock, settings).await?;
+    // The line the stack's ReconcilerFailureMetric counts (template.yaml).
+    let report = reconcile(store, store, planner, clock, settings)
+        .await
+        .inspect_err(|e| tracing::error!(error = %e, "reconciler run failed"))?;
     tracing::info!(
         examined = report.examined,
         requeued = report.requeued.len(),
@@ -55,30 +58,43 @@ where
     Ok(report)
 }
 
-/// Works a batch from the Scheduler dead-letter queue: each message goes back to the
-/// planner as of now (an overdue step becomes an immediate queue message; one still
-/// far off gets a new schedule). A message that cannot be read or re-planned is
-/// reported failed: it comes back, and after its receives it moves to the parking
-/// queue, where its alarm sees it.
-pub async fn handle_schedule_dead_letters(planner: &Planner, clock: &dyn Clock, event: SqsEvent) -> SqsBatchResponse {
+/// Works a batch from the Scheduler dead-letter queue, by message kind: a delivery
+/// step goes back to the planner as of now (an overdue step becomes an immediate
+/// queue message; one still far off gets a new schedule); a recurring schedule's
+/// firing is fired late, or its occurrence marked failed, and a fan-out step is
+/// resumed ([`crate::Recovery`]). A message that cannot be read, re-planned or
+/// recovered is reported failed: it comes back, and after its receives it moves
+/// to the parking queue, where its alarm sees it.
+pub async fn handle_schedule_dead_letters(
+    planner: &Planner,
+    clock: &dyn Clock,
+    recovery: crate::Recovery<'_>,
+    event: SqsEvent,
+) -> SqsBatchResponse {
     let mut response = SqsBatchResponse::default();
     for record in &event.records {
         let message_id = record.message_id.clone().unwrap_or_default();
-        let ok = match QueueMessage::parse(record.body.as_deref().unwrap_or("")) {
-            Err(e) => {
-                tracing::error!(message_id, error = %e, "unreadable message in the Scheduler dead-letter queue");
-                false
-            }
-            Ok(m) => match planner.plan(m.clone(), clock.now()).await {
-                Ok(path) => {
-                    tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, path = ?path, "schedule dead letter put back on its way");
-                    true
-                }
+        let body = record.body.as_deref().unwrap_or("");
+        let kind = crate::dispatch::kind_of(body);
+        let ok = if kind != crate::dispatch::MessageKind::Delivery {
+            recovery.recover(&kind, record).await
+        } else {
+            match QueueMessage::parse(body) {
                 Err(e) => {
-                    tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not re-plan a schedule dead letter");
+                    tracing::error!(message_id, error = %e, "unreadable message in the Scheduler dead-letter queue");
                     false
                 }
-            },
+                Ok(m) => match planner.plan(m.clone(), clock.now()).await {
+                    Ok(path) => {
+                        tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, path = ?path, "schedule dead letter put back on its way");
+                        true
+                    }
+                    Err(e) => {
+                        tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not re-plan a schedule dead letter");
+                        false
+                    }
+                },
+            }
         };
         if !ok {
             response.add_failure(message_id);
@@ -140,7 +156,7 @@ mod tests {
         let event = sqs("arn:aws:sqs:r:1:sdlq", &[m, "not json"]);
         assert!(from_queue_arn(&event, "arn:aws:sqs:r:1:sdlq"));
         assert!(!from_queue_arn(&event, "arn:aws:sqs:r:1:q"));
-        let response = handle_schedule_dead_letters(&planner, clock.as_ref(), event).await;
+        let response = handle_schedule_dead_letters(&planner, clock.as_ref(), crate::Recovery::default(), event).await;
         let failed: Vec<&str> = response
             .batch_item_failures
             .iter()

@@ -30,6 +30,9 @@ pub struct Inputs<'a> {
     pub all_env: &'a [&'a str],
     /// The sources of functions/aws/src (named relative to it).
     pub aws_sources: &'a [SourceFile],
+    /// The sources of functions/app/src (named relative to it): the code between a
+    /// function's own and functions/aws, through which it reaches SDK calls.
+    pub app_sources: &'a [SourceFile],
     /// What `scan::scan(aws_sources)` found.
     pub calls: &'a [SdkCall],
     pub functions: &'a [FunctionCode],
@@ -381,13 +384,74 @@ fn runtime_calls(calls: &[SdkCall]) -> impl Iterator<Item = &SdkCall> {
         .filter(|c| !EXEMPTIONS.iter().any(|e| e.covers(&c.file, &c.function)))
 }
 
-/// Per function: action -> why it is needed.
+/// Names of the functions a binary may reach: starting from every function of its
+/// own crate, every function of functions/app and functions/aws whose name a
+/// reachable body mentions (called, or passed as a value), until nothing is added.
+/// By name, so a trait method reaches every implementation of it: an
+/// over-approximation, never missing a call. functions/app's `api` module counts
+/// only for a binary whose sources name `courier_app::api`.
+pub fn reachable_names(f: &FunctionCode, app: &[SourceFile], aws: &[SourceFile]) -> BTreeSet<String> {
+    let uses_api = f.sources.iter().any(|s| s.text.contains("courier_app::api"));
+    let space: Vec<(String, String)> = app
+        .iter()
+        .filter(|s| uses_api || !s.name.starts_with("api/"))
+        .chain(aws.iter())
+        .flat_map(|s| {
+            let b = scan::blank(&s.text);
+            scan::functions(&b)
+                .into_iter()
+                .map(|span| (span.name.clone(), b[span.body_start..span.end].to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let defined: BTreeSet<&str> = space.iter().map(|(n, _)| n.as_str()).collect();
+    let mut reached: BTreeSet<String> = BTreeSet::new();
+    let mut mentioned: Vec<String> = f
+        .sources
+        .iter()
+        .flat_map(|s| identifiers(&scan::blank(&s.text)))
+        .collect();
+    while let Some(name) = mentioned.pop() {
+        if !defined.contains(name.as_str()) || !reached.insert(name.clone()) {
+            continue;
+        }
+        for (_, body) in space.iter().filter(|(n, _)| *n == name) {
+            mentioned.extend(identifiers(body));
+        }
+    }
+    reached
+}
+
+/// The identifiers in blanked source text.
+fn identifiers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            current.push(c);
+        } else if !current.is_empty() {
+            if !current.starts_with(|c: char| c.is_ascii_digit()) {
+                out.push(std::mem::take(&mut current));
+            } else {
+                current.clear();
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Per function: action -> why it is needed, from the SDK calls its binary can
+/// reach ([`reachable_names`]), not from every call of functions/aws.
 pub fn required_actions(inputs: &Inputs) -> Required {
     let t = inputs.template;
     let mut required = Required::new();
     for f in inputs.functions {
         let mut need = BTreeMap::new();
-        for c in runtime_calls(inputs.calls) {
+        let reached = reachable_names(f, inputs.app_sources, inputs.aws_sources);
+        let reachable = |c: &&SdkCall| reached.contains(c.function.rsplit("::").next().unwrap_or_default());
+        for c in runtime_calls(inputs.calls).filter(reachable) {
             for a in &c.actions {
                 need.entry((*a).to_owned()).or_insert_with(|| {
                     format!(
@@ -888,6 +952,36 @@ pub fn check_alarms(inputs: &Inputs) -> Vec<String> {
     if on("ApproximateAgeOfOldestMessage", &queue).is_empty() {
         out.push(format!("{queue}: needs an alarm on ApproximateAgeOfOldestMessage"));
     }
+    // Every function's failed and throttled invocations.
+    for f in inputs.functions {
+        for metric in ["Errors", "Throttles"] {
+            let covered = alarms.iter().any(|a| {
+                str_at(a.get("Namespace")) == Some("AWS/Lambda")
+                    && str_at(a.get("MetricName")) == Some(metric)
+                    && a.get("Dimensions")
+                        .map(one_or_many)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .any(|d| {
+                            str_at(d.get("Name")) == Some("FunctionName")
+                                && d.get("Value").and_then(ref_target).as_deref() == Some(f.logical_id.as_str())
+                        })
+            });
+            if !covered {
+                out.push(format!("{}: needs an alarm on its AWS/Lambda {metric}", f.logical_id));
+            }
+        }
+    }
+    // Every alarm tells the stack's alarm topic, when one is given.
+    for id in t.of_type("AWS::CloudWatch::Alarm") {
+        let actions = t.properties(&id).and_then(|p| p.get("AlarmActions"));
+        let names_topic = actions.is_some_and(|a| format!("{a:?}").contains("AlarmTopicArn"));
+        if !names_topic {
+            out.push(format!(
+                "{id}: AlarmActions should notify the AlarmTopicArn parameter's topic"
+            ));
+        }
+    }
     out
 }
 
@@ -1029,6 +1123,24 @@ pub fn check_schedules(t: &Template) -> Vec<String> {
     for id in t.of_type("AWS::Scheduler::Schedule") {
         if let Some(target) = t.properties(&id).and_then(|p| p.get("Target")) {
             schedules.push((id.clone(), target));
+        }
+    }
+    // The role a function's schedule assumes trusts that schedule's group only.
+    for id in t.of_type("AWS::Serverless::Function") {
+        for (name, e) in t.function_events(&id, "ScheduleV2") {
+            let Some(role) = e
+                .get("Properties")
+                .and_then(|p| p.get("RoleArn"))
+                .and_then(|r| get_att_target(r, "Arn"))
+            else {
+                continue;
+            };
+            let trust = t.properties(&role).and_then(|p| p.get("AssumeRolePolicyDocument"));
+            if !trust.is_some_and(|d| format!("{d:?}").contains("aws:SourceArn")) {
+                out.push(format!(
+                    "{role}: assumed by {id}.Events.{name}; its trust should name the schedule's group as aws:SourceArn"
+                ));
+            }
         }
     }
     for (label, p) in schedules {

@@ -57,6 +57,7 @@ struct Fixture {
     template: Template,
     build_mk: String,
     aws_sources: Vec<SourceFile>,
+    app_sources: Vec<SourceFile>,
     calls: Vec<courier_template_check::SdkCall>,
     functions: Vec<FunctionCode>,
 }
@@ -68,6 +69,7 @@ impl Fixture {
             template: Template::parse(template_text).expect("template parses"),
             build_mk: read("infra/build.mk"),
             aws_sources,
+            app_sources: sources("functions/app/src"),
             calls,
             functions: functions(),
         }
@@ -79,6 +81,7 @@ impl Fixture {
             build_mk: &self.build_mk,
             all_env: &courier_app::config::ALL_ENV,
             aws_sources: &self.aws_sources,
+            app_sources: &self.app_sources,
             calls: &self.calls,
             functions: &self.functions,
             max_receive_count: courier_aws::bootstrap::MAX_RECEIVE_COUNT,
@@ -585,4 +588,43 @@ fn an_api_function_updated_before_the_sender_is_reported() {
         &findings,
         "ApiFunction: DependsOn should name SenderFunction (the sender is updated first)",
     );
+}
+
+#[test]
+fn a_function_without_an_errors_alarm_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "      MetricName: Errors\n      Dimensions:\n        - Name: FunctionName\n          Value: !Ref SenderFunction\n",
+        "      MetricName: Duration\n      Dimensions:\n        - Name: FunctionName\n          Value: !Ref SenderFunction\n",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(&findings, "SenderFunction: needs an alarm on its AWS/Lambda Errors");
+}
+
+#[test]
+fn a_reconcile_role_trusting_any_schedule_is_reported() {
+    let text = without_line(&template_text(), "aws:SourceArn: !GetAtt ReconcileScheduleGroup.Arn");
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "ReconcileSchedulerRole: assumed by SenderFunction.Events.Reconcile; its trust should name the schedule's group as aws:SourceArn",
+    );
+}
+
+/// Actions are required per binary, from the calls its code can reach: the
+/// sender never changes a recurring schedule (the API does), so its role may not.
+#[test]
+fn an_action_only_another_binary_needs_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "                Action: scheduler:CreateSchedule\n",
+        "                Action: [scheduler:CreateSchedule, scheduler:UpdateSchedule]\n",
+    );
+    let (findings, required) = check(&text);
+    assert_reported(
+        &findings,
+        "SenderFunction (SenderRole): allows scheduler:UpdateSchedule, which nothing in the code needs",
+    );
+    assert!(required["ApiFunction"].contains_key("scheduler:UpdateSchedule"));
+    assert!(!required["SenderFunction"].contains_key("scheduler:UpdateSchedule"));
 }

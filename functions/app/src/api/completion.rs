@@ -138,11 +138,9 @@ impl Api {
                 None => Ok(Token::Bad),
             },
             Some(d) if d.awaiting.is_none() => {
-                // Only a token that was spent has a record under its own hash; for any
-                // other the probe below stores one nobody will ever find again.
-                let probe = self
-                    .claim_key_with(spent_key(&d.id, &hash), hash.clone(), 401, &json!({}), self.clock.now())
-                    .await?;
+                // Only a token that was spent has a record under its own hash. A read:
+                // an unauthenticated caller must not make the table write.
+                let probe = self.idempotency.get_idempotency(&spent_key(&d.id, &hash)).await?;
                 Ok(match probe {
                     Some(first) if first.status == 200 && hashes_match(&first.request_hash, &hash) => Token::Spent,
                     _ => Token::Bad,

@@ -47,8 +47,9 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
 }
 
 /// `GET /v1/deliveries/{id}/attempts`: one page (`limit`, `cursor`), oldest first,
-/// so an answer stays far below Lambda's response limit however many attempts (and
-/// how large their response snippets) a delivery has.
+/// at most `list_bytes::MAX_LIST_BYTES` of attempts, so an answer stays far below
+/// Lambda's response limit however many attempts (and how large their response
+/// snippets) a delivery has.
 pub(crate) async fn attempts(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -57,18 +58,15 @@ pub(crate) async fn attempts(
 ) -> ApiResult<Response> {
     let d = api.load_delivery(&tenant, &id).await?;
     let q = list_query(query.as_deref(), &["cursor", "limit"])?;
-    let page = api
-        .deliveries
-        .list_attempts_page(&d.id, q.cursor.as_deref(), q.limit)
-        .await?;
     let now = api.clock.now();
-    let items: Vec<Value> = page
-        .items
-        .iter()
-        .filter(|a| !expired(a.expires_at, now))
-        .map(attempt_view)
-        .collect();
-    Ok(page_reply(items, page.next_cursor.as_deref()))
+    let cursor = q.cursor.as_deref();
+    let (items, next) = super::list_bytes::bounded_page(
+        q.limit,
+        |limit| api.deliveries.list_attempts_page(&d.id, cursor, limit),
+        |a| (!expired(a.expires_at, now)).then(|| attempt_view(a)),
+    )
+    .await?;
+    Ok(page_reply(items, next.as_deref()))
 }
 
 /// `GET /v1/deliveries/{id}/attempts/{attemptId}`

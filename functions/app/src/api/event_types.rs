@@ -147,12 +147,15 @@ pub(crate) async fn list(
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
     let q = list_query(query.as_deref(), &["cursor", "limit"])?;
-    let page = api
-        .applications
-        .list_event_types(&tenant.id, q.cursor.as_deref(), q.limit)
-        .await?;
-    let items: Vec<Value> = page.items.iter().map(event_type_view).collect();
-    Ok(page_reply(items, page.next_cursor.as_deref()))
+    let cursor = q.cursor.as_deref();
+    // Each event type's view carries its schema: bounded by bytes too.
+    let (items, next) = super::list_bytes::bounded_page(
+        q.limit,
+        |limit| api.applications.list_event_types(&tenant.id, cursor, limit),
+        |t| Some(event_type_view(t)),
+    )
+    .await?;
+    Ok(page_reply(items, next.as_deref()))
 }
 
 /// `GET /v1/event-types/{name}`

@@ -22,6 +22,7 @@ mod events_batch;
 mod fanout;
 mod idempotency;
 pub mod limits;
+mod list_bytes;
 mod portal;
 mod portal_access;
 mod portal_fields;

@@ -13,7 +13,7 @@ use super::routes::{Authed, Id, reply};
 use super::views::delivery_view;
 use crate::ingest::{self, NewEvent};
 use crate::message::{QueueMessage, Trigger};
-use crate::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, Tenant};
+use crate::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, PromisedRedelivery, Tenant};
 use crate::ports::{PortError, Random};
 use crate::sender::PortRng;
 use axum::extract::State;
@@ -450,6 +450,13 @@ impl Api {
             updated.settled_at = None;
             updated.dead_reason = None;
             updated.expires_at = None;
+            // Kept on the delivery, so that if this message is lost the reconciler
+            // sends the same redelivery under the promised id.
+            updated.redelivery = Some(PromisedRedelivery {
+                number: step.number,
+                attempt_id: step.attempt_id.clone(),
+                source: step.source.clone(),
+            });
             updated.version += 1;
             match self.deliveries.update_delivery(&updated, d.version).await {
                 Ok(()) => {}
@@ -523,7 +530,9 @@ impl Api {
     /// deadline does not apply and it is a single attempt.
     async fn waiting_step(&self, d: &Delivery, now: Timestamp) -> Result<QueueMessage, PortError> {
         let mut m = crate::dead_letter::resume_message(d, now);
-        if d.attempt_count > 0
+        // A promised redelivery carries its own id and source already.
+        if m.attempt_id.is_none()
+            && d.attempt_count > 0
             && d.awaiting.is_none()
             && m.trigger != Trigger::Test
             && let Some(last) = self.deliveries.last_attempt(&d.id).await?

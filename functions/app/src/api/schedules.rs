@@ -324,13 +324,15 @@ pub(crate) async fn list(
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
     let q = list_query(query.as_deref(), &["cursor", "limit"])?;
-    let page = api
-        .schedules
-        .store
-        .list_schedules(&tenant.id, q.cursor.as_deref(), q.limit)
-        .await?;
-    let items: Vec<Value> = page.items.iter().map(|s| api.schedule_view(s)).collect();
-    Ok(page_reply(items, page.next_cursor.as_deref()))
+    let cursor = q.cursor.as_deref();
+    // Each schedule's view carries its payload: bounded by bytes too.
+    let (items, next) = super::list_bytes::bounded_page(
+        q.limit,
+        |limit| api.schedules.store.list_schedules(&tenant.id, cursor, limit),
+        |s| Some(api.schedule_view(s)),
+    )
+    .await?;
+    Ok(page_reply(items, next.as_deref()))
 }
 
 /// `GET /v1/schedules/{id}`
@@ -434,6 +436,10 @@ impl Api {
             "fanout": null,
             "createdAt": o.created_at,
         });
+        // Only on an occurrence given up from the dead-letter queue.
+        if let Some(failure) = &o.failure {
+            v["failure"] = json!(failure);
+        }
         match &o.delivery_id {
             Some(id) => {
                 let delivery = self.deliveries.get_delivery(id).await?;

@@ -128,6 +128,16 @@ impl ScheduleStore for MemorySchedules {
         Ok(None)
     }
 
+    async fn replace_occurrence(&self, occurrence: &Occurrence) -> PortResult<()> {
+        let key = (
+            occurrence.tenant_id.to_string(),
+            occurrence.schedule_id.to_string(),
+            occurrence_key(occurrence.planned_at),
+        );
+        lock(&self.state).occurrences.insert(key, occurrence.clone());
+        Ok(())
+    }
+
     async fn list_occurrences(
         &self,
         tenant: &TenantId,

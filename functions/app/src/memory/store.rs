@@ -85,6 +85,13 @@ struct StoredDelivery {
     /// write of a delivery whose next step a queue message carries
     /// (`Delivery::carried_by_queue`), until its next write of the whole record.
     due_entry: bool,
+    /// Where the entry was moved to by a hold or a reconciler run (`note_hold`,
+    /// `OverdueIndex::move_due`) since the last write of the whole record; `None`:
+    /// at `due_at`.
+    due_moved: Option<Timestamp>,
+    /// The claim the last takeover replaced, as DynamoDB keeps it (`lostClaim`), so
+    /// that a repeat of the takeover's call answers it again.
+    lost_claim: Option<ClaimRecord>,
 }
 
 impl DeliveryShard {
@@ -96,6 +103,8 @@ impl DeliveryShard {
                 overwrite(&mut stored.delivery, d);
                 stored.delivery.carried_by_queue = false;
                 stored.due_entry = !d.carried_by_queue;
+                stored.due_moved = None;
+                stored.lost_claim = None;
             }
             None => {
                 let stored = Box::new(StoredDelivery {
@@ -105,6 +114,8 @@ impl DeliveryShard {
                     },
                     attempts: Vec::new(),
                     due_entry: !d.carried_by_queue,
+                    due_moved: None,
+                    lost_claim: None,
                 });
                 self.deliveries.insert(d.id.clone(), stored);
             }
@@ -156,6 +167,7 @@ fn overwrite(to: &mut Delivery, from: &Delivery) {
         version,
         delivery_settings,
         carried_by_queue,
+        redelivery,
     );
 }
 
@@ -615,30 +627,39 @@ impl DeliveryStore for MemoryStore {
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
         let (mut st, clock_now) = self.begin_shard(id)?;
         // Claimed in place: the one copy made is the delivery handed back.
-        let Some(current) = st.live_mut(id, &clock_now).map(|s| &mut s.delivery) else {
+        let Some(stored) = st.live_mut(id, &clock_now) else {
             return Ok(Claim::Refused(None));
         };
+        let current = &mut stored.delivery;
         if claim_held_by(current, claim) && !current.status.is_settled() {
+            // A repeated call: a takeover's answers the claim it replaced again.
+            let lost = stored
+                .lost_claim
+                .clone()
+                .filter(|l| l.number == claim.number && l.lease_until <= claim.started_at);
             return Ok(Claim::Claimed {
                 delivery: current.clone(),
-                lost: None,
+                lost,
             });
         }
         if !claim_allowed(current, claim.number, claim.started_at) {
             return Ok(Claim::Refused(Some(current.clone())));
         }
         let lost = set_claim(current, claim);
-        Ok(Claim::Claimed {
-            delivery: current.clone(),
-            lost,
-        })
+        let delivery = current.clone();
+        if lost.is_some() {
+            stored.lost_claim.clone_from(&lost);
+        }
+        Ok(Claim::Claimed { delivery, lost })
     }
 
     async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {
         let (mut st, clock_now) = self.begin_shard(id)?;
-        match st.live_mut(id, &clock_now).map(|s| &mut s.delivery) {
-            Some(d) if hold_note_allowed(d, number, now) => {
-                d.throttled_until = Some(until);
+        match st.live_mut(id, &clock_now) {
+            Some(stored) if hold_note_allowed(&stored.delivery, number, now) => {
+                stored.delivery.throttled_until = Some(until);
+                // The entry moves with the hold, as the DynamoDB note moves `GSI4SK`.
+                stored.due_moved = Some(until);
                 Ok(true)
             }
             _ => Ok(false),
@@ -671,6 +692,7 @@ impl DeliveryStore for MemoryStore {
         overwrite(&mut stored.delivery, &new);
         stored.delivery.carried_by_queue = false;
         stored.due_entry = !delivery.carried_by_queue;
+        stored.due_moved = None;
         let list = &mut stored.attempts;
         if list.capacity() == 0 {
             // Most deliveries end after one attempt.
@@ -695,6 +717,7 @@ impl DeliveryStore for MemoryStore {
                 overwrite(&mut stored.delivery, delivery);
                 stored.delivery.carried_by_queue = false;
                 stored.due_entry = !delivery.carried_by_queue;
+                stored.due_moved = None;
                 Ok(())
             }
             Some(stored) => Err(PortError::Conflict(format!(
@@ -863,13 +886,34 @@ impl IdempotencyStore for MemoryStore {
         st.idempotency.insert(record.key.clone(), record.clone());
         Ok(None)
     }
+
+    async fn get_idempotency(&self, key: &str) -> PortResult<Option<IdempotencyRecord>> {
+        let (st, now) = self.begin()?;
+        Ok(st
+            .idempotency
+            .get(key)
+            .filter(|r| is_live(Some(r.expires_at), now))
+            .cloned())
+    }
 }
 
 #[async_trait]
 impl crate::reconcile::OverdueIndex for MemoryStore {
-    async fn overdue(&self, before: Timestamp, limit: u32) -> PortResult<Vec<DeliveryId>> {
+    fn due_shards(&self) -> u32 {
+        1
+    }
+
+    async fn overdue_page(
+        &self,
+        _shard: u32,
+        before: Timestamp,
+        after: Option<&str>,
+        limit: u32,
+    ) -> PortResult<crate::reconcile::OverduePage> {
         let now = self.begin_call()?;
-        let mut due: Vec<(Timestamp, DeliveryId)> = self
+        // Keyed as DynamoDB's `GSI4SK` (due instant, then id), which is the cursor.
+        let key = |at: Timestamp, id: &DeliveryId| format!("{:015}#{id}", at.millis().max(0));
+        let mut due: Vec<(String, DeliveryId)> = self
             .shards
             .iter()
             .flat_map(|s| {
@@ -879,13 +923,28 @@ impl crate::reconcile::OverdueIndex for MemoryStore {
                     .filter(|stored| stored.due_entry && is_live(stored.delivery.expires_at, now))
                     .filter_map(|stored| {
                         let at = crate::reconcile::due_at(&stored.delivery)?;
-                        (at < before).then(|| (at, stored.delivery.id.clone()))
+                        let at = stored.due_moved.unwrap_or(at);
+                        (at < before).then(|| (key(at, &stored.delivery.id), stored.delivery.id.clone()))
                     })
                     .collect::<Vec<_>>()
             })
+            .filter(|(k, _)| after.is_none_or(|a| k.as_str() > a))
             .collect();
         due.sort();
+        let more = due.len() > limit as usize;
         due.truncate(limit as usize);
-        Ok(due.into_iter().map(|(_, id)| id).collect())
+        let next = if more { due.last().map(|(k, _)| k.clone()) } else { None };
+        Ok(crate::reconcile::OverduePage {
+            ids: due.into_iter().map(|(_, id)| id).collect(),
+            next,
+        })
+    }
+
+    async fn move_due(&self, id: &DeliveryId, at: Timestamp) -> PortResult<()> {
+        let (mut st, now) = self.begin_shard(id)?;
+        if let Some(stored) = st.live_mut(id, &now).filter(|s| s.due_entry) {
+            stored.due_moved = Some(at);
+        }
+        Ok(())
     }
 }

@@ -589,6 +589,8 @@ pub(super) fn next_delivery(
     d.receiver_failures = receiver_failures;
     d.claim = None;
     d.awaiting = None;
+    // A promised redelivery is over once any attempt is recorded.
+    d.redelivery = None;
     d.version += 1;
     match decision {
         Decision::Succeeded | Decision::AwaitCompletion { .. } => {

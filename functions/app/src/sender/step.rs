@@ -191,6 +191,11 @@ impl Sender {
                 .headers
                 .push((Cow::Borrowed(HEADER_COMPLETION_TOKEN), HeaderText::from(token.clone())));
         }
+        // The request ends no later than the lease minus the margin its writes
+        // need: the time since the claim (the body read above) comes off the
+        // request, never off that margin, so no copy can take the claim over while
+        // this request is still open.
+        request.timeout_ms = request_budget_ms(request.timeout_ms, now, self.clock.now());
         let sent = self.http.send(request).await;
         if self.faults.crash_after_send(m) {
             return Err(StepError::InjectedCrash);
@@ -467,4 +472,28 @@ pub(super) fn pre_send_check(
         return Some(PreSendFailure::PayloadUnavailable);
     }
     None
+}
+
+/// What is left of a request's `timeout_ms` at `at` when its claim was made at
+/// `claimed` with a lease of that timeout plus the writes' margin: at least 1 ms
+/// (a request always goes out; one with no time left times out at once).
+pub(crate) fn request_budget_ms(timeout_ms: u64, claimed: Timestamp, at: Timestamp) -> u64 {
+    let spent = u64::try_from(at.millis_since(claimed)).unwrap_or(0);
+    timeout_ms.saturating_sub(spent).max(1)
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::request_budget_ms;
+    use courier_core::Timestamp;
+
+    #[test]
+    fn the_time_since_the_claim_comes_off_the_request() {
+        let claimed = Timestamp::from_millis(1_800_000_000_000);
+        assert_eq!(request_budget_ms(10_000, claimed, claimed), 10_000);
+        assert_eq!(request_budget_ms(10_000, claimed, claimed.plus_millis(4_000)), 6_000);
+        assert_eq!(request_budget_ms(10_000, claimed, claimed.plus_millis(12_000)), 1);
+        // A clock read before the claim (never later than it in practice) takes nothing.
+        assert_eq!(request_budget_ms(10_000, claimed, claimed.plus_millis(-5)), 10_000);
+    }
 }

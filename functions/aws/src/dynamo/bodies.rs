@@ -9,22 +9,27 @@ impl DynamoStore {
     /// (is not settled), else the latest of theirs. The item lists its users, so the
     /// last one to settle can tell that none is left pending. Reads the item's small
     /// attributes first and writes only on a change, since a write (even a refused
-    /// conditional one) is billed for the whole body.
-    pub(super) async fn ensure_body(&self, hash: &str, body: &str, users: &[BodyUser]) -> PortResult<()> {
-        let body_key = key(body_pk(hash), BODY_SK);
+    /// conditional one) is billed for the whole body. Every change moves the item's
+    /// revision (`bodyRev`) and is conditional on the one read, so a TTL worked out
+    /// from users that changed meanwhile (one added or reopened, unsettled) is
+    /// never written: the next round reads again.
+    pub(super) async fn ensure_body(&self, reference: &str, body: &str, users: &[BodyUser]) -> PortResult<()> {
+        let body_key = key(body_pk(reference), BODY_SK);
         let ids: Vec<String> = users.iter().map(|(id, _)| id.clone()).collect();
         let all_settled = users.iter().all(|(_, e)| e.is_some());
         let given_max = users.iter().filter_map(|(_, e)| *e).max();
-        // Two rounds: a lost create race is followed by the update path.
-        for _ in 0..2 {
+        // A lost create race is followed by the update path; a lost revision race
+        // by another read.
+        for _ in 0..4 {
             let stored = self
                 .client
                 .get_item()
                 .table_name(&self.table)
                 .set_key(Some(body_key.clone()))
-                .projection_expression("PK, #ttl, #users")
+                .projection_expression("PK, #ttl, #users, #rev")
                 .expression_attribute_names("#ttl", TTL_ATTR)
                 .expression_attribute_names("#users", BODY_USERS)
+                .expression_attribute_names("#rev", BODY_REV)
                 .consistent_read(true)
                 .send()
                 .await
@@ -69,8 +74,12 @@ impl DynamoStore {
             if desired == stored_ttl && new_users.is_empty() {
                 return Ok(());
             }
-            let mut values: Item = HashMap::new();
-            let mut names = HashMap::from([("#ttl".to_owned(), TTL_ATTR.to_owned())]);
+            let read_rev = get_n(&stored, BODY_REV);
+            let mut values: Item = HashMap::from([(":one".to_owned(), n(1))]);
+            let mut names = HashMap::from([
+                ("#ttl".to_owned(), TTL_ATTR.to_owned()),
+                ("#rev".to_owned(), BODY_REV.to_owned()),
+            ]);
             let mut expr = Vec::new();
             match desired {
                 Some(e) => {
@@ -79,25 +88,39 @@ impl DynamoStore {
                 }
                 None => expr.push("REMOVE #ttl".to_owned()),
             }
-            if !new_users.is_empty() {
+            if new_users.is_empty() {
+                expr.push("ADD #rev :one".to_owned());
+            } else {
                 values.insert(":users".to_owned(), AttributeValue::Ss(new_users));
                 names.insert("#users".to_owned(), BODY_USERS.to_owned());
-                expr.push("ADD #users :users".to_owned());
+                expr.push("ADD #users :users, #rev :one".to_owned());
             }
-            self.client
+            let condition = match read_rev {
+                Some(r) => {
+                    values.insert(":rev".to_owned(), n(r));
+                    "attribute_exists(PK) AND #rev = :rev"
+                }
+                None => "attribute_exists(PK) AND attribute_not_exists(#rev)",
+            };
+            let written = self
+                .client
                 .update_item()
                 .table_name(&self.table)
-                .set_key(Some(body_key))
+                .set_key(Some(body_key.clone()))
                 .update_expression(expr.join(" "))
-                .condition_expression("attribute_exists(PK)")
+                .condition_expression(condition)
                 .set_expression_attribute_names(Some(names))
-                .set_expression_attribute_values((!values.is_empty()).then_some(values))
+                .set_expression_attribute_values(Some(values))
                 .send()
-                .await
-                .map_err(from_sdk)?;
-            return Ok(());
+                .await;
+            match written {
+                Ok(_) => return Ok(()),
+                // Its users or TTL changed since the read: work it out again.
+                Err(e) if is_update_conflict(&e) => continue,
+                Err(e) => return Err(from_sdk(e)),
+            }
         }
-        Err(PortError::Conflict(format!("body item {hash} kept changing")))
+        Err(PortError::Conflict(format!("body item {reference} kept changing")))
     }
 
     /// The TTL of each delivery in `ids` that still exists (`None`: not settled).
@@ -157,10 +180,12 @@ impl DynamoStore {
                 .update_item()
                 .table_name(&self.table)
                 .set_key(Some(body_key.clone()))
-                .update_expression("DELETE #users :gone")
+                .update_expression("DELETE #users :gone ADD #rev :one")
                 .condition_expression("attribute_exists(PK)")
                 .expression_attribute_names("#users", BODY_USERS)
+                .expression_attribute_names("#rev", BODY_REV)
                 .expression_attribute_values(":gone", AttributeValue::Ss(gone))
+                .expression_attribute_values(":one", n(1))
                 .return_values(ReturnValue::AllNew)
                 .send()
                 .await;

@@ -127,8 +127,8 @@ pub(super) fn body_place(body: &str) -> BodyPlace {
     }
 }
 
-/// One entry per distinct large body (by hash): the body and the deliveries that use
-/// it, in order.
+/// One entry per distinct large body of a tenant (by [`body_ref`]): the body and
+/// the deliveries that use it, in order.
 pub(super) fn shared_bodies<'a>(
     deliveries: impl IntoIterator<Item = &'a Delivery>,
 ) -> BTreeMap<String, (&'a str, Vec<&'a Delivery>)> {
@@ -136,7 +136,11 @@ pub(super) fn shared_bodies<'a>(
     // A delivery whose body its event item holds has no body of its own to share.
     for d in deliveries.into_iter().filter(|d| d.body_hash.is_none()) {
         if let BodyPlace::Shared(hash) = body_place(&d.body) {
-            shared.entry(hash).or_insert((&*d.body, Vec::new())).1.push(d);
+            shared
+                .entry(body_ref(&d.tenant_id, &hash))
+                .or_insert((&*d.body, Vec::new()))
+                .1
+                .push(d);
         }
     }
     shared
@@ -386,6 +390,34 @@ pub(super) fn claim_from(item: &Item) -> PortResult<Option<ClaimRecord>> {
     }))
 }
 
+/// The `lostClaim` attribute's text for `c`.
+pub(super) fn lost_claim_text(c: &ClaimRecord) -> String {
+    format!(
+        "{}|{}|{}|{}|{}",
+        c.attempt_id,
+        c.number,
+        c.started_at.millis(),
+        c.lease_until.millis(),
+        c.token
+    )
+}
+
+/// The claim a takeover replaced, from the item's `lostClaim` attribute.
+pub(super) fn lost_claim_from(item: &Item) -> Option<ClaimRecord> {
+    let mut parts = get_s(item, LOST_CLAIM)?.splitn(5, '|');
+    let attempt_id = AttemptId::parse(parts.next()?).ok()?;
+    let number = parts.next()?.parse().ok()?;
+    let started = parts.next()?.parse().ok()?;
+    let lease = parts.next()?.parse().ok()?;
+    Some(ClaimRecord {
+        number,
+        attempt_id,
+        started_at: Timestamp::from_millis(started),
+        lease_until: Timestamp::from_millis(lease),
+        token: parts.next()?.to_owned(),
+    })
+}
+
 /// Fields of an attempt's JSON that a delivery item holds anyway, left out of the
 /// embedded latest attempt ([`LAST_ATTEMPT`]) and put back on reading.
 const ATTEMPT_FIELDS_IN_ITEM: [&str; 2] = ["deliveryId", "tenantId"];
@@ -608,7 +640,7 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
             remove.extend([BODY_REF, BODY_HASH]);
         }
         (None, BodyPlace::Shared(h)) => {
-            set.push((BODY_REF.to_owned(), s(h)));
+            set.push((BODY_REF.to_owned(), s(body_ref(&d.tenant_id, &h))));
             remove.extend([BODY, BODY_HASH]);
         }
     }
@@ -620,7 +652,14 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
             set.push((CLAIM_STARTED.to_owned(), n(c.started_at.millis())));
             set.push((CLAIM_TOKEN.to_owned(), s(c.token.as_str())));
         }
-        None => remove.extend([CLAIM_ID, CLAIM_LEASE, CLAIM_NUMBER, CLAIM_STARTED, CLAIM_TOKEN]),
+        None => remove.extend([
+            CLAIM_ID,
+            CLAIM_LEASE,
+            CLAIM_NUMBER,
+            CLAIM_STARTED,
+            CLAIM_TOKEN,
+            LOST_CLAIM,
+        ]),
     }
     match d.dead_lettered_at {
         Some(t) => set.push((DEAD_LETTERED.to_owned(), s(t.to_rfc3339()))),

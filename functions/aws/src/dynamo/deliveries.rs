@@ -190,98 +190,63 @@ impl DeliveryStore for DynamoStore {
     }
 
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
-        let now = claim.started_at;
-        // One conditional UpdateItem: the condition is the shared claim rule
-        // (`claim_allowed`) over the item's own attributes, so no read comes first
-        // and no race needs a retry. The old image comes back either way: on success
-        // it is the state the claim was applied to (and the lost claim, if any); on a
-        // refusal it says why, and whether the claim is already ours.
-        let values: Item = HashMap::from([
-            (":number".to_owned(), n(claim.number)),
-            (":succeeded".to_owned(), s("succeeded")),
-            (":failed".to_owned(), s("failed")),
-            (":dropped".to_owned(), s("dropped")),
-            (":nowms".to_owned(), n(now.millis())),
-            (":now".to_owned(), n(now_secs(self.now()))),
-            (":claimId".to_owned(), s(claim.attempt_id.as_str())),
-            (":claimToken".to_owned(), s(claim.token.as_str())),
-            (":lease".to_owned(), n(claim.lease_until.millis())),
-            (":started".to_owned(), n(now.millis())),
-            (":one".to_owned(), n(1)),
-        ]);
-        let condition = "attribute_exists(PK) AND #nextAttempt = :number \
-            AND NOT (#status IN (:succeeded, :failed, :dropped)) \
-            AND (attribute_not_exists(#claimLease) OR #claimLease <= :nowms) \
-            AND (attribute_not_exists(expiresAt) OR expiresAt > :now)";
-        let r = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
-            .update_expression(
-                "SET #claimId = :claimId, #claimLease = :lease, #claimNumber = :number, \
-                 #claimStarted = :started, #claimToken = :claimToken, #version = #version + :one \
-                 REMOVE #throttledUntil",
-            )
-            .condition_expression(condition)
-            .set_expression_attribute_names(Some(names(&[
-                ("#version", VERSION),
-                ("#nextAttempt", NEXT_ATTEMPT),
-                ("#status", STATUS),
-                ("#claimId", CLAIM_ID),
-                ("#claimLease", CLAIM_LEASE),
-                ("#claimNumber", CLAIM_NUMBER),
-                ("#claimStarted", CLAIM_STARTED),
-                ("#claimToken", CLAIM_TOKEN),
-                ("#throttledUntil", THROTTLED_UNTIL),
-            ])))
-            .set_expression_attribute_values(Some(values))
-            .return_values(ReturnValue::AllOld)
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .send()
-            .await;
-        match r {
+        // One conditional UpdateItem when no claim is held: the condition is the
+        // shared claim rule (`claim_allowed`) over the item's own attributes, so no
+        // read comes first and no race needs a retry. A refusal brings the stored
+        // image back: it says why, whether the claim is already ours, or that an
+        // expired claim is to be taken over, which a second write does (`take_over`).
+        let r = self.claim_update(id, claim, None).await;
+        let old = match r {
             Ok(out) => {
                 let old = out
                     .attributes
                     .ok_or_else(|| corrupt(format!("claim of delivery {id}: no old image returned")))?;
                 let current = self.one_delivery(old).await?;
                 let claimed = apply_claim(&current, claim);
-                Ok(Claim::Claimed {
+                return Ok(Claim::Claimed {
                     delivery: claimed,
                     lost: current.claim,
-                })
+                });
             }
-            Err(e) => {
-                let old = match e.as_service_error() {
-                    Some(UpdateItemError::ConditionalCheckFailedException(c)) => c.item.clone(),
-                    _ => return Err(from_sdk(e)),
-                };
-                let Some(old) = old.filter(|i| is_live(get_n(i, TTL_ATTR), self.now())) else {
-                    return Ok(Claim::Refused(None));
-                };
-                let current = self.one_delivery(old).await?;
-                // Our own write already landed (the SDK retried a committed update).
-                if claim_held_by(&current, claim) && !current.status.is_settled() {
-                    return Ok(Claim::Claimed {
-                        delivery: current,
-                        lost: None,
-                    });
-                }
-                Ok(Claim::Refused(Some(current)))
+            Err(e) => match e.as_service_error() {
+                Some(UpdateItemError::ConditionalCheckFailedException(c)) => c.item.clone(),
+                _ => return Err(from_sdk(e)),
+            },
+        };
+        let Some(old) = old.filter(|i| is_live(get_n(i, TTL_ATTR), self.now())) else {
+            return Ok(Claim::Refused(None));
+        };
+        let lost_before = lost_claim_from(&old);
+        let current = self.one_delivery(old).await?;
+        // Our own write already landed (the SDK retried a committed update): the
+        // claim it took over, if any, is on the item.
+        if claim_held_by(&current, claim) && !current.status.is_settled() {
+            let lost = lost_before.filter(|l| l.number == claim.number && l.lease_until <= claim.started_at);
+            return Ok(Claim::Claimed {
+                delivery: current,
+                lost,
+            });
+        }
+        match &current.claim {
+            Some(expired) if courier_app::store_rules::claim_allowed(&current, claim.number, claim.started_at) => {
+                self.take_over(id, claim, current.clone(), expired.clone()).await
             }
+            _ => Ok(Claim::Refused(Some(current))),
         }
     }
 
     async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {
         // The claim rule's condition (`hold_note_allowed`), so a note never lands on
         // an attempt already claimed or recorded; no version bump (display only).
+        // The due-index sort key moves to the end of the hold in the same write, so
+        // the reconciler does not take a held delivery for a lost one; without
+        // `GSI4PK` (no entry) the key alone files nothing.
         let r = self
             .client
             .update_item()
             .table_name(&self.table)
             .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
-            .update_expression("SET #throttledUntil = :until")
+            .update_expression("SET #throttledUntil = :until, #dueSk = :dueSk")
             .condition_expression(
                 "attribute_exists(PK) AND #nextAttempt = :number \
                  AND NOT (#status IN (:succeeded, :failed, :dropped)) \
@@ -293,9 +258,11 @@ impl DeliveryStore for DynamoStore {
                 ("#nextAttempt", NEXT_ATTEMPT),
                 ("#status", STATUS),
                 ("#claimLease", CLAIM_LEASE),
+                ("#dueSk", crate::due_index::GSI4SK),
             ])))
             .set_expression_attribute_values(Some(HashMap::from([
                 (":until".to_owned(), n(until.millis())),
+                (":dueSk".to_owned(), s(crate::due_index::due_sk(until, id))),
                 (":number".to_owned(), n(number)),
                 (":succeeded".to_owned(), s("succeeded")),
                 (":failed".to_owned(), s("failed")),
@@ -962,5 +929,116 @@ impl DynamoStore {
         let items: Vec<Item> = pairs.iter().map(|(_, i)| i.clone()).collect();
         let ds = self.deliveries_from(&items).await?;
         Ok(pairs.into_iter().map(|(k, _)| k).zip(ds).collect())
+    }
+}
+
+impl DynamoStore {
+    /// The claim's `UpdateItem`: with `expired` None only when no claim is held;
+    /// with the expired claim to take over, only while that very claim is held,
+    /// and then it is kept as `lostClaim`.
+    async fn claim_update(
+        &self,
+        id: &DeliveryId,
+        claim: &ClaimRecord,
+        expired: Option<&ClaimRecord>,
+    ) -> Result<
+        aws_sdk_dynamodb::operation::update_item::UpdateItemOutput,
+        aws_sdk_dynamodb::error::SdkError<UpdateItemError>,
+    > {
+        let now = claim.started_at;
+        let mut values: Item = HashMap::from([
+            (":number".to_owned(), n(claim.number)),
+            (":succeeded".to_owned(), s("succeeded")),
+            (":failed".to_owned(), s("failed")),
+            (":dropped".to_owned(), s("dropped")),
+            (":now".to_owned(), n(now_secs(self.now()))),
+            (":claimId".to_owned(), s(claim.attempt_id.as_str())),
+            (":claimToken".to_owned(), s(claim.token.as_str())),
+            (":lease".to_owned(), n(claim.lease_until.millis())),
+            (":started".to_owned(), n(now.millis())),
+            (":one".to_owned(), n(1)),
+        ]);
+        let base = "attribute_exists(PK) AND #nextAttempt = :number \
+            AND NOT (#status IN (:succeeded, :failed, :dropped)) \
+            AND (attribute_not_exists(expiresAt) OR expiresAt > :now)";
+        let set = "SET #claimId = :claimId, #claimLease = :lease, #claimNumber = :number, \
+                 #claimStarted = :started, #claimToken = :claimToken, #version = #version + :one";
+        let (condition, update) = match expired {
+            None => (
+                format!("{base} AND attribute_not_exists(#claimLease)"),
+                format!("{set} REMOVE #throttledUntil"),
+            ),
+            Some(old) => {
+                values.insert(":oldId".to_owned(), s(old.attempt_id.as_str()));
+                values.insert(":oldToken".to_owned(), s(old.token.as_str()));
+                values.insert(":nowms".to_owned(), n(now.millis()));
+                values.insert(":lost".to_owned(), s(lost_claim_text(old)));
+                (
+                    format!("{base} AND #claimId = :oldId AND #claimToken = :oldToken AND #claimLease <= :nowms"),
+                    format!("{set}, #lostClaim = :lost REMOVE #throttledUntil"),
+                )
+            }
+        };
+        let mut names_list = vec![
+            ("#version", VERSION),
+            ("#nextAttempt", NEXT_ATTEMPT),
+            ("#status", STATUS),
+            ("#claimId", CLAIM_ID),
+            ("#claimLease", CLAIM_LEASE),
+            ("#claimNumber", CLAIM_NUMBER),
+            ("#claimStarted", CLAIM_STARTED),
+            ("#claimToken", CLAIM_TOKEN),
+            ("#throttledUntil", THROTTLED_UNTIL),
+        ];
+        if expired.is_some() {
+            names_list.push(("#lostClaim", LOST_CLAIM));
+        }
+        self.client
+            .update_item()
+            .table_name(&self.table)
+            .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
+            .update_expression(update)
+            .condition_expression(condition)
+            .set_expression_attribute_names(Some(names(&names_list)))
+            .set_expression_attribute_values(Some(values))
+            .return_values(ReturnValue::AllOld)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .send()
+            .await
+    }
+
+    /// Takes over `expired`, the claim `current` holds past its lease: a write
+    /// conditional on that claim, keeping it as `lostClaim`. Its repeat after a
+    /// lost answer finds the claim ours and the lost one on the item.
+    async fn take_over(
+        &self,
+        id: &DeliveryId,
+        claim: &ClaimRecord,
+        current: Delivery,
+        expired: ClaimRecord,
+    ) -> PortResult<Claim> {
+        match self.claim_update(id, claim, Some(&expired)).await {
+            Ok(_) => Ok(Claim::Claimed {
+                delivery: apply_claim(&current, claim),
+                lost: Some(expired),
+            }),
+            Err(e) => {
+                let old = match e.as_service_error() {
+                    Some(UpdateItemError::ConditionalCheckFailedException(c)) => c.item.clone(),
+                    _ => return Err(from_sdk(e)),
+                };
+                let Some(old) = old.filter(|i| is_live(get_n(i, TTL_ATTR), self.now())) else {
+                    return Ok(Claim::Refused(None));
+                };
+                let now_held = self.one_delivery(old).await?;
+                if claim_held_by(&now_held, claim) && !now_held.status.is_settled() {
+                    return Ok(Claim::Claimed {
+                        delivery: now_held,
+                        lost: Some(expired),
+                    });
+                }
+                Ok(Claim::Refused(Some(now_held)))
+            }
+        }
     }
 }

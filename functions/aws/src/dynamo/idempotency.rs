@@ -24,4 +24,11 @@ impl IdempotencyStore for DynamoStore {
             record.key
         )))
     }
+
+    async fn get_idempotency(&self, key: &str) -> PortResult<Option<IdempotencyRecord>> {
+        match self.get_live(idempotency_pk(key), IDEMPOTENCY_SK).await? {
+            Some(item) => Ok(Some(from_json(&item, "idempotency record")?)),
+            None => Ok(None),
+        }
+    }
 }

@@ -13,6 +13,16 @@ fn schedule_sk(id: &ScheduleId) -> String {
 fn occurrence_prefix(id: &ScheduleId) -> String {
     format!("OCC#{id}#")
 }
+/// An occurrence marker's item, with its TTL attribute when it has an expiry.
+fn occurrence_item(o: &Occurrence) -> PortResult<Item> {
+    let mut item = key(tenant_pk(&o.tenant_id), &occurrence_sk(o));
+    item.insert(DATA.to_owned(), s(to_json(o)?));
+    if let Some(e) = o.expires_at {
+        item.insert(TTL_ATTR.to_owned(), n(e));
+    }
+    Ok(item)
+}
+
 fn occurrence_sk(o: &Occurrence) -> String {
     format!("{}{}", occurrence_prefix(&o.schedule_id), occurrence_key(o.planned_at))
 }
@@ -81,8 +91,7 @@ impl ScheduleStore for DynamoStore {
 
     async fn put_occurrence(&self, occurrence: &Occurrence) -> PortResult<Option<Occurrence>> {
         let sk = occurrence_sk(occurrence);
-        let mut item = key(tenant_pk(&occurrence.tenant_id), &sk);
-        item.insert(DATA.to_owned(), s(to_json(occurrence)?));
+        let item = occurrence_item(occurrence)?;
         if self.put_new(item).await? {
             return Ok(None);
         }
@@ -90,6 +99,18 @@ impl ScheduleStore for DynamoStore {
             Some(first) => Ok(Some(from_json(&first, "occurrence")?)),
             None => Err(corrupt("occurrence marker refused but not found")),
         }
+    }
+
+    async fn replace_occurrence(&self, occurrence: &Occurrence) -> PortResult<()> {
+        let item = occurrence_item(occurrence)?;
+        self.client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        Ok(())
     }
 
     async fn list_occurrences(
@@ -108,7 +129,7 @@ impl ScheduleStore for DynamoStore {
             // schedule's markers, and only its cursors continue the list.
             sk_cond: Some(SortCondition::Between(prefix.clone(), format!("{prefix}~"))),
             forward: true,
-            ttl_filter: false,
+            ttl_filter: true,
             consistent: true,
             status_filter: None,
         };

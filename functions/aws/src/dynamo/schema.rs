@@ -27,6 +27,8 @@ pub const AUDIT_PROJECTION: &[&str] = &["eventId"];
 pub(super) const DATA: &str = "data";
 pub(super) const BODY: &str = "body";
 pub(super) const BODY_REF: &str = "bodyRef";
+/// A shared body item's revision, moved by every change of its users or TTL.
+pub(super) const BODY_REV: &str = "bodyRev";
 /// On a delivery whose body its event item holds (`body` there): the body's
 /// SHA-256, its 32 bytes as Binary (items written before the binary form hold the
 /// hex text; both read, see `codec::body_hash_of`).
@@ -41,6 +43,10 @@ pub(super) const CLAIM_LEASE: &str = "claimLease";
 pub(super) const CLAIM_NUMBER: &str = "claimNumber";
 pub(super) const CLAIM_STARTED: &str = "claimStarted";
 pub(super) const CLAIM_TOKEN: &str = "claimToken";
+/// The claim a takeover replaced (`<attempt id>|<number>|<started ms>|<lease ms>|<token>`),
+/// written only by a takeover: a takeover whose write committed but whose answer
+/// was lost learns from it, on the SDK's repeat, which attempt it took over.
+pub(super) const LOST_CLAIM: &str = "lostClaim";
 /// The dead-letter mark (RFC 3339, as in `data`), an attribute of its own so that recording an
 /// outcome, which rewrites `data`, never touches it.
 pub(super) const DEAD_LETTERED: &str = "deadLetteredAt";
@@ -90,8 +96,15 @@ pub fn delivery_pk(id: &DeliveryId) -> String {
 pub fn attempt_sk(number: u32, id: &AttemptId) -> String {
     format!("ATT#{number:010}#{id}")
 }
-pub fn body_pk(hash: &str) -> String {
-    format!("BODY#{hash}")
+/// A shared body item's key: `ref` is `<tenant>.<hash>` (never one item for two
+/// tenants), or a bare hash for items written before bodies were per tenant.
+pub fn body_pk(body_ref: &str) -> String {
+    format!("BODY#{body_ref}")
+}
+
+/// The reference a delivery of `tenant` keeps to its shared body item.
+pub fn body_ref(tenant: &courier_core::ids::TenantId, hash: &str) -> String {
+    format!("{tenant}.{hash}")
 }
 pub fn idempotency_pk(key: &str) -> String {
     format!("IDEM#{key}")
@@ -145,6 +158,6 @@ pub fn audit_pk(tenant: &TenantId, endpoint: Option<&EndpointId>) -> String {
 }
 pub(super) const TENANT_KEY_SK: &str = "KEY";
 pub(super) const EVENT_SK: &str = "EVT";
-pub(super) const DELIVERY_SK: &str = "DLV";
+pub const DELIVERY_SK: &str = "DLV";
 pub(super) const BODY_SK: &str = "BODY";
 pub(super) const IDEMPOTENCY_SK: &str = "IDEM";

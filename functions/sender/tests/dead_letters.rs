@@ -1,0 +1,226 @@
+//! Both dead-letter handlers dispatch on the message's kind: a dead-lettered
+//! fan-out step is resumed from its cursor and the fan-out completes; a
+//! dead-lettered firing is fired late, or, when it still cannot be on its last
+//! try, its occurrence is marked failed with the reason the occurrence list shows.
+
+#[path = "../../app/tests/common/mod.rs"]
+mod common;
+
+use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
+use common::{KEY, T0, World, raw, status};
+use courier_app::fanout::{FanoutWorker, NoFanoutFaults};
+use courier_app::schedule::FireMessage;
+use courier_app::schedule_fire::ScheduleFirer;
+use courier_core::Timestamp;
+use courier_core::ids::{ScheduleId, TenantId};
+use courier_sender::Recovery;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+const TENANT: &str = "ten_01JAAAAAAAAAAAAAAAAAAAAAAA";
+
+/// One SQS record with `body`, received `receives` times.
+fn dead_letter(body: &str, receives: u32) -> SqsEvent {
+    serde_json::from_value(json!({"Records": [{
+        "messageId": "m0",
+        "body": body,
+        "attributes": {"ApproximateReceiveCount": receives.to_string()},
+        "eventSourceARN": "arn:aws:sqs:eu-west-1:1:dlq",
+    }]}))
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn failed(r: &SqsBatchResponse) -> Vec<&str> {
+    r.batch_item_failures
+        .iter()
+        .map(|f| f.item_identifier.as_str())
+        .collect()
+}
+
+fn worker(w: &World) -> FanoutWorker {
+    FanoutWorker {
+        index: w.store.clone(),
+        deliveries: w.store.clone(),
+        planner: w.api.planner.clone(),
+        steps: w.queue.clone(),
+        clock: w.clock.clone(),
+        faults: Arc::new(NoFanoutFaults),
+        page: 25,
+        console_url: None,
+    }
+}
+
+fn firer(w: &World) -> ScheduleFirer {
+    ScheduleFirer {
+        schedules: w.schedules.clone(),
+        endpoints: w.store.clone(),
+        deliveries: w.store.clone(),
+        planner: w.api.planner.clone(),
+        clock: w.clock.clone(),
+        random: Arc::new(courier_app::memory::SeededRandom::new(5)),
+        index: w.store.clone(),
+        steps: w.queue.clone(),
+        event_types: w.applications.clone(),
+        schemas: Default::default(),
+    }
+}
+
+#[tokio::test]
+async fn a_dead_lettered_fan_out_step_is_resumed_and_the_fan_out_completes() {
+    const N: usize = 60;
+    let w = World::new(vec![], 0).await;
+    let (s, app) = w
+        .call("POST", "/v1/applications", json!({"name": "Big", "uid": "big"}))
+        .await;
+    assert_eq!(s, 201, "{app}");
+    for _ in 0..N {
+        w.clock.advance_millis(25);
+        let (s, b) = w
+            .call(
+                "POST",
+                "/v1/endpoints",
+                json!({"url": "https://receiver.example/hook", "policy": "greatwait",
+                       "applicationId": app["id"], "filterTypes": ["invoice.*"]}),
+            )
+            .await;
+        assert_eq!(s, 201, "{b}");
+    }
+    let (s, a) = w
+        .call(
+            "POST",
+            "/v1/events",
+            json!({"type": "invoice.paid", "applicationId": app["id"], "payload": {"n": 1}}),
+        )
+        .await;
+    assert_eq!(s, 202, "{a}");
+    let event_id = a["eventId"].as_str().unwrap_or_default().to_owned();
+    let worker = worker(&w);
+    let first = w.queue.drain_fanout();
+    assert_eq!(first.len(), 1);
+    worker.step(&first[0]).await.unwrap_or_else(|e| panic!("{e}"));
+    // The second step fails its five receives and lands in the dead-letter queue.
+    let second = w.queue.drain_fanout();
+    assert_eq!(second.len(), 1);
+    assert_eq!(second[0].cursor.processed, 25);
+    let recovery = Recovery {
+        fanout: Some(&worker),
+        firer: None,
+    };
+    let r = courier_sender::handle_dead_letters(
+        w.store.as_ref(),
+        w.clock.as_ref(),
+        recovery,
+        dead_letter(&second[0].to_json(), 1),
+    )
+    .await;
+    assert_eq!(failed(&r), Vec::<&str>::new());
+    // Resumed: its page written and the next step queued, which completes it.
+    let third = w.queue.drain_fanout();
+    assert_eq!(third.len(), 1);
+    assert_eq!(third[0].cursor.processed, 50);
+    worker.step(&third[0]).await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(w.queue.drain_fanout().is_empty());
+    let (s, e) = w.call("GET", &format!("/v1/events/{event_id}"), Value::Null).await;
+    assert_eq!(s, 200, "{e}");
+    assert_eq!(e["fanout"], json!({"status": "complete", "matched": N, "processed": N}));
+    assert_eq!(w.queue.sent().len(), N, "each first attempt queued once");
+}
+
+#[tokio::test]
+async fn a_dead_lettered_firing_is_fired_late_or_its_occurrence_marked_failed() {
+    let w = World::new(vec![status(200)], 5).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let body = json!({"endpointId": ep, "cron": "cron(0 9 * * ? *)", "timezone": "UTC",
+                      "type": "reminder.due", "payload": {"n": 1}});
+    let auth = format!("Bearer {KEY}");
+    let headers = [
+        ("authorization", auth.as_str()),
+        ("content-type", "application/json"),
+        ("idempotency-key", "daily"),
+    ];
+    let (s, b, _) = raw(&w, "POST", "/v1/schedules", None, &headers, body.to_string().as_bytes()).await;
+    assert_eq!(s, 201, "{b}");
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let fire = |planned: Timestamp| {
+        serde_json::to_string(&FireMessage {
+            kind: "schedule_fire".into(),
+            v: 1,
+            tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
+            schedule_id: ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}")),
+            planned_at: planned,
+        })
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let firer = firer(&w);
+    let recovery = Recovery {
+        fanout: None,
+        firer: Some(&firer),
+    };
+    let day = 86_400_000;
+    let on_time = Timestamp::from_millis((T0.millis() / day + 1) * day + 9 * 3_600_000);
+    // Came through the Scheduler dead-letter queue an hour late: fired now.
+    w.clock.set(on_time.plus_millis(3_600_000));
+    let r = courier_sender::maintenance::handle_schedule_dead_letters(
+        &w.api.planner,
+        w.clock.as_ref(),
+        recovery,
+        dead_letter(&fire(on_time), 1),
+    )
+    .await;
+    assert_eq!(failed(&r), Vec::<&str>::new());
+    let (s, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!(s, 200, "{list}");
+    assert_eq!(list["items"].as_array().map(Vec::len), Some(1), "{list}");
+    assert_eq!(list["items"][0]["plannedAt"], json!(on_time));
+    assert_eq!(list["items"][0]["status"], json!("pending"));
+    assert_eq!(list["items"][0].get("failure"), None);
+    assert_eq!(w.queue.waiting().len(), 1, "its delivery is queued");
+
+    // The next day's firing cannot be made (the endpoint's store is down): left
+    // for another try while tries are left, then marked failed.
+    let next = on_time.plus_millis(day);
+    w.clock.set(next.plus_millis(7_200_000));
+    for receives in 1..=2 {
+        w.store.fail_next(1);
+        let r = courier_sender::handle_dead_letters(
+            w.store.as_ref(),
+            w.clock.as_ref(),
+            recovery,
+            dead_letter(&fire(next), receives),
+        )
+        .await;
+        assert_eq!(failed(&r), vec!["m0"], "receive {receives}");
+    }
+    w.store.fail_next(1);
+    let r = courier_sender::handle_dead_letters(
+        w.store.as_ref(),
+        w.clock.as_ref(),
+        recovery,
+        dead_letter(&fire(next), 3),
+    )
+    .await;
+    assert_eq!(failed(&r), Vec::<&str>::new());
+    let (s, list) = w
+        .call("GET", &format!("/v1/schedules/{id}/occurrences"), Value::Null)
+        .await;
+    assert_eq!(s, 200, "{list}");
+    let newest = &list["items"][0];
+    assert_eq!(newest["plannedAt"], json!(next));
+    assert_eq!(newest["deliveryId"], Value::Null);
+    assert_eq!(
+        newest["failure"],
+        json!({"reason": "storage_unavailable", "at": next.plus_millis(7_200_000)})
+    );
+    // A late copy of the firing makes nothing once it is given up.
+    let r = courier_sender::handle_dead_letters(
+        w.store.as_ref(),
+        w.clock.as_ref(),
+        recovery,
+        dead_letter(&fire(next), 1),
+    )
+    .await;
+    assert_eq!(failed(&r), Vec::<&str>::new());
+    assert_eq!(w.queue.waiting().len(), 1, "no delivery for the failed occurrence");
+}
