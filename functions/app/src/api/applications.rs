@@ -419,39 +419,34 @@ impl Api {
     /// create), refuses with 409 once the application holds `portal.maxEndpoints`;
     /// the count is compare-and-set, so concurrent creates cannot pass it together.
     pub(crate) async fn take_endpoint_slot(&self, tenant: &Tenant, app_id: &str, enforce: bool) -> ApiResult<()> {
+        self.move_endpoint_count(tenant, app_id, true, enforce).await
+    }
+
+    /// Counts an endpoint out of the application `app_id` (gone already: nothing to do).
+    pub(crate) async fn release_endpoint_slot(&self, tenant: &Tenant, app_id: &str) -> ApiResult<()> {
+        self.move_endpoint_count(tenant, app_id, false, false).await
+    }
+
+    async fn move_endpoint_count(&self, tenant: &Tenant, app_id: &str, up: bool, enforce: bool) -> ApiResult<()> {
         // More tries than other versioned writes: creates into one application
         // all move its count.
         for _ in 0..SLOT_TRIES {
-            let mut app = self.load_application(tenant, app_id).await?;
+            let mut app = match self.load_application(tenant, app_id).await {
+                Ok(app) => app,
+                Err(e) if e.status() == 404 && !up => return Ok(()),
+                Err(e) => return Err(e),
+            };
             if enforce && app.live_endpoints >= app.portal.max_endpoints {
                 return Err(ApiError::conflict(format!(
                     "application {} holds {} live endpoints, its most (portal.maxEndpoints); delete one first",
                     app.id, app.live_endpoints
                 )));
             }
-            app.live_endpoints = app.live_endpoints.saturating_add(1);
-            let expected = app.version;
-            app.version += 1;
-            match self.applications.update_application(&app, expected).await {
-                Ok(()) => return Ok(()),
-                Err(PortError::Conflict(_)) => continue,
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Err(ApiError::conflict(
-            "the application kept changing underneath this call; retry",
-        ))
-    }
-
-    /// Counts an endpoint out of the application `app_id` (gone already: nothing to do).
-    pub(crate) async fn release_endpoint_slot(&self, tenant: &Tenant, app_id: &str) -> ApiResult<()> {
-        for _ in 0..SLOT_TRIES {
-            let mut app = match self.load_application(tenant, app_id).await {
-                Ok(app) => app,
-                Err(e) if e.status() == 404 => return Ok(()),
-                Err(e) => return Err(e),
+            app.live_endpoints = if up {
+                app.live_endpoints.saturating_add(1)
+            } else {
+                app.live_endpoints.saturating_sub(1)
             };
-            app.live_endpoints = app.live_endpoints.saturating_sub(1);
             let expected = app.version;
             app.version += 1;
             match self.applications.update_application(&app, expected).await {

@@ -337,6 +337,22 @@ pub fn portal_activity_view(a: &PortalActivity) -> Value {
     })
 }
 
+/// One page of the activity of `application`'s links (none: links without one).
+async fn activity_page(
+    api: &Api,
+    tenant: &Tenant,
+    application: Option<&str>,
+    query: Option<&str>,
+) -> ApiResult<Response> {
+    let q = list_query(query, &["cursor", "limit"])?;
+    let page = api
+        .applications
+        .list_portal_activity(&tenant.id, application, q.cursor.as_deref(), q.limit)
+        .await?;
+    let items = page.items.iter().map(portal_activity_view).collect();
+    Ok(page_reply(items, page.next_cursor.as_deref()))
+}
+
 /// `GET /v1/applications/{id}/portal-activity`
 pub(crate) async fn application_activity(
     State(api): State<Arc<Api>>,
@@ -344,14 +360,9 @@ pub(crate) async fn application_activity(
     Id(id): Id,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
-    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    list_query(query.as_deref(), &["cursor", "limit"])?;
     let app = api.load_application(&tenant, &id).await?;
-    let page = api
-        .applications
-        .list_portal_activity(&tenant.id, Some(&app.id), q.cursor.as_deref(), q.limit)
-        .await?;
-    let items = page.items.iter().map(portal_activity_view).collect();
-    Ok(page_reply(items, page.next_cursor.as_deref()))
+    activity_page(&api, &tenant, Some(&app.id), query.as_deref()).await
 }
 
 /// `GET /v1/portal-activity`: writes through links without an application.
@@ -360,11 +371,5 @@ pub(crate) async fn tenant_activity(
     Authed(tenant): Authed,
     RawQuery(query): RawQuery,
 ) -> ApiResult<Response> {
-    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
-    let page = api
-        .applications
-        .list_portal_activity(&tenant.id, None, q.cursor.as_deref(), q.limit)
-        .await?;
-    let items = page.items.iter().map(portal_activity_view).collect();
-    Ok(page_reply(items, page.next_cursor.as_deref()))
+    activity_page(&api, &tenant, None, query.as_deref()).await
 }
