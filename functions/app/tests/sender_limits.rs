@@ -123,6 +123,36 @@ impl HttpSender for SlotWatcher {
     }
 }
 
+/// Held messages come back spread over up to a quarter of their wait (at most a
+/// second), never before the instant they may start: here the largest draw.
+#[tokio::test]
+async fn held_messages_come_back_spread_and_never_early() {
+    struct Largest;
+    impl courier_app::ports::Random for Largest {
+        fn next_u64(&self) -> u64 {
+            u64::MAX
+        }
+    }
+    let mut w = World::new(vec![], 10).await;
+    w.sender.random = std::sync::Arc::new(Largest);
+    let ep = limited_endpoint(&w, json!({"rateLimit": {"perSecond": 2, "burst": 2}})).await;
+    for _ in 0..3 {
+        w.event(&ep).await;
+    }
+    let outcomes = w.step().await;
+    let held: Vec<_> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            StepOutcome::Throttled { until, held_ms, .. } => Some((*until, *held_ms)),
+            _ => None,
+        })
+        .collect();
+    // The token comes at T0 + 500 ms, 480 ms after the hold: spread by up to 120 ms.
+    // (u64::MAX % 121 is 92.)
+    assert_eq!(held, [(T0.plus_millis(592), 572)]);
+    assert_eq!(w.queue.waiting()[0].message.not_before, T0.plus_millis(592));
+}
+
 #[tokio::test]
 async fn an_in_flight_slot_is_held_for_the_attempt_and_a_full_cap_holds_until_one_frees() {
     let w = World::new(vec![], 10).await;

@@ -7,6 +7,9 @@
 
 use super::*;
 
+/// The most a held message's return is spread past its instant.
+const MAX_HOLD_SPREAD_MS: i64 = 1_000;
+
 /// What the hold decided.
 pub(super) enum Hold {
     /// Go on; free `slot` once the attempt is over (None: no in-flight cap).
@@ -41,6 +44,11 @@ impl Sender {
                 // Never back before `until`: the planner rounds the wait up to whole
                 // seconds of SQS delay, and a message back early is re-delayed again.
                 let until = until.max(now.plus_millis(1));
+                // Messages held together would all wake at one instant and race for
+                // the next token or slot: each comes back later by up to a quarter
+                // of its wait (at most a second), never earlier.
+                let spread = (until.millis_since(now) / 4).clamp(0, MAX_HOLD_SPREAD_MS);
+                let until = until.plus_millis((self.random.next_u64() % (spread as u64 + 1)) as i64);
                 let next = QueueMessage {
                     not_before: until,
                     ..m.clone()
