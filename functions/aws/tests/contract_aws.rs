@@ -69,6 +69,14 @@ async fn store_contract() {
 }
 
 #[tokio::test]
+async fn statistics_contract() {
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    contract::statistics(&store, &clock).await;
+}
+
+#[tokio::test]
 async fn subscriptions_and_fanout_contract() {
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
