@@ -189,8 +189,9 @@ impl Recorder<'_> {
 
     /// Adds a recorded attempt to its endpoint's statistics (`crate::stats`) and
     /// answers the endpoint's run of consecutive failed attempts after it (`None`
-    /// when the store keeps no statistics, the state is not counted, or the counter
-    /// write failed). Call it once per attempt whose record was written: the count
+    /// when the store keeps no statistics, the state is not counted, the counter
+    /// write failed, or the count went into the task's sender batch, whose flush
+    /// answers the streaks). Call it once per attempt whose record was written: the count
     /// is not idempotent. A failed counter write loses that count and nothing else
     /// (the outcome is durable already; redoing the step would not count it either).
     pub async fn count_attempt(
@@ -202,6 +203,11 @@ impl Recorder<'_> {
     ) -> Option<u32> {
         let stats = self.deliveries.stats()?;
         let tally = crate::stats::StatsTally::of_attempt(delivery, state, duration_ms, ended)?;
+        // Inside a sender batch the count waits for the batch's one write per
+        // endpoint-minute (`StatsBatch::flush` answers the streak then).
+        let mut tally = Some(tally);
+        let _ = crate::stats::STATS_BATCH.try_with(|b| tally.take().map(|t| b.add(t)));
+        let tally = tally?;
         match stats.add_stats(&tally).await {
             Ok(streak) => Some(streak),
             Err(e) => {
