@@ -100,16 +100,23 @@ impl DynamoStore {
         item
     }
 
-    /// The one write of the usual case: the tally into the head of its minute.
-    /// `None` when the head holds another minute (or none).
+    /// The one write of the usual case: the tally into the head of its minute (a
+    /// new head for an endpoint's first count). `None` when the head holds another
+    /// minute.
     async fn add_to_head(&self, pk: &str, minute: i64, tally: &StatsTally) -> PortResult<Option<u32>> {
         let mut clauses = vec![format!("{H_WRITES} :one")];
-        let mut values = HashMap::from([(":one".to_owned(), n(1)), (":m".to_owned(), n(minute))]);
+        let mut values = HashMap::from([
+            (":one".to_owned(), n(1)),
+            (":m".to_owned(), n(minute)),
+            (":x".to_owned(), n((minute + HOUR_RETENTION_MS) / 1000)),
+        ]);
         add_clauses(&tally.counts, &mut clauses, &mut values);
-        let mut update = String::new();
+        // `m` and the expiry are set too, so the first count of an endpoint creates
+        // its head in this one write.
+        let mut update = format!("SET {H_MINUTE} = :m, #x = :x");
         match tally.streak {
             StreakChange::Reset(k) => {
-                update.push_str(&format!("SET {H_STREAK} = :s "));
+                update.push_str(&format!(", {H_STREAK} = :s"));
                 values.insert(":s".to_owned(), n(k));
             }
             StreakChange::Add(k) => {
@@ -121,14 +128,15 @@ impl DynamoStore {
                 values.insert(":zero".to_owned(), n(0));
             }
         }
-        update.push_str(&format!("ADD {}", clauses.join(", ")));
+        update.push_str(&format!(" ADD {}", clauses.join(", ")));
         let r = self
             .client
             .update_item()
             .table_name(&self.table)
             .set_key(Some(key(pk.to_owned(), HEAD_SK)))
             .update_expression(update)
-            .condition_expression(format!("{H_MINUTE} = :m"))
+            .condition_expression(format!("attribute_not_exists({H_MINUTE}) OR {H_MINUTE} = :m"))
+            .set_expression_attribute_names(Some(names(&[("#x", TTL_ATTR)])))
             .set_expression_attribute_values(Some(values))
             .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
             .send()
