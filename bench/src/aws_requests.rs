@@ -854,7 +854,10 @@ async fn isolation(h: &Harness, receiver: &Receiver, ok: &str, k: usize, cfg: &C
 /// wait for the deliveries.
 async fn fanout_path(h: &Harness, receiver: &Receiver, cfg: &Config, n: usize) -> Result<PathReport, String> {
     let now = SystemClock.now();
-    let app = format!("app_bench_{n}");
+    // A well-formed application id: the API resolves `applicationId` by parsing it.
+    let app = courier_core::ids::ApplicationId::generate(now, &mut courier_core::rng::SplitMix64::new(n as u64))
+        .as_str()
+        .to_owned();
     h.api
         .applications
         .create_application(&courier_app::model::Application {

@@ -333,6 +333,34 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
         "{trouble}"
     );
     assert!(!trouble.contains(&ok.url()), "{trouble}");
+    // The statistics card shows the API's figures: attempts counted as recorded
+    // (the delivery dropped at ingest made no attempt), one retry waiting.
+    let (_, st) = h.call("GET", "/v1/stats?granularity=hour", None).await;
+    assert_eq!(
+        (&st["totals"]["deliveries"], &st["backlog"]),
+        (
+            &json!({"succeeded": 1, "failed": 2, "dropped": 0}),
+            &json!({"pending": 0, "retrying": 1, "scheduled": 0})
+        ),
+        "{st}"
+    );
+    for k in ["succeeded", "failed", "dropped"] {
+        let shown = b.text(&format!("#stats-totals [data-delivered={k}]")).await;
+        assert_eq!(shown, st["totals"]["deliveries"][k].to_string(), "{k}");
+    }
+    assert_eq!(b.text("#stats-totals [data-figure=success-rate]").await, "33.3%");
+    assert_eq!(
+        b.text("#stats-totals [data-figure=p95]").await,
+        format!("{} ms", st["totals"]["durationMs"]["p95"])
+    );
+    assert_eq!(b.text("#stats-totals [data-backlog=retrying]").await, "1");
+    // Every endpoint with a failed attempt is ranked (all at 100%), the healthy one not.
+    let ranking = b.text("#failure-ranking").await;
+    assert!(
+        ranking.contains(&down.url()) && ranking.contains("100% of attempts failed"),
+        "{ranking}"
+    );
+    assert!(!ranking.contains(&ok.url()), "{ranking}");
     b.screenshot("overview").await;
 
     b.click(&format!("#failures a[href='#/deliveries/{failing}']")).await;

@@ -34,6 +34,7 @@ pub mod schedule;
 pub mod schedule_fire;
 pub mod sender;
 pub mod shared_body;
+pub mod stats;
 pub mod store_rules;
 pub mod system;
 pub mod tenant_cache;

@@ -265,6 +265,10 @@ pub trait DeliveryStore: Send + Sync {
         cursor: Option<&str>,
         limit: u32,
     ) -> PortResult<Page<Delivery>>;
+    /// The statistics kept beside the deliveries, when this store keeps them.
+    fn stats(&self) -> Option<&dyn StatsStore> {
+        None
+    }
     /// Events of a tenant (optionally one endpoint), newest first: the audit log.
     async fn list_events(
         &self,
@@ -275,6 +279,29 @@ pub trait DeliveryStore: Send + Sync {
         cursor: Option<&str>,
         limit: u32,
     ) -> PortResult<Page<EventRecord>>;
+}
+
+/// Delivery statistics per endpoint (`crate::stats`): counters added by the
+/// recorder once an attempt's record is written, per minute (kept 2 hours) and per
+/// hour (kept 30 days), and the backlog counted from the status index.
+#[async_trait]
+pub trait StatsStore: Send + Sync {
+    /// Adds the tally to its endpoint's minute and hour and moves the endpoint's run
+    /// of consecutive failed attempts; answers that run after the change (the
+    /// `endpoint.failing` / `endpoint.recovered` streak). One counter write: a
+    /// retried call may count twice, so callers call it once per recorded attempt.
+    async fn add_stats(&self, tally: &crate::stats::StatsTally) -> PortResult<u32>;
+    /// The endpoint's buckets in the window (only those with counts), by start.
+    /// Buckets past retention at the store's "now" are left out.
+    async fn endpoint_stats(
+        &self,
+        tenant: &TenantId,
+        endpoint: &EndpointId,
+        window: &crate::stats::StatsWindow,
+    ) -> PortResult<Vec<(Timestamp, crate::stats::StatsCounts)>>;
+    /// The endpoint's deliveries waiting now: `pending`, `retrying`, `scheduled`,
+    /// counted from the status index (count queries, no scan of the log).
+    async fn backlog(&self, tenant: &TenantId, endpoint: &EndpointId) -> PortResult<crate::stats::Backlog>;
 }
 
 #[async_trait]

@@ -36,6 +36,7 @@ store_section!(expiry);
 store_section!(large_payload);
 store_section!(subscriptions);
 store_section!(fanout_writes);
+store_section!(statistics);
 
 #[tokio::test]
 async fn occurrence_records() {

@@ -221,7 +221,7 @@ fn routes_table_and_document_agree() {
     }
     let table_ops: BTreeSet<(String, String)> = table.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
     assert_eq!(documented_ops, table_ops);
-    assert_eq!(ROUTES.len(), 49);
+    assert_eq!(ROUTES.len(), 52);
 }
 
 #[test]
@@ -920,6 +920,32 @@ async fn every_provoked_status_is_documented_for_its_route() {
             200,
             None,
         ),
+    ] {
+        expect(&w, &call, want, code, &mut seen).await;
+    }
+    // Statistics: each route's answer, a bad field and a missing resource.
+    let tenant_stats = || Call::new("GET", "/v1/stats", "/v1/stats");
+    let app_stats = |id: &str| {
+        Call::new(
+            "GET",
+            "/v1/applications/{id}/stats",
+            format!("/v1/applications/{id}/stats"),
+        )
+    };
+    let ep_stats = |id: &str| Call::new("GET", "/v1/endpoints/{id}/stats", format!("/v1/endpoints/{id}/stats"));
+    for (call, want, code) in [
+        (tenant_stats(), 200, None),
+        (tenant_stats().query("granularity=day"), 400, Some("validation_failed")),
+        (app_stats(&acme).query("granularity=minute"), 200, None),
+        (
+            app_stats(&acme).query("since=2020-01-01T00:00:00Z"),
+            400,
+            Some("validation_failed"),
+        ),
+        (app_stats("customer-404"), 404, Some("not_found")),
+        (ep_stats(&ep), 200, None),
+        (ep_stats(&ep).query("bucket=1"), 400, Some("validation_failed")),
+        (ep_stats(UNKNOWN_EP), 404, Some("not_found")),
     ] {
         expect(&w, &call, want, code, &mut seen).await;
     }

@@ -486,6 +486,19 @@ async fn every_route_answers_each_credential_exactly() {
             [201, F, F, F, 401, 401],
         ),
         ("GET", "/v1/applications", json!(null), [200, F, F, F, 401, 401]),
+        ("GET", "/v1/stats", json!(null), [200, F, F, F, 401, 401]),
+        (
+            "GET",
+            "/v1/applications/{id}/stats",
+            json!(null),
+            [200, 200, 404, 200, 401, 401],
+        ),
+        (
+            "GET",
+            "/v1/endpoints/{id}/stats",
+            json!(null),
+            [200, 200, 404, 200, 401, 401],
+        ),
         ("GET", "/v1/applications/{id}", json!(null), [200, F, F, F, 401, 401]),
         (
             "PATCH",

@@ -69,6 +69,29 @@ async fn store_contract() {
 }
 
 #[tokio::test]
+async fn statistics_contract() {
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    contract::statistics(&store, &clock).await;
+    // Every statistics item weighs under 1 KiB, so each counter write is one unit:
+    // the head, two rolled-up minutes and the first hour.
+    let items = scan(&aws_sdk_dynamodb::Client::new(&config), &res.table).await;
+    let mut kinds: Vec<(String, bool)> = items
+        .iter()
+        .filter(|i| i["PK"].as_s().is_ok_and(|pk| pk.starts_with("STAT#")))
+        .map(|i| {
+            let sk = i["SK"].as_s().cloned().unwrap_or_default();
+            let kind = sk.split('#').next().unwrap_or_default().to_owned();
+            (kind, courier_aws::counting::item_size(i) < 1024)
+        })
+        .collect();
+    kinds.sort();
+    let small = |k: &str| (k.to_owned(), true);
+    assert_eq!(kinds, vec![small("H"), small("HEAD"), small("M"), small("M")]);
+}
+
+#[tokio::test]
 async fn subscriptions_and_fanout_contract() {
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));

@@ -65,6 +65,9 @@ pub enum Command {
     /// Recurring schedules: create, list, read, pause, resume, delete.
     #[command(subcommand)]
     Schedules(SchedulesCmd),
+    /// Delivery statistics of the tenant, an application or an endpoint: attempts,
+    /// settled deliveries, durations per minute or hour, and the backlog now.
+    Stats(StatsArgs),
     /// Run a local webhook receiver that verifies signatures and answers scripted statuses.
     Receive(ReceiveArgs),
     /// Verify one webhook's Standard Webhooks signature.
@@ -524,4 +527,29 @@ pub struct CreateSchedule {
     /// Generated when absent; a repeat with the same key returns the same schedule.
     #[arg(long)]
     pub idempotency_key: Option<String>,
+}
+
+#[derive(Args)]
+pub struct StatsArgs {
+    /// One endpoint's figures.
+    #[arg(long, value_name = "ID", conflicts_with = "application")]
+    pub endpoint: Option<String>,
+    /// One application's figures (id or uid), summed over its endpoints.
+    #[arg(long, value_name = "ID")]
+    pub application: Option<String>,
+    /// The first bucket (RFC 3339): minute buckets go back 2 hours, hour buckets 30 days.
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// The last bucket (RFC 3339; default now).
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+    /// Bucket size.
+    #[arg(long, value_enum, default_value = "hour")]
+    pub granularity: Granularity,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Granularity {
+    Minute,
+    Hour,
 }

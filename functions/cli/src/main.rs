@@ -19,6 +19,7 @@ mod profile;
 mod receive;
 mod render;
 mod schedules;
+mod stats;
 mod table;
 mod verify;
 mod watch;
@@ -41,6 +42,7 @@ async fn api(cli: Cli, mut out: Output) -> CliResult<()> {
         Command::Applications(c) => applications::run(c, &client, &mut out).await,
         Command::EventTypes(c) => event_types::run(c, &client, &mut out).await,
         Command::Schedules(c) => schedules::run(c, &client, &mut out).await,
+        Command::Stats(a) => stats::run(a, &client, &mut out).await,
         _ => Err(CliError::failed("not an API command")),
     }
 }

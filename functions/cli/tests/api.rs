@@ -782,6 +782,33 @@ async fn applications_and_event_types_commands() {
         Some(vec!["AT", "LINK", "ROUTE", "STATUS", "FIELDS"]),
         "{table}"
     );
+    // Statistics of the application (no attempts yet) as JSON and as a table, and
+    // a window past retention refused naming the field.
+    let stats = cli
+        .json(&["stats", "--application", "cust-42", "--granularity", "minute"])
+        .await;
+    assert_eq!(
+        (&stats["granularity"], &stats["totals"]["attempts"], &stats["backlog"]),
+        (
+            &json!("minute"),
+            &json!({"succeeded": 0, "retryable_failure": 0, "terminal_failure": 0, "ambiguous": 0}),
+            &json!({"pending": 0, "retrying": 0, "scheduled": 0})
+        ),
+        "{stats}"
+    );
+    let table = cli.ok(&["stats", "--application", "cust-42"]).await;
+    assert_eq!(
+        table.lines().nth(1).map(|l| l.split_whitespace().next()),
+        Some(Some("total")),
+        "{table}"
+    );
+    let err = cli
+        .fails(
+            2,
+            &["stats", "--granularity", "minute", "--since", "2020-01-01T00:00:00Z"],
+        )
+        .await;
+    assert!(err.contains("`since`"), "{err}");
     assert_eq!(
         cli.json(&["applications", "delete", "cust-42", "--force"]).await,
         json!({"id": id, "deleted": true})

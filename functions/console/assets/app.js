@@ -383,8 +383,14 @@
       const page = await api("GET", "/v1/endpoints/" + encodeURIComponent(e.id) + "/deliveries?limit=100&since=" + encodeURIComponent(since));
       for (const d of page.items || []) deliveries.push(d);
     }
+    // A portal link reads its application's figures; an operator, the tenant's.
+    const statsPath = !portal ? "/v1/stats" :
+      session && session.applicationId ? "/v1/applications/" + encodeURIComponent(session.applicationId) + "/stats" : null;
+    const stats = statsPath ? await api("GET", statsPath + "?granularity=hour") : null;
+    const ranking = await troubleRanking(endpoints.slice(0, 25));
     if (stale(seq)) return;
     loading.remove();
+    append(main, [h("div", { class: "grid" }, stats ? statsCard("Deliveries, last 24 h", "stats-totals", stats) : null, ranking)]);
 
     const trouble = endpoints.filter((e) => e.status !== "active" && e.status !== "revoked" || (e.breaker && e.breaker.state === "open"));
     const failing = deliveries
@@ -464,6 +470,90 @@
     svg.appendChild(s("text", { x: pad, y: H + 14 }, "24 h ago"));
     svg.appendChild(s("text", { x: W - 24, y: H + 14 }, "now"));
     return svg;
+  }
+
+  // ---- statistics (GET /v1/stats and friends: counted as attempts are recorded) ----
+
+  // The success rate of settled deliveries, or "—" when none settled.
+  function successRate(d) {
+    const all = SETTLED.reduce((n, k) => n + (d[k] || 0), 0);
+    return all === 0 ? "—" : (Math.round((d.succeeded || 0) * 1000 / all) / 10).toFixed(1) + "%";
+  }
+
+  function failureRate(a) {
+    const all = (a.succeeded || 0) + (a.retryable_failure || 0) + (a.terminal_failure || 0) + (a.ambiguous || 0);
+    return all === 0 ? 0 : ((a.retryable_failure || 0) + (a.terminal_failure || 0)) / all;
+  }
+
+  // A card of one stats answer: settled deliveries per bucket as stacked bars,
+  // the totals, success rate, p95 duration and the backlog. `id` prefixes the
+  // elements' ids (the browser test reads them).
+  function statsCard(title, id, st) {
+    const t = st.totals || { attempts: {}, deliveries: {}, durationMs: {} };
+    const b = st.backlog || {};
+    return card(title,
+      statsChart(st),
+      h("dl", { class: "facts", id: id },
+        h("dt", {}, "Delivered"), h("dd", { "data-delivered": "succeeded" }, String(t.deliveries.succeeded || 0)),
+        h("dt", {}, "Failed"), h("dd", { "data-delivered": "failed" }, String(t.deliveries.failed || 0)),
+        h("dt", {}, "Dropped"), h("dd", { "data-delivered": "dropped" }, String(t.deliveries.dropped || 0)),
+        h("dt", {}, "Success rate"), h("dd", { "data-figure": "success-rate" }, successRate(t.deliveries)),
+        h("dt", {}, "Attempts"), h("dd", { "data-figure": "attempts" }, String(Object.values(t.attempts).reduce((x, y) => x + y, 0))),
+        h("dt", {}, "p95 duration"), h("dd", { "data-figure": "p95" }, (t.durationMs.p95 || 0) + " ms"),
+        h("dt", {}, "Backlog"), h("dd", { "data-figure": "backlog" },
+          h("span", { "data-backlog": "pending" }, String(b.pending || 0)), " pending · ",
+          h("span", { "data-backlog": "retrying" }, String(b.retrying || 0)), " retrying · ",
+          h("span", { "data-backlog": "scheduled" }, String(b.scheduled || 0)), " scheduled")),
+      h("p", { class: "muted" }, "Counted as attempts are recorded, per " + st.granularity + "."));
+  }
+
+  // Stacked bars of settled deliveries per bucket, by status.
+  function statsChart(st) {
+    const W = 480, H = 140, pad = 24;
+    const buckets = st.buckets || [];
+    const n = Math.max(1, buckets.length);
+    const total = (bk) => SETTLED.reduce((x, k) => x + (bk.deliveries[k] || 0), 0);
+    const max = Math.max(1, ...buckets.map(total));
+    const bw = (W - pad) / n;
+    const label = "Settled deliveries per " + st.granularity + " by status";
+    const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H + 18}`, role: "img", "aria-label": label });
+    svg.appendChild(s("line", { class: "axis", x1: pad, y1: H, x2: W, y2: H }));
+    svg.appendChild(s("text", { x: 0, y: 10 }, String(max)));
+    svg.appendChild(s("text", { x: 0, y: H }, "0"));
+    buckets.forEach((bk, i) => {
+      let y = H;
+      for (const k of SETTLED) {
+        const c = bk.deliveries[k] || 0;
+        if (!c) continue;
+        const hgt = (c / max) * (H - 12);
+        y -= hgt;
+        const r = s("rect", { class: "f-" + k, x: pad + i * bw + 1, y, width: Math.max(1, bw - 2), height: hgt });
+        r.appendChild(s("title", {}, `${c} ${k} from ${bk.start}`));
+        svg.appendChild(r);
+      }
+    });
+    if (buckets.length) {
+      svg.appendChild(s("text", { x: pad, y: H + 14 }, new Date(buckets[0].start).toISOString().slice(11, 16)));
+      svg.appendChild(s("text", { x: W - 40, y: H + 14 }, "now"));
+    }
+    return svg;
+  }
+
+  // Endpoints ranked by their failed attempts' share over the last 24 h (those
+  // with failures only), from each endpoint's counters.
+  async function troubleRanking(endpoints) {
+    const rows = [];
+    for (const e of endpoints) {
+      const st = await api("GET", "/v1/endpoints/" + encodeURIComponent(e.id) + "/stats?granularity=hour");
+      const rate = failureRate(st.totals.attempts);
+      if (rate > 0) rows.push({ e, rate, attempts: st.totals.attempts });
+    }
+    rows.sort((a, b) => b.rate - a.rate);
+    return card("Endpoints by failure rate, last 24 h",
+      rows.length === 0 ? h("p", { id: "no-failure-ranking" }, "No failed attempts in the last 24 h.") :
+        h("ol", { id: "failure-ranking" }, rows.map((r) => h("li", { "data-endpoint": r.e.id },
+          link("#/endpoints/" + encodeURIComponent(r.e.id), r.e.url, { class: "wrap" }), " ",
+          h("span", { class: "rate" }, Math.round(r.rate * 100) + "% of attempts failed")))));
   }
 
   // ---- endpoints ----
@@ -681,6 +771,13 @@
         canWrite() ? endpointActions(e, path) :
           card("Actions", h("p", { id: "read-only-note" }, "This link is read-only: you can watch this endpoint and its deliveries, not change them."))),
     ]);
+    try {
+      const st = await api("GET", path + "/stats?granularity=minute");
+      if (stale(seq)) return;
+      main.appendChild(statsCard("Deliveries, last hour", "endpoint-stats", st));
+    } catch (err) {
+      main.appendChild(card("Deliveries, last hour", h("p", { class: "error" }, err.message)));
+    }
     main.appendChild(deliveryLog(e, path, seq));
     const ladder = card("Policy: how long can this receiver be down?", h("p", { class: "muted" }, "Loading…"));
     main.appendChild(ladder);

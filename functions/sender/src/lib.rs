@@ -114,13 +114,23 @@ pub async fn handle_batch_with(
     // Unwind safety: what a panicking step leaves behind is the cache's and the EMF
     // buffer's locks, both read as absent when poisoned, and the ports' own state,
     // which recover from a poisoned lock.
-    let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> = event
-        .records
-        .iter()
-        .map(|r| AssertUnwindSafe(handle_record(sender, schedules, r, &cache, emf.as_ref())).catch_unwind())
-        .collect::<FuturesOrdered<_>>()
-        .collect()
+    // The batch's attempts are counted into one statistics write per endpoint-minute,
+    // made once every record is done.
+    let stats_batch = std::sync::Arc::new(courier_app::stats::StatsBatch::default());
+    let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> = courier_app::stats::STATS_BATCH
+        .scope(
+            stats_batch.clone(),
+            event
+                .records
+                .iter()
+                .map(|r| AssertUnwindSafe(handle_record(sender, schedules, r, &cache, emf.as_ref())).catch_unwind())
+                .collect::<FuturesOrdered<_>>()
+                .collect(),
+        )
         .await;
+    if let Some(stats) = sender.deliveries.stats() {
+        stats_batch.flush(stats).await;
+    }
     // The message ids are moved out of the batch, which is done with: a copy would
     // read each id's text again, long after SQS's event was parsed.
     let results: Vec<RecordResult> = caught

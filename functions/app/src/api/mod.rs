@@ -33,6 +33,7 @@ mod resend;
 mod route_table;
 mod routes;
 mod schedules;
+mod stats;
 pub mod views;
 
 pub use applications::application_view;
@@ -46,6 +47,7 @@ pub use problem::{ApiError, ApiResult, ProblemCode};
 pub use query::DeliveryListQuery;
 pub use rate_limit::{BucketKey, RateLimiter};
 pub use route_table::{ROUTES, Route};
+pub use stats::stats_window;
 pub use views::{attempt_view, delivery_view, endpoint_status, endpoint_view, event_view};
 
 use crate::payload_schema::SchemaCache;

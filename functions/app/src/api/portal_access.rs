@@ -84,6 +84,8 @@ enum Target<'a> {
     Create,
     Endpoint(&'a str),
     Delivery(&'a str),
+    /// The link's own application (by id or uid).
+    Application(&'a str),
 }
 
 /// One allowed route: whether it writes, and what it touches.
@@ -122,6 +124,10 @@ fn allowed<'a>(method: &Method, segments: &[&'a str]) -> Option<Allowed<'a>> {
         ("DELETE", ["v1", "endpoints", id]) => write(Target::Endpoint(id), "DELETE /v1/endpoints/{id}"),
         ("GET", ["v1", "endpoints", id, "deliveries"]) => {
             read(Target::Endpoint(id), "GET /v1/endpoints/{id}/deliveries")
+        }
+        ("GET", ["v1", "endpoints", id, "stats"]) => read(Target::Endpoint(id), "GET /v1/endpoints/{id}/stats"),
+        ("GET", ["v1", "applications", id, "stats"]) => {
+            read(Target::Application(id), "GET /v1/applications/{id}/stats")
         }
         ("POST", ["v1", "endpoints", id, action]) => {
             let route = match *action {
@@ -207,6 +213,11 @@ async fn portal_request(api: &Arc<Api>, token: &str, req: Request, next: Next) -
         Target::Create => Ok(()),
         Target::Endpoint(id) => endpoint_in_scope(api, &tenant, &access, id).await,
         Target::Delivery(id) => delivery_in_scope(api, &tenant, &access, id).await,
+        // Another application reads as missing, as an endpoint outside the scope does.
+        Target::Application(id) => match &access.application {
+            Some(app) if app.id.as_str() == id || app.uid.as_deref() == Some(id) => Ok(()),
+            _ => Err(ApiError::not_found("application")),
+        },
     };
     inside.map_err(IntoResponse::into_response)?;
     let (mut parts, body) = req.into_parts();

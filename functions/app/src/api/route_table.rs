@@ -263,4 +263,19 @@ pub const ROUTES: &[Route] = &[
         path: "/v1/portal-activity",
         statuses: &[200, 400, 401, 403, 429, 503],
     },
+    Route {
+        method: "GET",
+        path: "/v1/stats",
+        statuses: &[200, 400, 401, 403, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/applications/{id}/stats",
+        statuses: &[200, 400, 401, 404, 429, 503],
+    },
+    Route {
+        method: "GET",
+        path: "/v1/endpoints/{id}/stats",
+        statuses: &[200, 400, 401, 404, 429, 503],
+    },
 ];

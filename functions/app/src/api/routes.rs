@@ -6,7 +6,7 @@
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::{
     Api, applications, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, event_types, events,
-    events_batch, portal, portal_access, resend, schedules,
+    events_batch, portal, portal_access, resend, schedules, stats,
 };
 use crate::model::Tenant;
 use axum::Router;
@@ -123,6 +123,9 @@ impl Api {
                 "/v1/applications/{id}/portal-activity",
                 only(get(portal_access::application_activity), "GET"),
             )
+            .route("/v1/stats", only(get(stats::tenant), "GET"))
+            .route("/v1/applications/{id}/stats", only(get(stats::application), "GET"))
+            .route("/v1/endpoints/{id}/stats", only(get(stats::endpoint), "GET"))
             .route("/v1/events/batch", only(post(events_batch::create), "POST"))
             .route("/v1/events/{id}", only(get(events::get), "GET"))
             .route("/v1/events/{id}/deliveries", only(get(events::deliveries), "GET"))

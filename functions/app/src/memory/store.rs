@@ -30,6 +30,16 @@ struct StoreState {
     /// SmartChat health kept apart from the endpoint records, as DynamoDB keeps it
     /// in an item of its own (`EndpointStore::put_smart_health`).
     smart_health: HashMap<(TenantId, EndpointId), courier_core::health::SmartHealth>,
+    /// Statistics per endpoint: minute and hour buckets by start (ms), and the run
+    /// of failed attempts.
+    stats: HashMap<(TenantId, EndpointId), EndpointStats>,
+}
+
+#[derive(Default)]
+struct EndpointStats {
+    minutes: BTreeMap<i64, crate::stats::StatsCounts>,
+    hours: BTreeMap<i64, crate::stats::StatsCounts>,
+    streak: u32,
 }
 
 impl StoreState {
@@ -492,6 +502,10 @@ impl SubscriptionIndex for MemoryStore {
 
 #[async_trait]
 impl DeliveryStore for MemoryStore {
+    fn stats(&self) -> Option<&dyn crate::ports::StatsStore> {
+        Some(self)
+    }
+
     async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()> {
         let (mut st, now) = self.begin()?;
         if st.events.get(&event.id).is_some_and(|e| is_live(e.expires_at, now)) {
@@ -946,5 +960,75 @@ impl crate::reconcile::OverdueIndex for MemoryStore {
             stored.due_moved = Some(at);
         }
         Ok(())
+    }
+}
+
+#[async_trait]
+impl crate::ports::StatsStore for MemoryStore {
+    async fn add_stats(&self, tally: &crate::stats::StatsTally) -> PortResult<u32> {
+        use crate::stats::Granularity;
+        let (mut state, _) = self.begin()?;
+        let e = state
+            .stats
+            .entry((tally.tenant.clone(), tally.endpoint.clone()))
+            .or_default();
+        let minute = Granularity::Minute.floor(tally.at).millis();
+        let hour = Granularity::Hour.floor(tally.at).millis();
+        e.minutes.entry(minute).or_default().add(&tally.counts);
+        e.hours.entry(hour).or_default().add(&tally.counts);
+        e.streak = tally.streak.apply(e.streak);
+        Ok(e.streak)
+    }
+
+    async fn endpoint_stats(
+        &self,
+        tenant: &TenantId,
+        endpoint: &EndpointId,
+        window: &crate::stats::StatsWindow,
+    ) -> PortResult<Vec<(Timestamp, crate::stats::StatsCounts)>> {
+        use crate::stats::{Granularity, StatsWindow};
+        let (state, now) = self.begin()?;
+        let Some(e) = state.stats.get(&(tenant.clone(), endpoint.clone())) else {
+            return Ok(Vec::new());
+        };
+        let g = window.granularity;
+        let map = match g {
+            Granularity::Minute => &e.minutes,
+            Granularity::Hour => &e.hours,
+        };
+        let from = g
+            .floor(window.since)
+            .millis()
+            .max(StatsWindow::oldest_kept(g, now).millis());
+        let to = g.floor(window.until).millis();
+        if from > to {
+            return Ok(Vec::new());
+        }
+        Ok(map
+            .range(from..=to)
+            .filter(|(_, c)| !c.is_empty())
+            .map(|(s, c)| (Timestamp::from_millis(*s), *c))
+            .collect())
+    }
+
+    async fn backlog(&self, _tenant: &TenantId, endpoint: &EndpointId) -> PortResult<crate::stats::Backlog> {
+        use crate::model::DeliveryStatus;
+        let now = self.begin_call()?;
+        let mut b = crate::stats::Backlog::default();
+        for shard in &self.shards {
+            for d in lock(shard).deliveries.values().map(|s| &s.delivery) {
+                if &d.endpoint_id != endpoint || !is_live(d.expires_at, now) {
+                    continue;
+                }
+                match d.status {
+                    DeliveryStatus::Pending => b.pending += 1,
+                    // An ambiguous delivery has its next attempt planned: a retry.
+                    DeliveryStatus::Retrying | DeliveryStatus::Ambiguous => b.retrying += 1,
+                    DeliveryStatus::Scheduled => b.scheduled += 1,
+                    _ => {}
+                }
+            }
+        }
+        Ok(b)
     }
 }

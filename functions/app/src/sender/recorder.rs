@@ -183,6 +183,9 @@ impl Recorder<'_> {
             }
             Err(e) => return Err(StepError::Store(e)),
         }
+        // Counted only after the record is written, so a duplicate message or a
+        // rewritten outcome (refused above) never counts twice.
+        let _streak = self.count_attempt(&delivery, cls.state, duration_ms, ended).await;
         self.after_record(m, endpoint, &delivery, &cls, &decision, ended)
             .await?;
         Ok(if lost {
@@ -190,6 +193,36 @@ impl Recorder<'_> {
         } else {
             StepOutcome::Attempted { attempt, delivery }
         })
+    }
+
+    /// Adds a recorded attempt to its endpoint's statistics (`crate::stats`) and
+    /// answers the endpoint's run of consecutive failed attempts after it (`None`
+    /// when the store keeps no statistics, the state is not counted, the counter
+    /// write failed, or the count went into the task's sender batch, whose flush
+    /// answers the streaks). Call it once per attempt whose record was written: the count
+    /// is not idempotent. A failed counter write loses that count and nothing else
+    /// (the outcome is durable already; redoing the step would not count it either).
+    pub async fn count_attempt(
+        &self,
+        delivery: &Delivery,
+        state: AttemptState,
+        duration_ms: u64,
+        ended: Timestamp,
+    ) -> Option<u32> {
+        let stats = self.deliveries.stats()?;
+        let tally = crate::stats::StatsTally::of_attempt(delivery, state, duration_ms, ended)?;
+        // Inside a sender batch the count waits for the batch's one write per
+        // endpoint-minute (`StatsBatch::flush` answers the streak then).
+        let mut tally = Some(tally);
+        let _ = crate::stats::STATS_BATCH.try_with(|b| tally.take().map(|t| b.add(t)));
+        let tally = tally?;
+        match stats.add_stats(&tally).await {
+            Ok(streak) => Some(streak),
+            Err(e) => {
+                tracing::warn!(endpoint = %delivery.endpoint_id, error = %e, "statistics not counted");
+                None
+            }
+        }
     }
 
     /// A 202 for long-running work: nothing is recorded yet. The claim's lease is

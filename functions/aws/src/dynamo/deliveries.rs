@@ -5,6 +5,10 @@ use super::*;
 
 #[async_trait]
 impl DeliveryStore for DynamoStore {
+    fn stats(&self) -> Option<&dyn courier_app::ports::StatsStore> {
+        Some(self)
+    }
+
     async fn create_event(&self, event: &EventRecord, deliveries: &[Delivery]) -> PortResult<()> {
         if deliveries.len() > MAX_DELIVERIES_PER_EVENT {
             return Err(PortError::Backend(Box::new(TooManyDeliveries(deliveries.len()))));

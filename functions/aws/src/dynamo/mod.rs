@@ -20,6 +20,7 @@ mod reindex;
 mod schedules;
 mod schema;
 mod smart_health;
+mod stats;
 mod subscriptions;
 mod tenants;
 
@@ -28,6 +29,7 @@ pub use fanout_links::fanout_link_sk;
 use query::*;
 pub use schema::*;
 pub use smart_health::smart_health_pk;
+pub use stats::stats_pk;
 pub use subscriptions::subscription_prefix;
 
 use crate::error::{corrupt, from_build, from_sdk, from_transaction};
