@@ -3296,9 +3296,9 @@ pub async fn statistics<S: DeliveryStore>(store: &S, clock: &ManualClock) {
         ),
     ];
     assert_eq!(
-        streaks,
-        [1, 2, 3, 3, 0, 1],
-        "the run of failed attempts after each count"
+        streaks.map(|m| (m.before, m.after)),
+        [(0, 1), (1, 2), (2, 3), (3, 3), (3, 0), (0, 1)],
+        "the run of failed attempts before and after each count"
     );
 
     let counts = |a: [u64; 4], d: [u64; 3], durations: &[(u64, u64)]| {

@@ -290,7 +290,7 @@ pub trait StatsStore: Send + Sync {
     /// of consecutive failed attempts; answers that run after the change (the
     /// `endpoint.failing` / `endpoint.recovered` streak). One counter write: a
     /// retried call may count twice, so callers call it once per recorded attempt.
-    async fn add_stats(&self, tally: &crate::stats::StatsTally) -> PortResult<u32>;
+    async fn add_stats(&self, tally: &crate::stats::StatsTally) -> PortResult<crate::stats::StreakMove>;
     /// The endpoint's buckets in the window (only those with counts), by start.
     /// Buckets past retention at the store's "now" are left out.
     async fn endpoint_stats(

@@ -171,6 +171,13 @@ impl StreakChange {
     }
 }
 
+/// An endpoint's run of failed attempts before and after a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreakMove {
+    pub before: u32,
+    pub after: u32,
+}
+
 /// What to add to one endpoint's minute: written by one counter update.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatsTally {
@@ -246,9 +253,9 @@ impl StatsBatch {
     /// Writes every endpoint-minute's sum; answers each endpoint's run of failed
     /// attempts after its write (the last write of the endpoint wins), in the order
     /// the endpoints first appeared. A failed write loses that count only.
-    pub async fn flush(&self, store: &dyn crate::ports::StatsStore) -> Vec<(EndpointId, Option<u32>)> {
+    pub async fn flush(&self, store: &dyn crate::ports::StatsStore) -> Vec<(TenantId, EndpointId, Option<StreakMove>)> {
         let tallies = std::mem::take(&mut *self.tallies.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        let mut streaks: Vec<(EndpointId, Option<u32>)> = Vec::new();
+        let mut streaks: Vec<(TenantId, EndpointId, Option<StreakMove>)> = Vec::new();
         for t in &tallies {
             let streak = match store.add_stats(t).await {
                 Ok(s) => Some(s),
@@ -257,9 +264,19 @@ impl StatsBatch {
                     None
                 }
             };
-            match streaks.iter_mut().find(|(e, _)| e == &t.endpoint) {
-                Some(slot) => slot.1 = streak,
-                None => streaks.push((t.endpoint.clone(), streak)),
+            // An endpoint counted in two minutes: from the first's before to the
+            // last's after.
+            match streaks.iter_mut().find(|(_, e, _)| e == &t.endpoint) {
+                Some(slot) => {
+                    slot.2 = match (slot.2, streak) {
+                        (Some(first), Some(last)) => Some(StreakMove {
+                            before: first.before,
+                            after: last.after,
+                        }),
+                        _ => None,
+                    }
+                }
+                None => streaks.push((t.tenant.clone(), t.endpoint.clone(), streak)),
             }
         }
         streaks

@@ -360,3 +360,45 @@ async fn a_fan_out_with_no_step_for_its_watch_is_told_and_goes_on() {
         "{e}"
     );
 }
+
+#[tokio::test]
+async fn a_run_of_failures_is_told_once_and_its_end_once() {
+    let w = world(vec![
+        status(400),
+        status(400),
+        status(200),
+        status(400),
+        status(200),
+        status(200),
+    ])
+    .await;
+    let watcher = "https://ops.example/runs";
+    endpoint(
+        &w,
+        json!({"url": watcher, "policy": "greatwait", "filterTypes": ["courier.endpoint.failing", "courier.endpoint.recovered"]}),
+    )
+    .await;
+    let ep = endpoint(&w, json!({"policy": "greatwait", "failingAfter": 2})).await;
+    // Greatwait settles a 400 at once: one attempt per event.
+    for _ in 0..2 {
+        w.event(&ep).await;
+        settle(&w).await;
+    }
+    // The watcher's own delivery took the 200; the next event fails once more
+    // (still the same run), then one succeeds.
+    w.event(&ep).await;
+    settle(&w).await;
+    w.event(&ep).await;
+    settle(&w).await;
+    let told: Vec<(String, Value, Value)> = received(&w, watcher)
+        .into_iter()
+        .map(|(t, d)| (t, d["endpointId"].clone(), d["failuresInARow"].clone()))
+        .collect();
+    assert_eq!(
+        told,
+        vec![
+            ("courier.endpoint.failing".to_owned(), json!(ep), json!(2)),
+            ("courier.endpoint.recovered".to_owned(), json!(ep), json!(3)),
+        ]
+    );
+}

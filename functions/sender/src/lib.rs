@@ -129,7 +129,8 @@ pub async fn handle_batch_with(
         )
         .await;
     if let Some(stats) = sender.deliveries.stats() {
-        stats_batch.flush(stats).await;
+        let moved = stats_batch.flush(stats).await;
+        notify_streaks(sender, moved).await;
     }
     // The message ids are moved out of the batch, which is done with: a copy would
     // read each id's text again, long after SQS's event was parsed.
@@ -470,6 +471,33 @@ fn log_outcome(outcome: &StepOutcome) {
         }
         StepOutcome::Fired(outcome) => {
             tracing::info!(outcome = ?outcome, "schedule fired")
+        }
+    }
+}
+
+/// Tells `courier.endpoint.failing` / `.recovered` for the endpoints whose run of
+/// failed attempts this batch's counts moved across their `failingAfter` (the
+/// endpoint is read only then).
+async fn notify_streaks(
+    sender: &Sender,
+    moved: Vec<(
+        courier_core::ids::TenantId,
+        courier_core::ids::EndpointId,
+        Option<courier_app::stats::StreakMove>,
+    )>,
+) {
+    let Some(fanout) = sender.fanout.as_deref() else { return };
+    let now = sender.clock.now();
+    for (tenant, id, streak) in moved {
+        let Some(streak) = streak else { continue };
+        // Any endpoint's threshold is at least 1: no run moved, nothing to tell.
+        if streak.before == streak.after {
+            continue;
+        }
+        match sender.endpoints.get_endpoint(&tenant, &id).await {
+            Ok(Some(e)) => courier_app::sender::notify_streak(&fanout.notifier(), &e, streak, now).await,
+            Ok(None) => {}
+            Err(e) => tracing::warn!(endpoint = %id, error = %e, "endpoint not read for its run of failures"),
         }
     }
 }

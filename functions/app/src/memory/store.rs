@@ -965,7 +965,7 @@ impl crate::reconcile::OverdueIndex for MemoryStore {
 
 #[async_trait]
 impl crate::ports::StatsStore for MemoryStore {
-    async fn add_stats(&self, tally: &crate::stats::StatsTally) -> PortResult<u32> {
+    async fn add_stats(&self, tally: &crate::stats::StatsTally) -> PortResult<crate::stats::StreakMove> {
         use crate::stats::Granularity;
         let (mut state, _) = self.begin()?;
         let e = state
@@ -976,8 +976,12 @@ impl crate::ports::StatsStore for MemoryStore {
         let hour = Granularity::Hour.floor(tally.at).millis();
         e.minutes.entry(minute).or_default().add(&tally.counts);
         e.hours.entry(hour).or_default().add(&tally.counts);
-        e.streak = tally.streak.apply(e.streak);
-        Ok(e.streak)
+        let before = e.streak;
+        e.streak = tally.streak.apply(before);
+        Ok(crate::stats::StreakMove {
+            before,
+            after: e.streak,
+        })
     }
 
     async fn endpoint_stats(

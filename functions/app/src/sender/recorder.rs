@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::operational::{Notice, Notifier, is_own_event};
-use courier_core::operational::{breaker_change, smart_change};
+use courier_core::operational::{breaker_change, smart_change, streak_change};
 
 /// Records an attempt's outcome, updates endpoint health, and plans the next step:
 /// everything after the HTTP request. The sender and the completion API both use it.
@@ -185,7 +185,12 @@ impl Recorder<'_> {
         }
         // Counted only after the record is written, so a duplicate message or a
         // rewritten outcome (refused above) never counts twice.
-        let _streak = self.count_attempt(&delivery, cls.state, duration_ms, ended).await;
+        if let (Some(streak), Some(notify)) = (
+            self.count_attempt(&delivery, cls.state, duration_ms, ended).await,
+            self.notify.as_ref(),
+        ) {
+            notify_streak(notify, endpoint, streak, self.clock.now().max(ended)).await;
+        }
         self.after_record(m, endpoint, &delivery, &cls, &decision, ended)
             .await?;
         Ok(if lost {
@@ -208,9 +213,14 @@ impl Recorder<'_> {
         state: AttemptState,
         duration_ms: u64,
         ended: Timestamp,
-    ) -> Option<u32> {
+    ) -> Option<crate::stats::StreakMove> {
         let stats = self.deliveries.stats()?;
-        let tally = crate::stats::StatsTally::of_attempt(delivery, state, duration_ms, ended)?;
+        let mut tally = crate::stats::StatsTally::of_attempt(delivery, state, duration_ms, ended)?;
+        // Attempts of operational and test events leave the run of failures alone:
+        // they never cause an operational event.
+        if delivery.trigger == Trigger::Test || is_own_event(delivery) {
+            tally.streak = crate::stats::StreakChange::Keep;
+        }
         // Inside a sender batch the count waits for the batch's one write per
         // endpoint-minute (`StatsBatch::flush` answers the streak then).
         let mut tally = Some(tally);
@@ -481,6 +491,23 @@ impl Recorder<'_> {
             }
         }
         Err(PortError::Conflict("endpoint health update kept conflicting".into()))
+    }
+}
+
+/// `courier.endpoint.failing` when a run of failed attempts reaches the endpoint's
+/// `failingAfter`, `courier.endpoint.recovered` at the success that ends such a run;
+/// named by the run's first failure count crossing, so told once per run.
+pub async fn notify_streak(
+    notify: &Notifier<'_>,
+    endpoint: &Endpoint,
+    streak: crate::stats::StreakMove,
+    now: Timestamp,
+) {
+    if let Some(kind) = streak_change(streak.before, streak.after, endpoint.failing_after()) {
+        let mut notice = Notice::endpoint(kind, endpoint, now, now)
+            .with("failuresInARow", serde_json::json!(streak.before.max(streak.after)));
+        notice.change_key = format!("{}#{}#{}", kind.name(), endpoint.id, now.millis());
+        notify.emit_or_warn(&notice).await;
     }
 }
 

@@ -10,6 +10,7 @@
 use super::*;
 use courier_app::stats::{
     Backlog, Granularity, HOUR_RETENTION_MS, MINUTE_RETENTION_MS, StatsCounts, StatsTally, StatsWindow, StreakChange,
+    StreakMove,
 };
 
 const HEAD_SK: &str = "HEAD";
@@ -103,7 +104,7 @@ impl DynamoStore {
     /// The one write of the usual case: the tally into the head of its minute (a
     /// new head for an endpoint's first count). `None` when the head holds another
     /// minute.
-    async fn add_to_head(&self, pk: &str, minute: i64, tally: &StatsTally) -> PortResult<Option<u32>> {
+    async fn add_to_head(&self, pk: &str, minute: i64, tally: &StatsTally) -> PortResult<Option<StreakMove>> {
         let mut clauses = vec![format!("{H_WRITES} :one")];
         let mut values = HashMap::from([
             (":one".to_owned(), n(1)),
@@ -138,20 +139,25 @@ impl DynamoStore {
             .condition_expression(format!("attribute_not_exists({H_MINUTE}) OR {H_MINUTE} = :m"))
             .set_expression_attribute_names(Some(names(&[("#x", TTL_ATTR)])))
             .set_expression_attribute_values(Some(values))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllOld)
             .send()
             .await;
         match r {
             Ok(out) => {
-                let streak = out.attributes.as_ref().and_then(|a| get_n(a, H_STREAK)).unwrap_or(0);
-                Ok(Some(u32::try_from(streak).unwrap_or(u32::MAX)))
+                // The run as it was before this write (none: a new head).
+                let before = out.attributes.as_ref().and_then(|a| get_n(a, H_STREAK)).unwrap_or(0);
+                let before = u32::try_from(before).unwrap_or(u32::MAX);
+                Ok(Some(StreakMove {
+                    before,
+                    after: tally.streak.apply(before),
+                }))
             }
             Err(e) if is_update_conflict(&e) => Ok(None),
             Err(e) => Err(from_sdk(e)),
         }
     }
 
-    pub(super) async fn add_stats_apart(&self, tally: &StatsTally) -> PortResult<u32> {
+    pub(super) async fn add_stats_apart(&self, tally: &StatsTally) -> PortResult<StreakMove> {
         let pk = stats_pk(&tally.tenant, &tally.endpoint);
         let minute = Granularity::Minute.floor(tally.at).millis();
         for _ in 0..SWAP_TRIES {
@@ -164,7 +170,10 @@ impl DynamoStore {
                     .put_new(Self::head_item(&pk, minute, &tally.counts, streak))
                     .await?
                 {
-                    return Ok(streak);
+                    return Ok(StreakMove {
+                        before: 0,
+                        after: streak,
+                    });
                 }
                 continue;
             };
@@ -199,7 +208,10 @@ impl DynamoStore {
             if swapped {
                 // A crash here loses the old minute's counts (docs/cost.md).
                 self.roll_up(&pk, old_minute, &counts_of(&head)).await?;
-                return Ok(streak);
+                return Ok(StreakMove {
+                    before: old_streak,
+                    after: streak,
+                });
             }
         }
         Err(PortError::Conflict(format!(
@@ -208,7 +220,7 @@ impl DynamoStore {
         )))
     }
 
-    async fn move_streak(&self, pk: &str, change: StreakChange) -> PortResult<u32> {
+    async fn move_streak(&self, pk: &str, change: StreakChange) -> PortResult<StreakMove> {
         let (expr, k) = match change {
             StreakChange::Reset(k) => (format!("SET {H_STREAK} = :s"), k),
             StreakChange::Add(k) => (format!("ADD {H_STREAK} :s"), k),
@@ -222,12 +234,16 @@ impl DynamoStore {
             .update_expression(expr)
             .condition_expression("attribute_exists(PK)")
             .set_expression_attribute_values(Some(HashMap::from([(":s".to_owned(), n(k))])))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllOld)
             .send()
             .await
             .map_err(from_sdk)?;
-        let streak = out.attributes.as_ref().and_then(|a| get_n(a, H_STREAK)).unwrap_or(0);
-        Ok(u32::try_from(streak).unwrap_or(u32::MAX))
+        let before = out.attributes.as_ref().and_then(|a| get_n(a, H_STREAK)).unwrap_or(0);
+        let before = u32::try_from(before).unwrap_or(u32::MAX);
+        Ok(StreakMove {
+            before,
+            after: change.apply(before),
+        })
     }
 
     pub(super) async fn endpoint_stats_apart(
@@ -379,7 +395,7 @@ impl DynamoStore {
 
 #[async_trait]
 impl courier_app::ports::StatsStore for DynamoStore {
-    async fn add_stats(&self, tally: &StatsTally) -> PortResult<u32> {
+    async fn add_stats(&self, tally: &StatsTally) -> PortResult<StreakMove> {
         self.add_stats_apart(tally).await
     }
 
