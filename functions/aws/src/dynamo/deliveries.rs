@@ -3,6 +3,11 @@
 
 use super::*;
 
+mod claims;
+mod lists;
+
+use lists::attempt_entries;
+
 #[async_trait]
 impl DeliveryStore for DynamoStore {
     fn stats(&self) -> Option<&dyn courier_app::ports::StatsStore> {
@@ -804,39 +809,6 @@ impl DynamoStore {
     }
 }
 
-/// A page's entries from the items of a delivery's partition (oldest first): each
-/// live attempt item, then the latest attempt embedded in the delivery item, listed
-/// under its own attempt key unless its copy was listed already (`seen`, an own item
-/// left by a crash between the copy and the write that replaces it) or the page
-/// starts after it.
-fn attempt_entries(
-    items: Vec<Item>,
-    seen: &mut HashSet<AttemptId>,
-    after: Option<&str>,
-    now: Timestamp,
-) -> PortResult<Vec<(Item, Attempt)>> {
-    let mut out = Vec::new();
-    for item in items {
-        if get_s(&item, SK) != Some(DELIVERY_SK) {
-            if is_live(get_n(&item, TTL_ATTR), now) {
-                let a: Attempt = from_json(&item, "attempt")?;
-                seen.insert(a.id.clone());
-                out.push((item, a));
-            }
-            continue;
-        }
-        let Some(a) = embedded_attempt(&item)? else {
-            continue;
-        };
-        let sk = attempt_sk(a.number, &a.id);
-        if seen.contains(&a.id) || !is_live(a.expires_at, now) || after.is_some_and(|x| x >= sk.as_str()) {
-            continue;
-        }
-        out.push((key(delivery_pk(&a.delivery_id), &sk), a));
-    }
-    Ok(out)
-}
-
 impl DynamoStore {
     /// An event with one delivery, written as two conditional puts instead of a
     /// transaction (which bills every item twice): the event first, since it holds
@@ -902,147 +874,6 @@ impl DynamoStore {
     async fn release_after_failure(&self, event: &EventRecord, deliveries: &[Delivery]) {
         if let Err(release) = self.release_bodies(deliveries).await {
             tracing::warn!(event = %event.id, error = %release, "could not release the shared bodies of a failed event");
-        }
-    }
-}
-
-impl DynamoStore {
-    /// The live deliveries a delivery list's index entries (`keys`) name, in their
-    /// order, each with its entry; with `status`, only those in it (an entry may lag
-    /// its item's status). One consistent BatchGetItem.
-    async fn listed_deliveries(&self, keys: Vec<Item>, status: Option<&str>) -> PortResult<Vec<(Item, Delivery)>> {
-        let now = self.now();
-        let wanted: Vec<Item> = keys
-            .iter()
-            .filter_map(|k| Some(key(get_s(k, PK)?.to_owned(), get_s(k, SK)?)))
-            .collect();
-        let mut found: HashMap<String, Item> = self
-            .batch_get(wanted, true)
-            .await?
-            .into_iter()
-            .filter(|i| is_live(get_n(i, TTL_ATTR), now))
-            .filter(|i| status.is_none_or(|st| get_s(i, STATUS) == Some(st)))
-            .filter_map(|i| Some((get_s(&i, PK)?.to_owned(), i)))
-            .collect();
-        let mut pairs: Vec<(Item, Item)> = Vec::new();
-        for k in keys {
-            if let Some(item) = get_s(&k, PK).and_then(|pk| found.remove(pk)) {
-                pairs.push((k, item));
-            }
-        }
-        let items: Vec<Item> = pairs.iter().map(|(_, i)| i.clone()).collect();
-        let ds = self.deliveries_from(&items).await?;
-        Ok(pairs.into_iter().map(|(k, _)| k).zip(ds).collect())
-    }
-}
-
-impl DynamoStore {
-    /// The claim's `UpdateItem`: with `expired` None only when no claim is held;
-    /// with the expired claim to take over, only while that very claim is held,
-    /// and then it is kept as `lostClaim`.
-    async fn claim_update(
-        &self,
-        id: &DeliveryId,
-        claim: &ClaimRecord,
-        expired: Option<&ClaimRecord>,
-    ) -> Result<
-        aws_sdk_dynamodb::operation::update_item::UpdateItemOutput,
-        aws_sdk_dynamodb::error::SdkError<UpdateItemError>,
-    > {
-        let now = claim.started_at;
-        let mut values: Item = HashMap::from([
-            (":number".to_owned(), n(claim.number)),
-            (":succeeded".to_owned(), s("succeeded")),
-            (":failed".to_owned(), s("failed")),
-            (":dropped".to_owned(), s("dropped")),
-            (":now".to_owned(), n(now_secs(self.now()))),
-            (":claimId".to_owned(), s(claim.attempt_id.as_str())),
-            (":claimToken".to_owned(), s(claim.token.as_str())),
-            (":lease".to_owned(), n(claim.lease_until.millis())),
-            (":started".to_owned(), n(now.millis())),
-            (":one".to_owned(), n(1)),
-        ]);
-        let base = "attribute_exists(PK) AND #nextAttempt = :number \
-            AND NOT (#status IN (:succeeded, :failed, :dropped)) \
-            AND (attribute_not_exists(expiresAt) OR expiresAt > :now)";
-        let set = "SET #claimId = :claimId, #claimLease = :lease, #claimNumber = :number, \
-                 #claimStarted = :started, #claimToken = :claimToken, #version = #version + :one";
-        let (condition, update) = match expired {
-            None => (
-                format!("{base} AND attribute_not_exists(#claimLease)"),
-                format!("{set} REMOVE #throttledUntil"),
-            ),
-            Some(old) => {
-                values.insert(":oldId".to_owned(), s(old.attempt_id.as_str()));
-                values.insert(":oldToken".to_owned(), s(old.token.as_str()));
-                values.insert(":nowms".to_owned(), n(now.millis()));
-                values.insert(":lost".to_owned(), s(lost_claim_text(old)));
-                (
-                    format!("{base} AND #claimId = :oldId AND #claimToken = :oldToken AND #claimLease <= :nowms"),
-                    format!("{set}, #lostClaim = :lost REMOVE #throttledUntil"),
-                )
-            }
-        };
-        let mut names_list = vec![
-            ("#version", VERSION),
-            ("#nextAttempt", NEXT_ATTEMPT),
-            ("#status", STATUS),
-            ("#claimId", CLAIM_ID),
-            ("#claimLease", CLAIM_LEASE),
-            ("#claimNumber", CLAIM_NUMBER),
-            ("#claimStarted", CLAIM_STARTED),
-            ("#claimToken", CLAIM_TOKEN),
-            ("#throttledUntil", THROTTLED_UNTIL),
-        ];
-        if expired.is_some() {
-            names_list.push(("#lostClaim", LOST_CLAIM));
-        }
-        self.client
-            .update_item()
-            .table_name(&self.table)
-            .set_key(Some(key(delivery_pk(id), DELIVERY_SK)))
-            .update_expression(update)
-            .condition_expression(condition)
-            .set_expression_attribute_names(Some(names(&names_list)))
-            .set_expression_attribute_values(Some(values))
-            .return_values(ReturnValue::AllOld)
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .send()
-            .await
-    }
-
-    /// Takes over `expired`, the claim `current` holds past its lease: a write
-    /// conditional on that claim, keeping it as `lostClaim`. Its repeat after a
-    /// lost answer finds the claim ours and the lost one on the item.
-    async fn take_over(
-        &self,
-        id: &DeliveryId,
-        claim: &ClaimRecord,
-        current: Delivery,
-        expired: ClaimRecord,
-    ) -> PortResult<Claim> {
-        match self.claim_update(id, claim, Some(&expired)).await {
-            Ok(_) => Ok(Claim::Claimed {
-                delivery: apply_claim(&current, claim),
-                lost: Some(expired),
-            }),
-            Err(e) => {
-                let old = match e.as_service_error() {
-                    Some(UpdateItemError::ConditionalCheckFailedException(c)) => c.item.clone(),
-                    _ => return Err(from_sdk(e)),
-                };
-                let Some(old) = old.filter(|i| is_live(get_n(i, TTL_ATTR), self.now())) else {
-                    return Ok(Claim::Refused(None));
-                };
-                let now_held = self.one_delivery(old).await?;
-                if claim_held_by(&now_held, claim) && !now_held.status.is_settled() {
-                    return Ok(Claim::Claimed {
-                        delivery: now_held,
-                        lost: Some(expired),
-                    });
-                }
-                Ok(Claim::Refused(Some(now_held)))
-            }
         }
     }
 }
