@@ -1,7 +1,8 @@
 //! End-to-end: per-endpoint limits on the local stack (moto, the real DynamoDB
 //! limiter, the sender pollers), measured by the receivers' own request-start
-//! timestamps: a rate limit never exceeded, an in-flight cap never overlapped, and a
-//! hanging endpoint under a cap not delaying another endpoint.
+//! timestamps: a rate limit never exceeded, an in-flight cap never overlapped, a
+//! hanging endpoint under a cap not delaying another endpoint, and one without any
+//! limit moved to the slow lane instead of holding every sender.
 
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
 use serde_json::{Value, json};
@@ -148,5 +149,35 @@ async fn a_hanging_endpoint_under_a_cap_does_not_delay_another() {
         delays.iter().all(|d| *d <= 1_200),
         "a delivery to the fast endpoint waited: {delays:?}"
     );
+    h.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hanging_endpoint_without_limits_moves_to_the_slow_lane() {
+    let h = Harness::start(test_options("slow-lane")).await;
+    // Every attempt hangs past the endpoint's 15 s timeout; no limit is set.
+    let hanging = receiver(vec![Reply::Hang(Duration::from_secs(20))]).await;
+    let slow = endpoint(&h, &hanging.url(), json!({"timeoutMs": 15000})).await;
+    let fast_rx = receiver(vec![Reply::Status(204)]).await;
+    let fast = endpoint(&h, &fast_rx.url(), json!({})).await;
+    for i in 0..40 {
+        h.event(&slow, json!({"n": i})).await;
+    }
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        ids.push(h.event(&fast, json!({"n": i})).await);
+    }
+    // Without lanes every poller holds a hanging attempt until its 15 s timeout, and
+    // nothing else is sent meanwhile.
+    let got = fast_rx.wait_for(5, Duration::from_secs(10)).await;
+    assert_eq!(got.len(), 5, "every fast delivery arrives while the hanging attempts are open");
+    let open = hanging.received().len();
+    assert!(
+        (1..=20).contains(&open),
+        "the hanging endpoint holds one batch per lane at most (10 messages each), got {open} requests"
+    );
+    for id in &ids {
+        assert_eq!(h.delivery(id).await["status"], "succeeded");
+    }
     h.stop().await;
 }

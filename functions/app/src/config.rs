@@ -8,6 +8,9 @@ pub const ENV_TABLE: &str = "COURIER_TABLE";
 pub const ENV_QUEUE_URL: &str = "COURIER_QUEUE_URL";
 pub const ENV_QUEUE_ARN: &str = "COURIER_QUEUE_ARN";
 pub const ENV_DLQ_URL: &str = "COURIER_DLQ_URL";
+/// The slow lane's queue (`courier_core::lanes`); blank: no slow lane, every step
+/// is attempted where it is taken.
+pub const ENV_SLOW_QUEUE_URL: &str = "COURIER_SLOW_QUEUE_URL";
 pub const ENV_SCHEDULE_GROUP: &str = "COURIER_SCHEDULE_GROUP";
 pub const ENV_SCHEDULER_ROLE_ARN: &str = "COURIER_SCHEDULER_ROLE_ARN";
 pub const ENV_SQS_MAX_DELAY: &str = "COURIER_SQS_MAX_DELAY_SECONDS";
@@ -36,11 +39,12 @@ pub const ENV_DEFAULT_MAX_IN_FLIGHT: &str = "COURIER_DEFAULT_MAX_IN_FLIGHT";
 pub const ENV_CONSOLE_URL: &str = "COURIER_CONSOLE_URL";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 20] = [
+pub const ALL_ENV: [&str; 21] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
     ENV_DLQ_URL,
+    ENV_SLOW_QUEUE_URL,
     ENV_SCHEDULE_GROUP,
     ENV_SCHEDULER_ROLE_ARN,
     ENV_SQS_MAX_DELAY,
@@ -69,6 +73,7 @@ pub struct Config {
     pub queue_url: String,
     pub queue_arn: String,
     pub dlq_url: Option<String>,
+    pub slow_queue_url: Option<String>,
     pub schedule_group: String,
     pub scheduler_role_arn: String,
     /// Waits up to this many seconds use an SQS message delay; longer ones a
@@ -172,6 +177,7 @@ impl Config {
             queue_url: req(ENV_QUEUE_URL)?,
             queue_arn: req(ENV_QUEUE_ARN)?,
             dlq_url: vars.get(ENV_DLQ_URL).filter(|v| !v.is_empty()).cloned(),
+            slow_queue_url: vars.get(ENV_SLOW_QUEUE_URL).filter(|v| !v.is_empty()).cloned(),
             schedule_group: req(ENV_SCHEDULE_GROUP)?,
             scheduler_role_arn: req(ENV_SCHEDULER_ROLE_ARN)?,
             sqs_max_delay_seconds: num(ENV_SQS_MAX_DELAY, 900, 900)?.max(1),

@@ -32,6 +32,8 @@ pub struct ResourceNames {
     pub table: String,
     pub queue: String,
     pub dlq: String,
+    /// The slow lane's queue (`courier_core::lanes`), drained by a small concurrency.
+    pub slow_queue: String,
     pub schedule_group: String,
     /// The role schedules name for delivering to the queue. Not created here (the
     /// emulator does not check IAM); template.yaml creates the real one.
@@ -42,6 +44,7 @@ pub struct ResourceNames {
 
 impl ResourceNames {
     /// `<prefix>-table`, `<prefix>-deliveries`, `<prefix>-deliveries-dlq`,
+    /// `<prefix>-deliveries-slow`,
     /// `<prefix>-schedules`, role `arn:aws:iam::123456789012:role/<prefix>-scheduler`
     /// (moto's account), visibility 180 s.
     pub fn with_prefix(prefix: &str) -> Self {
@@ -49,6 +52,7 @@ impl ResourceNames {
             table: format!("{prefix}-table"),
             queue: format!("{prefix}-deliveries"),
             dlq: format!("{prefix}-deliveries-dlq"),
+            slow_queue: format!("{prefix}-deliveries-slow"),
             schedule_group: format!("{prefix}-schedules"),
             scheduler_role_arn: format!("arn:aws:iam::123456789012:role/{prefix}-scheduler"),
             visibility_timeout_seconds: 180,
@@ -64,6 +68,8 @@ pub struct Resources {
     pub queue_arn: String,
     pub dlq_url: String,
     pub dlq_arn: String,
+    pub slow_queue_url: String,
+    pub slow_queue_arn: String,
     pub schedule_group: String,
     pub scheduler_role_arn: String,
 }
@@ -101,6 +107,8 @@ pub async fn ensure_resources(config: &SdkConfig, names: &ResourceNames) -> Resu
     let sqs = aws_sdk_sqs::Client::new(config);
     let (dlq_url, dlq_arn) = ensure_queue(&sqs, &names.dlq, dlq_attributes()).await?;
     let (queue_url, queue_arn) = ensure_queue(&sqs, &names.queue, queue_attributes(names, &dlq_arn)).await?;
+    let (slow_queue_url, slow_queue_arn) =
+        ensure_queue(&sqs, &names.slow_queue, queue_attributes(names, &dlq_arn)).await?;
     ensure_schedule_group(&aws_sdk_scheduler::Client::new(config), &names.schedule_group).await?;
     Ok(Resources {
         table: names.table.clone(),
@@ -108,6 +116,8 @@ pub async fn ensure_resources(config: &SdkConfig, names: &ResourceNames) -> Resu
         queue_arn,
         dlq_url,
         dlq_arn,
+        slow_queue_url,
+        slow_queue_arn,
         schedule_group: names.schedule_group.clone(),
         scheduler_role_arn: names.scheduler_role_arn.clone(),
     })

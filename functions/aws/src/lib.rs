@@ -40,6 +40,8 @@ pub struct Deployment {
     pub steps: std::sync::Arc<SqsQueue>,
     /// Scheduler's recurring schedules (the `/v1/schedules` timers).
     pub recurring: std::sync::Arc<SchedulerTimer>,
+    /// The slow lane's queue, when the deployment has one (`COURIER_SLOW_QUEUE_URL`).
+    pub slow_lane: Option<std::sync::Arc<SqsQueue>>,
 }
 
 impl Deployment {
@@ -59,6 +61,10 @@ impl Deployment {
         let queue = std::sync::Arc::new(queue);
         let timer = std::sync::Arc::new(timer);
         Ok(Deployment {
+            slow_lane: config
+                .slow_queue_url
+                .as_ref()
+                .map(|url| std::sync::Arc::new(SqsQueue::new(&sdk, url.clone()))),
             recurring: timer.clone(),
             store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
             steps: queue.clone(),

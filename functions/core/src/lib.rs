@@ -10,6 +10,7 @@
 pub mod classify;
 pub mod decide;
 pub mod health;
+pub mod lanes;
 pub mod ids;
 pub mod limiter;
 pub mod operational;

@@ -61,6 +61,7 @@ impl StepSink for Console {
                     attempt.diagnostic
                 )
             }
+            Ok(StepOutcome::Diverted { cause }) => format!("moved to the slow lane ({})", cause.as_str()),
             Ok(StepOutcome::SettledWithoutAttempt { delivery }) => format!(
                 "{}  settled without an attempt: {:?}",
                 delivery.id, delivery.dead_reason

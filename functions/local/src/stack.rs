@@ -18,6 +18,7 @@ use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
 use courier_app::schedule_fire::ScheduleFirer;
 use courier_app::sender::{Faults, NoFaults, Sender, SenderSettings};
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
+use courier_sender::slow_lane::{Lane, SlowLane};
 use courier_core::ids::TenantId;
 use futures_util::StreamExt;
 use std::net::SocketAddr;
@@ -66,6 +67,8 @@ pub struct StackOptions {
     /// Admit schedules at `rate(N seconds)` (tests and dev runs only: Scheduler has
     /// no such rate, and the API on AWS never admits it).
     pub second_rates: bool,
+    /// The lanes' knobs (`courier_core::lanes`); None works without a slow lane.
+    pub lanes: Option<courier_core::lanes::LaneSettings>,
 }
 
 impl Default for StackOptions {
@@ -86,6 +89,7 @@ impl Default for StackOptions {
             reconcile: courier_app::reconcile::ReconcileSettings::default(),
             loopback_targets_only: false,
             second_rates: false,
+            lanes: Some(courier_core::lanes::LaneSettings::default()),
         }
     }
 }
@@ -101,6 +105,8 @@ pub struct Stack {
     pub store: Arc<DynamoStore>,
     /// Where recurring schedules' firings go (the sender's pollers hand them to it).
     pub firer: Arc<ScheduleFirer>,
+    /// The process's lanes and the slow lane's queue (None: no slow lane).
+    pub slow_lane: Option<Arc<SlowLane>>,
     /// Keeps the emulator alive for the stack's lifetime (None when external).
     _emulator: Option<courier_aws::testing::Emulator>,
     shutdown: watch::Sender<bool>,
@@ -273,12 +279,18 @@ impl Stack {
             opts.sink.clone(),
             rx.clone(),
         )));
+        let slow_lane = opts.lanes.map(|settings| {
+            Arc::new(SlowLane {
+                lanes: Arc::new(courier_app::sender::lanes::Lanes::new(settings)),
+                queue: Arc::new(SqsQueue::new(&sdk, res.slow_queue_url.clone())),
+            })
+        });
         // Lambda's event source mapping starts with five pollers working batches side
         // by side; one poller working them one after another made messages that came
         // due together wait for each other's batches (the bench's timer lateness showed it).
         for _ in 0..SENDER_POLLERS {
             tasks.push(tokio::spawn(poll_loop(
-                Consumer::Sender(sender.clone(), firer.clone()),
+                Consumer::Sender(sender.clone(), firer.clone(), slow_lane.clone().map(LaneOf::Main)),
                 queue.clone(),
                 res.queue_arn.clone(),
                 opts.visibility_timeout_seconds,
@@ -287,9 +299,21 @@ impl Stack {
                 rx.clone(),
             )));
         }
+        // The slow lane's event source mapping, at its smallest concurrency.
+        if let Some(slow) = &slow_lane {
+            tasks.push(tokio::spawn(poll_loop(
+                Consumer::Sender(sender.clone(), firer.clone(), Some(LaneOf::Slow(slow.clone()))),
+                Arc::new(SqsQueue::new(&sdk, res.slow_queue_url.clone())),
+                res.slow_queue_arn.clone(),
+                opts.visibility_timeout_seconds,
+                Polling::Long,
+                opts.sink.clone(),
+                rx.clone(),
+            )));
+        }
         // One more, for delayed messages (see `Polling::AtDelayEnds`).
         tasks.push(tokio::spawn(poll_loop(
-            Consumer::Sender(sender.clone(), firer.clone()),
+            Consumer::Sender(sender.clone(), firer.clone(), slow_lane.clone().map(LaneOf::Main)),
             queue.clone(),
             res.queue_arn.clone(),
             opts.visibility_timeout_seconds,
@@ -329,6 +353,7 @@ impl Stack {
             timer,
             store,
             firer,
+            slow_lane,
             _emulator: emulator,
             shutdown,
             tasks,
@@ -344,10 +369,17 @@ impl Stack {
     }
 }
 
+/// Which lane a sender poller takes its batches from.
+#[derive(Clone)]
+enum LaneOf {
+    Main(Arc<SlowLane>),
+    Slow(Arc<SlowLane>),
+}
+
 /// What a polled queue feeds: the sender, or the dead-letter handler.
 #[derive(Clone)]
 enum Consumer {
-    Sender(Arc<Sender>, Arc<ScheduleFirer>),
+    Sender(Arc<Sender>, Arc<ScheduleFirer>, Option<LaneOf>),
     /// The delivery DLQ's: marks deliveries; the sender's fan-out worker and the
     /// firer recover the other kinds.
     DeadLetters(Arc<DynamoStore>, Arc<dyn Clock>, Arc<Sender>, Arc<ScheduleFirer>),
@@ -457,8 +489,12 @@ async fn poll_loop(
             }
         };
         let response = match &consumer {
-            Consumer::Sender(sender, firer) => {
-                let (response, results) = courier_sender::handle_batch_with(sender, Some(firer), event).await;
+            Consumer::Sender(sender, firer, lane) => {
+                let lane = lane.as_ref().map(|l| match l {
+                    LaneOf::Main(s) => Lane::Main(s),
+                    LaneOf::Slow(s) => Lane::Slow(s),
+                });
+                let (response, results) = courier_sender::handle_batch_in(sender, Some(firer), lane, event).await;
                 for r in &results {
                     sink.step(r);
                 }

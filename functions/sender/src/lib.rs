@@ -22,6 +22,7 @@ pub mod dispatch;
 pub mod log_buffer;
 pub mod log_format;
 pub mod maintenance;
+pub mod slow_lane;
 
 /// Where this process's EMF metrics go, set once at start-up from the configuration
 /// (the default, namespace `Courier` without a stack dimension, until then).
@@ -81,6 +82,9 @@ pub enum RecordError {
     /// A message `kind` this sender does not handle.
     #[error("unknown message kind {0:?}")]
     UnknownKind(String),
+    /// The message was to move to the slow lane but could not be sent there.
+    #[error("could not move the message to the slow lane")]
+    Divert,
     /// The step panicked; the batch's other records keep their outcomes.
     #[error("step panicked: {0}")]
     Panicked(String),
@@ -102,6 +106,18 @@ pub async fn handle_batch_with(
     schedules: Option<&ScheduleFirer>,
     event: SqsEvent,
 ) -> (SqsBatchResponse, Vec<RecordResult>) {
+    handle_batch_in(sender, schedules, None, event).await
+}
+
+/// [`handle_batch_with`], taken from `lane`: on the main lane a delivery step whose
+/// endpoint is slow or congested is moved to the slow lane instead of attempted
+/// (`courier_core::lanes`); every attempt's length is told to the lanes.
+pub async fn handle_batch_in(
+    sender: &Sender,
+    schedules: Option<&ScheduleFirer>,
+    lane: Option<slow_lane::Lane<'_>>,
+    event: SqsEvent,
+) -> (SqsBatchResponse, Vec<RecordResult>) {
     // The batch's log lines are written together when it ends (see `log_buffer`).
     let _log = log_buffer::STDOUT.batch();
     let cache = EndpointCache::default();
@@ -117,13 +133,24 @@ pub async fn handle_batch_with(
     // The batch's attempts are counted into one statistics write per endpoint-minute,
     // made once every record is done.
     let stats_batch = std::sync::Arc::new(courier_app::stats::StatsBatch::default());
+    let batch = lane.map_or(0, |l| l.lanes().batch());
+    let moved = slow_lane::Moved::default();
     let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> = courier_app::stats::STATS_BATCH
         .scope(
             stats_batch.clone(),
             event
                 .records
                 .iter()
-                .map(|r| AssertUnwindSafe(handle_record(sender, schedules, r, &cache, emf.as_ref())).catch_unwind())
+                .enumerate()
+                .map(|(index, r)| {
+                    let at = RecordAt {
+                        lane,
+                        batch,
+                        index,
+                        moved: &moved,
+                    };
+                    AssertUnwindSafe(handle_record(sender, schedules, r, &cache, emf.as_ref(), at)).catch_unwind()
+                })
                 .collect::<FuturesOrdered<_>>()
                 .collect(),
         )
@@ -131,6 +158,14 @@ pub async fn handle_batch_with(
     if let Some(stats) = sender.deliveries.stats() {
         let moved = stats_batch.flush(stats).await;
         notify_streaks(sender, moved).await;
+    }
+    let mut caught = caught;
+    if let Some(slow_lane::Lane::Main(slow)) = lane {
+        for index in moved.send(slow.queue.as_ref(), sender.clock.now()).await {
+            if let Some(r) = caught.get_mut(index) {
+                *r = Ok(Err(RecordError::Divert));
+            }
+        }
     }
     // The message ids are moved out of the batch, which is done with: a copy would
     // read each id's text again, long after SQS's event was parsed.
@@ -173,12 +208,23 @@ pub async fn handle_batch_with(
     (response, results)
 }
 
+/// Where a record sits: its batch's lane and number, its index, and where a moved
+/// message goes.
+#[derive(Clone, Copy)]
+struct RecordAt<'a> {
+    lane: Option<slow_lane::Lane<'a>>,
+    batch: u64,
+    index: usize,
+    moved: &'a slow_lane::Moved,
+}
+
 async fn handle_record(
     sender: &Sender,
     schedules: Option<&ScheduleFirer>,
     record: &SqsMessage,
     cache: &EndpointCache,
     emf: Option<&Mutex<Vec<StepSample>>>,
+    at: RecordAt<'_>,
 ) -> Result<StepOutcome, RecordError> {
     let body = record.body.as_deref().unwrap_or("");
     match dispatch::kind_of(body) {
@@ -205,7 +251,28 @@ async fn handle_record(
             // records run interleaved on one task, and an entered guard would leak one
             // record's span into another's logs.
             async {
-                match sender.handle(&m, cache).await {
+                // A completion check sends nothing: it never waits for a lane.
+                let slot = match at.lane {
+                    Some(slow_lane::Lane::Main(slow)) if !m.completion_check => {
+                        match slow.lanes.enter(&m.tenant_id, &m.endpoint_id, at.batch, || sender.clock.now()).await {
+                            courier_app::sender::lanes::Entry::Go(slot) => Some(slot),
+                            courier_app::sender::lanes::Entry::Divert(cause) => {
+                                tracing::info!(cause = cause.as_str(), "moved to the slow lane");
+                                at.moved.push(at.index, m.clone());
+                                return Ok(StepOutcome::Diverted { cause });
+                            }
+                        }
+                    }
+                    _ => None,
+                };
+                let result = sender.handle(&m, cache).await;
+                if let (Some(lane), Ok(StepOutcome::Attempted { attempt, .. })) = (at.lane, &result) {
+                    let timed_out = attempt.error_class.as_deref() == Some("timeout");
+                    lane.lanes()
+                        .observe(&m.tenant_id, &m.endpoint_id, attempt.duration_ms, timed_out, sender.clock.now());
+                }
+                drop(slot);
+                match result {
                     Ok(outcome) => {
                         log_outcome(&outcome);
                         // The step's metrics, written with the batch's (see `handle_batch`).
@@ -465,6 +532,9 @@ fn log_outcome(outcome: &StepOutcome) {
         }
         StepOutcome::Dropped { why } => {
             tracing::info!(why = ?why, "message dropped")
+        }
+        StepOutcome::Diverted { cause } => {
+            tracing::debug!(cause = cause.as_str(), "moved to the slow lane")
         }
         StepOutcome::FanoutStep { created, matched, more } => {
             tracing::info!(created, matched, more, "fan-out step done")

@@ -31,8 +31,21 @@ async fn main() -> Result<(), Error> {
         None => courier_http::AllowedPorts::default(),
     };
     let courier_aws::Deployment {
-        store, planner, steps, ..
+        store,
+        planner,
+        steps,
+        slow_lane,
+        ..
     } = courier_aws::Deployment::from_config(&config).await?;
+    // Steps to slow or congested endpoints move to the slow lane's queue, which a
+    // mapping of small concurrency drains (`courier_core::lanes`).
+    let slow_lane = slow_lane.map(|queue| {
+        Arc::new(courier_sender::slow_lane::SlowLane {
+            lanes: Arc::new(courier_app::sender::lanes::Lanes::default()),
+            queue,
+        })
+    });
+    let slow_queue_url = config.slow_queue_url.clone().unwrap_or_default();
     courier_sender::set_metrics_target(config.metrics.clone());
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
     let schedule_dlq_arn = config.schedule_dlq_arn.clone().unwrap_or_default();
@@ -95,6 +108,8 @@ async fn main() -> Result<(), Error> {
         let dlq_store = dlq_store.clone();
         let dlq_url = dlq_url.clone();
         let schedule_dlq_arn = schedule_dlq_arn.clone();
+        let slow_lane = slow_lane.clone();
+        let slow_queue_url = slow_queue_url.clone();
         async move {
             let clock = courier_app::system::SystemClock;
             let batch = match event.payload {
@@ -116,7 +131,15 @@ async fn main() -> Result<(), Error> {
                 // Scheduler's DLQ: each message goes back on its way.
                 maintenance::handle_schedule_dead_letters(&sender.planner, &clock, recovery, batch).await
             } else {
-                courier_sender::handle_batch_with(&sender, Some(&firer), batch).await.0
+                use courier_sender::slow_lane::Lane;
+                let lane = slow_lane.as_deref().map(|s| {
+                    if courier_sender::from_queue(&batch, &slow_queue_url) {
+                        Lane::Slow(s)
+                    } else {
+                        Lane::Main(s)
+                    }
+                });
+                courier_sender::handle_batch_in(&sender, Some(&firer), lane, batch).await.0
             };
             Ok::<serde_json::Value, Error>(serde_json::to_value(response)?)
         }

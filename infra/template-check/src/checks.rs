@@ -48,6 +48,7 @@ const ENV_TABLE: &str = "COURIER_TABLE";
 const ENV_QUEUE_URL: &str = "COURIER_QUEUE_URL";
 const ENV_QUEUE_ARN: &str = "COURIER_QUEUE_ARN";
 const ENV_DLQ_URL: &str = "COURIER_DLQ_URL";
+const ENV_SLOW_QUEUE_URL: &str = "COURIER_SLOW_QUEUE_URL";
 const ENV_SCHEDULE_GROUP: &str = "COURIER_SCHEDULE_GROUP";
 const ENV_SCHEDULER_ROLE_ARN: &str = "COURIER_SCHEDULER_ROLE_ARN";
 const ENV_SCHEDULE_DLQ_ARN: &str = "COURIER_SCHEDULE_DLQ_ARN";
@@ -240,6 +241,15 @@ pub fn check_wiring(inputs: &Inputs) -> Vec<String> {
             out.push(format!(
                 "{id}: {ENV_DLQ_URL} names {d}, but {q}'s RedrivePolicy sends to {:?}",
                 redrive_target(t, q)
+            ));
+        }
+        // The slow lane carries delivery messages: same dead-letter queue.
+        let slow = typed_ref(ENV_SLOW_QUEUE_URL, "AWS::SQS::Queue", &mut out);
+        if let (Some(s), Some(d)) = (&slow, &dlq)
+            && redrive_target(t, s).as_ref() != Some(d)
+        {
+            out.push(format!(
+                "{id}: {ENV_SLOW_QUEUE_URL} names {s}, whose RedrivePolicy should send to {d} like the delivery queue's"
             ));
         }
         for (name, param) in ENV_PARAMETERS {
@@ -546,7 +556,18 @@ pub fn check_iam(inputs: &Inputs, required: &Required) -> Vec<String> {
         }
         let env = t.function_env(id);
         if let Some(q) = env.get(ENV_QUEUE_ARN).and_then(|v| get_att_target(v, "Arn")) {
-            only_arn_of("sqs:SendMessage", &q, &mut out);
+            // The delivery queue, and the slow lane's queue that steps move to.
+            let slow = env.get(ENV_SLOW_QUEUE_URL).and_then(ref_target);
+            let rs = resource_of("sqs:SendMessage");
+            let allowed = |r: &Value| {
+                let target = get_att_target(r, "Arn");
+                target.as_deref() == Some(q.as_str()) || (target.is_some() && target == slow)
+            };
+            if !rs.iter().all(allowed) {
+                out.push(format!(
+                    "{id} ({role}): sqs:SendMessage should be allowed on !GetAtt {q}.Arn (and the slow lane's queue) only"
+                ));
+            }
         }
         if let Some(r) = env.get(ENV_SCHEDULER_ROLE_ARN).and_then(|v| get_att_target(v, "Arn")) {
             only_arn_of("iam:PassRole", &r, &mut out);
@@ -765,7 +786,9 @@ pub fn check_queue(inputs: &Inputs) -> Vec<String> {
                         "{id}: ScalingConfig.MaximumConcurrency should be !Ref a parameter (SenderMaxConcurrency)"
                     )),
                 }
-            } else if max.and_then(|m| number(Some(m))).is_none() {
+            } else if max.and_then(|m| number(Some(m))).is_none()
+                && !max.and_then(ref_target).is_some_and(|p| t.has_parameter(&p))
+            {
                 out.push(format!(
                     "{id}: the SQS event on {queue} should set ScalingConfig.MaximumConcurrency"
                 ));

@@ -469,13 +469,13 @@ async fn the_table_is_what_the_bootstrap_creates() {
 fn an_event_source_queue_missing_from_the_role_is_reported() {
     let text = replaced(
         &template_text(),
-        "                  - !GetAtt DeliveryQueue.Arn\n                  - !GetAtt DeliveryDeadLetterQueue.Arn\n",
-        "                  - !GetAtt DeliveryQueue.Arn\n",
+        "                  - !GetAtt SlowQueue.Arn\n                  - !GetAtt DeliveryDeadLetterQueue.Arn\n",
+        "                  - !GetAtt SlowQueue.Arn\n",
     );
     let (findings, _) = check(&text);
     assert_reported(
         &findings,
-        "should be allowed on exactly the event source queues: DeliveryDeadLetterQueue, DeliveryQueue, ScheduleDeadLetterQueue",
+        "should be allowed on exactly the event source queues: DeliveryDeadLetterQueue, DeliveryQueue, ScheduleDeadLetterQueue, SlowQueue",
     );
 }
 
@@ -557,13 +557,13 @@ fn a_schedule_without_a_dead_letter_queue_or_retry_policy_is_reported() {
 fn too_little_reserved_concurrency_no_throttling_or_no_deletion_protection_is_reported() {
     let text = replaced(
         &template_text(),
-        "  SenderReservedConcurrency:\n    Type: Number\n    Default: 15",
+        "  SenderReservedConcurrency:\n    Type: Number\n    Default: 17",
         "  SenderReservedConcurrency:\n    Type: Number\n    Default: 12",
     );
     let (findings, _) = check(&text);
     assert_reported(
         &findings,
-        "SenderFunction: ReservedConcurrentExecutions Some(12) should be at least 15",
+        "SenderFunction: ReservedConcurrentExecutions Some(12) should be at least 17",
     );
     let text = without_line(&template_text(), "ThrottlingRateLimit: !Ref ApiThrottlingRateLimit");
     let (findings, _) = check(&text);
@@ -627,4 +627,28 @@ fn an_action_only_another_binary_needs_is_reported() {
     );
     assert!(required["ApiFunction"].contains_key("scheduler:UpdateSchedule"));
     assert!(!required["SenderFunction"].contains_key("scheduler:UpdateSchedule"));
+}
+
+#[test]
+fn a_slow_lane_that_dead_letters_elsewhere_or_sends_nowhere_allowed_is_reported() {
+    let text = replaced(
+        &template_text(),
+        "  SlowQueue:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 900\n      MessageRetentionPeriod: 345600\n      SqsManagedSseEnabled: true\n      RedrivePolicy:\n        deadLetterTargetArn: !GetAtt DeliveryDeadLetterQueue.Arn",
+        "  SlowQueue:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 900\n      MessageRetentionPeriod: 345600\n      SqsManagedSseEnabled: true\n      RedrivePolicy:\n        deadLetterTargetArn: !GetAtt ScheduleDeadLetterQueue.Arn",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "SenderFunction: COURIER_SLOW_QUEUE_URL names SlowQueue, whose RedrivePolicy should send to DeliveryDeadLetterQueue like the delivery queue's",
+    );
+    let text = replaced(
+        &template_text(),
+        "                Action: sqs:SendMessage\n                Resource:\n                  - !GetAtt DeliveryQueue.Arn\n                  - !GetAtt SlowQueue.Arn",
+        "                Action: sqs:SendMessage\n                Resource:\n                  - !GetAtt DeliveryQueue.Arn\n                  - !GetAtt DeadLetterParkingQueue.Arn",
+    );
+    let (findings, _) = check(&text);
+    assert_reported(
+        &findings,
+        "SenderFunction (SenderRole): sqs:SendMessage should be allowed on !GetAtt DeliveryQueue.Arn (and the slow lane's queue) only",
+    );
 }

@@ -6,6 +6,7 @@
 
 mod endpoint_cache;
 mod hold;
+pub mod lanes;
 mod recorder;
 mod request;
 mod step;
@@ -130,6 +131,9 @@ pub enum StepOutcome {
     SettledWithoutAttempt { delivery: Box<Delivery> },
     /// Nothing to do: duplicate, stale or unknown; the message is consumed.
     Dropped { why: DropReason },
+    /// Moved to the slow lane without an attempt: the endpoint's attempts are slow
+    /// or congested (`courier_core::lanes`); the slow lane's sender makes it.
+    Diverted { cause: courier_core::lanes::DivertCause },
     /// A fan-out step wrote `created` deliveries for `matched` subscribers; `more`:
     /// the next step is queued.
     FanoutStep { created: usize, matched: usize, more: bool },

@@ -1,0 +1,254 @@
+//! The process's lanes: the attempts under way per endpoint and their slow marks
+//! (`courier_core::lanes`), shared by every batch the process works. The sender
+//! handler asks [`Lanes::enter`] before a main-lane delivery step and moves the
+//! message to the slow-lane queue when told to; no storage is read or written for it.
+
+use courier_core::Timestamp;
+use courier_core::ids::{EndpointId, TenantId};
+use courier_core::lanes::{DivertCause, Gate, LaneSettings, LaneState, gate};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// The most endpoints tracked at once; idle ones are dropped first when it is reached.
+pub const MAX_TRACKED_ENDPOINTS: usize = 10_000;
+
+type Key = (TenantId, EndpointId);
+
+/// The lanes of one process.
+pub struct Lanes {
+    settings: LaneSettings,
+    state: Mutex<HashMap<Key, LaneState>>,
+    /// Woken whenever a slot is freed, for the messages waiting on one.
+    freed: Notify,
+    next_batch: AtomicU64,
+}
+
+/// What [`Lanes::enter`] decided.
+pub enum Entry<'a> {
+    /// Attempt now; the slot is freed when this is dropped.
+    Go(Slot<'a>),
+    /// Move the message to the slow lane.
+    Divert(DivertCause),
+}
+
+/// A slot held by one delivery step.
+pub struct Slot<'a> {
+    lanes: &'a Lanes,
+    key: Key,
+    batch: u64,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut state) = self.lanes.state.lock()
+            && let Some(s) = state.get_mut(&self.key)
+        {
+            s.leave(self.batch);
+        }
+        self.lanes.freed.notify_waiters();
+    }
+}
+
+impl Default for Lanes {
+    fn default() -> Self {
+        Lanes::new(LaneSettings::default())
+    }
+}
+
+impl Lanes {
+    pub fn new(settings: LaneSettings) -> Self {
+        Lanes {
+            settings,
+            state: Mutex::new(HashMap::new()),
+            freed: Notify::new(),
+            next_batch: AtomicU64::new(1),
+        }
+    }
+
+    pub fn settings(&self) -> &LaneSettings {
+        &self.settings
+    }
+
+    /// A number for a batch about to be worked, told to [`Lanes::enter`].
+    pub fn batch(&self) -> u64 {
+        self.next_batch.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Asks for a slot for a step of `batch` to `endpoint`; `now` reads the clock
+    /// (called again after a wait). Waits at most once, for the allowance the gate
+    /// gives: a message still held back after it is moved.
+    pub async fn enter(
+        &self,
+        tenant: &TenantId,
+        endpoint: &EndpointId,
+        batch: u64,
+        now: impl Fn() -> Timestamp,
+    ) -> Entry<'_> {
+        let key = (tenant.clone(), endpoint.clone());
+        let mut waited = false;
+        loop {
+            // Registered before the look, so a slot freed between the two still wakes it.
+            let freed = self.freed.notified();
+            let at = now();
+            let decision = self.decide(&key, batch, at);
+            match decision {
+                Gate::Go => {
+                    return Entry::Go(Slot {
+                        lanes: self,
+                        key,
+                        batch,
+                    });
+                }
+                Gate::Divert(cause) => return Entry::Divert(cause),
+                Gate::Wait { .. } if waited => return Entry::Divert(DivertCause::Congested),
+                Gate::Wait { at_most_ms } => {
+                    if tokio::time::timeout(Duration::from_millis(at_most_ms), freed).await.is_err() {
+                        waited = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The gate's decision, taking the slot when it says go.
+    fn decide(&self, key: &Key, batch: u64, now: Timestamp) -> Gate {
+        let Ok(mut state) = self.state.lock() else {
+            // A poisoned map isolates nothing: go, as without lanes.
+            return Gate::Go;
+        };
+        if state.len() >= MAX_TRACKED_ENDPOINTS && !state.contains_key(key) {
+            state.retain(|_, s| !s.idle(now));
+        }
+        let entry = state.entry(key.clone()).or_default();
+        let decision = gate(entry, batch, now, &self.settings);
+        if decision == Gate::Go {
+            entry.enter(batch, now);
+        }
+        decision
+    }
+
+    /// Records how long an attempt to `endpoint` ran (from either lane).
+    pub fn observe(&self, tenant: &TenantId, endpoint: &EndpointId, duration_ms: u64, timed_out: bool, now: Timestamp) {
+        if let Ok(mut state) = self.state.lock() {
+            let key = (tenant.clone(), endpoint.clone());
+            if state.len() >= MAX_TRACKED_ENDPOINTS && !state.contains_key(&key) {
+                state.retain(|_, s| !s.idle(now));
+            }
+            state
+                .entry(key)
+                .or_default()
+                .observe(duration_ms, timed_out, now, &self.settings);
+        }
+    }
+
+    /// The endpoint's slow mark, when live.
+    pub fn slow_until(&self, tenant: &TenantId, endpoint: &EndpointId, now: Timestamp) -> Option<Timestamp> {
+        let state = self.state.lock().ok()?;
+        state
+            .get(&(tenant.clone(), endpoint.clone()))
+            .and_then(|s| s.slow_until(now))
+    }
+
+    /// How many endpoints are tracked.
+    pub fn tracked(&self) -> usize {
+        self.state.lock().map(|s| s.len()).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Entry, Lanes};
+    use courier_core::Timestamp;
+    use courier_core::ids::{EndpointId, TenantId};
+    use courier_core::lanes::{DivertCause, LaneSettings};
+    const S: LaneSettings = LaneSettings {
+        batch_cap: 1,
+        congested_after_ms: 250,
+        slow_after_ms: 2_000,
+        slow_for_ms: 60_000,
+    };
+
+    fn ids() -> (TenantId, EndpointId) {
+        (
+            TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
+            EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAB").unwrap_or_else(|e| panic!("{e}")),
+        )
+    }
+
+    /// The clock as tokio's paused time moves it.
+    fn clock(start: tokio::time::Instant) -> impl Fn() -> Timestamp {
+        move || Timestamp(1_000_000 + start.elapsed().as_millis() as i64)
+    }
+
+    fn gone(e: &Entry<'_>) -> Option<DivertCause> {
+        match e {
+            Entry::Go(_) => None,
+            Entry::Divert(c) => Some(*c),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_second_batch_waits_out_the_allowance_then_moves() {
+        let lanes = Lanes::new(S);
+        let (t, e) = ids();
+        let start = tokio::time::Instant::now();
+        let first = lanes.enter(&t, &e, 1, clock(start)).await;
+        assert_eq!(gone(&first), None);
+        let second = lanes.enter(&t, &e, 2, clock(start)).await;
+        assert_eq!(gone(&second), Some(DivertCause::Congested));
+        assert_eq!(start.elapsed().as_millis(), 250, "it waited the whole allowance");
+        // Once the allowance is spent, a third is moved at once.
+        let third = lanes.enter(&t, &e, 3, clock(start)).await;
+        assert_eq!(gone(&third), Some(DivertCause::Congested));
+        assert_eq!(start.elapsed().as_millis(), 250);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_slot_freed_during_the_wait_lets_the_waiting_batch_in() {
+        let lanes = Lanes::new(S);
+        let (t, e) = ids();
+        let start = tokio::time::Instant::now();
+        let first = lanes.enter(&t, &e, 1, clock(start)).await;
+        let freer = async move {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            drop(first);
+        };
+        let (_, second) = tokio::join!(freer, lanes.enter(&t, &e, 2, clock(start)));
+        assert_eq!(gone(&second), None);
+        assert_eq!(start.elapsed().as_millis(), 100);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_timed_out_attempt_moves_every_batch_at_once_until_the_mark_ends() {
+        let lanes = Lanes::new(S);
+        let (t, e) = ids();
+        let start = tokio::time::Instant::now();
+        lanes.observe(&t, &e, 5_000, true, clock(start)());
+        assert_eq!(lanes.slow_until(&t, &e, clock(start)()), Some(Timestamp(1_060_000)));
+        let same_batch = lanes.enter(&t, &e, 1, clock(start)).await;
+        assert_eq!(gone(&same_batch), Some(DivertCause::Slow));
+        assert_eq!(start.elapsed().as_millis(), 0, "no wait for a slow endpoint");
+        tokio::time::sleep(std::time::Duration::from_millis(60_000)).await;
+        let later = lanes.enter(&t, &e, 2, clock(start)).await;
+        assert_eq!(gone(&later), None);
+    }
+
+    #[test]
+    fn idle_endpoints_are_dropped_when_the_map_is_full() {
+        let lanes = Lanes::new(S);
+        let t = ids().0;
+        let now = Timestamp(1_000_000);
+        for n in 0..super::MAX_TRACKED_ENDPOINTS {
+            let e = EndpointId::parse(&format!("ep_01J{n:023}")).unwrap_or_else(|e| panic!("{e}"));
+            // A fast attempt leaves an idle entry behind.
+            lanes.observe(&t, &e, 10, false, now);
+        }
+        assert_eq!(lanes.tracked(), super::MAX_TRACKED_ENDPOINTS);
+        let slow = EndpointId::parse("ep_01JZZZZZZZZZZZZZZZZZZZZZZZ").unwrap_or_else(|e| panic!("{e}"));
+        lanes.observe(&t, &slow, 0, true, now);
+        assert_eq!(lanes.tracked(), 1, "the idle ones made room");
+    }
+}
