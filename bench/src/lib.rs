@@ -9,6 +9,7 @@ pub mod aws_requests;
 pub mod core_results;
 pub mod cost;
 pub mod cpu;
+pub mod isolation;
 pub mod lateness;
 pub mod receiver;
 pub mod report;

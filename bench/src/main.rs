@@ -13,7 +13,7 @@
 
 use courier_app::ports::Clock;
 use courier_bench::report::{self, Bench, Section};
-use courier_bench::{aws_requests, core_results, env_usize, lateness, receiver, sender_overhead, startup};
+use courier_bench::{aws_requests, core_results, env_usize, isolation, lateness, receiver, sender_overhead, startup};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -41,7 +41,7 @@ fn main() -> ExitCode {
         _ => {}
     }
     let sections =
-        std::env::var("COURIER_BENCH_SECTIONS").unwrap_or_else(|_| "sender,aws,lateness,startup,core".into());
+        std::env::var("COURIER_BENCH_SECTIONS").unwrap_or_else(|_| "sender,aws,lateness,isolation,startup,core".into());
     let wants = |s: &str| sections.split(',').any(|x| x.trim() == s);
     let mut bench = Bench {
         started_at: courier_app::system::SystemClock.now().to_rfc3339(),
@@ -49,6 +49,7 @@ fn main() -> ExitCode {
         sender: Section::skipped(),
         aws: Section::skipped(),
         lateness: Section::skipped(),
+        isolation: Section::skipped(),
         startup: Section::skipped(),
         core: Section::skipped(),
     };
@@ -80,7 +81,7 @@ fn main() -> ExitCode {
         );
         bench.sender = sender_overhead::run(&cfg).into();
     }
-    if wants("aws") || wants("lateness") {
+    if wants("aws") || wants("lateness") || wants("isolation") {
         match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
             Ok(rt) => {
                 if wants("aws") {
@@ -103,8 +104,22 @@ fn main() -> ExitCode {
                     eprintln!("courier-bench: timer lateness ({} retries per path)", cfg.per_path);
                     bench.lateness = rt.block_on(lateness::run(&cfg)).into();
                 }
+                if wants("isolation") {
+                    let cfg = isolation::Config {
+                        flood: env_usize("COURIER_BENCH_ISOLATION_FLOOD", 1000),
+                        others: 20,
+                        per_second: 2.0,
+                        time_limit: Duration::from_secs(60),
+                    };
+                    eprintln!(
+                        "courier-bench: isolation ({} deliveries to a hanging endpoint)",
+                        cfg.flood
+                    );
+                    bench.isolation = rt.block_on(isolation::run(&cfg)).into();
+                }
             }
             Err(e) => {
+                bench.isolation = Err(e.to_string()).into();
                 bench.aws = Err(e.to_string()).into();
                 bench.lateness = Err(e.to_string()).into();
             }
@@ -122,6 +137,7 @@ fn main() -> ExitCode {
         bench.sender.error.is_some(),
         bench.aws.error.is_some(),
         bench.lateness.error.is_some(),
+        bench.isolation.error.is_some(),
         bench.startup.error.is_some(),
         bench.core.error.is_some(),
     ];

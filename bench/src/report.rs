@@ -4,7 +4,7 @@
 //! `FLAGGED` only past bounds wide enough for a noisy shared machine, `ok` within.
 //! Section 3's "never early" is a promise of the product: `MISSED` if broken.
 
-use crate::{aws_requests, core_results, lateness, sender_overhead, startup};
+use crate::{aws_requests, core_results, isolation, lateness, sender_overhead, startup};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -49,6 +49,7 @@ pub struct Bench {
     pub sender: Section<sender_overhead::Report>,
     pub aws: Section<aws_requests::Report>,
     pub lateness: Section<lateness::Report>,
+    pub isolation: Section<isolation::Report>,
     pub startup: Section<startup::Report>,
     pub core: Section<core_results::Report>,
 }
@@ -324,6 +325,29 @@ fn rows(b: &Bench) -> Vec<Row> {
         ),
     }
 
+    match &b.isolation.result {
+        Some(i) => row(
+            "3 isolation",
+            format!(
+                "another tenant's deliveries ({} at {}/s) behind {} to an endpoint hanging past {} ms",
+                i.others, i.per_second, i.flood, i.hang_timeout_ms
+            ),
+            format!(
+                "p50 {:.0} / p99 {:.0} / max {:.0} ms late (n={}); the hanging one got {} requests",
+                i.late_ms.p50, i.p99_ms, i.late_ms.max, i.late_ms.n, i.hanging_requests
+            ),
+            "p99 <= 1000 ms",
+            verdict(i.late_ms.n == i.others && i.p99_ms <= 1000.0),
+        ),
+        None => row(
+            "3 isolation",
+            "another tenant's deliveries behind a hanging endpoint".into(),
+            err(&b.isolation.error),
+            "p99 <= 1000 ms",
+            String::new(),
+        ),
+    }
+
     match &b.startup.result {
         Some(s) => {
             for size in &s.sizes {
@@ -516,6 +540,7 @@ mod tests {
             sender: Ok(sender).into(),
             aws: Section::skipped(),
             lateness: Section::skipped(),
+            isolation: Section::skipped(),
             startup: Ok(startup).into(),
             core: Section::skipped(),
         }

@@ -170,7 +170,11 @@ async fn a_hanging_endpoint_without_limits_moves_to_the_slow_lane() {
     // Without lanes every poller holds a hanging attempt until its 15 s timeout, and
     // nothing else is sent meanwhile.
     let got = fast_rx.wait_for(5, Duration::from_secs(10)).await;
-    assert_eq!(got.len(), 5, "every fast delivery arrives while the hanging attempts are open");
+    assert_eq!(
+        got.len(),
+        5,
+        "every fast delivery arrives while the hanging attempts are open"
+    );
     let open = hanging.received().len();
     assert!(
         (1..=20).contains(&open),

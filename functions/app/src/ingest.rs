@@ -340,6 +340,21 @@ pub async fn enqueue_waiting(
     first_error.map_or(Ok(()), Err)
 }
 
+/// Counts the deliveries an event's write dropped at once into their endpoints'
+/// statistics (`crate::stats`); call once, after the write that created them (a
+/// repeated write that finds the event stored counts nothing). A failed count is
+/// logged and lost, never the event.
+pub async fn count_dropped(store: &dyn DeliveryStore, deliveries: &[Delivery], now: Timestamp) {
+    let Some(stats) = store.stats() else { return };
+    for d in deliveries.iter().filter(|d| d.status == DeliveryStatus::Dropped) {
+        if let Some(tally) = crate::stats::StatsTally::of_settled(d, now)
+            && let Err(e) = stats.add_stats(&tally).await
+        {
+            tracing::warn!(endpoint = %d.endpoint_id, error = %e, "a dropped delivery was not counted");
+        }
+    }
+}
+
 /// Queues the deliveries due now ([`send_ahead`]), writes the event and its
 /// deliveries, then queues the rest.
 pub async fn store_and_enqueue(
@@ -352,5 +367,6 @@ pub async fn store_and_enqueue(
     let mut deliveries = deliveries.to_vec();
     send_ahead(planner, &mut deliveries, now).await;
     store.create_event(event, &deliveries).await?;
+    count_dropped(store, &deliveries, now).await;
     enqueue_waiting(store, planner, &deliveries, now).await
 }

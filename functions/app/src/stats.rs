@@ -220,6 +220,29 @@ impl StatsTally {
     }
 }
 
+impl StatsTally {
+    /// What a delivery settled without an attempt adds (dropped at ingest, failed
+    /// when its deadline or its endpoint went first): its status only, the run of
+    /// failures left alone. `None` for a delivery not settled.
+    pub fn of_settled(delivery: &Delivery, at: Timestamp) -> Option<Self> {
+        let slot = match delivery.status {
+            DeliveryStatus::Succeeded => 0,
+            DeliveryStatus::Failed => 1,
+            DeliveryStatus::Dropped => 2,
+            _ => return None,
+        };
+        let mut counts = StatsCounts::default();
+        counts.deliveries[slot] = 1;
+        Some(StatsTally {
+            tenant: delivery.tenant_id.clone(),
+            endpoint: delivery.endpoint_id.clone(),
+            at,
+            counts,
+            streak: StreakChange::Keep,
+        })
+    }
+}
+
 /// The tallies of one sender batch, added up per endpoint and minute and written
 /// once each when the batch ends ([`StatsBatch::flush`]): ten attempts to one
 /// endpoint in a batch cost one counter write, not ten. A process that stops

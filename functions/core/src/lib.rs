@@ -10,8 +10,8 @@
 pub mod classify;
 pub mod decide;
 pub mod health;
-pub mod lanes;
 pub mod ids;
+pub mod lanes;
 pub mod limiter;
 pub mod operational;
 pub mod outcome;

@@ -254,7 +254,11 @@ async fn handle_record(
                 // A completion check sends nothing: it never waits for a lane.
                 let slot = match at.lane {
                     Some(slow_lane::Lane::Main(slow)) if !m.completion_check => {
-                        match slow.lanes.enter(&m.tenant_id, &m.endpoint_id, at.batch, || sender.clock.now()).await {
+                        match slow
+                            .lanes
+                            .enter(&m.tenant_id, &m.endpoint_id, at.batch, || sender.clock.now())
+                            .await
+                        {
                             courier_app::sender::lanes::Entry::Go(slot) => Some(slot),
                             courier_app::sender::lanes::Entry::Divert(cause) => {
                                 tracing::info!(cause = cause.as_str(), "moved to the slow lane");
@@ -268,8 +272,13 @@ async fn handle_record(
                 let result = sender.handle(&m, cache).await;
                 if let (Some(lane), Ok(StepOutcome::Attempted { attempt, .. })) = (at.lane, &result) {
                     let timed_out = attempt.error_class.as_deref() == Some("timeout");
-                    lane.lanes()
-                        .observe(&m.tenant_id, &m.endpoint_id, attempt.duration_ms, timed_out, sender.clock.now());
+                    lane.lanes().observe(
+                        &m.tenant_id,
+                        &m.endpoint_id,
+                        attempt.duration_ms,
+                        timed_out,
+                        sender.clock.now(),
+                    );
                 }
                 drop(slot);
                 match result {

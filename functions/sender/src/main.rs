@@ -139,7 +139,9 @@ async fn main() -> Result<(), Error> {
                         Lane::Main(s)
                     }
                 });
-                courier_sender::handle_batch_in(&sender, Some(&firer), lane, batch).await.0
+                courier_sender::handle_batch_in(&sender, Some(&firer), lane, batch)
+                    .await
+                    .0
             };
             Ok::<serde_json::Value, Error>(serde_json::to_value(response)?)
         }

@@ -337,6 +337,7 @@ impl Api {
     ) -> ApiResult<()> {
         match stored {
             Ok(()) => {
+                ingest::count_dropped(self.deliveries.as_ref(), deliveries, now).await;
                 ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, deliveries, now).await?;
                 self.start_fanout(event).await?;
             }

@@ -69,9 +69,79 @@ pub fn stats_window(query: Option<&str>, now: Timestamp) -> ApiResult<StatsWindo
     })
 }
 
+/// How long a summed answer is served again: an application's or tenant's figures
+/// read up to two queries per endpoint, and a dashboard asks every few seconds.
+pub const SUMMED_FOR_MS: i64 = 60_000;
+/// Summed answers kept per process, at most.
+const SUMMED_KEPT: usize = 1_000;
+
+/// What identifies a summed answer: the tenant, the endpoints summed (a digest of
+/// their ids, so a portal link's narrower scope never reads a wider answer), the
+/// granularity and the window's bucket-aligned ends.
+type SummedKey = (String, [u8; 32], &'static str, i64, i64);
+
+/// Summed answers of this process, each with the instant it was computed.
+fn summed_cache() -> &'static std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, serde_json::Value)>> {
+    static CACHE: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, serde_json::Value)>>,
+    > = std::sync::OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+fn summed_key(tenant: &Tenant, endpoints: &[Endpoint], window: &StatsWindow) -> SummedKey {
+    use sha2::Digest as _;
+    let mut ids: Vec<&str> = endpoints
+        .iter()
+        .take(MAX_SUMMED_ENDPOINTS)
+        .map(|e| e.id.as_str())
+        .collect();
+    ids.sort_unstable();
+    let mut h = sha2::Sha256::new();
+    for id in ids {
+        h.update(id.as_bytes());
+        h.update([0]);
+    }
+    let g = window.granularity;
+    (
+        tenant.id.to_string(),
+        h.finalize().into(),
+        g.as_str(),
+        g.floor(window.since).0,
+        g.floor(window.until).0,
+    )
+}
+
 impl Api {
-    /// The answer for these endpoints' figures summed.
+    /// The answer for these endpoints' figures summed, served again for a minute.
     async fn summed_stats(&self, tenant: &Tenant, endpoints: &[Endpoint], window: &StatsWindow) -> ApiResult<Response> {
+        let now = self.clock.now();
+        let key = summed_key(tenant, endpoints, window);
+        if let Ok(cache) = summed_cache().lock()
+            && let Some((at, answer)) = cache.get(&key)
+            && now.0.saturating_sub(at.0) < SUMMED_FOR_MS
+            && at.0 <= now.0
+        {
+            return Ok(reply(200, answer));
+        }
+        let answer = self.sum_stats(tenant, endpoints, window).await?;
+        if let Ok(mut cache) = summed_cache().lock() {
+            if cache.len() >= SUMMED_KEPT {
+                cache.retain(|_, (at, _)| now.0.saturating_sub(at.0) < SUMMED_FOR_MS);
+                if cache.len() >= SUMMED_KEPT {
+                    cache.clear();
+                }
+            }
+            cache.insert(key, (now, answer.clone()));
+        }
+        Ok(reply(200, &answer))
+    }
+
+    async fn sum_stats(
+        &self,
+        tenant: &Tenant,
+        endpoints: &[Endpoint],
+        window: &StatsWindow,
+    ) -> ApiResult<serde_json::Value> {
         let mut buckets: BTreeMap<Timestamp, StatsCounts> = BTreeMap::new();
         let mut backlog = Backlog::default();
         if let Some(stats) = self.deliveries.stats() {
@@ -83,7 +153,7 @@ impl Api {
             }
         }
         let buckets: Vec<(Timestamp, StatsCounts)> = buckets.into_iter().collect();
-        Ok(reply(200, &stats_view(window, &buckets, &backlog)))
+        Ok(stats_view(window, &buckets, &backlog))
     }
 
     /// The tenant's endpoints, at most [`MAX_SUMMED_ENDPOINTS`], deleted ones too
@@ -144,7 +214,9 @@ pub(crate) async fn endpoint(
 ) -> ApiResult<Response> {
     let e = api.load_endpoint(&tenant, &id).await?;
     let window = stats_window(query.as_deref(), api.clock.now())?;
-    api.summed_stats(&tenant, std::slice::from_ref(&e), &window).await
+    // One endpoint's figures are its counters, read fresh every time.
+    let answer = api.sum_stats(&tenant, std::slice::from_ref(&e), &window).await?;
+    Ok(reply(200, &answer))
 }
 
 #[cfg(test)]

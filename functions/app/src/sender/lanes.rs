@@ -105,7 +105,10 @@ impl Lanes {
                 Gate::Divert(cause) => return Entry::Divert(cause),
                 Gate::Wait { .. } if waited => return Entry::Divert(DivertCause::Congested),
                 Gate::Wait { at_most_ms } => {
-                    if tokio::time::timeout(Duration::from_millis(at_most_ms), freed).await.is_err() {
+                    if tokio::time::timeout(Duration::from_millis(at_most_ms), freed)
+                        .await
+                        .is_err()
+                    {
                         waited = true;
                     }
                 }

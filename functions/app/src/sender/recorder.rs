@@ -80,6 +80,7 @@ impl Recorder<'_> {
                 why: DropReason::ClaimLost,
             });
         }
+        self.count_settled(&updated, now).await;
         if let Some(notify) = self.notify.as_ref().filter(|_| !is_own_event(&updated)) {
             let notice = Notice::delivery_failed(endpoint, &updated, None, None, now);
             notify.emit_or_warn(&notice).await;
@@ -221,6 +222,24 @@ impl Recorder<'_> {
         if delivery.trigger == Trigger::Test || is_own_event(delivery) {
             tally.streak = crate::stats::StreakChange::Keep;
         }
+        self.count(stats, tally).await
+    }
+
+    /// Adds a delivery settled without an attempt to its endpoint's statistics; once,
+    /// after the write that settled it.
+    pub async fn count_settled(&self, delivery: &Delivery, at: Timestamp) {
+        let Some(stats) = self.deliveries.stats() else { return };
+        if let Some(tally) = crate::stats::StatsTally::of_settled(delivery, at) {
+            self.count(stats, tally).await;
+        }
+    }
+
+    async fn count(
+        &self,
+        stats: &dyn crate::ports::StatsStore,
+        tally: crate::stats::StatsTally,
+    ) -> Option<crate::stats::StreakMove> {
+        let endpoint = tally.endpoint.clone();
         // Inside a sender batch the count waits for the batch's one write per
         // endpoint-minute (`StatsBatch::flush` answers the streak then).
         let mut tally = Some(tally);
@@ -229,7 +248,7 @@ impl Recorder<'_> {
         match stats.add_stats(&tally).await {
             Ok(streak) => Some(streak),
             Err(e) => {
-                tracing::warn!(endpoint = %delivery.endpoint_id, error = %e, "statistics not counted");
+                tracing::warn!(endpoint = %endpoint, error = %e, "statistics not counted");
                 None
             }
         }
