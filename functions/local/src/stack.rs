@@ -513,10 +513,13 @@ async fn poll_loop(
             .iter()
             .map(|f| f.item_identifier.as_str())
             .collect();
-        for m in &messages {
-            if !failed.contains(&m.message_id.as_str())
-                && let Err(e) = queue.delete(&m.receipt_handle).await
-            {
+        // Side by side, as the event source mapping deletes a batch in one call.
+        let deletes = messages
+            .iter()
+            .filter(|m| !failed.contains(&m.message_id.as_str()))
+            .map(|m| queue.delete(&m.receipt_handle));
+        for result in futures_util::future::join_all(deletes).await {
+            if let Err(e) = result {
                 tracing::warn!(error = %e, "deleting a handled message failed; it will be seen again and dropped as a duplicate");
             }
         }

@@ -269,7 +269,10 @@ async fn handle_record(
                     }
                     _ => None,
                 };
-                let result = sender.handle(&m, cache).await;
+                let result = match &slot {
+                    Some(slot) => slot.around(sender.handle(&m, cache)).await,
+                    None => sender.handle(&m, cache).await,
+                };
                 if let (Some(lane), Ok(StepOutcome::Attempted { attempt, .. })) = (at.lane, &result) {
                     let timed_out = attempt.error_class.as_deref() == Some("timeout");
                     lane.lanes().observe(

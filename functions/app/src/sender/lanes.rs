@@ -7,8 +7,8 @@ use courier_core::Timestamp;
 use courier_core::ids::{EndpointId, TenantId};
 use courier_core::lanes::{DivertCause, Gate, LaneSettings, LaneState, gate};
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -24,31 +24,76 @@ pub struct Lanes {
     /// Woken whenever a slot is freed, for the messages waiting on one.
     freed: Notify,
     next_batch: AtomicU64,
+    next_slot: AtomicU64,
 }
 
 /// What [`Lanes::enter`] decided.
-pub enum Entry<'a> {
+pub enum Entry {
     /// Attempt now; the slot is freed when this is dropped.
-    Go(Slot<'a>),
+    Go(Slot),
     /// Move the message to the slow lane.
     Divert(DivertCause),
 }
 
-/// A slot held by one delivery step.
-pub struct Slot<'a> {
-    lanes: &'a Lanes,
+/// A slot held by one delivery step; freed when dropped.
+pub struct Slot {
+    lanes: Arc<Lanes>,
     key: Key,
-    batch: u64,
+    id: u64,
 }
 
-impl Drop for Slot<'_> {
+impl Drop for Slot {
     fn drop(&mut self) {
         if let Ok(mut state) = self.lanes.state.lock()
             && let Some(s) = state.get_mut(&self.key)
         {
-            s.leave(self.batch);
+            s.leave(self.id);
         }
         self.lanes.freed.notify_waiters();
+    }
+}
+
+impl Slot {
+    /// Runs `step` with this slot as the one its request marks
+    /// ([`request_begins`]).
+    pub async fn around<F: std::future::Future>(&self, step: F) -> F::Output {
+        CURRENT
+            .scope((self.lanes.clone(), self.key.clone(), self.id), step)
+            .await
+    }
+}
+
+tokio::task_local! {
+    /// The slot of the step being worked, for its request to mark.
+    static CURRENT: (Arc<Lanes>, Key, u64);
+}
+
+/// Marks, when the current step holds a slot, that its request to the receiver
+/// begins at `now`; the mark ends when the answer is dropped. Outside a slot it
+/// does nothing.
+pub fn request_begins(now: Timestamp) -> Option<RequestMark> {
+    CURRENT
+        .try_with(|(lanes, key, id)| {
+            lanes.requesting(key, *id, Some(now));
+            RequestMark {
+                lanes: lanes.clone(),
+                key: key.clone(),
+                id: *id,
+            }
+        })
+        .ok()
+}
+
+/// A request under way (see [`request_begins`]).
+pub struct RequestMark {
+    lanes: Arc<Lanes>,
+    key: Key,
+    id: u64,
+}
+
+impl Drop for RequestMark {
+    fn drop(&mut self) {
+        self.lanes.requesting(&self.key, self.id, None);
     }
 }
 
@@ -65,6 +110,7 @@ impl Lanes {
             state: Mutex::new(HashMap::new()),
             freed: Notify::new(),
             next_batch: AtomicU64::new(1),
+            next_slot: AtomicU64::new(1),
         }
     }
 
@@ -79,31 +125,30 @@ impl Lanes {
 
     /// Asks for a slot for a step of `batch` to `endpoint`; `now` reads the clock
     /// (called again after a wait). Waits at most once, for the allowance the gate
-    /// gives: a message still held back after it is moved.
+    /// gives; a message still held back after it goes, since nothing proved its
+    /// endpoint slow.
     pub async fn enter(
-        &self,
+        self: &Arc<Self>,
         tenant: &TenantId,
         endpoint: &EndpointId,
         batch: u64,
         now: impl Fn() -> Timestamp,
-    ) -> Entry<'_> {
+    ) -> Entry {
         let key = (tenant.clone(), endpoint.clone());
         let mut waited = false;
         loop {
             // Registered before the look, so a slot freed between the two still wakes it.
             let freed = self.freed.notified();
-            let at = now();
-            let decision = self.decide(&key, batch, at);
+            let (decision, id) = self.decide(&key, batch, now(), waited);
             match decision {
                 Gate::Go => {
                     return Entry::Go(Slot {
-                        lanes: self,
+                        lanes: self.clone(),
                         key,
-                        batch,
+                        id,
                     });
                 }
                 Gate::Divert(cause) => return Entry::Divert(cause),
-                Gate::Wait { .. } if waited => return Entry::Divert(DivertCause::Congested),
                 Gate::Wait { at_most_ms } => {
                     if tokio::time::timeout(Duration::from_millis(at_most_ms), freed)
                         .await
@@ -116,21 +161,34 @@ impl Lanes {
         }
     }
 
-    /// The gate's decision, taking the slot when it says go.
-    fn decide(&self, key: &Key, batch: u64, now: Timestamp) -> Gate {
+    /// The gate's decision, taking the slot when it says go (or, after a wait, when
+    /// it still says wait).
+    fn decide(&self, key: &Key, batch: u64, now: Timestamp, waited: bool) -> (Gate, u64) {
+        let id = self.next_slot.fetch_add(1, Ordering::Relaxed);
         let Ok(mut state) = self.state.lock() else {
             // A poisoned map isolates nothing: go, as without lanes.
-            return Gate::Go;
+            return (Gate::Go, id);
         };
         if state.len() >= MAX_TRACKED_ENDPOINTS && !state.contains_key(key) {
             state.retain(|_, s| !s.idle(now));
         }
         let entry = state.entry(key.clone()).or_default();
-        let decision = gate(entry, batch, now, &self.settings);
+        let decision = match gate(entry, batch, now, &self.settings) {
+            Gate::Wait { .. } if waited => Gate::Go,
+            d => d,
+        };
         if decision == Gate::Go {
-            entry.enter(batch, now);
+            entry.enter(batch, id);
         }
-        decision
+        (decision, id)
+    }
+
+    fn requesting(&self, key: &Key, id: u64, since: Option<Timestamp>) {
+        if let Ok(mut state) = self.state.lock()
+            && let Some(s) = state.get_mut(key)
+        {
+            s.requesting(id, since);
+        }
     }
 
     /// Records how long an attempt to `endpoint` ran (from either lane).
@@ -186,7 +244,7 @@ mod tests {
         move || Timestamp(1_000_000 + start.elapsed().as_millis() as i64)
     }
 
-    fn gone(e: &Entry<'_>) -> Option<DivertCause> {
+    fn gone(e: &Entry) -> Option<DivertCause> {
         match e {
             Entry::Go(_) => None,
             Entry::Divert(c) => Some(*c),
@@ -195,11 +253,14 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_second_batch_waits_out_the_allowance_then_moves() {
-        let lanes = Lanes::new(S);
+        let lanes = std::sync::Arc::new(Lanes::new(S));
         let (t, e) = ids();
         let start = tokio::time::Instant::now();
-        let first = lanes.enter(&t, &e, 1, clock(start)).await;
-        assert_eq!(gone(&first), None);
+        let Entry::Go(first) = lanes.enter(&t, &e, 1, clock(start)).await else {
+            panic!("the first batch goes")
+        };
+        // Its request is waiting on the receiver from now on.
+        let _request = first.around(async { super::request_begins(clock(start)()) }).await;
         let second = lanes.enter(&t, &e, 2, clock(start)).await;
         assert_eq!(gone(&second), Some(DivertCause::Congested));
         assert_eq!(start.elapsed().as_millis(), 250, "it waited the whole allowance");
@@ -210,8 +271,20 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_batch_whose_rival_never_reached_its_request_goes_after_the_wait() {
+        let lanes = std::sync::Arc::new(Lanes::new(S));
+        let (t, e) = ids();
+        let start = tokio::time::Instant::now();
+        let _first = lanes.enter(&t, &e, 1, clock(start)).await;
+        // The first step is still writing (slow storage proves nothing).
+        let second = lanes.enter(&t, &e, 2, clock(start)).await;
+        assert_eq!(gone(&second), None);
+        assert_eq!(start.elapsed().as_millis(), 250);
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn a_slot_freed_during_the_wait_lets_the_waiting_batch_in() {
-        let lanes = Lanes::new(S);
+        let lanes = std::sync::Arc::new(Lanes::new(S));
         let (t, e) = ids();
         let start = tokio::time::Instant::now();
         let first = lanes.enter(&t, &e, 1, clock(start)).await;
@@ -226,7 +299,7 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_timed_out_attempt_moves_every_batch_at_once_until_the_mark_ends() {
-        let lanes = Lanes::new(S);
+        let lanes = std::sync::Arc::new(Lanes::new(S));
         let (t, e) = ids();
         let start = tokio::time::Instant::now();
         lanes.observe(&t, &e, 5_000, true, clock(start)());
@@ -241,7 +314,7 @@ mod tests {
 
     #[test]
     fn idle_endpoints_are_dropped_when_the_map_is_full() {
-        let lanes = Lanes::new(S);
+        let lanes = std::sync::Arc::new(Lanes::new(S));
         let t = ids().0;
         let now = Timestamp(1_000_000);
         for n in 0..super::MAX_TRACKED_ENDPOINTS {

@@ -196,7 +196,10 @@ impl Sender {
         // request, never off that margin, so no copy can take the claim over while
         // this request is still open.
         request.timeout_ms = request_budget_ms(request.timeout_ms, now, self.clock.now());
+        // Time at the receiver, for the lanes' congestion rule (`sender::lanes`).
+        let request_mark = crate::sender::lanes::request_begins(self.clock.now());
         let sent = self.http.send(request).await;
+        drop(request_mark);
         if self.faults.crash_after_send(m) {
             return Err(StepError::InjectedCrash);
         }
