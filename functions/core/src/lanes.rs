@@ -64,8 +64,10 @@ impl DivertCause {
 pub enum Gate {
     /// Attempt now.
     Go,
-    /// Wait for a slot to free, at most this long; then move the message if none did.
-    Wait { at_most_ms: u64 },
+    /// Wait for a slot to free, at most this long, then ask again. `running`: a
+    /// rival's request is waiting on the receiver (when not, the rivals are busy
+    /// with their own writes, and a message that waited once goes).
+    Wait { at_most_ms: u64, running: bool },
     /// Move the message to the slow lane.
     Divert(DivertCause),
 }
@@ -169,10 +171,12 @@ pub fn gate(state: &mut LaneState, batch: u64, now: Timestamp, s: &LaneSettings)
         Some(age) if age >= s.congested_after_ms => Gate::Divert(DivertCause::Congested),
         Some(age) => Gate::Wait {
             at_most_ms: s.congested_after_ms - age,
+            running: true,
         },
         // The other batches are claiming or recording: their request may begin.
         None => Gate::Wait {
             at_most_ms: s.congested_after_ms,
+            running: false,
         },
     }
 }
@@ -213,10 +217,22 @@ mod tests {
         st.enter(1, 10);
         st.enter(2, 20);
         // Neither has reached its request: wait the whole allowance.
-        assert_eq!(gate(&mut st, 3, at(0), &S), Gate::Wait { at_most_ms: 250 });
+        assert_eq!(
+            gate(&mut st, 3, at(0), &S),
+            Gate::Wait {
+                at_most_ms: 250,
+                running: false
+            }
+        );
         st.requesting(10, Some(at(0)));
         st.requesting(20, Some(at(100)));
-        assert_eq!(gate(&mut st, 3, at(150), &S), Gate::Wait { at_most_ms: 100 });
+        assert_eq!(
+            gate(&mut st, 3, at(150), &S),
+            Gate::Wait {
+                at_most_ms: 100,
+                running: true
+            }
+        );
         assert_eq!(gate(&mut st, 3, at(250), &S), Gate::Divert(DivertCause::Congested));
         st.leave(10);
         assert_eq!(gate(&mut st, 3, at(250), &S), Gate::Go, "a freed slot lets it in");
@@ -230,7 +246,13 @@ mod tests {
         st.requesting(10, Some(at(0)));
         st.requesting(10, None);
         // The request ended at once; the step still records: no proof of slowness.
-        assert_eq!(gate(&mut st, 3, at(5_000), &S), Gate::Wait { at_most_ms: 250 });
+        assert_eq!(
+            gate(&mut st, 3, at(5_000), &S),
+            Gate::Wait {
+                at_most_ms: 250,
+                running: false
+            }
+        );
     }
 
     #[test]

@@ -15,6 +15,10 @@ use tokio::sync::Notify;
 /// The most endpoints tracked at once; idle ones are dropped first when it is reached.
 pub const MAX_TRACKED_ENDPOINTS: usize = 10_000;
 
+/// The most looks one message takes at the gate (wake-ups by other endpoints'
+/// freed slots included) before it goes.
+const MAX_LOOKS: usize = 64;
+
 type Key = (TenantId, EndpointId);
 
 /// The lanes of one process.
@@ -124,9 +128,9 @@ impl Lanes {
     }
 
     /// Asks for a slot for a step of `batch` to `endpoint`; `now` reads the clock
-    /// (called again after a wait). Waits at most once, for the allowance the gate
-    /// gives; a message still held back after it goes, since nothing proved its
-    /// endpoint slow.
+    /// (called again after a wait). Waits while a rival's request is young (at most
+    /// the congestion allowance past its start); when no rival's request runs, it
+    /// waits once and then goes, since nothing proved the endpoint slow.
     pub async fn enter(
         self: &Arc<Self>,
         tenant: &TenantId,
@@ -135,11 +139,11 @@ impl Lanes {
         now: impl Fn() -> Timestamp,
     ) -> Entry {
         let key = (tenant.clone(), endpoint.clone());
-        let mut waited = false;
-        loop {
+        let mut quiet_wait_done = false;
+        for _ in 0..MAX_LOOKS {
             // Registered before the look, so a slot freed between the two still wakes it.
             let freed = self.freed.notified();
-            let (decision, id) = self.decide(&key, batch, now(), waited);
+            let (decision, id) = self.decide(&key, batch, now(), quiet_wait_done);
             match decision {
                 Gate::Go => {
                     return Entry::Go(Slot {
@@ -149,21 +153,26 @@ impl Lanes {
                     });
                 }
                 Gate::Divert(cause) => return Entry::Divert(cause),
-                Gate::Wait { at_most_ms } => {
-                    if tokio::time::timeout(Duration::from_millis(at_most_ms), freed)
+                Gate::Wait { at_most_ms, running } => {
+                    let timed_out = tokio::time::timeout(Duration::from_millis(at_most_ms.max(1)), freed)
                         .await
-                        .is_err()
-                    {
-                        waited = true;
-                    }
+                        .is_err();
+                    quiet_wait_done = timed_out && !running;
                 }
             }
         }
+        // Bounded whatever the clock does: go, as without lanes.
+        let (_, id) = self.decide(&key, batch, now(), true);
+        Entry::Go(Slot {
+            lanes: self.clone(),
+            key,
+            id,
+        })
     }
 
-    /// The gate's decision, taking the slot when it says go (or, after a wait, when
-    /// it still says wait).
-    fn decide(&self, key: &Key, batch: u64, now: Timestamp, waited: bool) -> (Gate, u64) {
+    /// The gate's decision, taking the slot when it says go. `go_if_quiet`: the
+    /// message already waited out an allowance in which no rival's request ran.
+    fn decide(&self, key: &Key, batch: u64, now: Timestamp, go_if_quiet: bool) -> (Gate, u64) {
         let id = self.next_slot.fetch_add(1, Ordering::Relaxed);
         let Ok(mut state) = self.state.lock() else {
             // A poisoned map isolates nothing: go, as without lanes.
@@ -174,7 +183,7 @@ impl Lanes {
         }
         let entry = state.entry(key.clone()).or_default();
         let decision = match gate(entry, batch, now, &self.settings) {
-            Gate::Wait { .. } if waited => Gate::Go,
+            Gate::Wait { running: false, .. } if go_if_quiet => Gate::Go,
             d => d,
         };
         if decision == Gate::Go {
