@@ -226,15 +226,15 @@ mod tests {
     fn der_times_of_both_kinds() {
         assert_eq!(
             der_time(0x17, b"491231235959Z").map(Timestamp::to_rfc3339),
-            Some("2049-12-31T23:59:59Z".to_owned())
+            Some("2049-12-31T23:59:59.000Z".to_owned())
         );
         assert_eq!(
             der_time(0x17, b"500101000000Z").map(Timestamp::to_rfc3339),
-            Some("1950-01-01T00:00:00Z".to_owned())
+            Some("1950-01-01T00:00:00.000Z".to_owned())
         );
         assert_eq!(
             der_time(0x18, b"21260101120000Z").map(Timestamp::to_rfc3339),
-            Some("2126-01-01T12:00:00Z".to_owned())
+            Some("2126-01-01T12:00:00.000Z".to_owned())
         );
         assert_eq!(der_time(0x18, b"2126010112000Z"), None);
         assert_eq!(der_time(0x17, b"4912312359+0100"), None);
