@@ -119,7 +119,10 @@ impl std::fmt::Debug for ReceiverConnection {
         f.debug_struct("ReceiverConnection")
             .field("endpoint_key", &self.endpoint_key)
             .field("oauth", &self.oauth.as_ref().map(|o| (&o.token_url, &o.client_id)))
-            .field("client_certificate", &self.tls.as_ref().is_some_and(|t| t.client_certificate.is_some()))
+            .field(
+                "client_certificate",
+                &self.tls.as_ref().is_some_and(|t| t.client_certificate.is_some()),
+            )
             .field("ca_bundle", &self.tls.as_ref().is_some_and(|t| t.ca_bundle.is_some()))
             .finish()
     }

@@ -2,8 +2,8 @@
 //! records, as the use cases see them. Adapters map them to items; the JSON form here
 //! is also what the API returns (camelCase, RFC 3339 times).
 
-use crate::message::Trigger;
 pub use crate::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient};
+use crate::message::Trigger;
 use courier_core::decide::LatencyClass;
 use courier_core::health::{BreakerState, SmartHealth};
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, ScheduleId, TenantId};

@@ -267,7 +267,13 @@ impl Policy {
                     (None, Some(TransportFailure::Refused | TransportFailure::ResetAfterSend)) => ErrorClass::Network,
                     (None, _) => ErrorClass::Unknown,
                 };
-                c(RetryableFailure, D::ReceiverAuthFailed, R::ReviewEndpoint, Some(class), true)
+                c(
+                    RetryableFailure,
+                    D::ReceiverAuthFailed,
+                    R::ReviewEndpoint,
+                    Some(class),
+                    true,
+                )
             }
         }
     }
@@ -515,14 +521,19 @@ mod tests {
         };
         assert_eq!(
             policy.token_failure_snippet(&failure),
-            (r#"token endpoint answered 401: {"error":"invalid_client"}"#.to_owned(), false)
+            (
+                r#"token endpoint answered 401: {"error":"invalid_client"}"#.to_owned(),
+                false
+            )
         );
         let unreached = TokenFailure {
             transport: Some(TransportFailure::Tls),
             ..TokenFailure::default()
         };
         assert_eq!(
-            policy.classify(&AttemptOutcome::TokenFailed(unreached.clone()), false).error_class,
+            policy
+                .classify(&AttemptOutcome::TokenFailed(unreached.clone()), false)
+                .error_class,
             Some(ErrorClass::Tls)
         );
         assert_eq!(

@@ -69,7 +69,11 @@ impl<V: Clone> BoundedCache<V> {
         let value = make()?;
         if entries.map.len() >= self.capacity {
             // A scan of at most `capacity` entries, only when a new one comes in.
-            let oldest = entries.map.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
+            let oldest = entries
+                .map
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k.clone());
             if let Some(oldest) = oldest {
                 entries.map.remove(&oldest);
             }

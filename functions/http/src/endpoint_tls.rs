@@ -42,9 +42,12 @@ fn private_key(pem: &str) -> Result<PrivateKeyDer<'static>, TlsRefusal> {
 fn roots_of(pem: &str) -> Result<rustls::RootCertStore, TlsRefusal> {
     let mut roots = rustls::RootCertStore::empty();
     for (i, cert) in certificates("caBundle", pem)?.into_iter().enumerate() {
-        roots
-            .add(cert)
-            .map_err(|e| refusal("caBundle", format!("certificate {} cannot be a trust anchor: {e}", i + 1)))?;
+        roots.add(cert).map_err(|e| {
+            refusal(
+                "caBundle",
+                format!("certificate {} cannot be a trust anchor: {e}", i + 1),
+            )
+        })?;
     }
     Ok(roots)
 }
@@ -264,7 +267,9 @@ mod tests {
             },
             late,
         );
-        assert!(matches!(expired, Err(TlsRefusal { field: "clientCertificate", ref detail }) if detail.starts_with("expired at 2126-")));
+        assert!(
+            matches!(expired, Err(TlsRefusal { field: "clientCertificate", ref detail }) if detail.starts_with("expired at 2126-"))
+        );
     }
 
     #[test]
@@ -276,7 +281,13 @@ mod tests {
             client_key: None,
             ca_bundle: None,
         };
-        assert_eq!(field(TlsMaterial { ca_bundle: Some("not pem"), ..bare }), Some("caBundle"));
+        assert_eq!(
+            field(TlsMaterial {
+                ca_bundle: Some("not pem"),
+                ..bare
+            }),
+            Some("caBundle")
+        );
         assert_eq!(
             field(TlsMaterial {
                 client_certificate: Some(KEY),

@@ -143,7 +143,12 @@ pub(crate) async fn fetch_token(
         .set_auth_type(auth_type);
     let mut request = oauth_client.exchange_client_credentials();
     if let Some(scope) = &oauth.scope {
-        request = request.add_scopes(scope.split(' ').filter(|s| !s.is_empty()).map(|s| Scope::new(s.to_owned())));
+        request = request.add_scopes(
+            scope
+                .split(' ')
+                .filter(|s| !s.is_empty())
+                .map(|s| Scope::new(s.to_owned())),
+        );
     }
     if let Some(audience) = &oauth.audience {
         request = request.add_extra_param("audience", audience.clone());

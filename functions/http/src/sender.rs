@@ -566,7 +566,11 @@ fn request_headers(pairs: Vec<OutboundHeader>) -> Result<HeaderMap, String> {
 /// costs one chunk of memory. Once the status arrived the receiver has answered, so
 /// a body cut short by the deadline or a dropped connection keeps the answer, with
 /// what was read and `truncated` set (the rest is unknown).
-pub(crate) async fn read_capped(mut response: reqwest::Response, limit: usize, deadline: tokio::time::Instant) -> (Vec<u8>, bool) {
+pub(crate) async fn read_capped(
+    mut response: reqwest::Response,
+    limit: usize,
+    deadline: tokio::time::Instant,
+) -> (Vec<u8>, bool) {
     let declared = response.content_length();
     let capacity = declared.map_or(limit, |n| usize::try_from(n).unwrap_or(usize::MAX).min(limit));
     let mut body = Vec::with_capacity(capacity.min(64 * 1024));

@@ -100,10 +100,18 @@ fn token_endpoint(world: &Shared, request: &common::Received) -> Vec<u8> {
                 .unwrap_or_default();
             let (id, secret) = decoded.split_once(':').unwrap_or_default();
             // RFC 6749 2.3.1: each form-urlencoded before Basic encoding.
-            let plain = |s: &str| url::form_urlencoded::parse(format!("x={s}").as_bytes()).next().map(|(_, v)| v.into_owned());
+            let plain = |s: &str| {
+                url::form_urlencoded::parse(format!("x={s}").as_bytes())
+                    .next()
+                    .map(|(_, v)| v.into_owned())
+            };
             ("basic", plain(id), plain(secret))
         }
-        None => ("post", form.get("client_id").cloned(), form.get("client_secret").cloned()),
+        None => (
+            "post",
+            form.get("client_id").cloned(),
+            form.get("client_secret").cloned(),
+        ),
     };
     let mut w = lock(world);
     w.fetches.push(form.clone());
@@ -112,7 +120,10 @@ fn token_endpoint(world: &Shared, request: &common::Received) -> Vec<u8> {
         return json_answer("400 Bad Request", r#"{"error":"unsupported_grant_type"}"#);
     }
     if id.as_deref() != Some(CLIENT_ID) || secret.as_deref() != Some(CLIENT_SECRET) {
-        return json_answer("401 Unauthorized", r#"{"error":"invalid_client","error_description":"bad client credentials"}"#);
+        return json_answer(
+            "401 Unauthorized",
+            r#"{"error":"invalid_client","error_description":"bad client credentials"}"#,
+        );
     }
     w.issued += 1;
     let token = format!("tok-{}", w.issued);
@@ -207,7 +218,10 @@ async fn a_token_is_fetched_once_reused_and_fetched_again_after_a_401() {
         let form = &w.fetches[0];
         assert_eq!(form.get("grant_type").map(String::as_str), Some("client_credentials"));
         assert_eq!(form.get("scope").map(String::as_str), Some("hooks:write hooks:read"));
-        assert_eq!(form.get("audience").map(String::as_str), Some("https://receiver.example"));
+        assert_eq!(
+            form.get("audience").map(String::as_str),
+            Some("https://receiver.example")
+        );
         // Basic authentication keeps the secret out of the form.
         assert_eq!(form.get("client_secret"), None);
         assert_eq!(w.presented, vec!["Bearer tok-1".to_owned()]);
@@ -229,7 +243,13 @@ async fn a_token_is_fetched_once_reused_and_fetched_again_after_a_401() {
         assert_eq!(w.fetches.len(), 2);
         assert_eq!(
             w.presented,
-            ["Bearer tok-1", "Bearer tok-1", "Bearer tok-1", "Bearer tok-1", "Bearer tok-2"]
+            [
+                "Bearer tok-1",
+                "Bearer tok-1",
+                "Bearer tok-1",
+                "Bearer tok-1",
+                "Bearer tok-2"
+            ]
         );
     }
     // Shortly before it expires (by the sender's clock) a token is fetched anew
@@ -251,7 +271,9 @@ async fn a_second_401_is_the_outcome_and_a_fresh_token_is_not_retried() {
     let receiver_refusing = {
         let world = Shared::default();
         let (addr, _task) = serve(world.clone(), |w, r| {
-            lock(w).presented.push(r.header("authorization").unwrap_or_default().to_owned());
+            lock(w)
+                .presented
+                .push(r.header("authorization").unwrap_or_default().to_owned());
             json_answer("401 Unauthorized", r#"{"error":"invalid_token"}"#)
         })
         .await;
@@ -308,7 +330,13 @@ async fn a_wrong_secret_is_receiver_auth_failed_and_never_shown() {
     );
     // Nothing the attempt keeps holds the secret.
     assert!(!format!("{:?}", sent).contains(wrong));
-    assert!(!format!("{:?}", request(&s.receiver_url, oauth(&s.token_url, wrong, ClientAuth::Basic))).contains(wrong));
+    assert!(
+        !format!(
+            "{:?}",
+            request(&s.receiver_url, oauth(&s.token_url, wrong, ClientAuth::Basic))
+        )
+        .contains(wrong)
+    );
 }
 
 #[tokio::test]
@@ -320,7 +348,10 @@ async fn an_unreachable_or_unsafe_token_url_sends_nothing() {
     let closed = format!("http://{addr}/token");
     let sent = s
         .sender
-        .send(request(&s.receiver_url, oauth(&closed, CLIENT_SECRET, ClientAuth::Basic)))
+        .send(request(
+            &s.receiver_url,
+            oauth(&closed, CLIENT_SECRET, ClientAuth::Basic),
+        ))
         .await;
     assert_eq!(
         sent.outcome,
@@ -333,9 +364,15 @@ async fn an_unreachable_or_unsafe_token_url_sends_nothing() {
     let unsafe_url = "http://169.254.169.254/latest/api/token";
     let refused = s
         .sender
-        .send(request(&s.receiver_url, oauth(unsafe_url, CLIENT_SECRET, ClientAuth::Basic)))
+        .send(request(
+            &s.receiver_url,
+            oauth(unsafe_url, CLIENT_SECRET, ClientAuth::Basic),
+        ))
         .await;
-    assert_eq!(refused.outcome, AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe));
+    assert_eq!(
+        refused.outcome,
+        AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe)
+    );
     // A name resolving to loopback is refused by the checked resolver when the
     // deployment does not allow private targets.
     let strict = ReqwestSender::try_new(SenderOptions::new(AdmissionPolicy {
@@ -343,10 +380,18 @@ async fn an_unreachable_or_unsafe_token_url_sends_nothing() {
         allow_private: false,
     }))
     .expect("client builds");
-    let port = s.token_url.rsplit(':').next().and_then(|p| p.split('/').next()).unwrap_or_default();
+    let port = s
+        .token_url
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.split('/').next())
+        .unwrap_or_default();
     let by_name = format!("http://localhost:{port}/oauth/token");
     let pinned = strict
-        .send(request("http://93.184.215.14/hook", oauth(&by_name, CLIENT_SECRET, ClientAuth::Basic)))
+        .send(request(
+            "http://93.184.215.14/hook",
+            oauth(&by_name, CLIENT_SECRET, ClientAuth::Basic),
+        ))
         .await;
     assert_eq!(pinned.outcome, AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe));
     assert!(lock(&s.world).fetches.is_empty());

@@ -11,8 +11,8 @@ use courier_core::outcome::{AttemptOutcome, TransportFailure};
 use courier_http::{AdmissionPolicy, ReqwestSender, SenderOptions};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::io::AsyncWriteExt;
 
 const CA: &str = include_str!("fixtures/test-ca.crt");
@@ -133,12 +133,16 @@ async fn a_receiver_asking_for_a_client_certificate_takes_only_the_signed_one() 
     assert_eq!(unsigned.outcome, AttemptOutcome::transport(TransportFailure::Tls));
     assert_eq!(counts.answered.load(Ordering::SeqCst), 0);
     // With the signed one: accepted.
-    let with = sender.send(request(&url, Some(with_client(CLIENT_CERT, CLIENT_KEY)))).await;
+    let with = sender
+        .send(request(&url, Some(with_client(CLIENT_CERT, CLIENT_KEY))))
+        .await;
     assert_eq!(with.outcome.status(), Some(200));
     assert_eq!(counts.answered.load(Ordering::SeqCst), 1);
     assert_eq!(counts.refused.load(Ordering::SeqCst), 2);
     // One client per distinct setting, reused for the same one.
-    let again = sender.send(request(&url, Some(with_client(CLIENT_CERT, CLIENT_KEY)))).await;
+    let again = sender
+        .send(request(&url, Some(with_client(CLIENT_CERT, CLIENT_KEY))))
+        .await;
     assert_eq!(again.outcome.status(), Some(200));
     assert_eq!(sender.endpoint_clients(), 3);
 }

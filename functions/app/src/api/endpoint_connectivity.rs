@@ -133,16 +133,13 @@ impl Api {
                 None
             }
             Some(Some(given)) => {
-                let (settings, key) = self.endpoint_tls(given, stored.and_then(|c| c.tls_client_key.as_deref()), now)?;
+                let (settings, key) =
+                    self.endpoint_tls(given, stored.and_then(|c| c.tls_client_key.as_deref()), now)?;
                 credentials.tls_client_key = key;
                 Some(settings)
             }
         };
-        Ok(Connectivity {
-            auth,
-            tls,
-            credentials,
-        })
+        Ok(Connectivity { auth, tls, credentials })
     }
 
     async fn oauth_client(&self, given: &AuthIn, stored_secret: Option<&str>) -> ApiResult<(OAuthClient, String)> {
@@ -155,7 +152,10 @@ impl Api {
         }
         let token_url = self.admission.admit(&given.token_url).await.map_err(|r| {
             if r.unsafe_address {
-                ApiError::new(ProblemCode::EndpointUnsafe, format!("field `auth.tokenUrl`: {}", r.detail))
+                ApiError::new(
+                    ProblemCode::EndpointUnsafe,
+                    format!("field `auth.tokenUrl`: {}", r.detail),
+                )
             } else {
                 ApiError::validation(format!("field `auth.tokenUrl`: {}", r.detail))
             }
@@ -331,6 +331,9 @@ mod tests {
         let shown = tls_view(Some(&tls));
         assert_eq!(shown["clientKey"], Value::Null);
         assert_eq!(shown["clientCertificate"], json!("CERT"));
-        assert_eq!(shown["clientCertificateExpiresAt"], json!(Timestamp::from_millis(1_900_000_000_000)));
+        assert_eq!(
+            shown["clientCertificateExpiresAt"],
+            json!(Timestamp::from_millis(1_900_000_000_000))
+        );
     }
 }

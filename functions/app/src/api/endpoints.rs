@@ -312,11 +312,7 @@ impl Api {
         cap_change.apply(&mut max_in_flight);
         let url = self.admit(&body.url).await?;
         let now = self.clock.now();
-        let Connectivity {
-            auth,
-            tls,
-            credentials,
-        } = self
+        let Connectivity { auth, tls, credentials } = self
             .connectivity(Some(body.auth.as_ref()), Some(body.tls.as_ref()), None, now)
             .await?;
         let secret = self.new_secret()?;
