@@ -177,8 +177,9 @@ pub struct EndpointFields {
     /// Like --header, with a write-only value (never shown again).
     #[arg(long = "secret-header", value_name = "NAME: VALUE")]
     pub secret_headers: Vec<String>,
+    /// Boxed: the command enum stays small (most commands carry far less).
     #[command(flatten)]
-    pub connectivity: ConnectivityFields,
+    pub connectivity: Box<ConnectivityFields>,
 }
 
 /// OAuth 2.0 client credentials and TLS settings of an endpoint.

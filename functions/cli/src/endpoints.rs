@@ -54,7 +54,7 @@ fn body(url: Option<String>, f: EndpointFields) -> CliResult<Value> {
         }
         m.insert("headers".into(), Value::Array(list));
     }
-    connectivity(&mut m, f.connectivity)?;
+    connectivity(&mut m, *f.connectivity)?;
     Ok(Value::Object(m))
 }
 

@@ -497,10 +497,19 @@ async fn lifecycle_commands_and_error_classes() {
     let err = cli
         .fails(
             2,
-            &["endpoints", "update", s(&watcher["id"]), "--oauth-token-url", "http://127.0.0.1:9997/token"],
+            &[
+                "endpoints",
+                "update",
+                s(&watcher["id"]),
+                "--oauth-token-url",
+                "http://127.0.0.1:9997/token",
+            ],
         )
         .await;
-    assert!(err.starts_with("courier: --oauth-token-url needs --oauth-client-id"), "{err}");
+    assert!(
+        err.starts_with("courier: --oauth-token-url needs --oauth-client-id"),
+        "{err}"
+    );
     let plain = cli
         .json(&["endpoints", "update", s(&watcher["id"]), "--no-auth", "--no-tls"])
         .await;

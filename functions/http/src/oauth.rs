@@ -104,7 +104,7 @@ impl Tokens {
     pub(crate) async fn forget(&self, key: &CacheKey, refused: &HeaderValue) {
         let slot = self.slot(key);
         let mut kept = slot.lock().await;
-        if kept.as_ref().is_some_and(|k| &k.header == refused) {
+        if kept.as_ref().is_some_and(|k| k.header == refused) {
             *kept = None;
         }
     }
