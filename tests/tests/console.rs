@@ -1529,14 +1529,18 @@ async fn an_operator_sets_oauth_and_tls_and_their_secrets_stay_hidden() {
     b.fill("#auth-token-url", &tokens.url()).await;
     b.fill("#auth-client-id", "courier-console").await;
     b.fill("#auth-client-secret", "cs_console_3").await;
-    b.set_value("#tls-client-certificate", &fixture("ca-signed-client.crt")).await;
+    b.set_value("#tls-client-certificate", &fixture("ca-signed-client.crt"))
+        .await;
     b.set_value("#tls-client-key", &fixture("ca-signed-client.key")).await;
     b.click("#edit-save").await;
     // Saved: the page, reloaded, shows the certificate's end and no secret.
     b.wait_text("#tls-expiry", "2126-11-12T07:47:30.000Z").await;
     let (_, e) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
     assert_eq!(e["auth"]["clientId"], "courier-console", "{e}");
-    assert_eq!(e["tls"]["clientCertificateExpiresAt"], "2126-11-12T07:47:30.000Z", "{e}");
+    assert_eq!(
+        e["tls"]["clientCertificateExpiresAt"], "2126-11-12T07:47:30.000Z",
+        "{e}"
+    );
     let kept = b
         .js("return [document.querySelector('#auth-client-secret').value, document.querySelector('#tls-client-key').value]")
         .await;

@@ -92,6 +92,10 @@ pub struct ReceiverConnection {
     pub endpoint_key: String,
     pub oauth: Option<OAuthRequest>,
     pub tls: Option<TlsRequest>,
+    /// A hash of `oauth` and `tls`, made once: with `endpoint_key`, what the
+    /// adapter keeps a token or a client under (a changed setting is a new entry),
+    /// without hashing PEM text at every attempt.
+    pub fingerprint: u64,
 }
 
 /// A token request's inputs, secret included.
@@ -129,6 +133,18 @@ impl std::fmt::Debug for ReceiverConnection {
 }
 
 impl ReceiverConnection {
+    pub fn new(endpoint_key: String, oauth: Option<OAuthRequest>, tls: Option<TlsRequest>) -> Self {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (&oauth, &tls).hash(&mut hasher);
+        ReceiverConnection {
+            endpoint_key,
+            oauth,
+            tls,
+            fingerprint: hasher.finish(),
+        }
+    }
+
     /// The connection settings of an endpoint, `None` when it has neither OAuth nor
     /// TLS settings (the common case: the adapter's shared client, no token). An
     /// OAuth setting whose secret is missing is still sent to the adapter with an
@@ -152,11 +168,11 @@ impl ReceiverConnection {
             client_key: secrets.tls_client_key.clone(),
             ca_bundle: t.ca_bundle.clone(),
         });
-        Some(Arc::new(ReceiverConnection {
-            endpoint_key: format!("{}/{}", endpoint.tenant_id, endpoint.id),
+        Some(Arc::new(ReceiverConnection::new(
+            format!("{}/{}", endpoint.tenant_id, endpoint.id),
             oauth,
             tls,
-        }))
+        )))
     }
 }
 
@@ -182,4 +198,36 @@ pub struct TlsFacts {
 pub struct TlsRefusal {
     pub field: &'static str,
     pub detail: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_connection_carries_the_credentials_and_changes_with_them() {
+        let ids = crate::contract::Ids::new();
+        let (tenant, id) = (ids.tenant(), ids.endpoint());
+        let mut e = crate::contract::sample_endpoint(&tenant, &id, Timestamp::from_millis(1_800_000_000_000));
+        assert_eq!(ReceiverConnection::of(&e), None);
+        e.auth = Some(OAuthClient {
+            token_url: "https://auth.example/token".into(),
+            client_id: "courier".into(),
+            scope: None,
+            audience: None,
+            client_auth: ClientAuth::Post,
+        });
+        e.credentials.oauth_client_secret = Some("s3cret".into());
+        let Some(first) = ReceiverConnection::of(&e) else {
+            panic!("an endpoint with OAuth has a connection");
+        };
+        assert_eq!(first.endpoint_key, format!("{tenant}/{id}"));
+        assert_eq!(first.oauth.as_ref().map(|o| o.client_secret.as_str()), Some("s3cret"));
+        assert!(first.tls.is_none());
+        assert!(!format!("{first:?}").contains("s3cret"));
+        assert!(!format!("{:?}", e.credentials).contains("s3cret"));
+        e.credentials.oauth_client_secret = Some("rotated".into());
+        let second = ReceiverConnection::of(&e).map(|c| c.fingerprint);
+        assert_ne!(second, Some(first.fingerprint));
+    }
 }

@@ -11,8 +11,8 @@ use std::sync::Mutex;
 /// An endpoint (`tenant/endpoint`) and the hash of the settings an entry was made for.
 pub(crate) type CacheKey = (String, u64);
 
-/// The key of `settings` for `endpoint`. The hash is this process's own (SipHash
-/// with per-process keys): the key is never stored or shown.
+/// The key of `settings` for `endpoint` (std's SipHash: the key is never stored
+/// or shown).
 pub(crate) fn cache_key(endpoint: &str, settings: &impl Hash) -> CacheKey {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     settings.hash(&mut hasher);

@@ -252,8 +252,13 @@ impl ReqwestSender {
     }
 
     /// The client for an endpoint's TLS settings: built when first used, then kept.
-    fn endpoint_client(&self, endpoint_key: &str, tls: &TlsRequest) -> Result<reqwest::Client, EndpointTlsError> {
-        self.clients.get_or_try_insert(&cache_key(endpoint_key, tls), || {
+    fn endpoint_client(
+        &self,
+        connection: &ReceiverConnection,
+        tls: &TlsRequest,
+    ) -> Result<reqwest::Client, EndpointTlsError> {
+        let key = cache_key(&connection.endpoint_key, &connection.fingerprint);
+        self.clients.get_or_try_insert(&key, || {
             let config = client_config_for(tls, || self.params.base_roots())?;
             self.params
                 .build(config)
@@ -335,7 +340,7 @@ impl ReqwestSender {
         let own;
         let client = match &connection.tls {
             None => base,
-            Some(tls) => match self.endpoint_client(&connection.endpoint_key, tls) {
+            Some(tls) => match self.endpoint_client(connection, tls) {
                 Ok(client) => {
                     own = client;
                     &own
@@ -349,7 +354,7 @@ impl ReqwestSender {
         let Some(oauth) = &connection.oauth else {
             return exchange.send(client).await;
         };
-        let key = cache_key(&connection.endpoint_key, oauth);
+        let key = cache_key(&connection.endpoint_key, &connection.fingerprint);
         let token = match self
             .tokens
             .token(&key, self.fetch(base, oauth, exchange.deadline))

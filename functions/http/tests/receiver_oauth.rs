@@ -192,11 +192,11 @@ fn request(url: &str, oauth: OAuthRequest) -> OutboundRequest {
         body: br#"{"id":"evt_1","data":{}}"#.to_vec().into(),
         timeout_ms: 5_000,
         read_limit: 4_096,
-        connection: Some(Arc::new(ReceiverConnection {
-            endpoint_key: "ten_1/ep_1".to_owned(),
-            oauth: Some(oauth),
-            tls: None,
-        })),
+        connection: Some(Arc::new(ReceiverConnection::new(
+            "ten_1/ep_1".to_owned(),
+            Some(oauth),
+            None,
+        ))),
     }
 }
 

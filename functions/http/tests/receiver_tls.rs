@@ -89,13 +89,7 @@ fn request(url: &str, tls: Option<TlsRequest>) -> OutboundRequest {
         body: br#"{"id":"evt_1","data":{}}"#.to_vec().into(),
         timeout_ms: 5_000,
         read_limit: 4_096,
-        connection: tls.map(|tls| {
-            Arc::new(ReceiverConnection {
-                endpoint_key: "ten_1/ep_1".to_owned(),
-                oauth: None,
-                tls: Some(tls),
-            })
-        }),
+        connection: tls.map(|tls| Arc::new(ReceiverConnection::new("ten_1/ep_1".to_owned(), None, Some(tls)))),
     }
 }
 
