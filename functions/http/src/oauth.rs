@@ -75,13 +75,24 @@ impl Tokens {
     }
 
     /// The kept token when it is still fresh, else one `fetch` gets (kept for its
-    /// lifetime less the margin).
-    pub(crate) async fn token<F>(&self, key: &CacheKey, fetch: F) -> Result<Token, AttemptOutcome>
+    /// lifetime less the margin). Waiting for another attempt's fetch of the same
+    /// token is bounded by this attempt's `deadline` too.
+    pub(crate) async fn token<F>(
+        &self,
+        key: &CacheKey,
+        deadline: tokio::time::Instant,
+        fetch: F,
+    ) -> Result<Token, AttemptOutcome>
     where
         F: std::future::Future<Output = Result<(HeaderValue, Option<Duration>), AttemptOutcome>>,
     {
         let slot = self.slot(key);
-        let mut kept = slot.lock().await;
+        let Ok(mut kept) = tokio::time::timeout_at(deadline, slot.lock()).await else {
+            return Err(AttemptOutcome::TokenFailed(TokenFailure {
+                transport: Some(TransportFailure::Timeout),
+                ..TokenFailure::default()
+            }));
+        };
         if let Some(k) = kept.as_ref().filter(|k| self.clock.now() < k.fresh_until) {
             return Ok(Token {
                 header: k.header.clone(),

@@ -357,7 +357,7 @@ impl ReqwestSender {
         let key = cache_key(&connection.endpoint_key, &connection.fingerprint);
         let token = match self
             .tokens
-            .token(&key, self.fetch(base, oauth, exchange.deadline))
+            .token(&key, exchange.deadline, self.fetch(base, oauth, exchange.deadline))
             .await
         {
             Ok(token) => token,
@@ -373,7 +373,7 @@ impl ReqwestSender {
         self.tokens.forget(&key, &token.header).await;
         let fresh = match self
             .tokens
-            .token(&key, self.fetch(base, oauth, exchange.deadline))
+            .token(&key, exchange.deadline, self.fetch(base, oauth, exchange.deadline))
             .await
         {
             Ok(token) => token,

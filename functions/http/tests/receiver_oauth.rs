@@ -398,3 +398,21 @@ async fn an_unreachable_or_unsafe_token_url_sends_nothing() {
     assert!(lock(&s.world).presented.is_empty());
     let _ = accept; // the helper set is shared with the other test binaries
 }
+
+#[tokio::test]
+async fn concurrent_attempts_share_one_fetch() {
+    let s = setup().await;
+    let auth = oauth(&s.token_url, CLIENT_SECRET, ClientAuth::Basic);
+    let tasks: Vec<_> = (0..5)
+        .map(|_| {
+            let (sender, request) = (s.sender.clone(), request(&s.receiver_url, auth.clone()));
+            tokio::spawn(async move { sender.send(request).await.outcome.status() })
+        })
+        .collect();
+    for task in tasks {
+        assert_eq!(task.await.ok().flatten(), Some(200));
+    }
+    let w = lock(&s.world);
+    assert_eq!(w.fetches.len(), 1);
+    assert_eq!(w.presented, vec!["Bearer tok-1".to_owned(); 5]);
+}
