@@ -1504,3 +1504,59 @@ async fn an_operator_sets_headers_and_a_secret_value_stays_hidden() {
     b.stop().await;
     h.stop().await;
 }
+
+/// OAuth 2.0 client credentials and TLS settings set from an endpoint's page: the
+/// client secret and key are never shown again, the certificate's end of validity
+/// is, and saving the form untouched keeps both secrets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_sets_oauth_and_tls_and_their_secrets_stay_hidden() {
+    let fixture = |name: &str| {
+        let path = format!("{}/../functions/http/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let h = Harness::start(test_options("console-oauth")).await;
+    let tokens = receiver(vec![Reply::Full {
+        status: 200,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: r#"{"access_token":"tok-console","token_type":"Bearer","expires_in":600}"#.into(),
+    }])
+    .await;
+    let rx = receiver(vec![Reply::Status(200)]).await;
+    let (ep, _) = h.endpoint(&rx.url(), json!("greatwait")).await;
+    let b = Browser::start("oauth").await;
+    b.goto(&format!("{}/console#/endpoints/{ep}", h.stack.api_url)).await;
+    b.log_in(&h.stack.api_key).await;
+    b.fill("#auth-token-url", &tokens.url()).await;
+    b.fill("#auth-client-id", "courier-console").await;
+    b.fill("#auth-client-secret", "cs_console_3").await;
+    b.set_value("#tls-client-certificate", &fixture("ca-signed-client.crt"))
+        .await;
+    b.set_value("#tls-client-key", &fixture("ca-signed-client.key")).await;
+    b.click("#edit-save").await;
+    // Saved: the page, reloaded, shows the certificate's end and no secret.
+    b.wait_text("#tls-expiry", "2126-11-12T07:47:30.000Z").await;
+    let (_, e) = h.call("GET", &format!("/v1/endpoints/{ep}"), None).await;
+    assert_eq!(e["auth"]["clientId"], "courier-console", "{e}");
+    assert_eq!(
+        e["tls"]["clientCertificateExpiresAt"], "2126-11-12T07:47:30.000Z",
+        "{e}"
+    );
+    let kept = b
+        .js("return [document.querySelector('#auth-client-secret').value, document.querySelector('#tls-client-key').value]")
+        .await;
+    assert_eq!(kept, json!(["", ""]));
+    let page = b.js("return document.body.innerText").await.to_string();
+    assert!(!page.contains("cs_console_3") && !page.contains("PRIVATE KEY"));
+    // Another change saved with those fields untouched keeps both secrets.
+    b.fill("#edit-description", "behind OAuth").await;
+    b.click("#edit-save").await;
+    b.wait_text("#endpoint-description", "behind OAuth").await;
+    let id = h.event(&ep, json!({"n": 1})).await;
+    let d = h.settled(&id, SETTLE).await;
+    assert_eq!(d["status"], "succeeded", "{d}");
+    let got = rx.received();
+    assert_eq!(got[0].header("authorization"), Some("Bearer tok-console"));
+    assert_eq!(tokens.received().len(), 1);
+    b.stop().await;
+    h.stop().await;
+}

@@ -76,6 +76,9 @@ mod tests {
             deleted_at: None,
             failing_after: None,
             headers: Vec::new(),
+            auth: None,
+            tls: None,
+            credentials: Default::default(),
         }
     }
 

@@ -112,6 +112,9 @@ pub fn sample_endpoint(tenant: &TenantId, id: &EndpointId, now: Timestamp) -> En
         deleted_at: None,
         failing_after: None,
         headers: Vec::new(),
+        auth: None,
+        tls: None,
+        credentials: Default::default(),
     }
 }
 

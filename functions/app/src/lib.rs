@@ -6,6 +6,7 @@
 pub mod api;
 pub mod application_delete;
 pub mod config;
+pub mod connectivity;
 /// The port contract suite and the in-memory fakes are test support: compiled for
 /// this crate's tests and for crates that turn on the `testing` feature (their
 /// tests, the bench), never into the Lambda binaries.

@@ -2,6 +2,7 @@
 //! records, as the use cases see them. Adapters map them to items; the JSON form here
 //! is also what the API returns (camelCase, RFC 3339 times).
 
+pub use crate::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient};
 use crate::message::Trigger;
 use courier_core::decide::LatencyClass;
 use courier_core::health::{BreakerState, SmartHealth};
@@ -111,6 +112,15 @@ pub struct Endpoint {
     /// Headers sent with every attempt (an API key the receiver asks for, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub headers: Vec<CustomHeader>,
+    /// OAuth 2.0 client credentials: every attempt carries a bearer token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<OAuthClient>,
+    /// A TLS client certificate and/or a private CA for this receiver.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<EndpointTls>,
+    /// The write-only halves of `auth` and `tls` (client secret, client key).
+    #[serde(default, skip_serializing_if = "EndpointCredentials::is_empty")]
+    pub credentials: EndpointCredentials,
 }
 
 /// One header an endpoint sends with every attempt. A secret value is write-only:

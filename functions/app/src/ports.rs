@@ -12,6 +12,7 @@ use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
 use std::borrow::Cow;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 /// An adapter failure. Outcomes of HTTP attempts are never errors; these are
 /// failures to reach Courier's own infrastructure.
@@ -514,6 +515,8 @@ pub struct OutboundRequest {
     pub timeout_ms: u64,
     /// How many body bytes to read at most (the policy's snippet need).
     pub read_limit: usize,
+    /// The endpoint's OAuth and TLS settings, when it has any.
+    pub connection: Option<Arc<crate::connectivity::ReceiverConnection>>,
 }
 
 /// What one HTTP attempt produced.
@@ -543,11 +546,27 @@ pub struct AdmissionRefusal {
 }
 
 /// URL admission for endpoint create/update: syntax, scheme, userinfo, and that the
-/// host resolves only to allowed addresses.
+/// host resolves only to allowed addresses (endpoint and token URLs alike); and the
+/// check of the TLS material an endpoint connects with, by the adapter that reads it.
 #[async_trait]
 pub trait UrlAdmission: Send + Sync {
     /// The normalised URL, or why it is refused.
     async fn admit(&self, url: &str) -> Result<String, AdmissionRefusal>;
+
+    /// Parses `material` as PEM, checks that the key belongs to the certificate
+    /// and that the certificate is valid at `now`. An admission that cannot read
+    /// TLS material refuses every piece of it.
+    fn check_tls(
+        &self,
+        material: &crate::connectivity::TlsMaterial<'_>,
+        now: Timestamp,
+    ) -> Result<crate::connectivity::TlsFacts, crate::connectivity::TlsRefusal> {
+        let _ = (material, now);
+        Err(crate::connectivity::TlsRefusal {
+            field: "clientCertificate",
+            detail: "TLS settings cannot be checked by this deployment".to_owned(),
+        })
+    }
 }
 
 #[cfg(test)]

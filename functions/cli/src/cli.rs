@@ -177,6 +177,54 @@ pub struct EndpointFields {
     /// Like --header, with a write-only value (never shown again).
     #[arg(long = "secret-header", value_name = "NAME: VALUE")]
     pub secret_headers: Vec<String>,
+    /// Boxed: the command enum stays small (most commands carry far less).
+    #[command(flatten)]
+    pub connectivity: Box<ConnectivityFields>,
+}
+
+/// OAuth 2.0 client credentials and TLS settings of an endpoint.
+#[derive(Args, Clone, Default)]
+pub struct ConnectivityFields {
+    /// OAuth 2.0 client credentials: the token endpoint (with --oauth-client-id).
+    #[arg(long, value_name = "URL", conflicts_with = "no_auth")]
+    pub oauth_token_url: Option<String>,
+    #[arg(long, value_name = "ID", requires = "oauth_token_url")]
+    pub oauth_client_id: Option<String>,
+    /// The client secret, or @file to read it from (write-only; left out on update,
+    /// the stored one is kept).
+    #[arg(long, value_name = "SECRET|@FILE", requires = "oauth_token_url")]
+    pub oauth_client_secret: Option<String>,
+    /// Space-separated scopes to ask for.
+    #[arg(long, value_name = "SCOPES", requires = "oauth_token_url")]
+    pub oauth_scope: Option<String>,
+    #[arg(long, value_name = "AUDIENCE", requires = "oauth_token_url")]
+    pub oauth_audience: Option<String>,
+    /// How the client authenticates at the token endpoint.
+    #[arg(long, value_enum, requires = "oauth_token_url")]
+    pub oauth_client_auth: Option<OAuthClientAuth>,
+    /// Removes the endpoint's OAuth settings (update).
+    #[arg(long)]
+    pub no_auth: bool,
+    /// A PEM file with the client certificate chain to present (with --client-key).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_tls")]
+    pub client_cert: Option<PathBuf>,
+    /// A PEM file with the client certificate's private key (write-only).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_tls")]
+    pub client_key: Option<PathBuf>,
+    /// A PEM file of CA certificates that replace the public roots for this receiver.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_tls")]
+    pub ca_bundle: Option<PathBuf>,
+    /// Removes the endpoint's TLS settings (update).
+    #[arg(long)]
+    pub no_tls: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum OAuthClientAuth {
+    /// client_secret_basic: HTTP Basic authentication.
+    Basic,
+    /// client_secret_post: id and secret in the form body.
+    Post,
 }
 
 #[derive(Subcommand)]

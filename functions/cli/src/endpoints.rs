@@ -1,6 +1,6 @@
 //! `courier endpoints ...`: the endpoint routes of the API.
 
-use crate::cli::{EndpointFields, EndpointsCmd};
+use crate::cli::{ConnectivityFields, EndpointFields, EndpointsCmd, OAuthClientAuth};
 use crate::client::{Client, segment};
 use crate::exit::{CliError, CliResult};
 use crate::input;
@@ -54,7 +54,65 @@ fn body(url: Option<String>, f: EndpointFields) -> CliResult<Value> {
         }
         m.insert("headers".into(), Value::Array(list));
     }
+    connectivity(&mut m, *f.connectivity)?;
     Ok(Value::Object(m))
+}
+
+fn read_text(flag: &str, path: &std::path::Path) -> CliResult<String> {
+    std::fs::read_to_string(path).map_err(|e| CliError::usage(format!("{flag}: cannot read {}: {e}", path.display())))
+}
+
+/// `auth` and `tls` from their flags: given flags make the whole object (a
+/// write-only value left out keeps the stored one), `--no-auth`/`--no-tls` null.
+fn connectivity(m: &mut Map<String, Value>, c: ConnectivityFields) -> CliResult<()> {
+    if c.no_auth {
+        m.insert("auth".into(), Value::Null);
+    }
+    if let Some(token_url) = c.oauth_token_url {
+        let client_id = c
+            .oauth_client_id
+            .ok_or_else(|| CliError::usage("--oauth-token-url needs --oauth-client-id"))?;
+        let mut auth = json!({"type": "oauth2_client_credentials", "tokenUrl": token_url, "clientId": client_id});
+        if let Some(secret) = c.oauth_client_secret {
+            let secret = match secret.strip_prefix('@') {
+                Some(path) => read_text("--oauth-client-secret", std::path::Path::new(path))?
+                    .trim_end_matches(['\r', '\n'])
+                    .to_owned(),
+                None => secret,
+            };
+            auth["clientSecret"] = json!(secret);
+        }
+        if let Some(scope) = c.oauth_scope {
+            auth["scope"] = json!(scope);
+        }
+        if let Some(audience) = c.oauth_audience {
+            auth["audience"] = json!(audience);
+        }
+        if let Some(how) = c.oauth_client_auth {
+            auth["clientAuth"] = json!(match how {
+                OAuthClientAuth::Basic => "basic",
+                OAuthClientAuth::Post => "post",
+            });
+        }
+        m.insert("auth".into(), auth);
+    }
+    if c.no_tls {
+        m.insert("tls".into(), Value::Null);
+    }
+    if c.client_cert.is_some() || c.client_key.is_some() || c.ca_bundle.is_some() {
+        let mut tls = Map::new();
+        for (flag, field, path) in [
+            ("--client-cert", "clientCertificate", &c.client_cert),
+            ("--client-key", "clientKey", &c.client_key),
+            ("--ca-bundle", "caBundle", &c.ca_bundle),
+        ] {
+            if let Some(p) = path {
+                tls.insert(field.into(), json!(read_text(flag, p)?));
+            }
+        }
+        m.insert("tls".into(), Value::Object(tls));
+    }
+    Ok(())
 }
 
 fn path(id: &str, action: &str) -> String {

@@ -79,6 +79,28 @@ pub fn endpoint(v: &Value, style: Style) -> String {
             pairs.push((key, h.to_string(), Tone::Plain));
         }
     }
+    if let Some(auth) = v.get("auth").filter(|a| !a.is_null()) {
+        let shown = format!(
+            "OAuth 2.0 client {} at {} ({})",
+            text(auth, "clientId"),
+            text(auth, "tokenUrl"),
+            text(auth, "clientAuth")
+        );
+        pairs.push(("auth", shown, Tone::Plain));
+    }
+    if let Some(tls) = v.get("tls").filter(|t| !t.is_null()) {
+        let mut parts = Vec::new();
+        if tls.get("clientCertificate").is_some_and(|c| !c.is_null()) {
+            parts.push(format!(
+                "client certificate until {}",
+                text(tls, "clientCertificateExpiresAt")
+            ));
+        }
+        if tls.get("caBundle").is_some_and(|c| !c.is_null()) {
+            parts.push("own CA bundle".to_owned());
+        }
+        pairs.push(("tls", parts.join(", "), Tone::Plain));
+    }
     if let Some(n) = v.get("replayed") {
         pairs.push(("replayed", n.to_string(), Tone::Plain));
     }

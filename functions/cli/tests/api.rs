@@ -451,6 +451,69 @@ async fn lifecycle_commands_and_error_classes() {
         .fails(2, &["endpoints", "update", s(&watcher["id"]), "--header", "no colon"])
         .await;
     assert!(err.starts_with("courier: --header \"no colon\": write it as"), "{err}");
+    // OAuth client credentials (the secret from a file) and TLS settings (PEM files).
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../http/tests/fixtures");
+    let secret_file = std::env::temp_dir().join(format!("courier-cli-secret-{}", std::process::id()));
+    std::fs::write(&secret_file, "cs-cli-1\n").expect("write the secret file");
+    let secret_arg = format!("@{}", secret_file.display());
+    let (cert, key, ca) = (
+        format!("{fixtures}/ca-signed-client.crt"),
+        format!("{fixtures}/ca-signed-client.key"),
+        format!("{fixtures}/test-ca.crt"),
+    );
+    let guarded = cli
+        .json(&[
+            "endpoints",
+            "update",
+            s(&watcher["id"]),
+            "--oauth-token-url",
+            "http://127.0.0.1:9997/token",
+            "--oauth-client-id",
+            "courier-cli",
+            "--oauth-client-secret",
+            &secret_arg,
+            "--oauth-scope",
+            "hooks:write",
+            "--oauth-client-auth",
+            "post",
+            "--client-cert",
+            &cert,
+            "--client-key",
+            &key,
+            "--ca-bundle",
+            &ca,
+        ])
+        .await;
+    let _ = std::fs::remove_file(&secret_file);
+    assert_eq!(
+        guarded["auth"],
+        json!({"type": "oauth2_client_credentials", "tokenUrl": "http://127.0.0.1:9997/token",
+               "clientId": "courier-cli", "clientSecret": null, "scope": "hooks:write",
+               "audience": null, "clientAuth": "post"})
+    );
+    assert_eq!(guarded["tls"]["clientCertificateExpiresAt"], "2126-11-12T07:47:30.000Z");
+    assert_eq!(guarded["tls"]["clientKey"], Value::Null);
+    assert!(!guarded.to_string().contains("cs-cli-1"), "{guarded}");
+    let err = cli
+        .fails(
+            2,
+            &[
+                "endpoints",
+                "update",
+                s(&watcher["id"]),
+                "--oauth-token-url",
+                "http://127.0.0.1:9997/token",
+            ],
+        )
+        .await;
+    assert!(
+        err.starts_with("courier: --oauth-token-url needs --oauth-client-id"),
+        "{err}"
+    );
+    let plain = cli
+        .json(&["endpoints", "update", s(&watcher["id"]), "--no-auth", "--no-tls"])
+        .await;
+    assert_eq!((&plain["auth"], &plain["tls"]), (&Value::Null, &Value::Null), "{plain}");
     assert_eq!(
         (&watcher["filterTypes"], &watcher["failingAfter"]),
         (&json!(["courier.endpoint.*", "courier.delivery.failed"]), &json!(5)),

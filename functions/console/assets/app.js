@@ -861,6 +861,8 @@
     const rate = h("input", { id: "edit-rate", type: "number", min: "0.1", step: "any", value: e.rateLimit ? String(e.rateLimit.perSecond) : "" });
     const inflight = h("input", { id: "edit-inflight", type: "number", min: "1", step: "1", value: e.maxInFlight ? String(e.maxInFlight) : "" });
     const [headerBox, headerList] = headersEditor(e.headers || []);
+    const [authBox, authChange] = authEditor(e.auth);
+    const [tlsBox, tlsChange] = tlsEditor(e.tls);
     const out = h("p", { role: "status", id: "edit-result" });
     const submit = h("button", { type: "submit", id: "edit-save" }, "Save changes");
     const same = (a, b) => JSON.stringify(a === undefined ? null : a) === JSON.stringify(b === undefined ? null : b);
@@ -876,6 +878,8 @@
         h("label", { for: "edit-inflight" }, "Most attempts at once (empty: no limit)", inflight)),
       portal ? h("p", { class: "muted" }, "Limits set by your provider can be lowered here, not raised or removed.") : null,
       headerBox,
+      authBox,
+      tlsBox,
       out, submit);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -897,6 +901,10 @@
       if (!same(m, e.maxInFlight || null)) body.maxInFlight = m;
       const hs = headerList();
       if (!same(hs, (e.headers || []).map((x) => ({ name: x.name, value: x.value, secret: x.secret })))) body.headers = hs;
+      const auth = authChange();
+      if (auth !== undefined) body.auth = auth;
+      const tls = tlsChange();
+      if (tls !== undefined) body.tls = tls;
       if (Object.keys(body).length === 0) {
         append(out, ["Nothing changed."]);
         return;
@@ -949,6 +957,76 @@
       return { name, value, secret };
     }).filter((x) => x.name !== "");
     return [box, list];
+  }
+
+  // OAuth 2.0 client credentials. The client secret is never shown: its field left
+  // empty keeps the stored one (sent as null). Returns the box and a function
+  // giving the change: undefined for none, null to remove, else the settings.
+  function authEditor(current) {
+    const c = current || {};
+    const field = (id, label, value, extra) => {
+      const input = h("input", Object.assign({ id, size: "40", spellcheck: "false", value: value || "" }, extra || {}));
+      return [h("label", { for: id }, label, input), input];
+    };
+    const [urlLabel, tokenUrl] = field("auth-token-url", "Token URL", c.tokenUrl, { type: "url" });
+    const [idLabel, clientId] = field("auth-client-id", "Client id", c.clientId);
+    const [secretLabel, secret] = field("auth-client-secret", "Client secret", "",
+      { type: "password", autocomplete: "off", placeholder: current ? "kept unless replaced" : "" });
+    const [scopeLabel, scope] = field("auth-scope", "Scope (space-separated; optional)", c.scope);
+    const [audienceLabel, audience] = field("auth-audience", "Audience (optional)", c.audience);
+    const how = h("select", { id: "auth-client-auth" },
+      h("option", { value: "basic", selected: c.clientAuth !== "post" }, "HTTP Basic (client_secret_basic)"),
+      h("option", { value: "post", selected: c.clientAuth === "post" }, "Form body (client_secret_post)"));
+    const box = h("fieldset", { id: "edit-auth" }, h("legend", {}, "OAuth 2.0 client credentials (empty token URL: none)"),
+      urlLabel, idLabel, secretLabel, scopeLabel, audienceLabel, h("label", { for: "auth-client-auth" }, "Client authentication", how));
+    const change = () => {
+      const url = tokenUrl.value.trim();
+      if (url === "") return current ? null : undefined;
+      const wanted = {
+        type: "oauth2_client_credentials", tokenUrl: url, clientId: clientId.value.trim(),
+        clientSecret: secret.value === "" ? null : secret.value,
+        scope: scope.value.trim() || null, audience: audience.value.trim() || null, clientAuth: how.value,
+      };
+      const before = current ? {
+        type: "oauth2_client_credentials", tokenUrl: c.tokenUrl, clientId: c.clientId, clientSecret: null,
+        scope: c.scope || null, audience: c.audience || null, clientAuth: c.clientAuth || "basic",
+      } : null;
+      return JSON.stringify(wanted) === JSON.stringify(before) ? undefined : wanted;
+    };
+    return [box, change];
+  }
+
+  // TLS settings, pasted as PEM. The client key is never shown: its field left
+  // empty keeps the stored one. The certificate's end of validity is shown, and
+  // marked when it is less than 30 days away.
+  function tlsEditor(current) {
+    const c = current || {};
+    const area = (id, value, placeholder) => h("textarea", { id, rows: "4", cols: "64", spellcheck: "false", placeholder: placeholder || "-----BEGIN ...-----" }, value || "");
+    const cert = area("tls-client-certificate", c.clientCertificate);
+    const key = area("tls-client-key", "", c.clientCertificate ? "kept unless replaced" : "-----BEGIN PRIVATE KEY-----");
+    key.setAttribute("autocomplete", "off");
+    const ca = area("tls-ca-bundle", c.caBundle);
+    let expiry = null;
+    if (c.clientCertificateExpiresAt) {
+      const left = Date.parse(c.clientCertificateExpiresAt) - Date.now();
+      const soon = left < 30 * 86400 * 1000;
+      expiry = h("p", { id: "tls-expiry", class: soon ? "error" : "muted" },
+        "Client certificate valid until " + c.clientCertificateExpiresAt + (soon ? " (renew it soon)" : "") + ".");
+    }
+    const box = h("fieldset", { id: "edit-tls" }, h("legend", {}, "TLS: client certificate and private CA (PEM)"),
+      expiry,
+      h("label", { for: "tls-client-certificate" }, "Client certificate chain", cert),
+      h("label", { for: "tls-client-key" }, "Client private key", key),
+      h("label", { for: "tls-ca-bundle" }, "CA bundle (replaces the public roots for this receiver)", ca));
+    const change = () => {
+      const pem = (el) => (el.value.trim() === "" ? null : el.value);
+      const wanted = { clientCertificate: pem(cert), clientKey: pem(key), caBundle: pem(ca) };
+      if (!wanted.clientCertificate && !wanted.caBundle && !wanted.clientKey) return current ? null : undefined;
+      const unchanged = current && wanted.clientKey === null
+        && wanted.clientCertificate === (c.clientCertificate || null) && wanted.caBundle === (c.caBundle || null);
+      return unchanged ? undefined : wanted;
+    };
+    return [box, change];
   }
 
   function endpointActions(e, path) {

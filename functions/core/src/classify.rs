@@ -3,7 +3,7 @@
 //! failure. This is the vocabulary users read in the attempt log.
 
 use crate::decide::SettleReason;
-use crate::outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};
+use crate::outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TokenFailure, TransportFailure};
 use crate::policy::{GoneHandling, MAX_SNIPPET_BYTES, Policy, SnippetLimit, UnusableEndpoint};
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +43,9 @@ pub enum Diagnostic {
     PayloadUnavailable,
     DuplicateInflight,
     IdentityConflict,
+    /// The endpoint's OAuth 2.0 token endpoint gave no token (wrong client
+    /// credentials, unreachable, an unusable answer): nothing was sent.
+    ReceiverAuthFailed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -118,6 +121,7 @@ wire_names! {
         PayloadUnavailable => "payload_unavailable",
         DuplicateInflight => "duplicate_inflight",
         IdentityConflict => "identity_conflict",
+        ReceiverAuthFailed => "receiver_auth_failed",
     }
     Remediation {
         None => "none",
@@ -252,6 +256,25 @@ impl Policy {
                 true,
             ),
             AttemptOutcome::PreSend { failure } => self.classify_pre_send(*failure),
+            // The receiver's own door: a failure of that endpoint like any other,
+            // counted as the receiver's, whatever the token endpoint's answer was.
+            AttemptOutcome::TokenFailed(failure) => {
+                let class = match (failure.status, failure.transport) {
+                    (Some(_), _) => ErrorClass::Status,
+                    (None, Some(TransportFailure::Timeout)) => ErrorClass::Timeout,
+                    (None, Some(TransportFailure::Tls)) => ErrorClass::Tls,
+                    (None, Some(TransportFailure::Dns)) => ErrorClass::Dns,
+                    (None, Some(TransportFailure::Refused | TransportFailure::ResetAfterSend)) => ErrorClass::Network,
+                    (None, _) => ErrorClass::Unknown,
+                };
+                c(
+                    RetryableFailure,
+                    D::ReceiverAuthFailed,
+                    R::ReviewEndpoint,
+                    Some(class),
+                    true,
+                )
+            }
         }
     }
 
@@ -375,6 +398,37 @@ impl Policy {
     }
 }
 
+impl Policy {
+    /// The attempt record's snippet for a token endpoint that gave no token: its
+    /// status and the start of its answer, or how reaching it failed. A 2xx body
+    /// is never kept (it may hold a token), whatever the adapter read.
+    pub fn token_failure_snippet(&self, failure: &TokenFailure) -> (String, bool) {
+        let head = match (failure.status, failure.transport) {
+            (Some(status @ 200..=299), _) => format!("token endpoint answered {status} without a usable token"),
+            (Some(status), _) => format!("token endpoint answered {status}"),
+            (None, Some(transport)) => format!("token endpoint not reached ({})", transport_name(transport)),
+            (None, None) => "token endpoint gave no token".to_owned(),
+        };
+        let keeps_body = !failure.body.is_empty() && !matches!(failure.status, Some(200..=299));
+        if !keeps_body {
+            return (head, false);
+        }
+        let (body, cut) = cut_snippet(self.snippet, &failure.body, failure.body_truncated);
+        (format!("{head}: {body}"), cut)
+    }
+}
+
+fn transport_name(failure: TransportFailure) -> &'static str {
+    match failure {
+        TransportFailure::Timeout => "timeout",
+        TransportFailure::ResetAfterSend => "connection reset",
+        TransportFailure::Refused => "connection refused",
+        TransportFailure::Dns => "name does not resolve",
+        TransportFailure::Tls => "TLS handshake failed",
+        TransportFailure::Other => "connection failed",
+    }
+}
+
 /// Cuts a body prefix to the limit, never splitting a character. `more_unread` says
 /// the receiver sent more than `body`; a read that stopped inside a multi-byte
 /// character leaves a partial sequence at the end, which is dropped rather than shown
@@ -440,6 +494,62 @@ mod tests {
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_failed_token_fetch_is_the_endpoint_s_retryable_failure() {
+        let policy = Policy::greatwait();
+        let refused = AttemptOutcome::TokenFailed(TokenFailure {
+            status: Some(401),
+            body: br#"{"error":"invalid_client"}"#.to_vec(),
+            ..TokenFailure::default()
+        });
+        let cls = policy.classify(&refused, false);
+        assert_eq!(
+            (cls.state, cls.diagnostic, cls.remediation, cls.error_class),
+            (
+                AttemptState::RetryableFailure,
+                Diagnostic::ReceiverAuthFailed,
+                Remediation::ReviewEndpoint,
+                Some(ErrorClass::Status)
+            )
+        );
+        assert!(cls.counts_toward_receiver_failures);
+        assert_eq!(cls.settles, None);
+        let AttemptOutcome::TokenFailed(failure) = refused else {
+            unreachable!()
+        };
+        assert_eq!(
+            policy.token_failure_snippet(&failure),
+            (
+                r#"token endpoint answered 401: {"error":"invalid_client"}"#.to_owned(),
+                false
+            )
+        );
+        let unreached = TokenFailure {
+            transport: Some(TransportFailure::Tls),
+            ..TokenFailure::default()
+        };
+        assert_eq!(
+            policy
+                .classify(&AttemptOutcome::TokenFailed(unreached.clone()), false)
+                .error_class,
+            Some(ErrorClass::Tls)
+        );
+        assert_eq!(
+            policy.token_failure_snippet(&unreached),
+            ("token endpoint not reached (TLS handshake failed)".to_owned(), false)
+        );
+        // A 2xx body may carry a token: never kept.
+        let unusable = TokenFailure {
+            status: Some(200),
+            body: br#"{"access_token":"t0k3n"}"#.to_vec(),
+            ..TokenFailure::default()
+        };
+        assert_eq!(
+            policy.token_failure_snippet(&unusable),
+            ("token endpoint answered 200 without a usable token".to_owned(), false)
+        );
     }
 
     #[test]

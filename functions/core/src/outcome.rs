@@ -105,6 +105,21 @@ pub enum PreSendFailure {
     BreakerOpen,
 }
 
+/// Why an endpoint's OAuth 2.0 token endpoint gave no token, so nothing was sent to
+/// the receiver. Holds only what the token endpoint answered, never what Courier
+/// sent it (the client secret travels in the request alone).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TokenFailure {
+    /// The token endpoint's status, when it answered.
+    pub status: Option<u16>,
+    /// How reaching it failed, when it gave no answer.
+    pub transport: Option<TransportFailure>,
+    /// The start of its answer's body.
+    pub body: Vec<u8>,
+    /// True when it sent more body than was read.
+    pub body_truncated: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum AttemptOutcome {
@@ -125,6 +140,9 @@ pub enum AttemptOutcome {
     /// A claimed attempt whose sender vanished (lease expired, no outcome recorded):
     /// the request may or may not have reached the receiver.
     Lost,
+    /// The endpoint authenticates with OAuth 2.0 and no token could be had: the
+    /// receiver was not contacted.
+    TokenFailed(TokenFailure),
 }
 
 impl AttemptOutcome {

@@ -320,6 +320,14 @@ impl UrlAdmission for HttpAdmission {
             detail: e.to_string(),
         })
     }
+
+    fn check_tls(
+        &self,
+        material: &courier_app::connectivity::TlsMaterial<'_>,
+        now: courier_core::Timestamp,
+    ) -> Result<courier_app::connectivity::TlsFacts, courier_app::connectivity::TlsRefusal> {
+        crate::endpoint_tls::check_material(material, now)
+    }
 }
 
 fn check_ip(host: &str, ip: IpAddr, allow_private: bool) -> Result<(), AdmissionError> {

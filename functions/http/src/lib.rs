@@ -1,8 +1,9 @@
 //! The outbound HTTP attempt (reqwest): one POST per attempt through a pooled
 //! client, no redirects, bounded body, per-request timeout, and an SSRF-safe
 //! resolver that pins the connection to checked addresses. Also the endpoint URL
-//! admission rules the API shares with the sender, and the process's one TLS client
-//! configuration ([`tls`]).
+//! admission rules the API shares with the sender, the process's one TLS client
+//! configuration ([`tls`]), endpoints' own TLS settings ([`endpoint_tls`]) and
+//! OAuth 2.0 client credentials for receivers (`oauth`).
 //!
 //! Depends on `courier-core` for outcomes and `courier-app` for the
 //! [`courier_app::ports::HttpSender`] port; knows nothing of AWS or of policies
@@ -10,7 +11,10 @@
 
 mod address;
 mod admission;
+mod client_cache;
+pub mod endpoint_tls;
 mod failure;
+mod oauth;
 mod resolver;
 mod sender;
 pub mod tls;
@@ -21,4 +25,4 @@ pub use admission::{
     admit_url, check_url, resolve_checked,
 };
 pub use resolver::CheckedResolver;
-pub use sender::{ReqwestSender, SenderBuildError, SenderOptions, no_retries};
+pub use sender::{ENDPOINT_CACHE_CAPACITY, ReqwestSender, SenderBuildError, SenderOptions, no_retries};

@@ -4,13 +4,19 @@
 //! request's timeout and reads at most `read_limit` body bytes.
 
 use crate::admission::{AdmissionError, AdmissionPolicy, AllowedPorts, check_url};
+use crate::client_cache::{BoundedCache, cache_key};
+use crate::endpoint_tls::{EndpointTlsError, client_config_for};
 use crate::failure::outcome_of;
+use crate::oauth::{Tokens, fetch_token};
 use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
-use courier_app::ports::{HeaderText, HttpSender, OutboundHeader, OutboundRequest, SendResult};
+use bytes::Bytes;
+use courier_app::connectivity::{OAuthRequest, ReceiverConnection, TlsRequest};
+use courier_app::ports::{Clock, HeaderText, HttpSender, OutboundHeader, OutboundRequest, SendResult};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure, READ_HEADERS, ResponseSummary, TransportFailure};
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use url::Url;
 
@@ -78,8 +84,14 @@ const CLIENT_OWNED_HEADERS: [&str; 5] = ["host", "content-length", "transfer-enc
 /// send empty DATA frames; a peer sending only those must not spin the loop).
 const MAX_EMPTY_CHUNKS: u32 = 64;
 
+/// Most TLS clients (endpoints with TLS settings) and OAuth tokens one process
+/// keeps; past that, the one used longest ago goes.
+pub const ENDPOINT_CACHE_CAPACITY: usize = 256;
+
 /// [`HttpSender`] over one reqwest client, built once so connections are pooled
-/// across attempts to the same receiver.
+/// across attempts to the same receiver; endpoints with TLS settings of their own
+/// get a client each, built when first used and kept (bounded); endpoints with
+/// OAuth get a bearer token, kept until shortly before it expires.
 #[derive(Debug, Clone)]
 pub struct ReqwestSender {
     /// `None` only when [`ReqwestSender::new`] could not build the client: every
@@ -88,6 +100,51 @@ pub struct ReqwestSender {
     client: Option<reqwest::Client>,
     admission: AdmissionPolicy,
     ports: AllowedPorts,
+    /// How clients are built: the shared one, and one per endpoint TLS setting.
+    params: Arc<ClientParams>,
+    clients: Arc<BoundedCache<reqwest::Client>>,
+    tokens: Arc<Tokens>,
+}
+
+/// What every client of the sender is built with, beside its TLS configuration.
+#[derive(Debug)]
+struct ClientParams {
+    admission: AdmissionPolicy,
+    connect_timeout: Duration,
+    pool_idle_timeout: Duration,
+    user_agent: HeaderValue,
+    /// The deployment's trusted CA certificates: beside the public roots for
+    /// endpoints that name no CA bundle of their own.
+    trusted_ca_pem: Option<String>,
+}
+
+impl ClientParams {
+    fn build(&self, tls: rustls::ClientConfig) -> Result<reqwest::Client, reqwest::Error> {
+        reqwest::Client::builder()
+            .tls_backend_preconfigured(tls)
+            // A 3xx is the receiver's answer; following it could reach an unchecked
+            // target (and the policies say redirects are never followed).
+            .redirect(reqwest::redirect::Policy::none())
+            // A proxy would make the connection on our behalf, to addresses this
+            // process never checked.
+            .no_proxy()
+            .dns_resolver(CheckedResolver::new(self.admission.allow_private))
+            .https_only(!self.admission.allow_http)
+            // Exactly one attempt per message: retries are Courier's decision.
+            .retry(no_retries())
+            .connect_timeout(self.connect_timeout)
+            .pool_idle_timeout(self.pool_idle_timeout)
+            .user_agent(self.user_agent.clone())
+            .build()
+    }
+
+    /// The roots an endpoint without a CA bundle is checked against.
+    fn base_roots(&self) -> Result<rustls::RootCertStore, EndpointTlsError> {
+        match &self.trusted_ca_pem {
+            Some(pem) => crate::tls::roots_trusting(pem).map_err(|e| EndpointTlsError(e.to_string())),
+            None => Ok(crate::tls::public_roots()),
+        }
+    }
 }
 
 impl ReqwestSender {
@@ -101,11 +158,14 @@ impl ReqwestSender {
             Ok(sender) => sender,
             Err(err) => {
                 tracing::error!(error = ?err, "could not build the HTTP client; every attempt will fail");
-                ReqwestSender {
-                    client: None,
+                let params = ClientParams {
                     admission,
-                    ports: AllowedPorts::default(),
-                }
+                    connect_timeout: Duration::from_secs(5),
+                    pool_idle_timeout: Duration::from_secs(30),
+                    user_agent: HeaderValue::from_static(courier_app::sender::USER_AGENT),
+                    trusted_ca_pem: None,
+                };
+                ReqwestSender::assemble(None, params, AllowedPorts::default())
             }
         }
     }
@@ -154,27 +214,55 @@ impl ReqwestSender {
             Some(pem) => crate::tls::client_config_trusting(pem).map_err(SenderBuildError::TrustedCa)?,
             None => crate::tls::client_config().map_err(SenderBuildError::Tls)?,
         };
-        let client = reqwest::Client::builder()
-            .tls_backend_preconfigured(tls)
-            // A 3xx is the receiver's answer; following it could reach an unchecked
-            // target (and the policies say redirects are never followed).
-            .redirect(reqwest::redirect::Policy::none())
-            // A proxy would make the connection on our behalf, to addresses this
-            // process never checked.
-            .no_proxy()
-            .dns_resolver(CheckedResolver::new(options.admission.allow_private))
-            .https_only(!options.admission.allow_http)
-            // Exactly one attempt per message: retries are Courier's decision.
-            .retry(no_retries())
-            .connect_timeout(options.connect_timeout)
-            .pool_idle_timeout(options.pool_idle_timeout)
-            .user_agent(user_agent)
-            .build()
-            .map_err(SenderBuildError::Client)?;
-        Ok(ReqwestSender {
-            client: Some(client),
+        let params = ClientParams {
             admission: options.admission,
-            ports: options.ports,
+            connect_timeout: options.connect_timeout,
+            pool_idle_timeout: options.pool_idle_timeout,
+            user_agent,
+            trusted_ca_pem: options.trusted_ca_pem,
+        };
+        let client = params.build(tls).map_err(SenderBuildError::Client)?;
+        Ok(ReqwestSender::assemble(Some(client), params, options.ports))
+    }
+
+    fn assemble(client: Option<reqwest::Client>, params: ClientParams, ports: AllowedPorts) -> Self {
+        ReqwestSender {
+            client,
+            admission: params.admission,
+            ports,
+            params: Arc::new(params),
+            clients: Arc::new(BoundedCache::new(ENDPOINT_CACHE_CAPACITY)),
+            tokens: Arc::new(Tokens::new(
+                ENDPOINT_CACHE_CAPACITY,
+                Arc::new(courier_app::system::SystemClock),
+            )),
+        }
+    }
+
+    /// The sender with OAuth tokens kept by `clock` (tests move it by hand); the
+    /// tokens kept so far are dropped.
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.tokens = Arc::new(Tokens::new(ENDPOINT_CACHE_CAPACITY, clock));
+        self
+    }
+
+    /// How many endpoint TLS clients this sender keeps now.
+    pub fn endpoint_clients(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// The client for an endpoint's TLS settings: built when first used, then kept.
+    fn endpoint_client(
+        &self,
+        connection: &ReceiverConnection,
+        tls: &TlsRequest,
+    ) -> Result<reqwest::Client, EndpointTlsError> {
+        let key = cache_key(&connection.endpoint_key, &connection.fingerprint);
+        self.clients.get_or_try_insert(&key, || {
+            let config = client_config_for(tls, || self.params.base_roots())?;
+            self.params
+                .build(config)
+                .map_err(|e| EndpointTlsError(format!("client: {e}")))
         })
     }
 
@@ -218,25 +306,136 @@ impl ReqwestSender {
                 return (AttemptOutcome::transport(TransportFailure::Other), None);
             }
         };
-        let Some(client) = &self.client else {
+        let Some(base) = &self.client else {
             return (AttemptOutcome::transport(TransportFailure::Other), None);
         };
         let timeout = Duration::from_millis(request.timeout_ms.max(1));
+        // One deadline bounds the whole attempt: token fetches, connecting, sending
+        // and the body read (reqwest's own per-request timeout would start later,
+        // so it could never fire first, yet costs a boxed timer per attempt).
         let deadline = tokio::time::Instant::from_std(started) + timeout;
-        // One deadline bounds the whole attempt, connecting, sending and the body read
-        // below. (reqwest's own per-request timeout would start later, so it could
-        // never fire first, yet costs a boxed timer per attempt.)
+        let exchange = Exchange {
+            url,
+            headers,
+            body: request.body,
+            deadline,
+            https,
+            read_limit: request.read_limit,
+        };
+        match request.connection.as_deref() {
+            None => exchange.send(base).await,
+            Some(connection) => self.guarded(base, connection, exchange).await,
+        }
+    }
+
+    /// An attempt to a receiver with TLS settings or OAuth of its own: its own
+    /// client, a bearer token, and, when the receiver answers 401 to a token kept
+    /// from an earlier attempt, one fresh token and the same request once more.
+    async fn guarded(
+        &self,
+        base: &reqwest::Client,
+        connection: &ReceiverConnection,
+        mut exchange: Exchange,
+    ) -> (AttemptOutcome, Option<SocketAddr>) {
+        let own;
+        let client = match &connection.tls {
+            None => base,
+            Some(tls) => match self.endpoint_client(connection, tls) {
+                Ok(client) => {
+                    own = client;
+                    &own
+                }
+                Err(err) => {
+                    tracing::error!(error = %err, "endpoint TLS settings unusable; not sending");
+                    return (AttemptOutcome::transport(TransportFailure::Tls), None);
+                }
+            },
+        };
+        let Some(oauth) = &connection.oauth else {
+            return exchange.send(client).await;
+        };
+        let key = cache_key(&connection.endpoint_key, &connection.fingerprint);
+        let token = match self
+            .tokens
+            .token(&key, exchange.deadline, self.fetch(base, oauth, exchange.deadline))
+            .await
+        {
+            Ok(token) => token,
+            Err(outcome) => return (outcome, None),
+        };
+        exchange.headers.insert(AUTHORIZATION, token.header.clone());
+        let first = exchange.clone().send(client).await;
+        if first.0.status() != Some(401) || !token.cached {
+            return first;
+        }
+        // The receiver refused a kept token (expired early, revoked): fetch one
+        // anew and send the same request once more; its answer is the outcome.
+        self.tokens.forget(&key, &token.header).await;
+        let fresh = match self
+            .tokens
+            .token(&key, exchange.deadline, self.fetch(base, oauth, exchange.deadline))
+            .await
+        {
+            Ok(token) => token,
+            Err(outcome) => return (outcome, None),
+        };
+        exchange.headers.insert(AUTHORIZATION, fresh.header);
+        exchange.send(client).await
+    }
+
+    /// A token fetch for `oauth`, its URL admitted by the rules endpoint URLs are
+    /// (an unsafe token URL makes the attempt `endpoint_unsafe`, nothing sent).
+    async fn fetch(
+        &self,
+        base: &reqwest::Client,
+        oauth: &OAuthRequest,
+        deadline: tokio::time::Instant,
+    ) -> Result<(HeaderValue, Option<Duration>), AttemptOutcome> {
+        let url = match admitted(&oauth.token_url, self.admission) {
+            Ok(url) => url,
+            Err(reason) => {
+                tracing::info!(error = %reason, "token URL no longer passes admission; not sending");
+                return Err(AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe));
+            }
+        };
+        if url.port_or_known_default().is_some_and(|p| !self.ports.allows(p)) {
+            tracing::info!("token URL port is not among the deployment's allowed ports; not sending");
+            return Err(AttemptOutcome::pre_send(PreSendFailure::EndpointUnsafe));
+        }
+        let fetched = fetch_token(base, oauth, url, deadline).await;
+        if let Err(outcome) = &fetched {
+            // The outcome holds the token endpoint's status, never the secret.
+            tracing::info!(client_id = %oauth.client_id, ?outcome, "no token from the token endpoint");
+        }
+        fetched
+    }
+}
+
+/// One request as it goes out, kept whole so it can be sent again unchanged
+/// (after a fresh token): the body is shared, not copied.
+#[derive(Clone)]
+struct Exchange {
+    url: Url,
+    headers: HeaderMap,
+    body: Bytes,
+    deadline: tokio::time::Instant,
+    https: bool,
+    read_limit: usize,
+}
+
+impl Exchange {
+    async fn send(self, client: &reqwest::Client) -> (AttemptOutcome, Option<SocketAddr>) {
         // Assembled directly rather than through a RequestBuilder, whose `headers`
         // re-inserts every header into a second map. What `send` would then do is
         // `execute`; the builder's one check (the URL has a host) admission made.
-        let mut outbound = reqwest::Request::new(reqwest::Method::POST, url);
-        *outbound.headers_mut() = headers;
-        *outbound.body_mut() = Some(reqwest::Body::from(request.body));
+        let mut outbound = reqwest::Request::new(reqwest::Method::POST, self.url);
+        *outbound.headers_mut() = self.headers;
+        *outbound.body_mut() = Some(reqwest::Body::from(self.body));
         let pending = client.execute(outbound);
-        let response = match tokio::time::timeout_at(deadline, pending).await {
+        let response = match tokio::time::timeout_at(self.deadline, pending).await {
             Err(_elapsed) => return (AttemptOutcome::transport(TransportFailure::Timeout), None),
             Ok(Err(err)) => {
-                let outcome = outcome_of(&err, https);
+                let outcome = outcome_of(&err, self.https);
                 tracing::debug!(error = ?err, ?outcome, "attempt failed");
                 return (outcome, None);
             }
@@ -258,7 +457,7 @@ impl ReqwestSender {
                 )
             })
             .collect();
-        let (body, truncated) = read_capped(response, request.read_limit, deadline).await;
+        let (body, truncated) = read_capped(response, self.read_limit, self.deadline).await;
         summary.body = body;
         summary.body_truncated = truncated;
         (AttemptOutcome::Response(summary), peer)
@@ -372,7 +571,11 @@ fn request_headers(pairs: Vec<OutboundHeader>) -> Result<HeaderMap, String> {
 /// costs one chunk of memory. Once the status arrived the receiver has answered, so
 /// a body cut short by the deadline or a dropped connection keeps the answer, with
 /// what was read and `truncated` set (the rest is unknown).
-async fn read_capped(mut response: reqwest::Response, limit: usize, deadline: tokio::time::Instant) -> (Vec<u8>, bool) {
+pub(crate) async fn read_capped(
+    mut response: reqwest::Response,
+    limit: usize,
+    deadline: tokio::time::Instant,
+) -> (Vec<u8>, bool) {
     let declared = response.content_length();
     let capacity = declared.map_or(limit, |n| usize::try_from(n).unwrap_or(usize::MAX).min(limit));
     let mut body = Vec::with_capacity(capacity.min(64 * 1024));

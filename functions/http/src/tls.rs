@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 /// ALPN offered on every connection: HTTP/2 when the server wants it, else 1.1
 /// (what reqwest and the AWS SDK each offer with their own TLS set-up).
-const ALPN: [&[u8]; 2] = [b"h2", b"http/1.1"];
+pub(crate) const ALPN: [&[u8]; 2] = [b"h2", b"http/1.1"];
 
 /// The shared configuration, cloned out for each client (a clone shares the
 /// verifier and its root store; only small fields such as ALPN are copied).
@@ -45,6 +45,12 @@ pub enum TrustedCaError {
 /// issued. Built anew at each call (once per process: the sender builds its client
 /// once); the AWS SDK keeps [`client_config`] and the public roots alone.
 pub fn client_config_trusting(pem: &str) -> Result<rustls::ClientConfig, TrustedCaError> {
+    let roots = roots_trusting(pem)?;
+    with_roots(roots).map_err(TrustedCaError::Tls)
+}
+
+/// The public roots and the CA certificates in `pem`.
+pub(crate) fn roots_trusting(pem: &str) -> Result<rustls::RootCertStore, TrustedCaError> {
     use rustls::pki_types::CertificateDer;
     use rustls::pki_types::pem::PemObject;
     let mut roots = public_roots();
@@ -59,7 +65,7 @@ pub fn client_config_trusting(pem: &str) -> Result<rustls::ClientConfig, Trusted
     if added == 0 {
         return Err(TrustedCaError::NoCertificate);
     }
-    with_roots(roots).map_err(TrustedCaError::Tls)
+    Ok(roots)
 }
 
 fn build() -> Result<rustls::ClientConfig, rustls::Error> {
@@ -67,7 +73,7 @@ fn build() -> Result<rustls::ClientConfig, rustls::Error> {
 }
 
 /// Mozilla's roots, compiled in.
-fn public_roots() -> rustls::RootCertStore {
+pub(crate) fn public_roots() -> rustls::RootCertStore {
     rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     }

@@ -46,6 +46,7 @@ async fn ok_answer_and_request_arrives_intact() {
         body: body.clone().into(),
         timeout_ms: 5_000,
         read_limit: 4_096,
+        connection: None,
     };
     let result = local_sender().send(request).await;
     let summary = expect_response(&result.outcome);

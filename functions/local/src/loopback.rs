@@ -39,6 +39,14 @@ impl UrlAdmission for LoopbackOnly {
         }
         self.0.admit(url).await
     }
+
+    fn check_tls(
+        &self,
+        material: &courier_app::connectivity::TlsMaterial<'_>,
+        now: courier_core::Timestamp,
+    ) -> Result<courier_app::connectivity::TlsFacts, courier_app::connectivity::TlsRefusal> {
+        self.0.check_tls(material, now)
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use super::Api;
 use super::body::ApiJson;
+use super::endpoint_connectivity::{AuthIn, Connectivity, TlsIn};
 use super::endpoint_headers::{self, HeaderIn};
 use super::endpoint_limits;
 use super::limits::{
@@ -52,6 +53,8 @@ pub(crate) struct CreateEndpoint {
     max_in_flight: Option<Value>,
     failing_after: Option<u32>,
     headers: Option<Vec<HeaderIn>>,
+    auth: Option<AuthIn>,
+    tls: Option<TlsIn>,
 }
 
 #[derive(Deserialize)]
@@ -78,6 +81,12 @@ pub(crate) struct UpdateEndpoint {
     /// Absent: unchanged; null: none.
     #[serde(default, deserialize_with = "nullable")]
     headers: Option<Option<Vec<HeaderIn>>>,
+    /// Absent: unchanged; null: removed.
+    #[serde(default, deserialize_with = "nullable")]
+    auth: Option<Option<AuthIn>>,
+    /// Absent: unchanged; null: removed.
+    #[serde(default, deserialize_with = "nullable")]
+    tls: Option<Option<TlsIn>>,
 }
 
 /// `failingAfter`: 1 to [`MAX_FAILING_AFTER`] failed attempts in a row.
@@ -303,6 +312,9 @@ impl Api {
         cap_change.apply(&mut max_in_flight);
         let url = self.admit(&body.url).await?;
         let now = self.clock.now();
+        let Connectivity { auth, tls, credentials } = self
+            .connectivity(Some(body.auth.as_ref()), Some(body.tls.as_ref()), None, now)
+            .await?;
         let secret = self.new_secret()?;
         let health = policy.health.smart_rules().map(|_| SmartHealth::new(now));
         let breaker = policy.health.breaker_rules().map(|_| BreakerState::default());
@@ -336,6 +348,9 @@ impl Api {
             deleted_at: None,
             failing_after,
             headers,
+            auth,
+            tls,
+            credentials,
         };
         let mut endpoint = endpoint;
         if endpoint.limit_ceiling.is_none() {
@@ -425,7 +440,29 @@ impl Api {
             Some(u) => Some(self.admit(u).await?),
             None => None,
         };
-        let before = self.load_endpoint(tenant, id).await?.application_id;
+        let loaded = self.load_endpoint(tenant, id).await?;
+        let before = loaded.application_id.clone();
+        // Checked before the write (admission is asynchronous): a credential left
+        // out falls back to the one stored now.
+        let connectivity = match (&body.auth, &body.tls) {
+            (None, None) => None,
+            (auth, tls) => {
+                let current = Connectivity {
+                    auth: loaded.auth.clone(),
+                    tls: loaded.tls.clone(),
+                    credentials: loaded.credentials.clone(),
+                };
+                Some(
+                    self.connectivity(
+                        auth.as_ref().map(Option::as_ref),
+                        tls.as_ref().map(Option::as_ref),
+                        Some(&current),
+                        self.clock.now(),
+                    )
+                    .await?,
+                )
+            }
+        };
         let e = self
             .modify_endpoint(tenant, id, |e, now| {
                 if e.state == EndpointState::Revoked {
@@ -477,6 +514,16 @@ impl Api {
                     Some(Some(given)) => {
                         e.headers =
                             endpoint_headers::headers_from(given, &e.headers, e.policy.attempt_header.as_deref())?;
+                    }
+                }
+                if let Some(c) = &connectivity {
+                    if body.auth.is_some() {
+                        e.auth = c.auth.clone();
+                        e.credentials.oauth_client_secret = c.credentials.oauth_client_secret.clone();
+                    }
+                    if body.tls.is_some() {
+                        e.tls = c.tls.clone();
+                        e.credentials.tls_client_key = c.credentials.tls_client_key.clone();
                     }
                 }
                 if portal.is_none() {

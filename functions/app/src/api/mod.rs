@@ -12,6 +12,7 @@ mod body;
 mod completion;
 mod console;
 mod deliveries;
+mod endpoint_connectivity;
 mod endpoint_headers;
 mod endpoint_lifecycle;
 mod endpoint_limits;

@@ -57,6 +57,8 @@ pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
     v["channels"] = json!(e.channels);
     v["failingAfter"] = json!(e.failing_after());
     v["headers"] = super::endpoint_headers::headers_view(&e.headers);
+    v["auth"] = super::endpoint_connectivity::auth_view(e.auth.as_ref());
+    v["tls"] = super::endpoint_connectivity::tls_view(e.tls.as_ref());
     if let Some(at) = e.deleted_at {
         v["deletedAt"] = json!(at);
     }

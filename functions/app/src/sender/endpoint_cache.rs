@@ -40,6 +40,8 @@ pub struct PreparedEndpoint {
     /// One per `endpoint.secrets`, in order; `None` for a secret that does not decode
     /// (it signs nothing, as before).
     keys: Vec<Option<SigningKey>>,
+    /// The endpoint's OAuth and TLS settings, shared by its attempts.
+    pub(super) connection: Option<Arc<crate::connectivity::ReceiverConnection>>,
 }
 
 impl PreparedEndpoint {
@@ -49,7 +51,12 @@ impl PreparedEndpoint {
             .iter()
             .map(|s| SigningSecret::parse(&s.secret).ok().map(|k| k.key()))
             .collect();
-        PreparedEndpoint { endpoint, keys }
+        let connection = crate::connectivity::ReceiverConnection::of(&endpoint);
+        PreparedEndpoint {
+            endpoint,
+            keys,
+            connection,
+        }
     }
 
     /// The keys of the secrets that sign at `now`.

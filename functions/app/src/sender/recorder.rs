@@ -607,6 +607,7 @@ pub(super) fn attempt_record(
             succeeded: false,
             detail: Some(d),
         } => Some(courier_core::classify::cut_snippet(policy.snippet, d.as_bytes(), false)),
+        AttemptOutcome::TokenFailed(failure) => Some(policy.token_failure_snippet(failure)),
         _ => response.and_then(|r| policy.failure_snippet(r)),
     };
     Attempt {

@@ -98,6 +98,7 @@ pub(super) fn prepared_request(
         body,
         timeout_ms: endpoint.timeout_ms(),
         read_limit: endpoint.policy.snippet.read_bytes(),
+        connection: prepared.connection.clone(),
     }
 }
 

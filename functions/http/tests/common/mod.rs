@@ -56,6 +56,7 @@ pub fn request(url: String, timeout_ms: u64, read_limit: usize) -> OutboundReque
         body: br#"{"id":"evt_1","data":{}}"#.to_vec().into(),
         timeout_ms,
         read_limit,
+        connection: None,
     }
 }
 
