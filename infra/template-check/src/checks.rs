@@ -1092,8 +1092,40 @@ fn number_or_default(t: &Template, v: Option<&Value>) -> Option<u64> {
     })
 }
 
+/// The values a numeric parameter may take: its `AllowedValues`, else its default.
+fn parameter_values(t: &Template, name: &str) -> Vec<u64> {
+    let Some(p) = t.root().get("Parameters").and_then(|ps| ps.get(name)) else {
+        return Vec::new();
+    };
+    match p.get("AllowedValues").and_then(Value::as_sequence) {
+        Some(values) => values.iter().filter_map(|v| number(Some(v))).collect(),
+        None => number(p.get("Default")).into_iter().collect(),
+    }
+}
+
+/// A number, a `!Ref` to a parameter (its value in `assigned`, else its default),
+/// or `!FindInMap [Map, key, key]` whose keys are numbers or such references.
+fn evaluate(t: &Template, v: &Value, assigned: &BTreeMap<String, u64>) -> Option<u64> {
+    if let Some(n) = number(Some(v)) {
+        return Some(n);
+    }
+    if let Some(p) = ref_target(v) {
+        return assigned.get(&p).copied().or_else(|| number_or_default(t, Some(v)));
+    }
+    let Value::Tagged(tag) = v else { return None };
+    if tag.tag.to_string().trim_start_matches('!') != "FindInMap" {
+        return None;
+    }
+    let args = tag.value.as_sequence()?;
+    let map = scalar(args.first()?)?;
+    let key = |v: &Value| scalar(v).or_else(|| evaluate(t, v, assigned).map(|n| n.to_string()));
+    let (k1, k2) = (key(args.get(1)?)?, key(args.get(2)?)?);
+    number(t.root().get("Mappings")?.get(map.as_str())?.get(k1.as_str())?.get(k2.as_str()))
+}
+
 /// Reserved concurrency for every function with SQS event sources, at least the sum
-/// of their maximum concurrency plus one for a scheduled task, by the defaults.
+/// of their maximum concurrency plus one for a scheduled task, for every value the
+/// parameters they name may take.
 pub fn check_concurrency(inputs: &Inputs) -> Vec<String> {
     let t = inputs.template;
     let mut out = Vec::new();
@@ -1103,29 +1135,50 @@ pub fn check_concurrency(inputs: &Inputs) -> Vec<String> {
         if queues.is_empty() {
             continue;
         }
-        let mut need: u64 = queues
+        let maxima: Vec<Option<&Value>> = queues
             .iter()
-            .map(|(_, p)| {
-                number_or_default(t, p.get("ScalingConfig").and_then(|s| s.get("MaximumConcurrency"))).unwrap_or(1000)
-            })
-            .sum();
-        need += t.function_events(id, "ScheduleV2").len() as u64;
+            .map(|(_, p)| p.get("ScalingConfig").and_then(|s| s.get("MaximumConcurrency")))
+            .collect();
+        let params: Vec<String> = maxima.iter().filter_map(|m| m.and_then(ref_target)).collect();
+        // Every combination of the parameters' values (their ladders are short).
+        let mut assignments: Vec<BTreeMap<String, u64>> = vec![BTreeMap::new()];
+        for p in &params {
+            let values = parameter_values(t, p);
+            assignments = assignments
+                .iter()
+                .flat_map(|a| {
+                    values.iter().map(move |v| {
+                        let mut a = a.clone();
+                        a.insert(p.clone(), *v);
+                        a
+                    })
+                })
+                .collect();
+        }
         let reserved = t.properties(id).and_then(|p| p.get("ReservedConcurrentExecutions"));
-        // `!If [Cond, !Ref Param, !Ref AWS::NoValue]`: the parameter's default counts.
-        let value = match reserved {
-            Some(Value::Tagged(tag)) if tag.tag.to_string().trim_start_matches('!') == "If" => tag
-                .value
-                .as_sequence()
-                .and_then(|s| s.get(1))
-                .and_then(|v| number_or_default(t, Some(v))),
-            other => number_or_default(t, other),
+        // `!If [Cond, value, !Ref AWS::NoValue]`: the value when reserving.
+        let reserved = match reserved {
+            Some(Value::Tagged(tag)) if tag.tag.to_string().trim_start_matches('!') == "If" => {
+                tag.value.as_sequence().and_then(|s| s.get(1))
+            }
+            other => other,
         };
-        match value {
-            Some(r) if r >= need => {}
-            got => out.push(format!(
-                "{id}: ReservedConcurrentExecutions {got:?} should be at least {need} (its event sources' \
-                 MaximumConcurrency and its schedules), so the API cannot starve it"
-            )),
+        for a in &assignments {
+            let need: u64 = maxima
+                .iter()
+                .map(|m| m.and_then(|m| evaluate(t, m, a)).unwrap_or(1000))
+                .sum::<u64>()
+                + t.function_events(id, "ScheduleV2").len() as u64;
+            let got = reserved.and_then(|r| evaluate(t, r, a));
+            if got.is_none_or(|r| r < need) {
+                let with: Vec<String> = a.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                out.push(format!(
+                    "{id}: ReservedConcurrentExecutions {got:?} should be at least {need} with {} (its event \
+                     sources' MaximumConcurrency and its schedules), so the API cannot starve it",
+                    with.join(", ")
+                ));
+                break;
+            }
         }
     }
     out

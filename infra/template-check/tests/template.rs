@@ -557,13 +557,13 @@ fn a_schedule_without_a_dead_letter_queue_or_retry_policy_is_reported() {
 fn too_little_reserved_concurrency_no_throttling_or_no_deletion_protection_is_reported() {
     let text = replaced(
         &template_text(),
-        "  SenderReservedConcurrency:\n    Type: Number\n    Default: 17",
-        "  SenderReservedConcurrency:\n    Type: Number\n    Default: 12",
+        "    \"100\": {\"2\": 107, \"5\": 110, \"10\": 115}",
+        "    \"100\": {\"2\": 107, \"5\": 109, \"10\": 115}",
     );
     let (findings, _) = check(&text);
     assert_reported(
         &findings,
-        "SenderFunction: ReservedConcurrentExecutions Some(12) should be at least 17",
+        "SenderFunction: ReservedConcurrentExecutions Some(109) should be at least 110 with SenderMaxConcurrency=100, SlowLaneMaxConcurrency=5",
     );
     let text = without_line(&template_text(), "ThrottlingRateLimit: !Ref ApiThrottlingRateLimit");
     let (findings, _) = check(&text);
