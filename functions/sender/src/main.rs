@@ -31,7 +31,11 @@ async fn main() -> Result<(), Error> {
         None => courier_http::AllowedPorts::default(),
     };
     let courier_aws::Deployment {
-        store, planner, steps, ..
+        store,
+        planner,
+        steps,
+        sealer,
+        ..
     } = courier_aws::Deployment::from_config(&config).await?;
     courier_sender::set_metrics_target(config.metrics.clone());
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
@@ -67,6 +71,7 @@ async fn main() -> Result<(), Error> {
     let limiter = Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table()));
     let sender = Arc::new(Sender {
         secrets: Arc::new(courier_app::system::OsSecrets),
+        sealer,
         deliveries: store.clone(),
         endpoints: store,
         // The deployment's own rules at every attempt, as the API admits endpoints.

@@ -469,6 +469,17 @@ impl EndpointStore for MemoryStore {
             false,
         )
     }
+
+    async fn scan_endpoints(&self, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
+        let (st, _) = self.begin()?;
+        let mut items: Vec<(String, Endpoint)> = st
+            .endpoints
+            .iter()
+            .map(|((t, id), e)| (format!("{t}/{id}"), st.endpoint_as_read(e)))
+            .collect();
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        paginate(items, &ListScope::whole("endpoint scan".to_owned()), cursor, limit, false)
+    }
 }
 
 #[async_trait]
