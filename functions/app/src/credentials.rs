@@ -78,32 +78,41 @@ pub enum MigrationError {
     Seal(#[from] SealError),
 }
 
-/// Endpoints per page of the migration's scan.
+/// Endpoints per page of the migration's scan, unless asked otherwise.
 pub const MIGRATION_PAGE: u32 = 100;
+
+/// Where a migration pass starts and how much it does.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MigrationRun {
+    /// Resume after this cursor (a report's `next_cursor`); none: from the start.
+    pub cursor: Option<String>,
+    /// Endpoints per page (0: [`MIGRATION_PAGE`]).
+    pub page: u32,
+    /// Stop after this many pages; none: at the end.
+    pub max_pages: Option<u32>,
+}
 
 /// The credentials migration: seals every plain credential of every stored
 /// endpoint (deleted ones too: their items keep their secrets). Idempotent (sealed
 /// values are left alone, so a second pass writes nothing) and resumable: it
-/// starts after `cursor` and stops after `max_pages` pages (none: at the end),
-/// answering where it stopped; `progress` sees the report after each page, so an
-/// interrupted run can be resumed from the last cursor shown. Each endpoint is
-/// written with a versioned update, read again when another write came first.
+/// starts after `run.cursor` and stops after `run.max_pages` pages (none: at the
+/// end), answering where it stopped; `progress` sees the report after each page,
+/// so an interrupted run can be resumed from the last cursor shown. Each endpoint
+/// is written with a versioned update, read again when another write came first.
 pub async fn seal_stored(
     store: &dyn EndpointStore,
     sealer: &dyn CredentialSealer,
-    cursor: Option<String>,
-    max_pages: Option<u32>,
+    run: MigrationRun,
     mut progress: impl FnMut(&MigrationReport),
 ) -> Result<MigrationReport, MigrationError> {
     let mut report = MigrationReport {
-        next_cursor: cursor,
+        next_cursor: run.cursor,
         ..MigrationReport::default()
     };
+    let size = if run.page == 0 { MIGRATION_PAGE } else { run.page };
     let mut pages = 0;
     loop {
-        let page = store
-            .scan_endpoints(report.next_cursor.as_deref(), MIGRATION_PAGE)
-            .await?;
+        let page = store.scan_endpoints(report.next_cursor.as_deref(), size).await?;
         for e in page.items {
             report.scanned += 1;
             if seal_one(store, sealer, e).await? {
@@ -113,7 +122,7 @@ pub async fn seal_stored(
         report.next_cursor = page.next_cursor;
         pages += 1;
         progress(&report);
-        if report.next_cursor.is_none() || max_pages.is_some_and(|m| pages >= m) {
+        if report.next_cursor.is_none() || run.max_pages.is_some_and(|m| pages >= m) {
             return Ok(report);
         }
     }

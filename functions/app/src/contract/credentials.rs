@@ -3,7 +3,7 @@
 //! migration over a store.
 
 use super::*;
-use crate::credentials::{has_plain, open_endpoint, seal_stored};
+use crate::credentials::{MigrationRun, has_plain, open_endpoint, seal_stored};
 use crate::model::{Credential, CustomHeader};
 use crate::ports::{CredentialSealer, SealError};
 use courier_core::sealing::Scope;
@@ -105,18 +105,27 @@ pub async fn credentials_migration<S: EndpointStore>(store: &S, sealer: &dyn Cre
         ok(store.create_endpoint(&e).await, "create a v1 endpoint");
         plain.push(e);
     }
-    // One page, then the rest from where it stopped.
-    let first = ok(seal_stored(store, sealer, None, Some(1), |_| {}).await, "first page");
+    // One page of two, as if the run stopped there, then the rest from its cursor.
+    let first = ok(
+        seal_stored(store, sealer, MigrationRun { page: 2, max_pages: Some(1), ..MigrationRun::default() }, |_| {}).await,
+        "first page",
+    );
+    assert!(first.scanned <= 2, "{first:?}");
+    let cursor = first.next_cursor.clone().expect("more than one page of endpoints");
     let mut seen = Vec::new();
     let rest = ok(
-        seal_stored(store, sealer, first.next_cursor.clone(), None, |r| seen.push(r.clone())).await,
+        seal_stored(
+            store,
+            sealer,
+            MigrationRun { cursor: Some(cursor), page: 2, max_pages: None },
+            |r| seen.push(r.clone()),
+        )
+        .await,
         "the rest",
     );
     assert_eq!(rest.next_cursor, None);
     assert_eq!(seen.last(), Some(&rest));
-    if first.next_cursor.is_none() {
-        assert_eq!(rest.scanned, 0, "nothing after the end");
-    }
+    assert!(seen.len() >= 2, "page by page: {seen:?}");
     for e in &plain {
         let mut stored = ok(store.get_endpoint(&tenant, &e.id).await, "read").expect("still there");
         assert!(!has_plain(&stored), "{} still holds plain credentials", e.id);
@@ -128,7 +137,7 @@ pub async fn credentials_migration<S: EndpointStore>(store: &S, sealer: &dyn Cre
         expected.version += 1;
         assert_eq!(stored, expected, "sealing must change nothing else");
     }
-    let again = ok(seal_stored(store, sealer, None, None, |_| {}).await, "second pass");
+    let again = ok(seal_stored(store, sealer, MigrationRun::default(), |_| {}).await, "second pass");
     assert_eq!(again.sealed, 0, "a second pass must find nothing left to seal");
     assert!(again.scanned >= 5);
 }
