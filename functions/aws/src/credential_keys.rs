@@ -57,14 +57,18 @@ impl KmsDataKeys {
         EnvelopeSealer::new(self, nonces)
     }
 
+    /// The KMS client, built now on first use.
+    fn client(&self) -> &aws_sdk_kms::Client {
+        self.kms.get()
+    }
+
     pub fn client_built(&self) -> bool {
         self.kms.is_built()
     }
 
     async fn open_wrapped(&self, tenant: &TenantId, kid: String, blob: Vec<u8>) -> Result<DataKey, SealError> {
         let out = self
-            .kms
-            .get()
+            .client()
             .decrypt()
             .key_id(&self.key_id)
             .ciphertext_blob(aws_sdk_kms::primitives::Blob::new(blob))
@@ -117,8 +121,7 @@ impl DataKeySource for KmsDataKeys {
             return self.open_wrapped(tenant, kid, blob).await;
         }
         let made = self
-            .kms
-            .get()
+            .client()
             .generate_data_key()
             .key_id(&self.key_id)
             .key_spec(DataKeySpec::Aes256)

@@ -330,14 +330,14 @@ fn an_unknown_sdk_call_fails_the_scan() {
     let mut files = sources("functions/aws/src");
     files.push(SourceFile {
         name: "new_adapter.rs".to_owned(),
-        text: "impl Store { async fn all(&self) { self.client.scan().table_name(&self.table).send().await; } }"
+        text: "impl Store { async fn all(&self) { self.client.export_table_to_point_in_time().table_arn(&self.table).send().await; } }"
             .to_owned(),
     });
     let errors = scan::scan(&files).expect_err("an unmapped operation must fail the scan");
     assert!(
         errors
             .iter()
-            .any(|e| matches!(e, ScanError::UnknownOperation { operation, .. } if operation == "scan")),
+            .any(|e| matches!(e, ScanError::UnknownOperation { operation, .. } if operation == "export_table_to_point_in_time")),
         "{errors:?}"
     );
 }
