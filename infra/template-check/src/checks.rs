@@ -78,6 +78,7 @@ pub fn run(inputs: &Inputs) -> (Vec<String>, Required) {
     findings.extend(check_schedules(inputs.template));
     findings.extend(check_api_throttling(inputs.template));
     findings.extend(check_update_order(inputs.template));
+    findings.extend(crate::egress::check_static_egress(inputs.template));
     (findings, required)
 }
 
