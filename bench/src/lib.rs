@@ -16,7 +16,6 @@ pub mod sender_overhead;
 pub mod startup;
 pub mod stats;
 
-
 /// The one sealer of the bench process, as a deployment's instances share their
 /// data keys: endpoints sealed by the bench's API open in its senders.
 pub fn bench_sealer() -> std::sync::Arc<courier_app::memory::MemorySealer> {

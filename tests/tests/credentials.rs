@@ -81,14 +81,22 @@ async fn the_table_holds_no_plaintext_secret_after_create_rotate_and_rewrite() {
     assert!(items.contains("DEK#"), "the tenant's wrapped data key is stored");
 
     let (s, b) = h
-        .call("POST", "/v1/events", Some(json!({"endpointId": ep, "payload": {"n": 1}})))
+        .call(
+            "POST",
+            "/v1/events",
+            Some(json!({"endpointId": ep, "payload": {"n": 1}})),
+        )
         .await;
     assert_eq!(s, 202, "{b}");
     let got = rx.wait_for(1, Duration::from_secs(30)).await;
     let r = &got[0];
     assert_eq!(r.header("x-api-key"), Some("k-e2e-secret-1"));
     assert_eq!(r.header("x-other-key"), Some("k-e2e-secret-2"));
-    let ts: i64 = r.header("webhook-timestamp").unwrap_or_default().parse().unwrap_or_default();
+    let ts: i64 = r
+        .header("webhook-timestamp")
+        .unwrap_or_default()
+        .parse()
+        .unwrap_or_default();
     let (id, sig) = (
         r.header("webhook-id").unwrap_or_default(),
         r.header("webhook-signature").unwrap_or_default(),
@@ -128,18 +136,34 @@ async fn the_migration_seals_credentials_stored_in_the_clear() {
     }];
     let version = e.version;
     e.version += 1;
-    store.update_endpoint(&e, version).await.unwrap_or_else(|e| panic!("{e}"));
+    store
+        .update_endpoint(&e, version)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     let items = raw_items(&h).await;
     assert!(items.contains("k-v1-plain") && items.contains("whsec_MfKQ9r8"));
-    let report = seal_stored(store.as_ref(), h.stack.api.sealer.as_ref(), MigrationRun::default(), |_| {})
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let report = seal_stored(
+        store.as_ref(),
+        h.stack.api.sealer.as_ref(),
+        MigrationRun::default(),
+        |_| {},
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((report.sealed, report.next_cursor), (1, None));
     let items = raw_items(&h).await;
-    assert!(!items.contains("k-v1-plain") && !items.contains("whsec_MfKQ9r8"), "{items}");
-    let again = seal_stored(store.as_ref(), h.stack.api.sealer.as_ref(), MigrationRun::default(), |_| {})
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !items.contains("k-v1-plain") && !items.contains("whsec_MfKQ9r8"),
+        "{items}"
+    );
+    let again = seal_stored(
+        store.as_ref(),
+        h.stack.api.sealer.as_ref(),
+        MigrationRun::default(),
+        |_| {},
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(again.sealed, 0);
     h.stop().await;
 }

@@ -129,7 +129,11 @@ pub async fn seal_stored(
 }
 
 /// Seals one endpoint's plain values; false when it had none (or is gone).
-async fn seal_one(store: &dyn EndpointStore, sealer: &dyn CredentialSealer, mut e: Endpoint) -> Result<bool, MigrationError> {
+async fn seal_one(
+    store: &dyn EndpointStore,
+    sealer: &dyn CredentialSealer,
+    mut e: Endpoint,
+) -> Result<bool, MigrationError> {
     for _ in 0..8 {
         if !has_plain(&e) {
             return Ok(false);

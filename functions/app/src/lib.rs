@@ -6,12 +6,12 @@
 pub mod api;
 pub mod application_delete;
 pub mod config;
-pub mod credentials;
 /// The port contract suite and the in-memory fakes are test support: compiled for
 /// this crate's tests and for crates that turn on the `testing` feature (their
 /// tests, the bench), never into the Lambda binaries.
 #[cfg(any(test, feature = "testing"))]
 pub mod contract;
+pub mod credentials;
 pub mod dead_letter;
 pub mod dead_letter_kinds;
 pub mod envelope;

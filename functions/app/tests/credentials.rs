@@ -72,7 +72,11 @@ async fn credentials_are_stored_sealed_and_opened_for_the_attempt() {
     let text = stored(&w, &ep).await;
     assert!(!text.contains("k-secret-123") && !text.contains(&secret), "{text}");
     let (s, rotated) = w
-        .call("POST", &format!("/v1/endpoints/{ep}/secrets/rotate"), json!({"graceSeconds": 3600}))
+        .call(
+            "POST",
+            &format!("/v1/endpoints/{ep}/secrets/rotate"),
+            json!({"graceSeconds": 3600}),
+        )
         .await;
     assert_eq!(s, 200, "{rotated}");
     let new_secret = rotated["secret"].as_str().unwrap_or_default().to_owned();
@@ -123,7 +127,10 @@ async fn an_unreachable_key_service_declines_the_attempt_and_sends_nothing() {
     );
     assert!(!attempt.counts_toward_receiver_failures);
     assert_eq!(delivery.status.as_str(), "retrying");
-    assert!(w.http.requests.lock().map(|r| r.is_empty()).unwrap_or(false), "sent without credentials");
+    assert!(
+        w.http.requests.lock().map(|r| r.is_empty()).unwrap_or(false),
+        "sent without credentials"
+    );
     // Back: the retry goes out with the header.
     keys.set_unavailable(false);
     w.run(&dlv, 5).await;
@@ -146,7 +153,11 @@ async fn a_sender_asks_the_key_service_once_per_tenant_then_never() {
         w.run(&dlv, 3).await;
     }
     assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 6);
-    assert_eq!(keys.requests() - before, 1, "one data key fetch for the tenant, then none");
+    assert_eq!(
+        keys.requests() - before,
+        1,
+        "one data key fetch for the tenant, then none"
+    );
 }
 
 #[tokio::test]
@@ -159,7 +170,14 @@ async fn a_value_moved_to_another_endpoint_does_not_open_there() {
         let store = w.store.clone();
         let tenant = tenant.clone();
         let id = EndpointId::parse(id).unwrap_or_else(|e| panic!("{e}"));
-        async move { store.get_endpoint(&tenant, &id).await.ok().flatten().unwrap_or_else(|| panic!("gone")) }
+        async move {
+            store
+                .get_endpoint(&tenant, &id)
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| panic!("gone"))
+        }
     };
     let from = read(&a).await;
     let mut to = read(&b).await;
@@ -168,8 +186,14 @@ async fn a_value_moved_to_another_endpoint_does_not_open_there() {
     to.headers = from.headers.clone();
     let version = to.version;
     to.version += 1;
-    w.store.update_endpoint(&to, version).await.unwrap_or_else(|e| panic!("{e}"));
-    w.sender.sealer = Arc::new(EnvelopeSealer::new(w.sealer.source().clone(), Arc::new(FixedSecrets::new(23))));
+    w.store
+        .update_endpoint(&to, version)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    w.sender.sealer = Arc::new(EnvelopeSealer::new(
+        w.sealer.source().clone(),
+        Arc::new(FixedSecrets::new(23)),
+    ));
     let _ = w.event(&b).await;
     let outcomes = w.step().await;
     let [StepOutcome::Attempted { attempt, .. }] = outcomes.as_slice() else {

@@ -107,7 +107,8 @@ pub async fn ensure_resources(config: &SdkConfig, names: &ResourceNames) -> Resu
     let (dlq_url, dlq_arn) = ensure_queue(&sqs, &names.dlq, dlq_attributes()).await?;
     let (queue_url, queue_arn) = ensure_queue(&sqs, &names.queue, queue_attributes(names, &dlq_arn)).await?;
     ensure_schedule_group(&aws_sdk_scheduler::Client::new(config), &names.schedule_group).await?;
-    let credentials_key = ensure_credentials_key(&aws_sdk_kms::Client::new(config), &names.credentials_key_alias).await?;
+    let credentials_key =
+        ensure_credentials_key(&aws_sdk_kms::Client::new(config), &names.credentials_key_alias).await?;
     Ok(Resources {
         credentials_key,
         table: names.table.clone(),

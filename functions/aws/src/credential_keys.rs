@@ -76,9 +76,9 @@ impl KmsDataKeys {
             .send()
             .await
             .map_err(|e| {
-                let invalid = e.as_service_error().is_some_and(|s| {
-                    s.is_invalid_ciphertext_exception() || s.is_incorrect_key_exception()
-                });
+                let invalid = e
+                    .as_service_error()
+                    .is_some_and(|s| s.is_invalid_ciphertext_exception() || s.is_incorrect_key_exception());
                 if invalid {
                     tracing::error!(%tenant, "the tenant's wrapped data key does not decrypt under its context");
                     SealError::Refused

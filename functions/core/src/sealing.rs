@@ -94,11 +94,9 @@ impl DataKey {
     pub fn seal(&self, nonce: [u8; NONCE_LEN], scope: &Scope<'_>, plaintext: &str) -> SealedValue {
         let mut buf = plaintext.as_bytes().to_vec();
         // Fails only past AES-GCM's length limit (64 GiB), which no credential nears.
-        let sealed = self.key.seal_in_place_append_tag(
-            Nonce::assume_unique_for_key(nonce),
-            Aad::from(scope.aad()),
-            &mut buf,
-        );
+        let sealed =
+            self.key
+                .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(scope.aad()), &mut buf);
         let mut out = Vec::with_capacity(NONCE_LEN + buf.len());
         out.extend_from_slice(&nonce);
         if sealed.is_ok() {
@@ -183,10 +181,17 @@ mod tests {
         let mut flipped = sealed.clone();
         let last = flipped.ct.pop().expect("text");
         flipped.ct.push(if last == 'A' { 'B' } else { 'A' });
-        for bad in [flipped, SealedValue { kid: "k1".into(), ct: "!!".into() }, SealedValue {
-            kid: "k1".into(),
-            ct: "AAAA".into(),
-        }] {
+        for bad in [
+            flipped,
+            SealedValue {
+                kid: "k1".into(),
+                ct: "!!".into(),
+            },
+            SealedValue {
+                kid: "k1".into(),
+                ct: "AAAA".into(),
+            },
+        ] {
             assert_eq!(k.open(&HERE, &bad), Err(SealingError::DoesNotOpen), "{bad:?}");
         }
         assert_eq!(DataKey::new("k", &[0; 16]).err(), Some(SealingError::BadKey));

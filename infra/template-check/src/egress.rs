@@ -94,7 +94,9 @@ pub fn check_static_egress(t: &Template) -> Vec<String> {
                     }
                     for r in subnets.into_iter().chain(groups).flatten().filter_map(ref_target) {
                         if !conditional(t, &r) {
-                            out.push(format!("{r}: the sender's VpcConfig names it, so it needs Condition {CONDITION}"));
+                            out.push(format!(
+                                "{r}: the sender's VpcConfig names it, so it needs Condition {CONDITION}"
+                            ));
                         }
                     }
                 }
@@ -105,7 +107,10 @@ pub fn check_static_egress(t: &Template) -> Vec<String> {
     for (service, kind) in ENDPOINTS {
         let found = t.of_type("AWS::EC2::VPCEndpoint").into_iter().any(|id| {
             let p = t.properties(&id);
-            let name = p.and_then(|p| p.get("ServiceName")).map(|v| format!("{v:?}")).unwrap_or_default();
+            let name = p
+                .and_then(|p| p.get("ServiceName"))
+                .map(|v| format!("{v:?}"))
+                .unwrap_or_default();
             let ty = p.and_then(|p| p.get("VpcEndpointType")).and_then(Value::as_str);
             conditional(t, &id) && name.contains(&format!(".{service}\"")) && ty == Some(kind)
         });
@@ -122,7 +127,10 @@ pub fn check_static_egress(t: &Template) -> Vec<String> {
         .filter(|id| conditional(t, id))
         .collect();
     if ips.len() != 2 {
-        out.push(format!("expected two Elastic IPs with Condition {CONDITION}, found {}", ips.len()));
+        out.push(format!(
+            "expected two Elastic IPs with Condition {CONDITION}, found {}",
+            ips.len()
+        ));
     }
     let outputs = t.root().get("Outputs");
     for ip in &ips {

@@ -668,9 +668,16 @@ fn static_egress_ips_are_checked_under_both_settings() {
         "ApiFunction: with StaticEgressIps=true it must have no VpcConfig",
     );
     // A missing endpoint: the sender could not reach KMS from its subnets.
-    let no_kms = replaced(&text, "com.amazonaws.${AWS::Region}.kms", "com.amazonaws.${AWS::Region}.ssm");
+    let no_kms = replaced(
+        &text,
+        "com.amazonaws.${AWS::Region}.kms",
+        "com.amazonaws.${AWS::Region}.ssm",
+    );
     assert_reported(&check_static_egress(&t(&no_kms)), "no Interface VPC endpoint for kms");
     // The role cannot place the function.
     let no_eni = replaced(&text, "                    - ec2:CreateNetworkInterface\n", "");
-    assert_reported(&check_static_egress(&t(&no_eni)), "SenderFunction: its role needs ec2:CreateNetworkInterface");
+    assert_reported(
+        &check_static_egress(&t(&no_eni)),
+        "SenderFunction: its role needs ec2:CreateNetworkInterface",
+    );
 }

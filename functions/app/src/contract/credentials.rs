@@ -48,7 +48,9 @@ pub async fn credential_sealer(sealer: &dyn CredentialSealer) {
     assert_eq!(ok(sealer.open(theirs, &c).await, "open theirs"), "x-api-key-2");
     assert_eq!(sealer.open(here, &c).await, Err(SealError::Refused));
     let mut changed = a.clone();
-    changed.ct.replace_range(20..21, if &changed.ct[20..21] == "A" { "B" } else { "A" });
+    changed
+        .ct
+        .replace_range(20..21, if &changed.ct[20..21] == "A" { "B" } else { "A" });
     assert_eq!(sealer.open(here, &changed).await, Err(SealError::Refused));
     // Empty text seals and opens too.
     let empty = ok(sealer.seal(here, "").await, "seal empty");
@@ -71,13 +73,22 @@ pub async fn endpoint_scan<S: EndpointStore>(store: &S, clock: &ManualClock) {
             mine.push(e);
         }
     }
-    let pages = all_pages(2, |cursor, limit| async move { store.scan_endpoints(cursor.as_deref(), limit).await }).await;
+    let pages = all_pages(2, |cursor, limit| async move {
+        store.scan_endpoints(cursor.as_deref(), limit).await
+    })
+    .await;
     let seen: Vec<Endpoint> = pages.into_iter().flatten().collect();
     for e in &mine {
-        let found: Vec<&Endpoint> = seen.iter().filter(|s| s.id == e.id && s.tenant_id == e.tenant_id).collect();
+        let found: Vec<&Endpoint> = seen
+            .iter()
+            .filter(|s| s.id == e.id && s.tenant_id == e.tenant_id)
+            .collect();
         assert_eq!(found, vec![e], "the scan must list {} once, as stored", e.id);
     }
-    bad_cursor(store.scan_endpoints(Some("not-a-cursor"), 2).await, "a made-up scan cursor");
+    bad_cursor(
+        store.scan_endpoints(Some("not-a-cursor"), 2).await,
+        "a made-up scan cursor",
+    );
 }
 
 /// The migration seals plain credentials of stored endpoints (data layout v1)
@@ -107,7 +118,17 @@ pub async fn credentials_migration<S: EndpointStore>(store: &S, sealer: &dyn Cre
     }
     // One page of two, as if the run stopped there, then the rest from its cursor.
     let first = ok(
-        seal_stored(store, sealer, MigrationRun { page: 2, max_pages: Some(1), ..MigrationRun::default() }, |_| {}).await,
+        seal_stored(
+            store,
+            sealer,
+            MigrationRun {
+                page: 2,
+                max_pages: Some(1),
+                ..MigrationRun::default()
+            },
+            |_| {},
+        )
+        .await,
         "first page",
     );
     assert!(first.scanned <= 2, "{first:?}");
@@ -117,7 +138,11 @@ pub async fn credentials_migration<S: EndpointStore>(store: &S, sealer: &dyn Cre
         seal_stored(
             store,
             sealer,
-            MigrationRun { cursor: Some(cursor), page: 2, max_pages: None },
+            MigrationRun {
+                cursor: Some(cursor),
+                page: 2,
+                max_pages: None,
+            },
             |r| seen.push(r.clone()),
         )
         .await,
@@ -130,14 +155,21 @@ pub async fn credentials_migration<S: EndpointStore>(store: &S, sealer: &dyn Cre
         let mut stored = ok(store.get_endpoint(&tenant, &e.id).await, "read").expect("still there");
         assert!(!has_plain(&stored), "{} still holds plain credentials", e.id);
         assert!(stored.secrets[0].secret.is_sealed() && stored.headers[0].value.is_sealed());
-        assert_eq!(stored.headers[1].value, Credential::Plain("billing".into()), "not secret: left plain");
+        assert_eq!(
+            stored.headers[1].value,
+            Credential::Plain("billing".into()),
+            "not secret: left plain"
+        );
         assert_eq!(stored.version, e.version + 1);
         ok(open_endpoint(sealer, &mut stored).await, "open");
         let mut expected = e.clone();
         expected.version += 1;
         assert_eq!(stored, expected, "sealing must change nothing else");
     }
-    let again = ok(seal_stored(store, sealer, MigrationRun::default(), |_| {}).await, "second pass");
+    let again = ok(
+        seal_stored(store, sealer, MigrationRun::default(), |_| {}).await,
+        "second pass",
+    );
     assert_eq!(again.sealed, 0, "a second pass must find nothing left to seal");
     assert!(again.scanned >= 5);
 }

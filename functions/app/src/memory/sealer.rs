@@ -46,7 +46,9 @@ impl MemoryDataKeys {
 impl DataKeySource for MemoryDataKeys {
     async fn data_key(&self, tenant: &TenantId) -> Result<DataKey, SealError> {
         if self.unavailable.load(Ordering::SeqCst) {
-            return Err(SealError::Unavailable("the key service is unreachable (test switch)".into()));
+            return Err(SealError::Unavailable(
+                "the key service is unreachable (test switch)".into(),
+            ));
         }
         self.requests.fetch_add(1, Ordering::SeqCst);
         let bytes = *self

@@ -478,7 +478,13 @@ impl EndpointStore for MemoryStore {
             .map(|((t, id), e)| (format!("{t}/{id}"), st.endpoint_as_read(e)))
             .collect();
         items.sort_by(|a, b| a.0.cmp(&b.0));
-        paginate(items, &ListScope::whole("endpoint scan".to_owned()), cursor, limit, false)
+        paginate(
+            items,
+            &ListScope::whole("endpoint scan".to_owned()),
+            cursor,
+            limit,
+            false,
+        )
     }
 }
 

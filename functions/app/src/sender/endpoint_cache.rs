@@ -52,7 +52,12 @@ impl PreparedEndpoint {
         let keys = endpoint
             .secrets
             .iter()
-            .map(|s| s.secret.plain().and_then(|t| SigningSecret::parse(t).ok()).map(|k| k.key()))
+            .map(|s| {
+                s.secret
+                    .plain()
+                    .and_then(|t| SigningSecret::parse(t).ok())
+                    .map(|k| k.key())
+            })
             .collect();
         let mut copy_fields = endpoint.clone();
         let credentials_unavailable = crate::credentials::sealed_fields(&mut copy_fields)

@@ -21,8 +21,8 @@ use crate::model::{
 };
 use crate::planner::Planner;
 use crate::ports::{
-    Claim, Clock, CredentialSealer, DeliveryStore, EndpointStore, HeaderText, HttpSender, OutboundRequest, PortError, Random,
-    SharedHeaderText,
+    Claim, Clock, CredentialSealer, DeliveryStore, EndpointStore, HeaderText, HttpSender, OutboundRequest, PortError,
+    Random, SharedHeaderText,
 };
 use bytes::Bytes;
 use courier_core::Timestamp;

@@ -177,8 +177,9 @@ impl Sender {
             )
             .await;
         }
-        let failure = pre_send_check(endpoint, &delivery, m.trigger, now)
-            .or(prepared.credentials_unavailable.then_some(PreSendFailure::CredentialsUnavailable));
+        let failure = pre_send_check(endpoint, &delivery, m.trigger, now).or(prepared
+            .credentials_unavailable
+            .then_some(PreSendFailure::CredentialsUnavailable));
         if let Some(failure) = failure {
             let outcome = AttemptOutcome::pre_send(failure);
             return self

@@ -127,7 +127,9 @@ impl World {
         let applications = Arc::new(MemoryApplications::new());
         let schedules = Arc::new(courier_app::memory::MemorySchedules::new());
         let recurring = Arc::new(courier_app::memory::MemoryRecurring::new());
-        let sealer = Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(FixedSecrets::new(13))));
+        let sealer = Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(
+            FixedSecrets::new(13),
+        )));
         let api = Api {
             tenants: store.clone(),
             endpoints: store.clone(),

@@ -24,10 +24,19 @@ impl DynamoStore {
 
     /// Stores the tenant's wrapped data key unless it has one; `false` when another
     /// writer came first (read theirs).
-    pub async fn put_data_key_item(&self, tenant: &TenantId, kid: &str, blob: &[u8], key_arn: &str) -> PortResult<bool> {
+    pub async fn put_data_key_item(
+        &self,
+        tenant: &TenantId,
+        kid: &str,
+        blob: &[u8],
+        key_arn: &str,
+    ) -> PortResult<bool> {
         let mut item = key(data_key_pk(tenant), "DEK");
         item.insert("kid".into(), AttributeValue::S(kid.to_owned()));
-        item.insert("blob".into(), AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(blob)));
+        item.insert(
+            "blob".into(),
+            AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(blob)),
+        );
         item.insert("keyArn".into(), AttributeValue::S(key_arn.to_owned()));
         item.insert("tenantId".into(), AttributeValue::S(tenant.to_string()));
         self.put_new(item).await
