@@ -338,6 +338,7 @@ impl Harness {
         });
         let sender = Arc::new(Sender {
             secrets: Arc::new(OsSecrets),
+            sealer: crate::bench_sealer(),
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(true)),

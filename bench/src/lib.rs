@@ -17,6 +17,19 @@ pub mod sender_overhead;
 pub mod startup;
 pub mod stats;
 
+/// The one sealer of the bench process, as a deployment's instances share their
+/// data keys: endpoints sealed by the bench's API open in its senders.
+pub fn bench_sealer() -> std::sync::Arc<courier_app::memory::MemorySealer> {
+    static SEALER: std::sync::OnceLock<std::sync::Arc<courier_app::memory::MemorySealer>> = std::sync::OnceLock::new();
+    SEALER
+        .get_or_init(|| {
+            std::sync::Arc::new(courier_app::memory::MemorySealer::in_memory(std::sync::Arc::new(
+                courier_app::system::OsSecrets,
+            )))
+        })
+        .clone()
+}
+
 /// The API router as the bench sections drive it: over `store`, with API-key
 /// lookups cached as the API Lambda caches them, http and loopback targets allowed
 /// (the receivers are on 127.0.0.1) and no rate limit.
@@ -53,6 +66,7 @@ where
         clock,
         random,
         secrets: Arc::new(courier_app::system::OsSecrets),
+        sealer: bench_sealer(),
         admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
             allow_http: true,
             allow_private: true,
@@ -62,6 +76,7 @@ where
             allow_private_targets: true,
             rate_per_second: 0,
             rate_burst: 0,
+            egress_ips: Vec::new(),
         },
         limiter: Default::default(),
         // The bench drives no schedule routes: in-memory ones keep the API whole.

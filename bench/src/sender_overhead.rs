@@ -363,6 +363,7 @@ async fn run_sender(
 ) -> (u64, u64) {
     let sender = Arc::new(Sender {
         secrets: Arc::new(OsSecrets),
+        sealer: crate::bench_sealer(),
         deliveries: store.clone(),
         endpoints: store,
         http,

@@ -30,6 +30,7 @@ async fn main() -> Result<(), Error> {
         planner,
         steps,
         recurring,
+        sealer,
         ..
     } = courier_aws::Deployment::from_config(&config).await?;
     // API keys are looked up once a minute per instance, not on every request.
@@ -47,6 +48,7 @@ async fn main() -> Result<(), Error> {
         clock: Arc::new(courier_app::system::SystemClock),
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
         secrets: Arc::new(courier_app::system::OsSecrets),
+        sealer,
         admission: Arc::new(
             courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
                 allow_http: config.allow_http_targets,
@@ -57,6 +59,7 @@ async fn main() -> Result<(), Error> {
         settings: ApiSettings {
             allow_http_targets: config.allow_http_targets,
             allow_private_targets: config.allow_private_targets,
+            egress_ips: config.egress_ips.clone(),
             ..ApiSettings::default()
         },
         limiter: Default::default(),

@@ -38,8 +38,16 @@ pub const ENV_DEFAULT_MAX_IN_FLIGHT: &str = "COURIER_DEFAULT_MAX_IN_FLIGHT";
 /// carry; empty: they carry none.
 pub const ENV_CONSOLE_URL: &str = "COURIER_CONSOLE_URL";
 
+/// The KMS key (id, ARN or alias) that wraps tenants' data keys for sealed
+/// endpoint credentials (`crate::credentials`).
+pub const ENV_CREDENTIALS_KEY: &str = "COURIER_CREDENTIALS_KEY";
+/// The sender's static egress addresses (the NAT gateways' Elastic IPs when the
+/// stack's `StaticEgressIps` is on), comma-separated; blank: none, the sender uses
+/// Lambda's shared addresses. Shown in the console's system settings.
+pub const ENV_EGRESS_IPS: &str = "COURIER_EGRESS_IPS";
+
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 21] = [
+pub const ALL_ENV: [&str; 23] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -61,6 +69,8 @@ pub const ALL_ENV: [&str; 21] = [
     ENV_DEFAULT_RATE_LIMIT,
     ENV_DEFAULT_MAX_IN_FLIGHT,
     ENV_CONSOLE_URL,
+    ENV_CREDENTIALS_KEY,
+    ENV_EGRESS_IPS,
 ];
 
 /// The longest reconciler grace accepted (a day): beyond it a lost message waits
@@ -102,6 +112,10 @@ pub struct Config {
     pub default_limits: courier_core::limiter::Limits,
     /// The console's address, for operational events' links (none: no links).
     pub console_url: Option<String>,
+    /// The KMS key sealing endpoint credentials.
+    pub credentials_key: String,
+    /// The sender's static egress addresses (empty: Lambda's shared ones).
+    pub egress_ips: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -214,8 +228,28 @@ impl Config {
                 .map(|v| v.trim())
                 .filter(|v| !v.is_empty())
                 .map(str::to_owned),
+            credentials_key: req(ENV_CREDENTIALS_KEY)?,
+            egress_ips: egress_ips(vars.get(ENV_EGRESS_IPS).map(String::as_str).unwrap_or(""))?,
         })
     }
+}
+
+/// `COURIER_EGRESS_IPS`: IP addresses, comma-separated (blank entries ignored).
+fn egress_ips(value: &str) -> Result<Vec<String>, ConfigError> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            v.parse::<std::net::IpAddr>()
+                .map(|ip| ip.to_string())
+                .map_err(|_| ConfigError::Invalid {
+                    name: ENV_EGRESS_IPS,
+                    value: value.to_owned(),
+                    expected: "IP addresses separated by commas",
+                })
+        })
+        .collect()
 }
 
 /// `COURIER_DEFAULT_RATE_LIMIT` (`perSecond` or `perSecond/burst`) and
@@ -306,6 +340,7 @@ mod tests {
             (ENV_QUEUE_ARN, "arn:aws:sqs:eu-west-1:1:q"),
             (ENV_SCHEDULE_GROUP, "courier"),
             (ENV_SCHEDULER_ROLE_ARN, "arn:aws:iam::1:role/r"),
+            (ENV_CREDENTIALS_KEY, "alias/courier-credentials"),
         ];
         required
             .iter()
@@ -338,6 +373,25 @@ mod tests {
         assert_eq!(c.reconcile_grace_seconds, 300);
         assert_eq!(c.metrics, crate::metrics::MetricsTarget::default());
         assert_eq!(c.schedule_dlq_arn, None);
+    }
+
+    #[test]
+    fn the_credentials_key_is_required_and_egress_ips_are_addresses() {
+        let c = Config::from_map(&vars(&[])).expect("valid");
+        assert_eq!(c.credentials_key, "alias/courier-credentials");
+        assert_eq!(c.egress_ips, Vec::<String>::new());
+        let c = Config::from_map(&vars(&[(ENV_EGRESS_IPS, " 203.0.113.7, ,198.51.100.9 ")])).expect("valid");
+        assert_eq!(c.egress_ips, ["203.0.113.7", "198.51.100.9"]);
+        match Config::from_map(&vars(&[(ENV_EGRESS_IPS, "203.0.113.7,nat")])) {
+            Err(ConfigError::Invalid { name, .. }) => assert_eq!(name, ENV_EGRESS_IPS),
+            other => panic!("{other:?}"),
+        }
+        let mut without = vars(&[]);
+        without.remove(ENV_CREDENTIALS_KEY);
+        assert_eq!(
+            Config::from_map(&without),
+            Err(ConfigError::Missing(ENV_CREDENTIALS_KEY))
+        );
     }
 
     #[test]

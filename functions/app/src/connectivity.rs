@@ -60,12 +60,12 @@ pub struct EndpointTls {
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointCredentials {
-    /// `auth.clientSecret`.
+    /// `auth.clientSecret`, sealed at rest (`crate::credentials`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub oauth_client_secret: Option<String>,
-    /// `tls.clientKey`: the PEM private key of the client certificate.
+    pub oauth_client_secret: Option<crate::model::Credential>,
+    /// `tls.clientKey`: the PEM private key of the client certificate, sealed at rest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tls_client_key: Option<String>,
+    pub tls_client_key: Option<crate::model::Credential>,
 }
 
 impl EndpointCredentials {
@@ -76,7 +76,7 @@ impl EndpointCredentials {
 
 impl std::fmt::Debug for EndpointCredentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let shown = |v: &Option<String>| if v.is_some() { "<hidden>" } else { "none" };
+        let shown = |v: &Option<crate::model::Credential>| if v.is_some() { "<hidden>" } else { "none" };
         f.debug_struct("EndpointCredentials")
             .field("oauth_client_secret", &shown(&self.oauth_client_secret))
             .field("tls_client_key", &shown(&self.tls_client_key))
@@ -158,14 +158,25 @@ impl ReceiverConnection {
         let oauth = endpoint.auth.as_ref().map(|a| OAuthRequest {
             token_url: a.token_url.clone(),
             client_id: a.client_id.clone(),
-            client_secret: secrets.oauth_client_secret.clone().unwrap_or_default(),
+            // Opened before the attempt (`PreparedEndpoint::opened`); one still sealed
+            // never reaches this far (`credentials_unavailable`).
+            client_secret: secrets
+                .oauth_client_secret
+                .as_ref()
+                .and_then(crate::model::Credential::plain)
+                .map(str::to_owned)
+                .unwrap_or_default(),
             scope: a.scope.clone(),
             audience: a.audience.clone(),
             client_auth: a.client_auth,
         });
         let tls = endpoint.tls.as_ref().map(|t| TlsRequest {
             client_certificate: t.client_certificate.clone(),
-            client_key: secrets.tls_client_key.clone(),
+            client_key: secrets
+                .tls_client_key
+                .as_ref()
+                .and_then(crate::model::Credential::plain)
+                .map(str::to_owned),
             ca_bundle: t.ca_bundle.clone(),
         });
         Some(Arc::new(ReceiverConnection::new(

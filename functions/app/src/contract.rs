@@ -93,7 +93,7 @@ pub fn sample_endpoint(tenant: &TenantId, id: &EndpointId, now: Timestamp) -> En
         description: Some("contract \u{e9}ndpoint".to_owned()),
         state: EndpointState::Active,
         secrets: vec![SecretRecord {
-            secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".to_owned(),
+            secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".into(),
             state: SecretState::Active,
             created_at: now,
             expires_at: None,
@@ -329,6 +329,7 @@ where
 }
 
 mod applications;
+mod credentials;
 mod limiter;
 mod queue;
 mod schedules;
@@ -339,6 +340,7 @@ mod store_records;
 mod subscriptions;
 
 pub use applications::*;
+pub use credentials::*;
 pub use limiter::*;
 pub use queue::*;
 pub use schedules::*;

@@ -12,8 +12,10 @@ pub mod connectivity;
 /// tests, the bench), never into the Lambda binaries.
 #[cfg(any(test, feature = "testing"))]
 pub mod contract;
+pub mod credentials;
 pub mod dead_letter;
 pub mod dead_letter_kinds;
+pub mod envelope;
 pub mod event_deliveries;
 pub mod fanout;
 pub mod fanout_message;

@@ -47,8 +47,8 @@ pub enum SecretState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SecretRecord {
-    /// `whsec_...`.
-    pub secret: String,
+    /// `whsec_...`, sealed at rest.
+    pub secret: Credential,
     pub state: SecretState,
     pub created_at: Timestamp,
     /// For a retiring secret: when it stops being used.
@@ -129,9 +129,57 @@ pub struct Endpoint {
 #[serde(rename_all = "camelCase")]
 pub struct CustomHeader {
     pub name: String,
-    pub value: String,
+    /// Sealed at rest when `secret`; plain otherwise.
+    pub value: Credential,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
+}
+
+/// A write-only value as held: plain text (as given, or opened for an attempt; in
+/// the table only until the credentials migration seals it) or sealed under the
+/// tenant's data key (`crate::credentials`). Stored as a JSON string when plain and
+/// as `{"kid", "ct"}` when sealed, so the two are never mistaken for each other.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Credential {
+    Plain(String),
+    Sealed(courier_core::sealing::SealedValue),
+}
+
+impl Credential {
+    /// The text, when it is plain.
+    pub fn plain(&self) -> Option<&str> {
+        match self {
+            Credential::Plain(text) => Some(text),
+            Credential::Sealed(_) => None,
+        }
+    }
+
+    pub fn is_sealed(&self) -> bool {
+        matches!(self, Credential::Sealed(_))
+    }
+}
+
+impl From<String> for Credential {
+    fn from(text: String) -> Self {
+        Credential::Plain(text)
+    }
+}
+
+impl From<&str> for Credential {
+    fn from(text: &str) -> Self {
+        Credential::Plain(text.to_owned())
+    }
+}
+
+/// Never the text itself: these values must not reach a log.
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credential::Plain(_) => f.write_str("Plain(..)"),
+            Credential::Sealed(s) => write!(f, "{s:?}"),
+        }
+    }
 }
 
 impl Endpoint {

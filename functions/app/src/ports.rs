@@ -10,6 +10,7 @@ use courier_core::Timestamp;
 use courier_core::health::SmartHealth;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
+use courier_core::sealing::{Scope, SealedValue};
 use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -53,6 +54,31 @@ pub trait SecretSource: Send + Sync {
     fn fill(&self, buf: &mut [u8]);
 }
 
+/// Why a credential could not be sealed or opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SealError {
+    /// The key service (or the tenant's data key item) could not be reached: worth
+    /// retrying later; nothing is sent meanwhile.
+    #[error("credentials unavailable: {0}")]
+    Unavailable(String),
+    /// The value does not open here: another tenant's or endpoint's, sealed under a
+    /// data key that is not the tenant's, or changed at rest.
+    #[error("the sealed value does not open for this tenant and endpoint")]
+    Refused,
+}
+
+/// Envelope encryption of endpoint credentials: each tenant has one data key,
+/// itself encrypted by the deployment's key (KMS) with the tenant as encryption
+/// context; values are sealed under it with the tenant and endpoint bound in
+/// (`courier_core::sealing`), so a value opens only where it was sealed. Data keys
+/// are kept per instance once opened: a delivery asks the key service nothing in
+/// steady state.
+#[async_trait]
+pub trait CredentialSealer: Send + Sync {
+    async fn seal(&self, scope: Scope<'_>, plaintext: &str) -> Result<SealedValue, SealError>;
+    async fn open(&self, scope: Scope<'_>, sealed: &SealedValue) -> Result<String, SealError>;
+}
+
 #[async_trait]
 pub trait TenantStore: Send + Sync {
     async fn put_tenant_key(&self, key_hash: &str, tenant: &Tenant) -> PortResult<()>;
@@ -72,6 +98,14 @@ pub trait EndpointStore: Send + Sync {
     /// (the new item carries `expected_version + 1`); otherwise `Conflict`.
     async fn update_endpoint(&self, endpoint: &Endpoint, expected_version: u64) -> PortResult<()>;
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>>;
+    /// Every endpoint of every tenant, deleted ones included, in the store's own
+    /// order, a page at a time (`limit` clamped to 1..=100; a page may hold fewer
+    /// even when more follow): for maintenance passes over the stored data (the
+    /// credentials migration, `crate::credentials::seal_stored`), never for a request.
+    /// The default, for wrappers that never serve a migration, refuses.
+    async fn scan_endpoints(&self, _cursor: Option<&str>, _limit: u32) -> PortResult<Page<Endpoint>> {
+        Err(PortError::Backend("this endpoint store cannot scan".into()))
+    }
 
     /// A success on a SmartChat endpoint whose health is `Active` with its last
     /// success before `now`: `failures_in_a_row` 0 and `quiet_since` `now`, in one

@@ -82,6 +82,10 @@ impl EndpointStore for OnceEndpoints {
         self.inner.list_endpoints(tenant, cursor, limit).await
     }
 
+    async fn scan_endpoints(&self, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
+        self.inner.scan_endpoints(cursor, limit).await
+    }
+
     async fn note_smart_success(&self, tenant: &TenantId, id: &EndpointId, now: Timestamp) -> PortResult<bool> {
         self.seen.forget(&(tenant.clone(), id.clone()));
         self.inner.note_smart_success(tenant, id, now).await

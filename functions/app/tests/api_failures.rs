@@ -206,6 +206,9 @@ impl EndpointStore for Flaky {
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
         self.store.list_endpoints(tenant, cursor, limit).await
     }
+    async fn scan_endpoints(&self, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
+        self.store.scan_endpoints(cursor, limit).await
+    }
 }
 
 #[async_trait]
@@ -251,6 +254,7 @@ fn flaky_api(w: &World, faults: &Arc<Faults>) -> Api {
         clock: w.clock.clone(),
         random: Arc::new(SeededRandom::new(99)),
         secrets: Arc::new(FixedSecrets::new(11)),
+        sealer: w.sealer.clone(),
         admission: Arc::new(common::AllowAll),
         settings: ApiSettings::default(),
         limiter: Default::default(),

@@ -21,6 +21,20 @@ macro_rules! store_section {
 
 store_section!(endpoints);
 store_section!(endpoint_pages);
+store_section!(endpoint_scan);
+
+#[tokio::test]
+async fn credential_sealer() {
+    let secrets = Arc::new(courier_app::memory::FixedSecrets::new(5));
+    contract::credential_sealer(&courier_app::memory::MemorySealer::in_memory(secrets)).await;
+}
+
+#[tokio::test]
+async fn credentials_migration() {
+    let (s, clock) = store();
+    let sealer = courier_app::memory::MemorySealer::in_memory(Arc::new(courier_app::memory::FixedSecrets::new(6)));
+    contract::credentials_migration(&s, &sealer, &clock).await;
+}
 store_section!(events_and_deliveries);
 store_section!(added_deliveries);
 store_section!(claims);

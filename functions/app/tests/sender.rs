@@ -861,6 +861,7 @@ fn sender_with(
 ) -> courier_app::sender::Sender {
     courier_app::sender::Sender {
         secrets: std::sync::Arc::new(courier_app::memory::FixedSecrets::new(11)),
+        sealer: w.sealer.clone(),
         deliveries: w.store.clone(),
         endpoints,
         http,

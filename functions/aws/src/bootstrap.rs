@@ -40,6 +40,8 @@ pub struct ResourceNames {
     pub scheduler_role_arn: String,
     /// Must exceed the sender's run time (AWS: 6x the Lambda timeout).
     pub visibility_timeout_seconds: u32,
+    /// The alias (`alias/...`) of the KMS key that wraps tenants' data keys.
+    pub credentials_key_alias: String,
 }
 
 impl ResourceNames {
@@ -56,6 +58,7 @@ impl ResourceNames {
             schedule_group: format!("{prefix}-schedules"),
             scheduler_role_arn: format!("arn:aws:iam::123456789012:role/{prefix}-scheduler"),
             visibility_timeout_seconds: 180,
+            credentials_key_alias: format!("alias/{prefix}-credentials"),
         }
     }
 }
@@ -72,6 +75,8 @@ pub struct Resources {
     pub slow_queue_arn: String,
     pub schedule_group: String,
     pub scheduler_role_arn: String,
+    /// The credentials key's ARN.
+    pub credentials_key: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -110,7 +115,10 @@ pub async fn ensure_resources(config: &SdkConfig, names: &ResourceNames) -> Resu
     let (slow_queue_url, slow_queue_arn) =
         ensure_queue(&sqs, &names.slow_queue, queue_attributes(names, &dlq_arn)).await?;
     ensure_schedule_group(&aws_sdk_scheduler::Client::new(config), &names.schedule_group).await?;
+    let credentials_key =
+        ensure_credentials_key(&aws_sdk_kms::Client::new(config), &names.credentials_key_alias).await?;
     Ok(Resources {
+        credentials_key,
         table: names.table.clone(),
         queue_url,
         queue_arn,
@@ -333,4 +341,35 @@ pub async fn ensure_schedule_group(client: &aws_sdk_scheduler::Client, name: &st
         }
         Err(e) => Err(step("create schedule group")(from_sdk(e))),
     }
+}
+
+/// The symmetric KMS key behind `alias` (created with the alias when missing); its
+/// ARN. template.yaml creates the deployed one (`CredentialsKey`).
+pub async fn ensure_credentials_key(client: &aws_sdk_kms::Client, alias: &str) -> Result<String, BootstrapError> {
+    match client.describe_key().key_id(alias).send().await {
+        Ok(out) => {
+            if let Some(arn) = out.key_metadata().and_then(|m| m.arn()) {
+                return Ok(arn.to_owned());
+            }
+        }
+        Err(e) if e.as_service_error().is_some_and(|s| s.is_not_found_exception()) => {}
+        Err(e) => return Err(step("describe credentials key")(crate::error::from_sdk(e))),
+    }
+    let made = client
+        .create_key()
+        .description("Courier: wraps tenants' data keys for endpoint credentials")
+        .send()
+        .await
+        .map_err(|e| step("create credentials key")(crate::error::from_sdk(e)))?;
+    let meta = made
+        .key_metadata()
+        .ok_or_else(|| step("create credentials key")(crate::error::corrupt("CreateKey answered no key")))?;
+    client
+        .create_alias()
+        .alias_name(alias)
+        .target_key_id(meta.key_id())
+        .send()
+        .await
+        .map_err(|e| step("create credentials key alias")(crate::error::from_sdk(e)))?;
+    Ok(meta.arn().unwrap_or(meta.key_id()).to_owned())
 }

@@ -239,6 +239,13 @@ impl RequestCounter {
         aws_sdk_scheduler::Client::from_conf(conf)
     }
 
+    pub fn kms(&self, sdk: &aws_config::SdkConfig) -> aws_sdk_kms::Client {
+        let conf = aws_sdk_kms::config::Builder::from(sdk)
+            .interceptor(self.clone())
+            .build();
+        aws_sdk_kms::Client::from_conf(conf)
+    }
+
     /// The tallies so far.
     pub fn snapshot(&self) -> Counts {
         self.lock().counts.clone()

@@ -1,6 +1,7 @@
 //! AWS adapters for Courier's ports: DynamoDB ([`dynamo::DynamoStore`]), SQS
 //! ([`sqs::SqsQueue`]), EventBridge Scheduler ([`scheduler::SchedulerTimer`]), the
-//! per-endpoint limiter on DynamoDB ([`limiter::DynamoLimiter`]),
+//! per-endpoint limiter on DynamoDB ([`limiter::DynamoLimiter`]), endpoint
+//! credentials' data keys from KMS ([`credential_keys::KmsDataKeys`]),
 //! the idempotent resource bootstrap used by the local runner and the tests
 //! ([`bootstrap`]), the SDK's HTTP client ([`http_client`]), the moto emulator
 //! harness for tests ([`testing`]), and a stub of the Lambda Runtime API that runs
@@ -15,6 +16,7 @@ pub mod bootstrap;
 /// assertions): behind the `testing` feature, not in the Lambda binaries.
 #[cfg(any(test, feature = "testing"))]
 pub mod counting;
+pub mod credential_keys;
 pub mod due_index;
 pub mod dynamo;
 pub mod error;
@@ -42,6 +44,9 @@ pub struct Deployment {
     pub recurring: std::sync::Arc<SchedulerTimer>,
     /// The slow lane's queue, when the deployment has one (`COURIER_SLOW_QUEUE_URL`).
     pub slow_lane: Option<std::sync::Arc<SqsQueue>>,
+    /// Seals and opens endpoint credentials; its KMS client is built when the
+    /// first data key is needed, not here.
+    pub sealer: std::sync::Arc<credential_keys::KmsSealer>,
 }
 
 impl Deployment {
@@ -60,13 +65,17 @@ impl Deployment {
         }
         let queue = std::sync::Arc::new(queue);
         let timer = std::sync::Arc::new(timer);
+        let store = std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone()));
+        let sealer = credential_keys::KmsDataKeys::new(&sdk, config.credentials_key.clone(), store.clone())
+            .sealer(std::sync::Arc::new(courier_app::system::OsSecrets));
         Ok(Deployment {
             slow_lane: config
                 .slow_queue_url
                 .as_ref()
                 .map(|url| std::sync::Arc::new(SqsQueue::new(&sdk, url.clone()))),
             recurring: timer.clone(),
-            store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
+            sealer: std::sync::Arc::new(sealer),
+            store,
             steps: queue.clone(),
             planner: courier_app::planner::Planner {
                 queue,

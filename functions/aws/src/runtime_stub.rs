@@ -240,7 +240,7 @@ pub fn lambda_command(bin: impl AsRef<Path>, runtime_api: &str) -> Command {
 /// `AWS_CONFIG_FILE` at a missing file instead, as this once did, made the SDK log
 /// two warnings at every start that a real Lambda never logs, in the init time
 /// section 4 of the bench measures.)
-pub fn lambda_env(runtime_api: &str) -> [(&'static str, String); 19] {
+pub fn lambda_env(runtime_api: &str) -> [(&'static str, String); 20] {
     [
         ("AWS_LAMBDA_RUNTIME_API", runtime_api.to_owned()),
         ("AWS_LAMBDA_FUNCTION_NAME", "courier-stub".into()),
@@ -272,6 +272,7 @@ pub fn lambda_env(runtime_api: &str) -> [(&'static str, String); 19] {
             "COURIER_SCHEDULE_DLQ_ARN",
             "arn:aws:sqs:us-east-1:123456789012:courier-stub-schedule-dlq".into(),
         ),
+        ("COURIER_CREDENTIALS_KEY", "alias/courier-stub-credentials".into()),
         ("TZ", ":UTC".into()),
     ]
 }

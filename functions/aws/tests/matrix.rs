@@ -243,6 +243,7 @@ impl World {
         Sender {
             // Claim tokens as in production: no two senders share one.
             secrets: Arc::new(OsSecrets),
+            sealer: Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(OsSecrets))),
             deliveries: self.store.clone(),
             endpoints: self.store.clone(),
             http: Arc::new(ReqwestSender::try_new(SenderOptions::new(AdmissionPolicy::LOCAL)).expect("client")),

@@ -388,9 +388,18 @@
       session && session.applicationId ? "/v1/applications/" + encodeURIComponent(session.applicationId) + "/stats" : null;
     const stats = statsPath ? await api("GET", statsPath + "?granularity=hour") : null;
     const ranking = await troubleRanking(endpoints.slice(0, 25));
+    // The deployment's static egress addresses (StaticEgressIps), for receivers'
+    // allow-lists; none when webhooks leave from Lambda's shared addresses.
+    const health = await api("GET", "/healthz").catch(() => null);
+    const egress = health && Array.isArray(health.egressIps) ? health.egressIps : [];
     if (stale(seq)) return;
     loading.remove();
     append(main, [h("div", { class: "grid" }, stats ? statsCard("Deliveries, last 24 h", "stats-totals", stats) : null, ranking)]);
+    if (egress.length > 0) {
+      append(main, [card("Egress IP addresses",
+        h("p", {}, "Every webhook leaves from one of these addresses; receivers may allow exactly these."),
+        h("ul", { id: "egress-ips" }, egress.map((ip) => h("li", { class: "mono" }, String(ip)))))]);
+    }
 
     const trouble = endpoints.filter((e) => e.status !== "active" && e.status !== "revoked" || (e.breaker && e.breaker.state === "open"));
     const failing = deliveries

@@ -39,6 +39,9 @@ pub enum Diagnostic {
     EndpointRevoked,
     EndpointPaused,
     SigningSecretMissing,
+    /// The endpoint's credentials could not be opened (key service unreachable):
+    /// nothing was sent, a retry follows.
+    CredentialsUnavailable,
     BreakerOpen,
     PayloadUnavailable,
     DuplicateInflight,
@@ -117,6 +120,7 @@ wire_names! {
         EndpointRevoked => "endpoint_revoked",
         EndpointPaused => "endpoint_paused",
         SigningSecretMissing => "signing_secret_missing",
+        CredentialsUnavailable => "credentials_unavailable",
         BreakerOpen => "breaker_open",
         PayloadUnavailable => "payload_unavailable",
         DuplicateInflight => "duplicate_inflight",
@@ -340,6 +344,15 @@ impl Policy {
                 terminal(D::IdentityConflict, R::ContactSupport, SettleReason::IdentityConflict)
             }
             PreSendFailure::BreakerOpen => terminal(D::BreakerOpen, R::ReviewEndpoint, SettleReason::BreakerOpen),
+            // Courier's own key service, not the receiver nor the endpoint's settings:
+            // always retried, never counted against the receiver.
+            PreSendFailure::CredentialsUnavailable => c(
+                RetryableFailure,
+                D::CredentialsUnavailable,
+                R::ContactSupport,
+                None,
+                false,
+            ),
             other => {
                 let (diag, reason, retry_diag) = match other {
                     PreSendFailure::EndpointDisabled => (

@@ -1,7 +1,7 @@
 //! Courier's pure core: delivery policies (the four presets and custom ones),
 //! classification of attempt outcomes, the retry decision, the endpoint health
 //! machines, ids, time, signing, schedule recurrence, rate limits (with in-flight caps)
-//! and subscription matching.
+//! subscription matching, and sealing credentials with a data key.
 //!
 //! Nothing here performs I/O or reads the clock or an entropy source: time and
 //! randomness are arguments, so every rule can be tested exactly. This crate must
@@ -20,6 +20,7 @@ pub mod rate_limit;
 pub mod recurrence;
 pub mod retry_after;
 pub mod rng;
+pub mod sealing;
 pub mod signing;
 pub mod simulate;
 pub mod subscription;

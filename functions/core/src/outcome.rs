@@ -98,6 +98,10 @@ pub enum PreSendFailure {
     /// The URL no longer passes admission (e.g. resolves to a private address).
     EndpointUnsafe,
     SigningSecretMissing,
+    /// The endpoint's sealed credentials could not be opened (the key service was
+    /// unreachable, or a value does not open under this endpoint): never sent
+    /// without them, retried like any retryable failure.
+    CredentialsUnavailable,
     PayloadUnavailable,
     /// The queue message does not match the stored delivery.
     IdentityConflict,

@@ -143,6 +143,12 @@ impl Stack {
         ));
         let random: Arc<dyn Random> = Arc::new(courier_app::system::OsSeededRandom::new());
         let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::system::OsSecrets);
+        // One sealer for the API and the sender, as one instance of each would
+        // cache the same data keys.
+        let sealer = Arc::new(
+            courier_aws::credential_keys::KmsDataKeys::new(&sdk, res.credentials_key.clone(), store.clone())
+                .sealer(secrets.clone()),
+        );
         // Retries are sent through a queue that notes when each delay ends, for the
         // pollers (see `crate::delay_ends`).
         let delay_ends = Arc::new(DelayEnds::default());
@@ -175,6 +181,7 @@ impl Stack {
             clock: opts.clock.clone(),
             random: random.clone(),
             secrets: secrets.clone(),
+            sealer: sealer.clone(),
             admission,
             settings: ApiSettings {
                 allow_http_targets: true,
@@ -215,6 +222,7 @@ impl Stack {
         });
         let sender = Arc::new(Sender {
             secrets: secrets.clone(),
+            sealer: sealer.clone(),
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(allow_private)),

@@ -35,6 +35,7 @@ async fn main() -> Result<(), Error> {
         planner,
         steps,
         slow_lane,
+        sealer,
         ..
     } = courier_aws::Deployment::from_config(&config).await?;
     // Steps to slow or congested endpoints move to the slow lane's queue, which a
@@ -80,6 +81,7 @@ async fn main() -> Result<(), Error> {
     let limiter = Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table()));
     let sender = Arc::new(Sender {
         secrets: Arc::new(courier_app::system::OsSecrets),
+        sealer,
         deliveries: store.clone(),
         endpoints: store,
         // The deployment's own rules at every attempt, as the API admits endpoints.

@@ -44,6 +44,7 @@ fn sender(panic_on: DeliveryId) -> Arc<Sender> {
     let store = Arc::new(MemoryStore::new(clock.clone()));
     Arc::new(Sender {
         secrets: Arc::new(OsSecrets),
+        sealer: Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(OsSecrets))),
         deliveries: store.clone(),
         endpoints: store,
         http: Arc::new(Unreachable),

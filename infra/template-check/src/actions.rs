@@ -23,6 +23,7 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("update_time_to_live", "dynamodb:UpdateTimeToLive"),
     ("delete_table", "dynamodb:DeleteTable"),
     ("list_tables", "dynamodb:ListTables"),
+    ("scan", "dynamodb:Scan"),
     // SQS (the batch forms need the single form's action)
     ("send_message", "sqs:SendMessage"),
     ("send_message_batch", "sqs:SendMessage"),
@@ -47,6 +48,12 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("create_schedule_group", "scheduler:CreateScheduleGroup"),
     ("delete_schedule_group", "scheduler:DeleteScheduleGroup"),
     ("get_schedule_group", "scheduler:GetScheduleGroup"),
+    // KMS (endpoint credentials' data keys)
+    ("generate_data_key", "kms:GenerateDataKey"),
+    ("decrypt", "kms:Decrypt"),
+    ("describe_key", "kms:DescribeKey"),
+    ("create_key", "kms:CreateKey"),
+    ("create_alias", "kms:CreateAlias"),
 ];
 
 /// Stands for "the actions of the transaction's items" in [`OPERATIONS`].

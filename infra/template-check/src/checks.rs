@@ -79,6 +79,7 @@ pub fn run(inputs: &Inputs) -> (Vec<String>, Required) {
     findings.extend(check_schedules(inputs.template));
     findings.extend(check_api_throttling(inputs.template));
     findings.extend(check_update_order(inputs.template));
+    findings.extend(crate::egress::check_static_egress(inputs.template));
     (findings, required)
 }
 
@@ -1120,7 +1121,13 @@ fn evaluate(t: &Template, v: &Value, assigned: &BTreeMap<String, u64>) -> Option
     let map = scalar(args.first()?)?;
     let key = |v: &Value| scalar(v).or_else(|| evaluate(t, v, assigned).map(|n| n.to_string()));
     let (k1, k2) = (key(args.get(1)?)?, key(args.get(2)?)?);
-    number(t.root().get("Mappings")?.get(map.as_str())?.get(k1.as_str())?.get(k2.as_str()))
+    number(
+        t.root()
+            .get("Mappings")?
+            .get(map.as_str())?
+            .get(k1.as_str())?
+            .get(k2.as_str()),
+    )
 }
 
 /// Reserved concurrency for every function with SQS event sources, at least the sum

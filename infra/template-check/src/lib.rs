@@ -9,12 +9,14 @@
 //!   and logging need, and nothing more;
 //! - the table's keys, indexes and TTL attribute equal what functions/aws's bootstrap
 //!   creates ([`checks::TableShape`]); queue, DLQ, alarms, Scheduler role and build
-//!   wiring as the design says.
+//!   wiring as the design says;
+//! - the `StaticEgressIps` option under both settings ([`egress`]).
 //!
 //! Depends on no Courier crate: the tests hand it the sources and constants.
 
 pub mod actions;
 pub mod checks;
+pub mod egress;
 pub mod scan;
 pub mod template;
 

@@ -668,9 +668,10 @@ async fn boot(client: &Client) {
 
     #[test]
     fn an_unknown_operation_fails_loudly() {
-        let errs = one("async fn f(c: &Client) { c.scan().table_name(t).send().await; }").expect_err("must fail");
+        let errs = one("async fn f(c: &Client) { c.export_table_to_point_in_time().table_arn(t).send().await; }")
+            .expect_err("must fail");
         assert!(
-            matches!(&errs[..], [ScanError::UnknownOperation { operation, .. }] if operation == "scan"),
+            matches!(&errs[..], [ScanError::UnknownOperation { operation, .. }] if operation == "export_table_to_point_in_time"),
             "{errs:?}"
         );
         let errs = one("async fn f(b: Builder) { b.send().await; }").expect_err("must fail");

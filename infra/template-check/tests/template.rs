@@ -330,14 +330,14 @@ fn an_unknown_sdk_call_fails_the_scan() {
     let mut files = sources("functions/aws/src");
     files.push(SourceFile {
         name: "new_adapter.rs".to_owned(),
-        text: "impl Store { async fn all(&self) { self.client.scan().table_name(&self.table).send().await; } }"
+        text: "impl Store { async fn all(&self) { self.client.export_table_to_point_in_time().table_arn(&self.table).send().await; } }"
             .to_owned(),
     });
     let errors = scan::scan(&files).expect_err("an unmapped operation must fail the scan");
     assert!(
         errors
             .iter()
-            .any(|e| matches!(e, ScanError::UnknownOperation { operation, .. } if operation == "scan")),
+            .any(|e| matches!(e, ScanError::UnknownOperation { operation, .. } if operation == "export_table_to_point_in_time")),
         "{errors:?}"
     );
 }
@@ -650,5 +650,58 @@ fn a_slow_lane_that_dead_letters_elsewhere_or_sends_nowhere_allowed_is_reported(
     assert_reported(
         &findings,
         "SenderFunction (SenderRole): sqs:SendMessage should be allowed on !GetAtt DeliveryQueue.Arn (and the slow lane's queue) only",
+    );
+}
+
+/// `StaticEgressIps`, checked with it on and off: the sender's VpcConfig only under
+/// the condition, never on the API, and the endpoints and outputs it relies on.
+#[test]
+fn static_egress_ips_are_checked_under_both_settings() {
+    use courier_template_check::egress::check_static_egress;
+    let text = template_text();
+    let t = |s: &str| Template::parse(s).expect("template parses");
+    assert_eq!(check_static_egress(&t(&text)), Vec::<String>::new());
+    // Unconditional: the sender would sit in a VPC that does not exist when off.
+    let always = replaced(
+        &text,
+        "      VpcConfig: !If\n        - HasStaticEgressIps\n        - SubnetIds: [!Ref PrivateSubnetA, !Ref PrivateSubnetB]\n          SecurityGroupIds: [!Ref SenderSecurityGroup]\n        - !Ref AWS::NoValue\n",
+        "      VpcConfig:\n        SubnetIds: [!Ref PrivateSubnetA, !Ref PrivateSubnetB]\n        SecurityGroupIds: [!Ref SenderSecurityGroup]\n",
+    );
+    assert_reported(
+        &check_static_egress(&t(&always)),
+        "SenderFunction: with StaticEgressIps=false it must have no VpcConfig",
+    );
+    // Left out: the option would change nothing.
+    let never = replaced(
+        &text,
+        "      VpcConfig: !If\n        - HasStaticEgressIps\n        - SubnetIds: [!Ref PrivateSubnetA, !Ref PrivateSubnetB]\n          SecurityGroupIds: [!Ref SenderSecurityGroup]\n        - !Ref AWS::NoValue\n",
+        "",
+    );
+    assert_reported(
+        &check_static_egress(&t(&never)),
+        "SenderFunction: with StaticEgressIps=true it needs a VpcConfig",
+    );
+    // The API placed in the VPC too.
+    let api = replaced(
+        &text,
+        "      Description: Courier API (every route of the HTTP API).\n",
+        "      Description: Courier API (every route of the HTTP API).\n      VpcConfig: !If [HasStaticEgressIps, {SubnetIds: [!Ref PrivateSubnetA, !Ref PrivateSubnetB], SecurityGroupIds: [!Ref SenderSecurityGroup]}, !Ref AWS::NoValue]\n",
+    );
+    assert_reported(
+        &check_static_egress(&t(&api)),
+        "ApiFunction: with StaticEgressIps=true it must have no VpcConfig",
+    );
+    // A missing endpoint: the sender could not reach KMS from its subnets.
+    let no_kms = replaced(
+        &text,
+        "com.amazonaws.${AWS::Region}.kms",
+        "com.amazonaws.${AWS::Region}.ssm",
+    );
+    assert_reported(&check_static_egress(&t(&no_kms)), "no Interface VPC endpoint for kms");
+    // The role cannot place the function.
+    let no_eni = replaced(&text, "                    - ec2:CreateNetworkInterface\n", "");
+    assert_reported(
+        &check_static_egress(&t(&no_eni)),
+        "SenderFunction: its role needs ec2:CreateNetworkInterface",
     );
 }

@@ -8,6 +8,7 @@
 use super::Api;
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use crate::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient, TlsMaterial};
+use crate::model::Credential;
 use courier_core::Timestamp;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -120,9 +121,14 @@ impl Api {
             }
             Some(Some(given)) => {
                 let (client, secret) = self
-                    .oauth_client(given, stored.and_then(|c| c.oauth_client_secret.as_deref()))
+                    .oauth_client(
+                        given,
+                        stored
+                            .and_then(|c| c.oauth_client_secret.as_ref())
+                            .and_then(Credential::plain),
+                    )
                     .await?;
-                credentials.oauth_client_secret = Some(secret);
+                credentials.oauth_client_secret = Some(Credential::Plain(secret));
                 Some(client)
             }
         };
@@ -133,9 +139,14 @@ impl Api {
                 None
             }
             Some(Some(given)) => {
-                let (settings, key) =
-                    self.endpoint_tls(given, stored.and_then(|c| c.tls_client_key.as_deref()), now)?;
-                credentials.tls_client_key = key;
+                let (settings, key) = self.endpoint_tls(
+                    given,
+                    stored
+                        .and_then(|c| c.tls_client_key.as_ref())
+                        .and_then(Credential::plain),
+                    now,
+                )?;
+                credentials.tls_client_key = key.map(Credential::Plain);
                 Some(settings)
             }
         };

@@ -4,7 +4,7 @@
 //! [`MAX_HEADER_VALUE`] bytes; a `secret` value is write-only (shown as null).
 
 use super::problem::{ApiError, ApiResult};
-use crate::model::CustomHeader;
+use crate::model::{Credential, CustomHeader};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -105,7 +105,10 @@ pub(crate) fn headers_from(
         }
         let secret = h.secret.unwrap_or(false);
         let value = match &h.value {
-            Some(v) => v.clone(),
+            Some(v) => {
+                check_value(i, v)?;
+                Credential::Plain(v.clone())
+            }
             // A secret shown masked and sent back as it was shown: kept.
             None => match current
                 .iter()
@@ -119,7 +122,6 @@ pub(crate) fn headers_from(
                 }
             },
         };
-        check_value(i, &value)?;
         out.push(CustomHeader {
             name: h.name.clone(),
             value,
@@ -137,7 +139,10 @@ pub fn headers_view(headers: &[CustomHeader]) -> Value {
             .map(|h| {
                 json!({
                     "name": h.name,
-                    "value": if h.secret { Value::Null } else { json!(h.value) },
+                    "value": match h.value.plain() {
+                        Some(v) if !h.secret => json!(v),
+                        _ => Value::Null,
+                    },
                     "secret": h.secret,
                 })
             })
@@ -227,7 +232,7 @@ mod tests {
         }];
         let kept =
             headers_from(&[h("x-key", None, true), h("X-Plain", Some("p"), false)], &stored, None).expect("kept");
-        assert_eq!(kept[0].value, "s3cret");
+        assert_eq!(kept[0].value, Credential::Plain("s3cret".into()));
         assert_eq!(
             headers_view(&kept),
             json!([

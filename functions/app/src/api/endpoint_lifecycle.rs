@@ -164,7 +164,7 @@ pub(crate) async fn rotate_secret(
                 s.expires_at = Some(now.plus_secs(grace as i64));
             }
             e.secrets.push(SecretRecord {
-                secret: text.clone(),
+                secret: text.as_str().into(),
                 state: SecretState::Active,
                 created_at: now,
                 expires_at: None,

@@ -329,7 +329,7 @@ impl Api {
             description: body.description,
             state: EndpointState::Active,
             secrets: vec![SecretRecord {
-                secret: secret.to_text(),
+                secret: secret.to_text().into(),
                 state: SecretState::Active,
                 created_at: now,
                 expires_at: None,
@@ -356,6 +356,7 @@ impl Api {
         if endpoint.limit_ceiling.is_none() {
             endpoint.limit_ceiling = Some(portal_fields::operator_ceiling(&endpoint));
         }
+        crate::credentials::seal_endpoint(self.sealer.as_ref(), &mut endpoint).await?;
         // Counted into its application first: a create that then fails gives the
         // slot back; a crash in between leaves the count one high, never low.
         if let Some(app) = &endpoint.application_id {
@@ -447,10 +448,14 @@ impl Api {
         let connectivity = match (&body.auth, &body.tls) {
             (None, None) => None,
             (auth, tls) => {
+                // A value left out keeps the stored one, which a new certificate is
+                // checked against: opened here, sealed again before the write.
+                let mut opened = loaded.clone();
+                crate::credentials::open_endpoint(self.sealer.as_ref(), &mut opened).await?;
                 let current = Connectivity {
                     auth: loaded.auth.clone(),
                     tls: loaded.tls.clone(),
-                    credentials: loaded.credentials.clone(),
+                    credentials: opened.credentials,
                 };
                 Some(
                     self.connectivity(
@@ -640,6 +645,9 @@ impl Api {
             let now = self.clock.now();
             let health = e.health;
             change(&mut e, now)?;
+            // New credentials the change brought are sealed before the write (and
+            // any still plain from before the credentials migration with them).
+            crate::credentials::seal_endpoint(self.sealer.as_ref(), &mut e).await?;
             let expected = e.version;
             e.version += 1;
             e.updated_at = now;

@@ -79,7 +79,7 @@ const NOT_IN_URI: &AsciiSet = &CONTROLS
     .add(b'|')
     .add(b'}');
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiSettings {
     pub allow_http_targets: bool,
     pub allow_private_targets: bool,
@@ -88,6 +88,9 @@ pub struct ApiSettings {
     pub rate_per_second: u32,
     /// How many requests may come in a burst.
     pub rate_burst: u32,
+    /// The sender's static egress addresses (`COURIER_EGRESS_IPS`), shown by
+    /// `/healthz` for the console; empty when the stack has none.
+    pub egress_ips: Vec<String>,
 }
 
 impl Default for ApiSettings {
@@ -97,6 +100,7 @@ impl Default for ApiSettings {
             allow_private_targets: false,
             rate_per_second: 50,
             rate_burst: 100,
+            egress_ips: Vec::new(),
         }
     }
 }
@@ -117,6 +121,8 @@ pub struct Api {
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
     pub secrets: Arc<dyn SecretSource>,
+    /// Seals endpoint credentials before they are stored (`crate::credentials`).
+    pub sealer: Arc<dyn crate::ports::CredentialSealer>,
     pub admission: Arc<dyn UrlAdmission>,
     pub settings: ApiSettings,
     pub limiter: RateLimiter,

@@ -242,6 +242,14 @@ impl From<PortError> for ApiError {
     }
 }
 
+impl From<crate::ports::SealError> for ApiError {
+    fn from(e: crate::ports::SealError) -> Self {
+        tracing::error!(error = %e, "endpoint credentials could not be sealed");
+        ApiError::unavailable("the key service that seals endpoint credentials is unavailable; retry later")
+            .with_retry_after(Some(1))
+    }
+}
+
 pub type ApiResult<T> = Result<T, ApiError>;
 
 #[cfg(test)]

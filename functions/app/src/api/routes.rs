@@ -91,7 +91,12 @@ fn only(methods: MethodRouter<Arc<Api>>, allow: &'static str) -> MethodRouter<Ar
 async fn healthz(State(api): State<Arc<Api>>) -> ApiResult<Response> {
     // One storage read, so "ok" means the table answers.
     api.tenants.tenant_by_key(&auth::hash_key("healthz-probe")).await?;
-    Ok(reply(200, &json!({"status": "ok"})))
+    // The sender's static egress addresses, for receivers' allow-lists (the
+    // console shows them); addresses every receiver sees anyway, so not secret.
+    Ok(reply(
+        200,
+        &json!({"status": "ok", "egressIps": api.settings.egress_ips}),
+    ))
 }
 
 /// A HEAD answer has no content (RFC 9110, section 9.3.2), whichever layer gave it.

@@ -15,6 +15,7 @@ where
     expiring_keys(store, clock).await;
     endpoints(store, clock).await;
     endpoint_pages(store, clock).await;
+    endpoint_scan(store, clock).await;
     smart_health(store, clock).await;
     events_and_deliveries(store, clock).await;
     added_deliveries(store, clock).await;

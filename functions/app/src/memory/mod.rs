@@ -1,6 +1,6 @@
 //! In-memory implementations of every port: the fakes the use-case tests run on
 //! (`MemoryStore`, `MemoryQueue`, `MemoryTimer`, `MemoryLimiter`, `ManualClock`, `SeededRandom`,
-//! `FixedSecrets`). The production adapters that need no cloud service are in
+//! `FixedSecrets`, `MemorySealer`). The production adapters that need no cloud service are in
 //! [`crate::system`].
 //!
 //! The fakes honour every condition the DynamoDB adapter enforces (create conflicts,
@@ -15,6 +15,7 @@ mod limiter;
 mod paging;
 mod queue;
 mod schedules;
+mod sealer;
 mod store;
 mod timer;
 
@@ -24,6 +25,7 @@ pub use limiter::*;
 use paging::*;
 pub use queue::*;
 pub use schedules::*;
+pub use sealer::*;
 pub use store::*;
 pub use timer::*;
 

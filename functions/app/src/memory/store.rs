@@ -469,36 +469,22 @@ impl EndpointStore for MemoryStore {
             false,
         )
     }
-}
 
-#[async_trait]
-impl SubscriptionIndex for MemoryStore {
-    async fn subscriptions(
-        &self,
-        tenant: &TenantId,
-        application: Option<&str>,
-        key: &str,
-        after: Option<&EndpointId>,
-        limit: u32,
-    ) -> PortResult<Vec<SubscriptionEntry>> {
+    async fn scan_endpoints(&self, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
         let (st, _) = self.begin()?;
-        let app = application.unwrap_or_default().to_owned();
-        Ok(st
-            .subscriptions
+        let mut items: Vec<(String, Endpoint)> = st
+            .endpoints
             .iter()
-            .filter(|((t, a, k, id), _)| t == tenant && *a == app && k == key && after.is_none_or(|after| id > after))
-            .take(limit.clamp(1, 1000) as usize)
-            .map(|(_, e)| e.clone())
-            .collect())
-    }
-
-    async fn get_endpoints(&self, tenant: &TenantId, ids: &[EndpointId]) -> PortResult<Vec<Endpoint>> {
-        let (st, _) = self.begin()?;
-        Ok(ids
-            .iter()
-            .filter_map(|id| st.endpoints.get(&(tenant.clone(), id.clone())))
-            .map(|e| st.endpoint_as_read(e))
-            .collect())
+            .map(|((t, id), e)| (format!("{t}/{id}"), st.endpoint_as_read(e)))
+            .collect();
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        paginate(
+            items,
+            &ListScope::whole("endpoint scan".to_owned()),
+            cursor,
+            limit,
+            false,
+        )
     }
 }
 

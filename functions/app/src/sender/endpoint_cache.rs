@@ -33,8 +33,8 @@ impl EndpointCache {
     }
 }
 
-/// An endpoint with its signing secrets decoded and keyed, which would otherwise be
-/// redone for every attempt of the batch.
+/// An endpoint with its credentials opened and its signing secrets decoded and
+/// keyed, which would otherwise be redone for every attempt of the batch.
 pub struct PreparedEndpoint {
     pub endpoint: Endpoint,
     /// One per `endpoint.secrets`, in order; `None` for a secret that does not decode
@@ -42,21 +42,50 @@ pub struct PreparedEndpoint {
     keys: Vec<Option<SigningKey>>,
     /// The endpoint's OAuth and TLS settings, shared by its attempts.
     pub(super) connection: Option<Arc<crate::connectivity::ReceiverConnection>>,
+    /// Some credential is still sealed (its opening failed): no attempt may go out,
+    /// each is declined as `credentials_unavailable` (a retry follows).
+    pub(super) credentials_unavailable: bool,
 }
 
 impl PreparedEndpoint {
+    /// The endpoint as given: a credential left sealed makes its attempts
+    /// `credentials_unavailable`.
     pub fn new(endpoint: Endpoint) -> Self {
         let keys = endpoint
             .secrets
             .iter()
-            .map(|s| SigningSecret::parse(&s.secret).ok().map(|k| k.key()))
+            .map(|s| {
+                s.secret
+                    .plain()
+                    .and_then(|t| SigningSecret::parse(t).ok())
+                    .map(|k| k.key())
+            })
             .collect();
+        let mut copy_fields = endpoint.clone();
+        let credentials_unavailable = crate::credentials::sealed_fields(&mut copy_fields)
+            .iter()
+            .any(|c| c.is_sealed());
         let connection = crate::connectivity::ReceiverConnection::of(&endpoint);
         PreparedEndpoint {
             endpoint,
             keys,
             connection,
+            credentials_unavailable,
         }
+    }
+
+    /// The endpoint with its sealed credentials opened by `sealer`. A failure leaves
+    /// them sealed (see [`PreparedEndpoint::new`]) and is logged, without the values.
+    pub async fn opened(mut endpoint: Endpoint, sealer: &dyn CredentialSealer) -> Self {
+        if let Err(e) = crate::credentials::open_endpoint(sealer, &mut endpoint).await {
+            tracing::warn!(
+                tenant = %endpoint.tenant_id,
+                endpoint = %endpoint.id,
+                error = %e,
+                "endpoint credentials could not be opened: its attempts wait (credentials_unavailable)"
+            );
+        }
+        PreparedEndpoint::new(endpoint)
     }
 
     /// The keys of the secrets that sign at `now`.

@@ -22,8 +22,8 @@ use crate::model::{
 };
 use crate::planner::Planner;
 use crate::ports::{
-    Claim, Clock, DeliveryStore, EndpointStore, HeaderText, HttpSender, OutboundRequest, PortError, Random,
-    SharedHeaderText,
+    Claim, Clock, CredentialSealer, DeliveryStore, EndpointStore, HeaderText, HttpSender, OutboundRequest, PortError,
+    Random, SharedHeaderText,
 };
 use bytes::Bytes;
 use courier_core::Timestamp;
@@ -175,6 +175,8 @@ pub struct Sender {
     pub limiter: Arc<dyn Limiter>,
     pub deliveries: Arc<dyn DeliveryStore>,
     pub endpoints: Arc<dyn EndpointStore>,
+    /// Opens the endpoints' sealed credentials (data keys cached per instance).
+    pub sealer: Arc<dyn CredentialSealer>,
     pub http: Arc<dyn HttpSender>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,

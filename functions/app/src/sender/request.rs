@@ -89,8 +89,12 @@ pub(super) fn prepared_request(
     }
     // The endpoint's own, after Courier's: their names never collide (the API
     // refuses the names Courier sets).
+    // A value still sealed is never sent: such an attempt is declined before
+    // this (`credentials_unavailable`).
     for h in &endpoint.headers {
-        headers.push((Cow::Owned(h.name.clone()), HeaderText::from(h.value.clone())));
+        if let Some(value) = h.value.plain() {
+            headers.push((Cow::Owned(h.name.clone()), HeaderText::from(value.to_owned())));
+        }
     }
     OutboundRequest {
         url: endpoint.url.clone(),

@@ -39,10 +39,10 @@ impl Sender {
                     .await
                     .map_err(StepError::Store)?;
                 // An endpoint of another tenant must never serve this message.
-                Ok::<_, StepError>(
-                    read.filter(|e| e.tenant_id == m.tenant_id)
-                        .map(|e| Arc::new(PreparedEndpoint::new(e))),
-                )
+                Ok::<_, StepError>(match read.filter(|e| e.tenant_id == m.tenant_id) {
+                    Some(e) => Some(Arc::new(PreparedEndpoint::opened(e, self.sealer.as_ref()).await)),
+                    None => None,
+                })
             })
             .await?;
         found
@@ -177,7 +177,10 @@ impl Sender {
             )
             .await;
         }
-        if let Some(failure) = pre_send_check(endpoint, &delivery, m.trigger, now) {
+        let failure = pre_send_check(endpoint, &delivery, m.trigger, now).or(prepared
+            .credentials_unavailable
+            .then_some(PreSendFailure::CredentialsUnavailable));
+        if let Some(failure) = failure {
             let outcome = AttemptOutcome::pre_send(failure);
             return self
                 .recorder()

@@ -99,6 +99,8 @@ pub struct World {
     pub schedules: Arc<courier_app::memory::MemorySchedules>,
     pub recurring: Arc<courier_app::memory::MemoryRecurring>,
     pub limiter: Arc<courier_app::memory::MemoryLimiter>,
+    /// The API's and the sender's sealer (one instance: data keys cached once).
+    pub sealer: Arc<courier_app::memory::MemorySealer>,
 }
 
 pub const KEY: &str = "ck_test_key";
@@ -125,6 +127,9 @@ impl World {
         let applications = Arc::new(MemoryApplications::new());
         let schedules = Arc::new(courier_app::memory::MemorySchedules::new());
         let recurring = Arc::new(courier_app::memory::MemoryRecurring::new());
+        let sealer = Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(
+            FixedSecrets::new(13),
+        )));
         let api = Api {
             tenants: store.clone(),
             endpoints: store.clone(),
@@ -136,6 +141,7 @@ impl World {
             clock: clock.clone(),
             random: Arc::new(courier_app::memory::SeededRandom::new(1)),
             secrets: Arc::new(FixedSecrets::new(7)),
+            sealer: sealer.clone(),
             admission: Arc::new(AllowAll),
             settings: ApiSettings::default(),
             limiter: Default::default(),
@@ -151,6 +157,7 @@ impl World {
             secrets: Arc::new(FixedSecrets::new(9)),
             deliveries: store.clone(),
             endpoints: store.clone(),
+            sealer: sealer.clone(),
             http: http.clone(),
             clock: clock.clone(),
             random,
@@ -185,6 +192,7 @@ impl World {
             schedules,
             recurring,
             limiter,
+            sealer,
         }
     }
 

@@ -181,4 +181,61 @@ impl EndpointStore for DynamoStore {
         })
         .await
     }
+
+    /// A Scan of the table for endpoint items (`TEN#...` / `EP#...`), a filtered
+    /// page at a time: maintenance only (it reads the whole table, so it is billed
+    /// for every item, whatever it keeps). The cursor is the last key read.
+    async fn scan_endpoints(&self, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
+        let start = cursor.map(decode_scan_cursor).transpose()?;
+        let out = self
+            .client
+            .scan()
+            .table_name(&self.table)
+            .filter_expression("begins_with(#pk, :t) AND begins_with(#sk, :e)")
+            .expression_attribute_names("#pk", PK)
+            .expression_attribute_names("#sk", SK)
+            .expression_attribute_values(":t", AttributeValue::S("TEN#".into()))
+            .expression_attribute_values(":e", AttributeValue::S("EP#".into()))
+            .consistent_read(true)
+            .limit(i32::try_from(limit.clamp(1, MAX_PAGE)).unwrap_or(100))
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .map_err(from_sdk)?;
+        let endpoints = out
+            .items()
+            .iter()
+            .map(|i| from_json::<Endpoint>(i, "endpoint"))
+            .collect::<PortResult<Vec<_>>>()?;
+        let next_cursor = out.last_evaluated_key().map(encode_scan_cursor).transpose()?;
+        Ok(Page {
+            items: self.with_smart_health(endpoints).await?,
+            next_cursor,
+        })
+    }
+}
+
+/// The scan's cursor: the last key it read, as URL-safe base64 of JSON.
+fn encode_scan_cursor(key: &HashMap<String, AttributeValue>) -> PortResult<String> {
+    let mut m = BTreeMap::new();
+    for a in [PK, SK] {
+        let v = get_s(key, a).ok_or_else(|| corrupt(format!("scanned key lacks {a}")))?;
+        m.insert(a, v.to_owned());
+    }
+    Ok(URL_SAFE_NO_PAD.encode(to_json(&m)?))
+}
+
+fn decode_scan_cursor(cursor: &str) -> PortResult<HashMap<String, AttributeValue>> {
+    let bytes = URL_SAFE_NO_PAD.decode(cursor).map_err(|_| PortError::BadCursor)?;
+    let m: BTreeMap<String, String> = serde_json::from_slice(&bytes).map_err(|_| PortError::BadCursor)?;
+    let (Some(pk), Some(sk)) = (m.get(PK), m.get(SK)) else {
+        return Err(PortError::BadCursor);
+    };
+    if m.len() != 2 {
+        return Err(PortError::BadCursor);
+    }
+    Ok(HashMap::from([
+        (PK.to_owned(), AttributeValue::S(pk.clone())),
+        (SK.to_owned(), AttributeValue::S(sk.clone())),
+    ]))
 }

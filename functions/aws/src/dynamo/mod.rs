@@ -11,6 +11,7 @@
 mod applications;
 mod bodies;
 mod codec;
+mod data_keys;
 mod deliveries;
 mod endpoints;
 mod fanout_links;

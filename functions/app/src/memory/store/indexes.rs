@@ -1,7 +1,39 @@
-//! The in-memory store's idempotency records, due index and statistics: the fakes
-//! of `IdempotencyStore`, `OverdueIndex` and `StatsStore` over its state.
+//! The in-memory store's subscription index, idempotency records, due index and
+//! statistics: the fakes of `SubscriptionIndex`, `IdempotencyStore`, `OverdueIndex`
+//! and `StatsStore` over its state.
 
 use super::*;
+
+#[async_trait]
+impl SubscriptionIndex for MemoryStore {
+    async fn subscriptions(
+        &self,
+        tenant: &TenantId,
+        application: Option<&str>,
+        key: &str,
+        after: Option<&EndpointId>,
+        limit: u32,
+    ) -> PortResult<Vec<SubscriptionEntry>> {
+        let (st, _) = self.begin()?;
+        let app = application.unwrap_or_default().to_owned();
+        Ok(st
+            .subscriptions
+            .iter()
+            .filter(|((t, a, k, id), _)| t == tenant && *a == app && k == key && after.is_none_or(|after| id > after))
+            .take(limit.clamp(1, 1000) as usize)
+            .map(|(_, e)| e.clone())
+            .collect())
+    }
+
+    async fn get_endpoints(&self, tenant: &TenantId, ids: &[EndpointId]) -> PortResult<Vec<Endpoint>> {
+        let (st, _) = self.begin()?;
+        Ok(ids
+            .iter()
+            .filter_map(|id| st.endpoints.get(&(tenant.clone(), id.clone())))
+            .map(|e| st.endpoint_as_read(e))
+            .collect())
+    }
+}
 
 #[async_trait]
 impl IdempotencyStore for MemoryStore {
