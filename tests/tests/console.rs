@@ -333,13 +333,14 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
         "{trouble}"
     );
     assert!(!trouble.contains(&ok.url()), "{trouble}");
-    // The statistics card shows the API's figures: attempts counted as recorded
-    // (the delivery dropped at ingest made no attempt), one retry waiting.
+    // The statistics card shows the API's figures: attempts counted as recorded,
+    // the delivery dropped at ingest counted once without an attempt, one retry
+    // waiting.
     let (_, st) = h.call("GET", "/v1/stats?granularity=hour", None).await;
     assert_eq!(
         (&st["totals"]["deliveries"], &st["backlog"]),
         (
-            &json!({"succeeded": 1, "failed": 2, "dropped": 0}),
+            &json!({"succeeded": 1, "failed": 2, "dropped": 1}),
             &json!({"pending": 0, "retrying": 1, "scheduled": 0})
         ),
         "{st}"
@@ -348,7 +349,7 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
         let shown = b.text(&format!("#stats-totals [data-delivered={k}]")).await;
         assert_eq!(shown, st["totals"]["deliveries"][k].to_string(), "{k}");
     }
-    assert_eq!(b.text("#stats-totals [data-figure=success-rate]").await, "33.3%");
+    assert_eq!(b.text("#stats-totals [data-figure=success-rate]").await, "25.0%");
     assert_eq!(
         b.text("#stats-totals [data-figure=p95]").await,
         format!("{} ms", st["totals"]["durationMs"]["p95"])
