@@ -10,7 +10,7 @@ use courier_app::ports::EndpointStore;
 use courier_core::ids::EndpointId;
 use courier_core::signing::{SigningSecret, verify};
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::time::Duration;
 
 /// Every item of the table, as text (the test tables are small: one page).
@@ -74,8 +74,40 @@ async fn the_table_holds_no_plaintext_secret_after_create_rotate_and_rewrite() {
         .await;
     assert_eq!(s, 200, "{b}");
     let items = raw_items(&h).await;
+    // An OAuth client secret, created and then kept through a change of scope.
+    let auth = json!({"type": "oauth2_client_credentials", "tokenUrl": format!("{}/token", rx.url()),
+        "clientId": "courier-e2e", "clientSecret": "oauth-e2e-secret-3"});
+    let (s, b) = h
+        .call(
+            "POST",
+            "/v1/endpoints",
+            Some(json!({"url": rx.url(), "policy": "greatwait", "auth": auth})),
+        )
+        .await;
+    assert_eq!(s, 201, "{b}");
+    assert_eq!(b["auth"]["clientSecret"], Value::Null, "{b}");
+    let oauth_ep = b["id"].as_str().unwrap_or_default().to_owned();
+    let (s, b) = h
+        .call(
+            "PATCH",
+            &format!("/v1/endpoints/{oauth_ep}"),
+            Some(
+                json!({"auth": {"type": "oauth2_client_credentials", "tokenUrl": format!("{}/token", rx.url()),
+                "clientId": "courier-e2e", "scope": "events.write"}}),
+            ),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
+    let items = raw_items(&h).await;
     assert!(items.contains("plain-team-value"), "the scan reads the endpoint item");
-    for secret in ["k-e2e-secret-1", "k-e2e-secret-2", first.as_str(), second.as_str()] {
+    assert!(items.contains("events.write"), "the scan reads the OAuth endpoint");
+    for secret in [
+        "k-e2e-secret-1",
+        "k-e2e-secret-2",
+        "oauth-e2e-secret-3",
+        first.as_str(),
+        second.as_str(),
+    ] {
         assert!(!items.contains(secret), "{secret} is stored in the clear");
     }
     assert!(items.contains("DEK#"), "the tenant's wrapped data key is stored");
