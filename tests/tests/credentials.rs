@@ -73,7 +73,6 @@ async fn the_table_holds_no_plaintext_secret_after_create_rotate_and_rewrite() {
         )
         .await;
     assert_eq!(s, 200, "{b}");
-    let items = raw_items(&h).await;
     // An OAuth client secret, created and then kept through a change of scope.
     let auth = json!({"type": "oauth2_client_credentials", "tokenUrl": format!("{}/token", rx.url()),
         "clientId": "courier-e2e", "clientSecret": "oauth-e2e-secret-3"});
