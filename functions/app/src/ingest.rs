@@ -347,10 +347,8 @@ pub async fn enqueue_waiting(
 pub async fn count_dropped(store: &dyn DeliveryStore, deliveries: &[Delivery], now: Timestamp) {
     let Some(stats) = store.stats() else { return };
     for d in deliveries.iter().filter(|d| d.status == DeliveryStatus::Dropped) {
-        if let Some(tally) = crate::stats::StatsTally::of_settled(d, now)
-            && let Err(e) = stats.add_stats(&tally).await
-        {
-            tracing::warn!(endpoint = %d.endpoint_id, error = %e, "a dropped delivery was not counted");
+        if let Some(tally) = crate::stats::StatsTally::of_settled(d, now) {
+            crate::stats::add_logged(stats, &tally).await;
         }
     }
 }

@@ -243,6 +243,18 @@ impl StatsTally {
     }
 }
 
+/// Writes one tally; a failed write loses that count only (logged), never what
+/// was counted.
+pub async fn add_logged(store: &dyn crate::ports::StatsStore, tally: &StatsTally) -> Option<StreakMove> {
+    match store.add_stats(tally).await {
+        Ok(streak) => Some(streak),
+        Err(e) => {
+            tracing::warn!(endpoint = %tally.endpoint, error = %e, "statistics not counted");
+            None
+        }
+    }
+}
+
 /// The tallies of one sender batch, added up per endpoint and minute and written
 /// once each when the batch ends ([`StatsBatch::flush`]): ten attempts to one
 /// endpoint in a batch cost one counter write, not ten. A process that stops

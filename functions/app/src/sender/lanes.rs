@@ -21,6 +21,14 @@ const MAX_LOOKS: usize = 64;
 
 type Key = (TenantId, EndpointId);
 
+/// The entry of `key`, made room for when the map is full (idle entries go first).
+fn tracked_entry<'a>(state: &'a mut HashMap<Key, LaneState>, key: &Key, now: Timestamp) -> &'a mut LaneState {
+    if state.len() >= MAX_TRACKED_ENDPOINTS && !state.contains_key(key) {
+        state.retain(|_, s| !s.idle(now));
+    }
+    state.entry(key.clone()).or_default()
+}
+
 /// The lanes of one process.
 pub struct Lanes {
     settings: LaneSettings,
@@ -178,10 +186,7 @@ impl Lanes {
             // A poisoned map isolates nothing: go, as without lanes.
             return (Gate::Go, id);
         };
-        if state.len() >= MAX_TRACKED_ENDPOINTS && !state.contains_key(key) {
-            state.retain(|_, s| !s.idle(now));
-        }
-        let entry = state.entry(key.clone()).or_default();
+        let entry = tracked_entry(&mut state, key, now);
         let decision = match gate(entry, batch, now, &self.settings) {
             Gate::Wait { running: false, .. } if go_if_quiet => Gate::Go,
             d => d,
@@ -204,13 +209,7 @@ impl Lanes {
     pub fn observe(&self, tenant: &TenantId, endpoint: &EndpointId, duration_ms: u64, timed_out: bool, now: Timestamp) {
         if let Ok(mut state) = self.state.lock() {
             let key = (tenant.clone(), endpoint.clone());
-            if state.len() >= MAX_TRACKED_ENDPOINTS && !state.contains_key(&key) {
-                state.retain(|_, s| !s.idle(now));
-            }
-            state
-                .entry(key)
-                .or_default()
-                .observe(duration_ms, timed_out, now, &self.settings);
+            tracked_entry(&mut state, &key, now).observe(duration_ms, timed_out, now, &self.settings);
         }
     }
 

@@ -239,19 +239,12 @@ impl Recorder<'_> {
         stats: &dyn crate::ports::StatsStore,
         tally: crate::stats::StatsTally,
     ) -> Option<crate::stats::StreakMove> {
-        let endpoint = tally.endpoint.clone();
         // Inside a sender batch the count waits for the batch's one write per
         // endpoint-minute (`StatsBatch::flush` answers the streak then).
         let mut tally = Some(tally);
         let _ = crate::stats::STATS_BATCH.try_with(|b| tally.take().map(|t| b.add(t)));
         let tally = tally?;
-        match stats.add_stats(&tally).await {
-            Ok(streak) => Some(streak),
-            Err(e) => {
-                tracing::warn!(endpoint = %endpoint, error = %e, "statistics not counted");
-                None
-            }
-        }
+        crate::stats::add_logged(stats, &tally).await
     }
 
     /// A 202 for long-running work: nothing is recorded yet. The claim's lease is
