@@ -30,7 +30,7 @@ emulator-start: venv
 	@if [ -f $(MOTO_PIDFILE) ] && kill -0 $$(cat $(MOTO_PIDFILE)) 2>/dev/null; then \
 		echo "moto already running (pid $$(cat $(MOTO_PIDFILE))) on http://$(MOTO_HOST):$(MOTO_PORT)"; \
 	else \
-		nohup $(VENV)/bin/moto_server -H $(MOTO_HOST) -p $(MOTO_PORT) >$(MOTO_LOG) 2>&1 & echo $$! >$(MOTO_PIDFILE); \
+		nohup $(VENV)/bin/python infra/moto/serve.py -H $(MOTO_HOST) -p $(MOTO_PORT) >$(MOTO_LOG) 2>&1 & echo $$! >$(MOTO_PIDFILE); \
 		for i in $$(seq 1 50); do \
 			curl -fs -o /dev/null http://$(MOTO_HOST):$(MOTO_PORT)/moto-api/ && break; sleep 0.2; \
 		done; \

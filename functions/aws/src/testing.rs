@@ -3,9 +3,11 @@
 //! [`Emulator::sdk_config`] (dummy credentials, us-east-1, the emulator's endpoint),
 //! so nothing touches the process environment or real AWS.
 //!
-//! The server is `<workspace>/.venv/bin/moto_server` (from `make venv`), or the
-//! path in `COURIER_MOTO_BIN`. A missing binary is an error naming `make venv`:
-//! tests that need the emulator fail loudly rather than skip.
+//! The server is moto run by `infra/moto/serve.py` with the venv's Python (from
+//! `make venv`), which answers DynamoDB requests one at a time as DynamoDB's own
+//! atomicity requires; or the binary at `COURIER_MOTO_BIN`, run as is. A missing
+//! venv is an error naming `make venv`: tests that need the emulator fail loudly
+//! rather than skip.
 
 use std::net::{Ipv4Addr, SocketAddrV4, TcpListener};
 use std::path::PathBuf;
@@ -53,15 +55,14 @@ pub struct Emulator {
     keep_log: bool,
 }
 
-/// Where the moto server binary is expected.
-pub fn moto_bin() -> PathBuf {
+/// The program that serves the emulator and the arguments before its own.
+pub fn moto_command() -> (PathBuf, Vec<PathBuf>) {
     if let Some(p) = std::env::var_os(ENV_MOTO_BIN).filter(|p| !p.is_empty()) {
-        return PathBuf::from(p);
+        return (PathBuf::from(p), Vec::new());
     }
     // This crate lives at <workspace>/functions/aws.
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(".venv/bin/moto_server")
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    (root.join(".venv/bin/python"), vec![root.join("infra/moto/serve.py")])
 }
 
 fn free_port() -> Result<u16, EmulatorError> {
@@ -92,7 +93,7 @@ impl Emulator {
     /// Starts a private moto server and waits (bounded) until it answers. Fails with
     /// [`EmulatorError::NotInstalled`] ("run `make venv`") when the venv is missing.
     pub async fn start() -> Result<Emulator, EmulatorError> {
-        let bin = moto_bin();
+        let (bin, leading) = moto_command();
         if !bin.is_file() {
             return Err(EmulatorError::NotInstalled(bin));
         }
@@ -108,6 +109,7 @@ impl Emulator {
             let log_file = std::fs::File::create(&log).map_err(spawn_err)?;
             let err_file = log_file.try_clone().map_err(spawn_err)?;
             let child = Command::new(&bin)
+                .args(&leading)
                 .args(["-H", "127.0.0.1", "-p", &port.to_string()])
                 .stdin(Stdio::null())
                 .stdout(log_file)

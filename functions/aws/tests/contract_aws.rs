@@ -91,6 +91,96 @@ async fn statistics_contract() {
     assert_eq!(kinds, vec![small("H"), small("HEAD"), small("M"), small("M")]);
 }
 
+/// Counts sent at once, across a minute's end, are all kept: DynamoDB applies each
+/// update atomically, and the emulator (`infra/moto/serve.py`) must too.
+#[tokio::test]
+async fn concurrent_counts_of_one_endpoint_are_all_kept() {
+    use courier_app::ports::DeliveryStore;
+    use courier_app::stats::{Granularity, StatsCounts, StatsTally, StatsWindow, StreakChange};
+    let (_emu, config, res) = setup().await;
+    let clock = Arc::new(ManualClock::new(T0.plus_secs(600)));
+    let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
+    let ids = contract::Ids::new();
+    let (tenant, ep) = (ids.tenant(), ids.endpoint());
+    let stats = store.stats().expect("the store keeps statistics");
+    let tally = |i: u64| {
+        let mut counts = StatsCounts::default();
+        counts.attempts[1] = 1;
+        counts.deliveries[1] = 1;
+        StatsTally {
+            tenant: tenant.clone(),
+            endpoint: ep.clone(),
+            // Half in the first minute, half in the next.
+            at: T0.plus_secs(if i.is_multiple_of(2) { 10 } else { 70 }),
+            counts,
+            streak: StreakChange::Add(1),
+        }
+    };
+    let tallies: Vec<StatsTally> = (0..100).map(tally).collect();
+    let results = futures_util::future::join_all(tallies.iter().map(|t| stats.add_stats(t))).await;
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 100, "{results:?}");
+    let hours = StatsWindow {
+        granularity: Granularity::Hour,
+        since: T0,
+        until: T0.plus_secs(600),
+    };
+    let buckets = stats.endpoint_stats(&tenant, &ep, &hours).await.expect("read");
+    let total = buckets.iter().fold(StatsCounts::default(), |mut sum, (_, c)| {
+        sum.add(c);
+        sum
+    });
+    assert_eq!((total.attempts, total.deliveries), ([0, 100, 0, 0], [0, 100, 0]));
+    let last = results.iter().filter_map(|r| r.as_ref().ok()).map(|m| m.after).max();
+    assert_eq!(last, Some(100), "the run of failures counts every attempt");
+}
+
+/// The emulator applies concurrent updates of one item one after the other, as
+/// DynamoDB does (plain moto can lose one of two `ADD`s that meet).
+#[tokio::test]
+async fn the_emulator_loses_no_concurrent_update() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let (_emu, config, res) = setup().await;
+    let client = aws_sdk_dynamodb::Client::new(&config);
+    let key = std::collections::HashMap::from([
+        ("PK".to_owned(), AttributeValue::S("RACE".to_owned())),
+        ("SK".to_owned(), AttributeValue::S("RACE".to_owned())),
+    ]);
+    let add = |client: aws_sdk_dynamodb::Client, key: std::collections::HashMap<String, AttributeValue>| {
+        let table = res.table.clone();
+        tokio::spawn(async move {
+            for _ in 0..30 {
+                client
+                    .update_item()
+                    .table_name(&table)
+                    .set_key(Some(key.clone()))
+                    .update_expression("ADD n :one")
+                    .expression_attribute_values(":one", AttributeValue::N("1".to_owned()))
+                    .send()
+                    .await
+                    .expect("update");
+            }
+        })
+    };
+    let tasks: Vec<_> = (0..32).map(|_| add(client.clone(), key.clone())).collect();
+    for t in tasks {
+        t.await.expect("task");
+    }
+    let item = client
+        .get_item()
+        .table_name(&res.table)
+        .set_key(Some(key))
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("get")
+        .item
+        .unwrap_or_default();
+    assert_eq!(
+        item.get("n").and_then(|v| v.as_n().ok()).map(String::as_str),
+        Some("960")
+    );
+}
+
 #[tokio::test]
 async fn subscriptions_and_fanout_contract() {
     let (_emu, config, res) = setup().await;
