@@ -341,6 +341,7 @@ impl Harness {
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(true)),
+            destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
             clock: clock.clone(),
             random: random.clone(),
             planner,

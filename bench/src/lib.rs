@@ -61,6 +61,7 @@ where
             allow_private_targets: true,
             rate_per_second: 0,
             rate_burst: 0,
+            destination_roles: courier_core::destination::RolePattern::Any,
         },
         limiter: Default::default(),
         // The bench drives no schedule routes: in-memory ones keep the API whole.

@@ -43,6 +43,15 @@ pub enum Diagnostic {
     PayloadUnavailable,
     DuplicateInflight,
     IdentityConflict,
+    /// A destination in the customer's AWS account refused the message (access
+    /// denied, a refused AssumeRole, a payload over its limit, a bad parameter).
+    DestinationRefused,
+    /// The destination's queue, topic, bus, stream or bucket no longer exists.
+    DestinationGone,
+    /// The destination's service throttled the call.
+    DestinationThrottled,
+    /// The destination's service failed (its 5xx).
+    DestinationUnavailable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -118,6 +127,10 @@ wire_names! {
         PayloadUnavailable => "payload_unavailable",
         DuplicateInflight => "duplicate_inflight",
         IdentityConflict => "identity_conflict",
+        DestinationRefused => "destination_refused",
+        DestinationGone => "destination_gone",
+        DestinationThrottled => "destination_throttled",
+        DestinationUnavailable => "destination_unavailable",
     }
     Remediation {
         None => "none",
@@ -185,6 +198,9 @@ impl Policy {
         use Diagnostic as D;
         use Remediation as R;
         match outcome {
+            AttemptOutcome::Response(r) if r.destination.is_some() => {
+                destination_labels(self.classify_status(r.status, false))
+            }
             AttemptOutcome::Response(r) => self.classify_status(r.status, long_running),
             AttemptOutcome::Transport { failure } => {
                 let (state, diag, rem, class) = match failure {
@@ -372,6 +388,26 @@ impl Policy {
             return None;
         }
         Some(cut_snippet(self.snippet, &response.body, response.body_truncated))
+    }
+}
+
+/// The labels of a destination's answer: the policy judged the status it means
+/// (state, settling, health); the diagnostic says it was a destination, and a
+/// refusal or a vanished target points at the endpoint's configuration (its role,
+/// its target), not at a receiver.
+fn destination_labels(cls: Classification) -> Classification {
+    use Diagnostic as D;
+    let (diagnostic, remediation) = match cls.diagnostic {
+        D::HttpRetryable => (D::DestinationUnavailable, cls.remediation),
+        D::RateLimited => (D::DestinationThrottled, cls.remediation),
+        D::HttpRefused | D::HttpTerminal => (D::DestinationRefused, Remediation::ReviewEndpoint),
+        D::EndpointGone => (D::DestinationGone, Remediation::ReviewEndpoint),
+        other => (other, cls.remediation),
+    };
+    Classification {
+        diagnostic,
+        remediation,
+        ..cls
     }
 }
 

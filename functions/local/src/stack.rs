@@ -212,6 +212,7 @@ impl Stack {
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(allow_private)),
+            destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
             clock: opts.clock.clone(),
             random: random.clone(),
             planner,

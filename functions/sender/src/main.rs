@@ -78,6 +78,7 @@ async fn main() -> Result<(), Error> {
             allowed_ports,
             config.trusted_ca_pem.clone(),
         )?),
+        destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
         clock: Arc::new(courier_app::system::SystemClock),
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
         planner,

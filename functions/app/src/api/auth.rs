@@ -85,7 +85,7 @@ impl Api {
 
     /// Charges `key` one request.
     pub(crate) fn charge(&self, key: BucketKey, whom: &str) -> ApiResult<()> {
-        let s = self.settings;
+        let s = &self.settings;
         self.limiter
             .take(key, s.rate_per_second, s.rate_burst, self.clock.now())
             .map_err(|wait| self.rate_limited(wait, whom))
@@ -106,7 +106,7 @@ impl Api {
     /// The tenant an API key names, or 401 (429 for a source that keeps failing).
     pub(crate) async fn authenticate(&self, headers: &HeaderMap, source: Option<IpAddr>) -> ApiResult<Tenant> {
         let unauthorized = || ApiError::new(ProblemCode::Unauthorized, "send `Authorization: Bearer <api key>`");
-        let s = self.settings;
+        let s = &self.settings;
         // A source that has used up its failures is not even looked up.
         if !self.limiter.has_token(
             &BucketKey::FailedAuth(source),

@@ -78,7 +78,7 @@ const NOT_IN_URI: &AsciiSet = &CONTROLS
     .add(b'|')
     .add(b'}');
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiSettings {
     pub allow_http_targets: bool,
     pub allow_private_targets: bool,
@@ -87,6 +87,9 @@ pub struct ApiSettings {
     pub rate_per_second: u32,
     /// How many requests may come in a burst.
     pub rate_burst: u32,
+    /// The roles a destination may name (`COURIER_DESTINATION_ROLE_PATTERN`, the
+    /// template's `DestinationRolePattern`); the local stack and tests allow any.
+    pub destination_roles: courier_core::destination::RolePattern,
 }
 
 impl Default for ApiSettings {
@@ -96,6 +99,7 @@ impl Default for ApiSettings {
             allow_private_targets: false,
             rate_per_second: 50,
             rate_burst: 100,
+            destination_roles: courier_core::destination::RolePattern::Any,
         }
     }
 }

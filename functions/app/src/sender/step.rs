@@ -196,7 +196,14 @@ impl Sender {
         // request, never off that margin, so no copy can take the claim over while
         // this request is still open.
         request.timeout_ms = request_budget_ms(request.timeout_ms, now, self.clock.now());
-        let sent = self.http.send(request).await;
+        let sent = match &endpoint.destination {
+            None => self.http.send(request).await,
+            Some(d) => {
+                let message =
+                    destination_message(d, endpoint.external_id(), &delivery, &request, m.attempt, &attempt_id);
+                self.destinations.send(message).await
+            }
+        };
         if self.faults.crash_after_send(m) {
             return Err(StepError::InjectedCrash);
         }
