@@ -56,6 +56,9 @@ async fn main() -> Result<(), Error> {
         settings: ApiSettings {
             allow_http_targets: config.allow_http_targets,
             allow_private_targets: config.allow_private_targets,
+            destination_roles: courier_core::destination::RolePattern::from_setting(
+                config.destination_role_pattern.as_deref(),
+            ),
             ..ApiSettings::default()
         },
         limiter: Default::default(),

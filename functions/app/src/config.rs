@@ -34,9 +34,12 @@ pub const ENV_DEFAULT_MAX_IN_FLIGHT: &str = "COURIER_DEFAULT_MAX_IN_FLIGHT";
 /// The console's address (`https://.../console`), for the links operational events
 /// carry; empty: they carry none.
 pub const ENV_CONSOLE_URL: &str = "COURIER_CONSOLE_URL";
+/// The roles a destination endpoint may name (IAM wildcards, as the sender role's
+/// `sts:AssumeRole` statement has them); empty: no destinations.
+pub const ENV_DESTINATION_ROLE_PATTERN: &str = "COURIER_DESTINATION_ROLE_PATTERN";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 20] = [
+pub const ALL_ENV: [&str; 21] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -57,6 +60,7 @@ pub const ALL_ENV: [&str; 20] = [
     ENV_DEFAULT_RATE_LIMIT,
     ENV_DEFAULT_MAX_IN_FLIGHT,
     ENV_CONSOLE_URL,
+    ENV_DESTINATION_ROLE_PATTERN,
 ];
 
 /// The longest reconciler grace accepted (a day): beyond it a lost message waits
@@ -97,6 +101,8 @@ pub struct Config {
     pub default_limits: courier_core::limiter::Limits,
     /// The console's address, for operational events' links (none: no links).
     pub console_url: Option<String>,
+    /// `COURIER_DESTINATION_ROLE_PATTERN` as written (none: no destinations).
+    pub destination_role_pattern: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -205,6 +211,11 @@ impl Config {
             default_limits: default_limits(vars)?,
             console_url: vars
                 .get(ENV_CONSOLE_URL)
+                .map(|v| v.trim())
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned),
+            destination_role_pattern: vars
+                .get(ENV_DESTINATION_ROLE_PATTERN)
                 .map(|v| v.trim())
                 .filter(|v| !v.is_empty())
                 .map(str::to_owned),

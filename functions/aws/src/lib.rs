@@ -15,6 +15,7 @@ pub mod bootstrap;
 /// assertions): behind the `testing` feature, not in the Lambda binaries.
 #[cfg(any(test, feature = "testing"))]
 pub mod counting;
+pub mod destinations;
 pub mod due_index;
 pub mod dynamo;
 pub mod error;
@@ -40,6 +41,9 @@ pub struct Deployment {
     pub steps: std::sync::Arc<SqsQueue>,
     /// Scheduler's recurring schedules (the `/v1/schedules` timers).
     pub recurring: std::sync::Arc<SchedulerTimer>,
+    /// The SDK configuration the adapters were built from (the sender's
+    /// destinations build their clients from it when first used).
+    pub sdk: aws_config::SdkConfig,
 }
 
 impl Deployment {
@@ -59,6 +63,7 @@ impl Deployment {
         let queue = std::sync::Arc::new(queue);
         let timer = std::sync::Arc::new(timer);
         Ok(Deployment {
+            sdk: sdk.clone(),
             recurring: timer.clone(),
             store: std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone())),
             steps: queue.clone(),

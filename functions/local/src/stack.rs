@@ -212,7 +212,11 @@ impl Stack {
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(allow_private)),
-            destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
+            // The emulator's STS, SQS, SNS, EventBridge, Kinesis and S3 (any role).
+            destinations: Arc::new(courier_aws::destinations::AwsDestinations::new(
+                &sdk,
+                opts.clock.clone(),
+            )),
             clock: opts.clock.clone(),
             random: random.clone(),
             planner,

@@ -31,7 +31,11 @@ async fn main() -> Result<(), Error> {
         None => courier_http::AllowedPorts::default(),
     };
     let courier_aws::Deployment {
-        store, planner, steps, ..
+        store,
+        planner,
+        steps,
+        sdk,
+        ..
     } = courier_aws::Deployment::from_config(&config).await?;
     courier_sender::set_metrics_target(config.metrics.clone());
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
@@ -78,7 +82,11 @@ async fn main() -> Result<(), Error> {
             allowed_ports,
             config.trusted_ca_pem.clone(),
         )?),
-        destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
+        // Builds nothing until the first attempt to a destination.
+        destinations: Arc::new(courier_aws::destinations::AwsDestinations::new(
+            &sdk,
+            Arc::new(courier_app::system::SystemClock),
+        )),
         clock: Arc::new(courier_app::system::SystemClock),
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
         planner,

@@ -47,6 +47,12 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("create_schedule_group", "scheduler:CreateScheduleGroup"),
     ("delete_schedule_group", "scheduler:DeleteScheduleGroup"),
     ("get_schedule_group", "scheduler:GetScheduleGroup"),
+    // Destinations: STS with the sender's role; the rest with the customer's.
+    ("assume_role", "sts:AssumeRole"),
+    ("publish", "sns:Publish"),
+    ("put_events", "events:PutEvents"),
+    ("put_record", "kinesis:PutRecord"),
+    ("put_object", "s3:PutObject"),
 ];
 
 /// Stands for "the actions of the transaction's items" in [`OPERATIONS`].
@@ -126,6 +132,36 @@ pub const EXEMPTIONS: &[Exemption] = &[
         function: Some("SchedulerTimer::delete"),
         reason: "the local runner deletes the schedules it fired; in AWS ActionAfterCompletion=DELETE has \
                  Scheduler delete a fired schedule itself",
+    },
+    Exemption {
+        file: "destinations/sqs.rs",
+        function: None,
+        reason: "SendMessage into a customer's destination runs with the customer's role, assumed through STS \
+                 (destinations/credentials.rs), never with the function's own",
+    },
+    Exemption {
+        file: "destinations/sns.rs",
+        function: None,
+        reason: "Publish into a customer's destination runs with the customer's role, assumed through STS \
+                 (destinations/credentials.rs), never with the function's own",
+    },
+    Exemption {
+        file: "destinations/eventbridge.rs",
+        function: None,
+        reason: "PutEvents into a customer's destination runs with the customer's role, assumed through STS \
+                 (destinations/credentials.rs), never with the function's own",
+    },
+    Exemption {
+        file: "destinations/kinesis.rs",
+        function: None,
+        reason: "PutRecord into a customer's destination runs with the customer's role, assumed through STS \
+                 (destinations/credentials.rs), never with the function's own",
+    },
+    Exemption {
+        file: "destinations/s3.rs",
+        function: None,
+        reason: "PutObject into a customer's destination runs with the customer's role, assumed through STS \
+                 (destinations/credentials.rs), never with the function's own",
     },
 ];
 
