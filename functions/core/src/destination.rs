@@ -646,10 +646,7 @@ pub fn status_for(code: &str, http_status: Option<u16>) -> u16 {
     } else if TOO_BIG.contains(&code) {
         413
     } else {
-        match http_status {
-            Some(s @ 400..=499) => s,
-            _ => 503,
-        }
+        http_status.filter(|s| (400..=499).contains(s)).unwrap_or(503)
     }
 }
 
