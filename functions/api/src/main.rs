@@ -30,6 +30,7 @@ async fn main() -> Result<(), Error> {
         planner,
         steps,
         recurring,
+        ..
     } = courier_aws::Deployment::from_config(&config).await?;
     // API keys are looked up once a minute per instance, not on every request.
     let api = Arc::new(Api {

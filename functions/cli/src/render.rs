@@ -47,7 +47,7 @@ fn policy_name(v: &Value) -> String {
 }
 
 /// Where an endpoint sends: its URL, or its destination's type and target.
-fn target(v: &Value) -> String {
+fn sends_to(v: &Value) -> String {
     let Some(d) = v.get("destination").filter(|d| d.is_object()) else {
         return text(v, "url");
     };
@@ -69,7 +69,7 @@ pub fn endpoint(v: &Value, style: Style) -> String {
     let status = text(v, "status");
     let mut pairs = vec![
         ("id", text(v, "id"), Tone::Plain),
-        ("url", target(v), Tone::Plain),
+        ("url", sends_to(v), Tone::Plain),
         ("status", status.clone(), Tone::of_state(&status)),
         ("policy", policy_name(v), Tone::Plain),
         ("latencyClass", text(v, "latencyClass"), Tone::Plain),
@@ -115,7 +115,7 @@ pub fn endpoints(page: &Value, style: Style) -> String {
             plain(text(e, "id")),
             (status.clone(), Tone::of_state(&status)),
             plain(policy_name(e)),
-            plain(target(e)),
+            plain(sends_to(e)),
         ]);
     }
     with_cursor(t.render(style), page)
