@@ -100,7 +100,7 @@ async fn ingest_with_a_failed_enqueue_on_the_real_adapters_is_completed_once_by_
         random: s.api.random.clone(),
         secrets: s.api.secrets.clone(),
         admission: s.api.admission.clone(),
-        settings: s.api.settings,
+        settings: s.api.settings.clone(),
         limiter: Default::default(),
         subscriptions: s.api.subscriptions.clone(),
         fanout_queue: s.api.fanout_queue.clone(),
