@@ -32,10 +32,12 @@ const ROLE: &str = "arn:aws:iam::123456789012:role/courier-delivery";
 
 /// Answers the next calls of one operation with a crafted AWS error instead of
 /// what the emulator said.
+/// (service, operation, status, body, content-type)
+type Fault = (String, String, u16, String, String);
+
 #[derive(Debug, Default, Clone)]
 struct Faults {
-    /// (service, operation, status, body, content-type)
-    queued: Arc<Mutex<VecDeque<(String, String, u16, String, String)>>>,
+    queued: Arc<Mutex<VecDeque<Fault>>>,
 }
 
 impl Faults {
