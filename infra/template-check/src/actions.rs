@@ -133,36 +133,6 @@ pub const EXEMPTIONS: &[Exemption] = &[
         reason: "the local runner deletes the schedules it fired; in AWS ActionAfterCompletion=DELETE has \
                  Scheduler delete a fired schedule itself",
     },
-    Exemption {
-        file: "destinations/sqs.rs",
-        function: None,
-        reason: "SendMessage into a customer's destination runs with the customer's role, assumed through STS \
-                 (destinations/credentials.rs), never with the function's own",
-    },
-    Exemption {
-        file: "destinations/sns.rs",
-        function: None,
-        reason: "Publish into a customer's destination runs with the customer's role, assumed through STS \
-                 (destinations/credentials.rs), never with the function's own",
-    },
-    Exemption {
-        file: "destinations/eventbridge.rs",
-        function: None,
-        reason: "PutEvents into a customer's destination runs with the customer's role, assumed through STS \
-                 (destinations/credentials.rs), never with the function's own",
-    },
-    Exemption {
-        file: "destinations/kinesis.rs",
-        function: None,
-        reason: "PutRecord into a customer's destination runs with the customer's role, assumed through STS \
-                 (destinations/credentials.rs), never with the function's own",
-    },
-    Exemption {
-        file: "destinations/s3.rs",
-        function: None,
-        reason: "PutObject into a customer's destination runs with the customer's role, assumed through STS \
-                 (destinations/credentials.rs), never with the function's own",
-    },
 ];
 
 impl Exemption {
@@ -170,6 +140,17 @@ impl Exemption {
         self.file == file && self.function.is_none_or(|f| f == function)
     }
 }
+
+/// Files whose calls run inside the sender, but with a customer's role assumed
+/// through STS (destinations/credentials.rs), never with the function's own: they
+/// need nothing of the function's role (the customer's role grants them).
+pub const CUSTOMER_ROLE_FILES: &[&str] = &[
+    "destinations/sqs.rs",
+    "destinations/sns.rs",
+    "destinations/eventbridge.rs",
+    "destinations/kinesis.rs",
+    "destinations/s3.rs",
+];
 
 /// What Lambda's SQS event source mapping does with the function's role.
 pub const SQS_EVENT_SOURCE_ACTIONS: &[&str] = &[

@@ -64,9 +64,8 @@ impl RoleCredentials {
         {
             return Ok(c.credentials.clone());
         }
-        let out = self
-            .sts
-            .get()
+        let sts = self.sts.get();
+        let out = sts
             .assume_role()
             .role_arn(role)
             .role_session_name(SESSION_NAME)
