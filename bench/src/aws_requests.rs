@@ -105,6 +105,23 @@ pub struct PathReport {
     pub sender_ms: Summary,
     pub cost: Breakdown,
     pub eventbridge_per_million: f64,
+    /// A destination path: what the customer's service and STS were asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destination: Option<DestinationCost>,
+}
+
+/// Per delivery to a destination, beside Courier's own requests.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DestinationCost {
+    /// `SQS SendMessage` or `EventBridge PutEvents`.
+    pub service: String,
+    pub requests: f64,
+    /// As measured (one per role on first use, over this path's deliveries); in
+    /// a deployment one per role and hour.
+    pub assume_role_calls: f64,
+    /// The customer's service bill per million deliveries (STS is free).
+    pub customer_per_million: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -145,6 +162,11 @@ struct Tally {
 struct Harness {
     _emulator: Emulator,
     counter: RequestCounter,
+    /// The sender's calls into destinations (STS and the customer's services).
+    destination_counter: RequestCounter,
+    /// The customer's queue and event bus for the destination paths.
+    destination_queue_url: String,
+    destination_bus_arn: String,
     api: Arc<Api>,
     check: DynamoStore,
     /// Uncounted, for looking at items.
@@ -336,12 +358,37 @@ impl Harness {
             page: courier_app::fanout::STEP_PAGE,
             console_url: None,
         });
+        let destination_counter = RequestCounter::new(vec![]);
+        let destinations = Arc::new(courier_aws::destinations::AwsDestinations::with_interceptors(
+            &sdk,
+            clock.clone(),
+            vec![aws_sdk_sqs::config::SharedInterceptor::new(destination_counter.clone())],
+        ));
+        let destination_queue_url = aws_sdk_sqs::Client::new(&sdk)
+            .create_queue()
+            .queue_name("bench-customer-queue")
+            .send()
+            .await
+            .map_err(err)?
+            .queue_url()
+            .unwrap_or_default()
+            .to_owned();
+        let destination_bus_arn = aws_sdk_eventbridge::Client::new(&sdk)
+            .create_event_bus()
+            .name("bench-customer-bus")
+            .send()
+            .await
+            .map_err(err)?
+            .event_bus_arn()
+            .unwrap_or_default()
+            .to_owned();
         let sender = Arc::new(Sender {
             secrets: Arc::new(OsSecrets),
             sealer: crate::bench_sealer(),
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(true)),
+            destinations,
             clock: clock.clone(),
             random: random.clone(),
             planner,
@@ -392,6 +439,9 @@ impl Harness {
         Ok(Harness {
             _emulator: emulator,
             counter,
+            destination_counter,
+            destination_queue_url,
+            destination_bus_arn,
             api,
             check: DynamoStore::with_client(plain.clone(), res.table.clone(), clock),
             plain,
@@ -578,6 +628,7 @@ fn path_report(name: &str, k: usize, settled: usize, counts: &Counts, tally: &Ta
         schedules_fired: per(tally.fired as f64),
         cost: cost::courier_per_million(&usage),
         eventbridge_per_million: cost::eventbridge_per_million(&usage),
+        destination: None,
         usage,
         api_ms: summarize(&tally.api_ms),
         sender_ms: summarize(&tally.sender_ms),
@@ -778,6 +829,53 @@ async fn run_paths(h: &Harness, receiver: &Receiver, cfg: &Config) -> Result<Mea
         &counts,
         &tally,
     ));
+    // Destinations in the customer's account: Courier's requests as for a webhook,
+    // and the customer's service and STS on the side.
+    let role = "arn:aws:iam::123456789012:role/courier-destination-bench";
+    for (name, destination, service, operation, price) in [
+        (
+            "first attempt succeeds, SQS destination",
+            json!({"type": "sqs", "queueUrl": h.destination_queue_url, "roleArn": role}),
+            "SQS",
+            "SendMessage",
+            cost::SQS_REQUEST,
+        ),
+        (
+            "first attempt succeeds, EventBridge destination",
+            json!({"type": "eventbridge", "eventBusArn": h.destination_bus_arn, "roleArn": role}),
+            "EventBridge",
+            "PutEvents",
+            cost::EVENTBRIDGE_EVENT,
+        ),
+    ] {
+        let endpoint = h
+            .call(
+                "POST",
+                "/v1/endpoints",
+                json!({"destination": destination, "policy": "greatwait"}),
+                None,
+            )
+            .await?["id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        h.reset();
+        h.destination_counter.reset();
+        let ids = events(h, &endpoint, k, cfg.payload_bytes).await?;
+        let settled = h.wait_done(&ids, 1, cfg.time_limit).await;
+        let (counts, tally) = h.take();
+        let side = h.destination_counter.take();
+        let per = |x: u64| x as f64 / k as f64;
+        let requests = per(side.op(service, operation).requests);
+        let mut report = path_report(name, k, settled, &counts, &tally);
+        report.destination = Some(DestinationCost {
+            service: format!("{service} {operation}"),
+            requests,
+            assume_role_calls: per(side.op("STS", "AssumeRole").calls),
+            customer_per_million: requests * price * 1e6,
+        });
+        out.push(report);
+    }
     h.reset();
     for (i, id) in first_ids.iter().enumerate() {
         h.call(

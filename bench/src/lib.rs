@@ -77,6 +77,7 @@ where
             rate_per_second: 0,
             rate_burst: 0,
             egress_ips: Vec::new(),
+            destination_roles: courier_core::destination::RolePattern::Any,
         },
         limiter: Default::default(),
         // The bench drives no schedule routes: in-memory ones keep the API whole.

@@ -251,6 +251,18 @@ fn rows(b: &Bench) -> Vec<Row> {
                     "",
                     String::new(),
                 );
+                if let Some(d) = &p.destination {
+                    row(
+                        "2 cost/1M",
+                        format!("{}: the customer's side", p.name),
+                        format!(
+                            "{} {:.2} req/delivery: ${:.2} on the customer's bill; STS AssumeRole {:.3}/delivery here (first use), one per role-hour deployed, free",
+                            d.service, d.requests, d.customer_per_million, d.assume_role_calls
+                        ),
+                        "",
+                        String::new(),
+                    );
+                }
             }
         }
         None => row(

@@ -367,6 +367,7 @@ async fn run_sender(
         deliveries: store.clone(),
         endpoints: store,
         http,
+        destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
         clock: Arc::new(SystemClock),
         random: Arc::new(OsSeededRandom::new()),
         planner,

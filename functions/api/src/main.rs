@@ -60,6 +60,9 @@ async fn main() -> Result<(), Error> {
             allow_http_targets: config.allow_http_targets,
             allow_private_targets: config.allow_private_targets,
             egress_ips: config.egress_ips.clone(),
+            destination_roles: courier_core::destination::RolePattern::from_setting(
+                config.destination_role_pattern.as_deref(),
+            ),
             ..ApiSettings::default()
         },
         limiter: Default::default(),

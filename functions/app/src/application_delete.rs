@@ -55,6 +55,7 @@ mod tests {
             id: EndpointId::generate(T0, rng),
             tenant_id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("tenant"),
             url: "https://receiver.example/hook".into(),
+            destination: None,
             policy: Policy::preset("greatwait").expect("preset"),
             latency_class: LatencyClass::default(),
             long_running_allowance_seconds: 0,

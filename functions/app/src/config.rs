@@ -37,6 +37,9 @@ pub const ENV_DEFAULT_MAX_IN_FLIGHT: &str = "COURIER_DEFAULT_MAX_IN_FLIGHT";
 /// The console's address (`https://.../console`), for the links operational events
 /// carry; empty: they carry none.
 pub const ENV_CONSOLE_URL: &str = "COURIER_CONSOLE_URL";
+/// The roles a destination endpoint may name (IAM wildcards, as the sender role's
+/// `sts:AssumeRole` statement has them); empty: no destinations.
+pub const ENV_DESTINATION_ROLE_PATTERN: &str = "COURIER_DESTINATION_ROLE_PATTERN";
 
 /// The KMS key (id, ARN or alias) that wraps tenants' data keys for sealed
 /// endpoint credentials (`crate::credentials`).
@@ -47,7 +50,7 @@ pub const ENV_CREDENTIALS_KEY: &str = "COURIER_CREDENTIALS_KEY";
 pub const ENV_EGRESS_IPS: &str = "COURIER_EGRESS_IPS";
 
 /// Every variable a function may read, for the template consistency test.
-pub const ALL_ENV: [&str; 23] = [
+pub const ALL_ENV: [&str; 24] = [
     ENV_TABLE,
     ENV_QUEUE_URL,
     ENV_QUEUE_ARN,
@@ -71,6 +74,7 @@ pub const ALL_ENV: [&str; 23] = [
     ENV_CONSOLE_URL,
     ENV_CREDENTIALS_KEY,
     ENV_EGRESS_IPS,
+    ENV_DESTINATION_ROLE_PATTERN,
 ];
 
 /// The longest reconciler grace accepted (a day): beyond it a lost message waits
@@ -116,6 +120,8 @@ pub struct Config {
     pub credentials_key: String,
     /// The sender's static egress addresses (empty: Lambda's shared ones).
     pub egress_ips: Vec<String>,
+    /// `COURIER_DESTINATION_ROLE_PATTERN` as written (none: no destinations).
+    pub destination_role_pattern: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -230,6 +236,11 @@ impl Config {
                 .map(str::to_owned),
             credentials_key: req(ENV_CREDENTIALS_KEY)?,
             egress_ips: egress_ips(vars.get(ENV_EGRESS_IPS).map(String::as_str).unwrap_or(""))?,
+            destination_role_pattern: vars
+                .get(ENV_DESTINATION_ROLE_PATTERN)
+                .map(|v| v.trim())
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned),
         })
     }
 }

@@ -309,6 +309,8 @@ mod tests {
             failure_snippet: None,
             truncated: false,
             response_headers: Default::default(),
+            destination_error: None,
+            message_id: None,
             duration_ms,
             started_at: Timestamp(started_ms),
             next_attempt_at: None,

@@ -61,7 +61,12 @@ pub struct SecretRecord {
 pub struct Endpoint {
     pub id: EndpointId,
     pub tenant_id: TenantId,
+    /// The webhook's URL; empty for a destination endpoint.
     pub url: String,
+    /// A queue, topic, bus, stream or bucket in the customer's AWS account, instead
+    /// of a URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<courier_core::destination::Destination>,
     pub policy: Policy,
     pub latency_class: LatencyClass,
     pub long_running_allowance_seconds: u64,
@@ -183,6 +188,11 @@ impl std::fmt::Debug for Credential {
 }
 
 impl Endpoint {
+    /// The external id the sender presents when it assumes this endpoint's role.
+    pub fn external_id(&self) -> String {
+        courier_core::destination::external_id(self.tenant_id.as_str(), self.application_id.as_deref())
+    }
+
     /// Failed attempts in a row that make it `failing`.
     pub fn failing_after(&self) -> u32 {
         self.failing_after
@@ -482,12 +492,27 @@ pub struct Attempt {
     pub truncated: bool,
     #[serde(default)]
     pub response_headers: std::collections::BTreeMap<String, String>,
+    /// A destination's AWS error (code and request id) for a failed attempt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination_error: Option<DestinationErrorRecord>,
+    /// The id the destination's service gave the message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
     pub duration_ms: u64,
     pub started_at: Timestamp,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_attempt_at: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<i64>,
+}
+
+/// What AWS answered a failed attempt to a destination.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DestinationErrorRecord {
+    pub code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// Per-endpoint outcome of an event, as the audit log shows it.

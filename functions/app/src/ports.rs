@@ -569,6 +569,66 @@ pub trait HttpSender: Send + Sync {
     async fn send(&self, request: OutboundRequest) -> SendResult;
 }
 
+/// One message for a destination in the customer's AWS account: the signed
+/// envelope and what the consumer checks it with (see `sender::destination`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DestinationMessage {
+    pub destination: courier_core::destination::Destination,
+    /// Presented when assuming `destination.role_arn` (`sts:ExternalId`).
+    pub external_id: String,
+    /// The exact signed envelope bytes.
+    pub body: Bytes,
+    pub webhook_id: String,
+    /// Seconds since the epoch, as signed.
+    pub timestamp: String,
+    pub signature: String,
+    pub attempt: u32,
+    /// The attempt's id: the FIFO deduplication id.
+    pub attempt_id: String,
+    pub event_type: Option<String>,
+    /// The FIFO message group or Kinesis partition key (the pointer's value, else
+    /// the endpoint id or event id).
+    pub key: String,
+    /// The S3 object key (prefix, date, event id).
+    pub object_key: String,
+    pub timeout_ms: u64,
+}
+
+impl DestinationMessage {
+    /// The values a consumer checks, for attributes or the `courier` block.
+    pub fn signed(&self) -> courier_core::destination::Signed<'_> {
+        courier_core::destination::Signed {
+            webhook_id: &self.webhook_id,
+            timestamp: &self.timestamp,
+            signature: &self.signature,
+            attempt: self.attempt,
+            event_type: self.event_type.as_deref(),
+        }
+    }
+}
+
+/// Sends one attempt to a destination: AWS's answer comes back as the HTTP status
+/// it means with a `DestinationAnswer` (code, request id, message id), a network
+/// failure as a transport outcome, as for webhooks.
+#[async_trait]
+pub trait DestinationSender: Send + Sync {
+    async fn send(&self, message: DestinationMessage) -> SendResult;
+}
+
+/// A deployment without destinations: an attempt to one fails as unreachable.
+pub struct NoDestinations;
+
+#[async_trait]
+impl DestinationSender for NoDestinations {
+    async fn send(&self, _message: DestinationMessage) -> SendResult {
+        SendResult {
+            outcome: AttemptOutcome::transport(courier_core::outcome::TransportFailure::Other),
+            peer: None,
+            duration_ms: 0,
+        }
+    }
+}
+
 /// Why a URL was refused at endpoint admission.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{detail}")]

@@ -1105,3 +1105,58 @@ async fn the_session_and_catalogue_say_what_a_link_may_do() {
     let (_, catalogue) = as_token(w, &scene.credentials[1], "GET", "/v1/event-types", json!({})).await;
     assert_eq!(catalogue["items"][0]["example"], json!({"amount": 5}));
 }
+
+#[tokio::test]
+async fn a_portal_creates_and_edits_destinations_within_the_role_pattern() {
+    let mut scene = Scene::new().await;
+    scene.w.api.settings.destination_roles =
+        courier_core::destination::RolePattern::from_setting(Some("arn:aws:iam::*:role/courier-destination-*"));
+    let w = &scene.w;
+    let own = &scene.credentials[1];
+    let dest = |role: &str| {
+        json!({"type": "sqs", "queueUrl": "https://sqs.eu-west-1.amazonaws.com/111122223333/orders",
+            "roleArn": format!("arn:aws:iam::111122223333:role/{role}")})
+    };
+    let (s, b) = as_token(
+        w,
+        own,
+        "POST",
+        "/v1/endpoints",
+        json!({"destination": dest("courier-destination-a"), "policy": "gavai"}),
+    )
+    .await;
+    assert_eq!(s, 201, "{b}");
+    let app_a = ok(w, "GET", "/v1/applications/cust-a", json!({})).await;
+    // The portal's endpoint presents its own application's external id.
+    assert_eq!(b["destination"]["externalId"], app_a["externalId"]);
+    let id = b["id"].as_str().unwrap_or_default().to_owned();
+    let (s, b) = as_token(
+        w,
+        own,
+        "PATCH",
+        &format!("/v1/endpoints/{id}"),
+        json!({"destination": dest("admin")}),
+    )
+    .await;
+    assert_eq!(s, 400, "{b}");
+    assert!(
+        b["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`destination.roleArn`"),
+        "{b}"
+    );
+    let (s, b) = as_token(
+        w,
+        own,
+        "PATCH",
+        &format!("/v1/endpoints/{id}"),
+        json!({"destination": dest("courier-destination-b")}),
+    )
+    .await;
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(
+        b["destination"]["roleArn"],
+        "arn:aws:iam::111122223333:role/courier-destination-b"
+    );
+}

@@ -865,6 +865,7 @@ fn sender_with(
         deliveries: w.store.clone(),
         endpoints,
         http,
+        destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
         clock: w.clock.clone(),
         random: std::sync::Arc::new(common::Zero),
         planner: w.sender.planner.clone(),

@@ -17,6 +17,7 @@ pub mod bootstrap;
 #[cfg(any(test, feature = "testing"))]
 pub mod counting;
 pub mod credential_keys;
+pub mod destinations;
 pub mod due_index;
 pub mod dynamo;
 pub mod error;
@@ -47,6 +48,9 @@ pub struct Deployment {
     /// Seals and opens endpoint credentials; its KMS client is built when the
     /// first data key is needed, not here.
     pub sealer: std::sync::Arc<credential_keys::KmsSealer>,
+    /// The SDK configuration the adapters were built from (the sender's
+    /// destinations build their clients from it when first used).
+    pub sdk: aws_config::SdkConfig,
 }
 
 impl Deployment {
@@ -73,6 +77,7 @@ impl Deployment {
                 .slow_queue_url
                 .as_ref()
                 .map(|url| std::sync::Arc::new(SqsQueue::new(&sdk, url.clone()))),
+            sdk: sdk.clone(),
             recurring: timer.clone(),
             sealer: std::sync::Arc::new(sealer),
             store,

@@ -247,6 +247,7 @@ impl World {
             deliveries: self.store.clone(),
             endpoints: self.store.clone(),
             http: Arc::new(ReqwestSender::try_new(SenderOptions::new(AdmissionPolicy::LOCAL)).expect("client")),
+            destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
             clock: self.clock.clone(),
             random: Arc::new(Zero),
             planner: self.planner(),

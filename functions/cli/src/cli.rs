@@ -235,8 +235,13 @@ pub enum EndpointsCmd {
     Get { id: String },
     /// Create an endpoint; the answer shows its signing secret once.
     Create {
-        #[arg(long)]
-        url: String,
+        /// Where deliveries are POSTed (or give --destination).
+        #[arg(long, required_unless_present = "destination")]
+        url: Option<String>,
+        /// Instead of --url: a destination in your AWS account, as JSON or @file,
+        /// e.g. '{"type": "sqs", "queueUrl": "...", "roleArn": "..."}'.
+        #[arg(long, conflicts_with = "url")]
+        destination: Option<String>,
         #[command(flatten)]
         fields: EndpointFields,
     },
@@ -245,6 +250,9 @@ pub enum EndpointsCmd {
         id: String,
         #[arg(long)]
         url: Option<String>,
+        /// A destination instead of the URL, as JSON or @file.
+        #[arg(long, conflicts_with = "url")]
+        destination: Option<String>,
         #[command(flatten)]
         fields: EndpointFields,
     },

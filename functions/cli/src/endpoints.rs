@@ -9,10 +9,13 @@ use crate::{paging, render};
 use serde_json::{Map, Value, json};
 
 /// The JSON body of create / update from the flags that were given.
-fn body(url: Option<String>, f: EndpointFields) -> CliResult<Value> {
+fn body(url: Option<String>, destination: Option<String>, f: EndpointFields) -> CliResult<Value> {
     let mut m = Map::new();
     if let Some(u) = url {
         m.insert("url".into(), json!(u));
+    }
+    if let Some(d) = destination {
+        m.insert("destination".into(), input::json_arg("--destination", &d)?);
     }
     if let Some(p) = f.policy {
         m.insert("policy".into(), input::policy_arg(&p)?);
@@ -129,15 +132,24 @@ pub async fn run(cmd: EndpointsCmd, client: &Client, out: &mut Output) -> CliRes
             let a = client.get(&path(&id, ""), &[]).await?;
             out.answer(&a, render::endpoint)
         }
-        EndpointsCmd::Create { url, fields } => {
+        EndpointsCmd::Create {
+            url,
+            destination,
+            fields,
+        } => {
             // No policy given: the API's own error names the missing field.
             let a = client
-                .post("/v1/endpoints", Some(body(Some(url), fields)?), None)
+                .post("/v1/endpoints", Some(body(url, destination, fields)?), None)
                 .await?;
             out.answer(&a, render::endpoint)
         }
-        EndpointsCmd::Update { id, url, fields } => {
-            let a = client.patch(&path(&id, ""), body(url, fields)?).await?;
+        EndpointsCmd::Update {
+            id,
+            url,
+            destination,
+            fields,
+        } => {
+            let a = client.patch(&path(&id, ""), body(url, destination, fields)?).await?;
             out.answer(&a, render::endpoint)
         }
         EndpointsCmd::Disable { id } => {

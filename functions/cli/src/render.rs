@@ -46,11 +46,30 @@ fn policy_name(v: &Value) -> String {
     }
 }
 
+/// Where an endpoint sends: its URL, or its destination's type and target.
+fn sends_to(v: &Value) -> String {
+    let Some(d) = v.get("destination").filter(|d| d.is_object()) else {
+        return text(v, "url");
+    };
+    let kind = text(d, "type");
+    let at = ["queueUrl", "topicArn", "eventBusArn", "streamArn"]
+        .iter()
+        .find_map(|k| d.get(*k).and_then(Value::as_str).map(str::to_owned))
+        .unwrap_or_else(|| {
+            format!(
+                "s3://{}/{}",
+                text(d, "bucket"),
+                d.get("prefix").and_then(Value::as_str).unwrap_or("")
+            )
+        });
+    format!("{kind}: {at}")
+}
+
 pub fn endpoint(v: &Value, style: Style) -> String {
     let status = text(v, "status");
     let mut pairs = vec![
         ("id", text(v, "id"), Tone::Plain),
-        ("url", text(v, "url"), Tone::Plain),
+        ("url", sends_to(v), Tone::Plain),
         ("status", status.clone(), Tone::of_state(&status)),
         ("policy", policy_name(v), Tone::Plain),
         ("latencyClass", text(v, "latencyClass"), Tone::Plain),
@@ -118,7 +137,7 @@ pub fn endpoints(page: &Value, style: Style) -> String {
             plain(text(e, "id")),
             (status.clone(), Tone::of_state(&status)),
             plain(policy_name(e)),
-            plain(text(e, "url")),
+            plain(sends_to(e)),
         ]);
     }
     with_cursor(t.render(style), page)
@@ -607,6 +626,19 @@ mod tests {
         assert_eq!(
             endpoints(&page, PLAIN),
             "ID    STATUS  POLICY         URL\nep_1  active  mine (custom)  http://x\nmore: --cursor abc"
+        );
+    }
+
+    #[test]
+    fn a_destination_endpoint_shows_its_type_and_target_for_a_url() {
+        let page = json!({"items": [
+            {"id": "ep_1", "status": "active", "policy": "tanitar", "url": null,
+             "destination": {"type": "sqs", "queueUrl": "https://sqs.eu-west-1.amazonaws.com/1/q"}},
+            {"id": "ep_2", "status": "active", "policy": "tanitar", "url": null,
+             "destination": {"type": "s3", "bucket": "b", "prefix": "p/"}}], "nextCursor": null});
+        assert_eq!(
+            endpoints(&page, PLAIN),
+            "ID    STATUS  POLICY   URL\nep_1  active  tanitar  sqs: https://sqs.eu-west-1.amazonaws.com/1/q\nep_2  active  tanitar  s3: s3://b/p/"
         );
     }
 

@@ -121,6 +121,15 @@
     return typeof p === "string" ? p : (p && p.name) || "custom";
   }
 
+  // Where an endpoint sends: its URL, or its destination's type and target
+  // (a queue, topic, bus, stream or bucket in the customer's AWS account).
+  function target(e) {
+    const d = e.destination;
+    if (!d) return e.url;
+    const at = d.queueUrl || d.topicArn || d.eventBusArn || d.streamArn || ("s3://" + d.bucket + "/" + (d.prefix || ""));
+    return d.type + ": " + at;
+  }
+
   function link(href, text, attrs) {
     return h("a", Object.assign({ href }, attrs || {}), text);
   }
@@ -429,7 +438,7 @@
         card("Endpoints in trouble",
           trouble.length === 0 ? h("p", { id: "no-trouble" }, "None: every endpoint is taking events.") :
             h("ul", { id: "trouble" }, trouble.map((e) => h("li", {},
-              link("#/endpoints/" + encodeURIComponent(e.id), e.url, { class: "wrap" }), " ", badge(e.status),
+              link("#/endpoints/" + encodeURIComponent(e.id), target(e), { class: "wrap" }), " ", badge(e.status),
               e.breaker && e.breaker.state === "open" ? [" breaker open until ", when(e.breaker.openUntil)] : null))))),
       card("Recent failures",
         failing.length === 0 ? h("p", {}, "No failed, retrying or ambiguous deliveries in the last 24 h.") :
@@ -561,7 +570,7 @@
     return card("Endpoints by failure rate, last 24 h",
       rows.length === 0 ? h("p", { id: "no-failure-ranking" }, "No failed attempts in the last 24 h.") :
         h("ol", { id: "failure-ranking" }, rows.map((r) => h("li", { "data-endpoint": r.e.id },
-          link("#/endpoints/" + encodeURIComponent(r.e.id), r.e.url, { class: "wrap" }), " ",
+          link("#/endpoints/" + encodeURIComponent(r.e.id), target(r.e), { class: "wrap" }), " ",
           h("span", { class: "rate" }, Math.round(r.rate * 100) + "% of attempts failed")))));
   }
 
@@ -594,7 +603,7 @@
       h("table", { class: "responsive", id: "endpoints" },
         h("thead", {}, h("tr", {}, ["URL", "Status", "Health", "Policy", "Created"].map((t) => h("th", { scope: "col" }, t)))),
         h("tbody", {}, items.map((e) => h("tr", { "data-id": e.id },
-          h("td", { "data-label": "URL", class: "wrap" }, link("#/endpoints/" + encodeURIComponent(e.id), e.url), h("div", { class: "muted mono" }, e.id),
+          h("td", { "data-label": "URL", class: "wrap" }, link("#/endpoints/" + encodeURIComponent(e.id), target(e)), h("div", { class: "muted mono" }, e.id),
             e.description ? h("div", { class: "muted" }, e.description) : null),
           h("td", { "data-label": "Status" }, badge(e.status)),
           h("td", { "data-label": "Health" }, healthCell(e)),
@@ -740,7 +749,7 @@
         form.hidden = true;
         const go = () => { clear(result); location.hash = "#/endpoints/" + encodeURIComponent(e.id); };
         append(result, [card("Endpoint added",
-          h("p", {}, "The endpoint ", link("#/endpoints/" + encodeURIComponent(e.id), e.id, { class: "mono", id: "new-id" }), " sends to ", h("span", { class: "wrap" }, e.url), "."),
+          h("p", {}, "The endpoint ", link("#/endpoints/" + encodeURIComponent(e.id), e.id, { class: "mono", id: "new-id" }), " sends to ", h("span", { class: "wrap" }, target(e)), "."),
           secretNotice(e.secret, "created-secret", go))]);
       } catch (e2) {
         append(err, [e2.message]);
@@ -758,7 +767,7 @@
     const path = "/v1/endpoints/" + encodeURIComponent(e.id);
     append(main, [
       h("p", {}, link("#/endpoints", "← Endpoints")),
-      h("h1", { class: "wrap" }, e.url),
+      h("h1", { class: "wrap" }, target(e)),
       h("div", { class: "grid" },
         card("Endpoint",
           h("dl", { class: "facts" },
@@ -857,7 +866,13 @@
     // Without the catalogue the form still edits the rest, keeping the chosen types.
     let types = [];
     try { types = await catalogue(); } catch (_) { types = []; }
-    const url = h("input", { id: "edit-url", type: "url", size: "48", spellcheck: "false", value: e.url });
+    const url = h("input", { id: "edit-url", type: "url", size: "48", spellcheck: "false", value: e.url || "" });
+    // A destination endpoint edits its destination as JSON instead of a URL; its
+    // external id is Courier's, shown for the role's trust policy.
+    const shownDestination = e.destination ? Object.assign({}, e.destination) : null;
+    if (shownDestination) delete shownDestination.externalId;
+    const destination = h("textarea", { id: "edit-destination", rows: "5", cols: "48", spellcheck: "false" },
+      shownDestination ? JSON.stringify(shownDestination, null, 2) : "");
     const description = h("input", { id: "edit-description", size: "48", value: e.description || "" });
     const current = policyName(e.policy);
     const presets = presetChoices();
@@ -877,7 +892,11 @@
     const same = (a, b) => JSON.stringify(a === undefined ? null : a) === JSON.stringify(b === undefined ? null : b);
     const form = h("form", { class: "card", id: "edit-endpoint", "aria-label": "Change the endpoint" },
       h("h2", {}, "Settings"),
-      h("label", { for: "edit-url" }, "URL", url),
+      e.destination
+        ? h("div", {},
+          h("label", { for: "edit-destination" }, "Destination (JSON)", destination),
+          h("p", { class: "muted" }, "External id for the role's trust policy: ", h("span", { class: "mono", id: "edit-external-id" }, e.destination.externalId || "")))
+        : h("label", { for: "edit-url" }, "URL", url),
       h("label", { for: "edit-description" }, "Description", description),
       h("label", { for: "edit-policy" }, "Retry policy", policy),
       picker,
@@ -895,7 +914,16 @@
       clear(out);
       out.className = "";
       const body = {};
-      if (url.value.trim() !== e.url) body.url = url.value.trim();
+      if (!e.destination && url.value.trim() !== e.url) body.url = url.value.trim();
+      if (e.destination) {
+        let given;
+        try { given = JSON.parse(destination.value); } catch (_) {
+          out.className = "error";
+          out.append("The destination is not valid JSON.");
+          return;
+        }
+        if (!same(given, shownDestination)) body.destination = given;
+      }
       if (description.value.trim() !== (e.description || "")) body.description = description.value.trim() || null;
       if (policy.value && policy.value !== current) body.policy = policy.value;
       const picked = pickedTypes();
@@ -1331,7 +1359,7 @@
           h("h3", { class: "spaced" }, "Endpoints"),
           own.length === 0 ? h("p", { class: "muted", id: "application-endpoints" }, "None yet.") :
             h("ul", { id: "application-endpoints" }, own.map((e) => h("li", {},
-              link("#/endpoints/" + encodeURIComponent(e.id), e.url, { class: "wrap" }), " ", badge(e.status))))),
+              link("#/endpoints/" + encodeURIComponent(e.id), target(e), { class: "wrap" }), " ", badge(e.status))))),
         portalSettings(a, path, seq)),
       portalLinkCard(a, own),
       portalActivity(path, seq),
@@ -1406,7 +1434,7 @@
         h("label", { for: "link-ttl" }, "Valid for", ttl),
         h("label", { class: "check", for: "link-read-only" }, readOnly, "Read-only")),
       own.length ? h("fieldset", { class: "types-box" }, h("legend", {}, "Only these endpoints (none ticked: the whole application, adding endpoints included)"),
-        h("ul", { class: "types" }, own.map((e, i) => h("li", {}, h("label", { class: "check" }, boxes[i], h("span", { class: "wrap" }, e.url), " ", h("span", { class: "muted mono" }, e.id)))))) : null,
+        h("ul", { class: "types" }, own.map((e, i) => h("li", {}, h("label", { class: "check" }, boxes[i], h("span", { class: "wrap" }, target(e)), " ", h("span", { class: "muted mono" }, e.id)))))) : null,
       err, submit, result);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -1489,8 +1517,8 @@
     append(main, [h("h1", {}, "Audit log")]);
     const endpoints = await listAll("/v1/endpoints?limit=100", 3);
     if (stale(seq)) return;
-    const names = Object.fromEntries(endpoints.map((e) => [e.id, e.url]));
-    const filter = h("select", { id: "events-endpoint" }, h("option", { value: "" }, "all endpoints"), endpoints.map((e) => h("option", { value: e.id }, e.url)));
+    const names = Object.fromEntries(endpoints.map((e) => [e.id, target(e)]));
+    const filter = h("select", { id: "events-endpoint" }, h("option", { value: "" }, "all endpoints"), endpoints.map((e) => h("option", { value: e.id }, target(e))));
     const body = h("tbody", {});
     const more = h("button", { type: "button", class: "secondary", hidden: true }, "Load more");
     let cursor = null;
@@ -1548,7 +1576,7 @@
       append(main, [h("p", { id: "no-schedules" }, "No schedules yet. Create one with POST /v1/schedules (or courier schedules create).")]);
       return;
     }
-    const names = Object.fromEntries(endpoints.map((e) => [e.id, e.url]));
+    const names = Object.fromEntries(endpoints.map((e) => [e.id, target(e)]));
     append(main, [card(items.length + " schedules",
       h("table", { class: "responsive", id: "schedules" },
         h("thead", {}, h("tr", {}, ["Schedule", "Recurrence", "Target", "Status", "Next firing"].map((t) => h("th", { scope: "col" }, t)))),
@@ -1568,7 +1596,7 @@
     if (sc.endpointId) {
       try {
         const e = await api("GET", "/v1/endpoints/" + encodeURIComponent(sc.endpointId));
-        names = { [e.id]: e.url };
+        names = { [e.id]: target(e) };
       } catch (_) { names = {}; }
     }
     if (stale(seq)) return;

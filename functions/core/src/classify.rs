@@ -49,6 +49,15 @@ pub enum Diagnostic {
     /// The endpoint's OAuth 2.0 token endpoint gave no token (wrong client
     /// credentials, unreachable, an unusable answer): nothing was sent.
     ReceiverAuthFailed,
+    /// A destination in the customer's AWS account refused the message (access
+    /// denied, a refused AssumeRole, a payload over its limit, a bad parameter).
+    DestinationRefused,
+    /// The destination's queue, topic, bus, stream or bucket no longer exists.
+    DestinationGone,
+    /// The destination's service throttled the call.
+    DestinationThrottled,
+    /// The destination's service failed (its 5xx).
+    DestinationUnavailable,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -126,6 +135,10 @@ wire_names! {
         DuplicateInflight => "duplicate_inflight",
         IdentityConflict => "identity_conflict",
         ReceiverAuthFailed => "receiver_auth_failed",
+        DestinationRefused => "destination_refused",
+        DestinationGone => "destination_gone",
+        DestinationThrottled => "destination_throttled",
+        DestinationUnavailable => "destination_unavailable",
     }
     Remediation {
         None => "none",
@@ -193,6 +206,9 @@ impl Policy {
         use Diagnostic as D;
         use Remediation as R;
         match outcome {
+            AttemptOutcome::Response(r) if r.destination.is_some() => {
+                destination_labels(self.classify_status(r.status, false))
+            }
             AttemptOutcome::Response(r) => self.classify_status(r.status, long_running),
             AttemptOutcome::Transport { failure } => {
                 let (state, diag, rem, class) = match failure {
@@ -439,6 +455,26 @@ fn transport_name(failure: TransportFailure) -> &'static str {
         TransportFailure::Dns => "name does not resolve",
         TransportFailure::Tls => "TLS handshake failed",
         TransportFailure::Other => "connection failed",
+    }
+}
+
+/// The labels of a destination's answer: the policy judged the status it means
+/// (state, settling, health); the diagnostic says it was a destination, and a
+/// refusal or a vanished target points at the endpoint's configuration (its role,
+/// its target), not at a receiver.
+fn destination_labels(cls: Classification) -> Classification {
+    use Diagnostic as D;
+    let (diagnostic, remediation) = match cls.diagnostic {
+        D::HttpRetryable => (D::DestinationUnavailable, cls.remediation),
+        D::RateLimited => (D::DestinationThrottled, cls.remediation),
+        D::HttpRefused | D::HttpTerminal => (D::DestinationRefused, Remediation::ReviewEndpoint),
+        D::EndpointGone => (D::DestinationGone, Remediation::ReviewEndpoint),
+        other => (other, cls.remediation),
+    };
+    Classification {
+        diagnostic,
+        remediation,
+        ..cls
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod classify;
 pub mod decide;
+pub mod destination;
 pub mod health;
 pub mod ids;
 pub mod lanes;
@@ -43,7 +44,7 @@ impl<T, E: std::fmt::Display> serde::de::Visitor<'_> for ParsedStr<T, E> {
 
 pub use classify::{AttemptState, Classification, Diagnostic, ErrorClass, Remediation};
 pub use decide::{Decision, DeliveryContext, LatencyClass, SettleReason};
-pub use outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};
+pub use outcome::{AttemptOutcome, DestinationAnswer, PreSendFailure, ResponseSummary, TransportFailure};
 pub use policy::{Policy, PolicyError};
 pub use rng::{RandomSource, SplitMix64};
 pub use time::{TimeParseError, Timestamp};

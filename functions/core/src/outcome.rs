@@ -27,6 +27,26 @@ pub struct ResponseSummary {
     pub body: Vec<u8>,
     /// True when the receiver sent more body than was read.
     pub body_truncated: bool,
+    /// Set when the attempt went to a destination in the customer's AWS account:
+    /// `status` is then the HTTP status AWS's answer means
+    /// (`destination::status_for`). Boxed: webhook answers carry none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destination: Option<Box<DestinationAnswer>>,
+}
+
+/// What AWS answered an attempt to a destination.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DestinationAnswer {
+    /// AWS's error code (none on success).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// The id the service gave the message (SQS, SNS, EventBridge event id, the
+    /// Kinesis sequence number, the S3 object's ETag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
 }
 
 impl ResponseSummary {
@@ -40,6 +60,15 @@ impl ResponseSummary {
     pub fn with_header(mut self, name: &str, value: &str) -> Self {
         self.headers.push((name.to_ascii_lowercase(), value.to_owned()));
         self
+    }
+
+    /// An answer from a destination, as the HTTP status it means.
+    pub fn from_destination(status: u16, answer: DestinationAnswer) -> Self {
+        ResponseSummary {
+            status,
+            destination: Some(Box::new(answer)),
+            ..Default::default()
+        }
     }
 
     pub fn with_body(mut self, body: &[u8]) -> Self {

@@ -226,6 +226,11 @@ impl Stack {
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(allow_private)),
+            // The emulator's STS, SQS, SNS, EventBridge, Kinesis and S3 (any role).
+            destinations: Arc::new(courier_aws::destinations::AwsDestinations::new(
+                &sdk,
+                opts.clock.clone(),
+            )),
             clock: opts.clock.clone(),
             random: random.clone(),
             planner,

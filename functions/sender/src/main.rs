@@ -36,6 +36,7 @@ async fn main() -> Result<(), Error> {
         steps,
         slow_lane,
         sealer,
+        sdk,
         ..
     } = courier_aws::Deployment::from_config(&config).await?;
     // Steps to slow or congested endpoints move to the slow lane's queue, which a
@@ -93,6 +94,11 @@ async fn main() -> Result<(), Error> {
             allowed_ports,
             config.trusted_ca_pem.clone(),
         )?),
+        // Builds nothing until the first attempt to a destination.
+        destinations: Arc::new(courier_aws::destinations::AwsDestinations::new(
+            &sdk,
+            Arc::new(courier_app::system::SystemClock),
+        )),
         clock: Arc::new(courier_app::system::SystemClock),
         random: Arc::new(courier_app::system::OsSeededRandom::new()),
         planner,

@@ -48,6 +48,7 @@ fn sender(panic_on: DeliveryId) -> Arc<Sender> {
         deliveries: store.clone(),
         endpoints: store,
         http: Arc::new(Unreachable),
+        destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
         clock: clock.clone(),
         random: Arc::new(OsSeededRandom::new()),
         planner: Planner {

@@ -54,6 +54,12 @@ pub const OPERATIONS: &[(&str, &str)] = &[
     ("describe_key", "kms:DescribeKey"),
     ("create_key", "kms:CreateKey"),
     ("create_alias", "kms:CreateAlias"),
+    // Destinations: STS with the sender's role; the rest with the customer's.
+    ("assume_role", "sts:AssumeRole"),
+    ("publish", "sns:Publish"),
+    ("put_events", "events:PutEvents"),
+    ("put_record", "kinesis:PutRecord"),
+    ("put_object", "s3:PutObject"),
 ];
 
 /// Stands for "the actions of the transaction's items" in [`OPERATIONS`].
@@ -141,6 +147,17 @@ impl Exemption {
         self.file == file && self.function.is_none_or(|f| f == function)
     }
 }
+
+/// Files whose calls run inside the sender, but with a customer's role assumed
+/// through STS (destinations/credentials.rs), never with the function's own: they
+/// need nothing of the function's role (the customer's role grants them).
+pub const CUSTOMER_ROLE_FILES: &[&str] = &[
+    "destinations/sqs.rs",
+    "destinations/sns.rs",
+    "destinations/eventbridge.rs",
+    "destinations/kinesis.rs",
+    "destinations/s3.rs",
+];
 
 /// What Lambda's SQS event source mapping does with the function's role.
 pub const SQS_EVENT_SOURCE_ACTIONS: &[&str] = &[

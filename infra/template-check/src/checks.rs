@@ -393,6 +393,7 @@ fn runtime_calls(calls: &[SdkCall]) -> impl Iterator<Item = &SdkCall> {
     calls
         .iter()
         .filter(|c| !EXEMPTIONS.iter().any(|e| e.covers(&c.file, &c.function)))
+        .filter(|c| !actions::CUSTOMER_ROLE_FILES.contains(&c.file.as_str()))
 }
 
 /// Names of the functions a binary may reach: starting from every function of its
@@ -400,13 +401,20 @@ fn runtime_calls(calls: &[SdkCall]) -> impl Iterator<Item = &SdkCall> {
 /// reachable body mentions (called, or passed as a value), until nothing is added.
 /// By name, so a trait method reaches every implementation of it: an
 /// over-approximation, never missing a call. functions/app's `api` module counts
-/// only for a binary whose sources name `courier_app::api`.
+/// only for a binary whose sources name `courier_app::api`, and functions/aws's
+/// `destinations` module (STS AssumeRole on customers' roles) only for one whose
+/// sources name `courier_aws::destinations`: by name alone, every binary that
+/// sends anything would reach the destination port's `send`.
 pub fn reachable_names(f: &FunctionCode, app: &[SourceFile], aws: &[SourceFile]) -> BTreeSet<String> {
     let uses_api = f.sources.iter().any(|s| s.text.contains("courier_app::api"));
+    let uses_destinations = f.sources.iter().any(|s| s.text.contains("courier_aws::destinations"));
     let space: Vec<(String, String)> = app
         .iter()
         .filter(|s| uses_api || !s.name.starts_with("api/"))
-        .chain(aws.iter())
+        .chain(
+            aws.iter()
+                .filter(|s| uses_destinations || !s.name.starts_with("destinations/")),
+        )
         .flat_map(|s| {
             let b = scan::blank(&s.text);
             scan::functions(&b)

@@ -201,6 +201,9 @@ pub fn application_view(a: &Application) -> Value {
         "metadata": a.metadata,
         "portal": a.portal,
         "liveEndpoints": a.live_endpoints,
+        // What the customer's role trust policy names (`sts:ExternalId`) for this
+        // application's destinations, shown before any endpoint exists.
+        "externalId": courier_core::destination::external_id(a.tenant_id.as_str(), Some(&a.id)),
         "createdAt": a.created_at,
         "updatedAt": a.updated_at,
     })

@@ -26,6 +26,7 @@ use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use courier_core::decide::LatencyClass;
 use courier_core::decide::SettleReason;
+use courier_core::destination::Destination;
 use courier_core::health::{BreakerState, SmartHealth};
 use courier_core::ids::EndpointId;
 use courier_core::signing::SigningSecret;
@@ -38,7 +39,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct CreateEndpoint {
-    url: String,
+    url: Option<String>,
+    /// Instead of `url`: a queue, topic, bus, stream or bucket in the customer's
+    /// AWS account (`courier_core::destination`).
+    destination: Option<Value>,
     policy: Value,
     latency_class: Option<LatencyClass>,
     long_running_allowance_seconds: Option<u64>,
@@ -61,6 +65,7 @@ pub(crate) struct CreateEndpoint {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct UpdateEndpoint {
     url: Option<String>,
+    destination: Option<Value>,
     policy: Option<Value>,
     latency_class: Option<LatencyClass>,
     long_running_allowance_seconds: Option<u64>,
@@ -125,6 +130,51 @@ fn check_subscription(filter_types: Option<&[String]>, channels: Option<&[String
     }
     if let Some(c) = channels {
         courier_core::subscription::check_channels("channels", c).map_err(|e| ApiError::validation(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Where an endpoint sends: a webhook URL or a destination, never both.
+enum Target {
+    Url(String),
+    Destination(Destination),
+}
+
+/// What of an endpoint shapes an HTTP request, which a destination never sends.
+struct HttpShape {
+    headers: bool,
+    auth: bool,
+    tls: bool,
+    allowance: Option<u64>,
+}
+
+/// A destination endpoint sends no HTTP request: fields that shape one are refused.
+fn check_destination_fields(shape: HttpShape) -> ApiResult<()> {
+    let HttpShape {
+        headers,
+        auth,
+        tls,
+        allowance,
+    } = shape;
+    if headers {
+        return Err(ApiError::validation(
+            "field `headers`: a destination endpoint sends no HTTP headers",
+        ));
+    }
+    if auth {
+        return Err(ApiError::validation(
+            "field `auth`: a destination endpoint is reached with its role, not OAuth",
+        ));
+    }
+    if tls {
+        return Err(ApiError::validation(
+            "field `tls`: a destination endpoint makes no TLS connection of its own",
+        ));
+    }
+    if allowance.is_some_and(|a| a > 0) {
+        return Err(ApiError::validation(
+            "field `longRunningAllowanceSeconds`: a destination takes a message at once, it has no long-running allowance",
+        ));
     }
     Ok(())
 }
@@ -310,7 +360,23 @@ impl Api {
         };
         rate_change.apply(&mut rate_limit);
         cap_change.apply(&mut max_in_flight);
-        let url = self.admit(&body.url).await?;
+        let (url, destination) = match self.target(body.url.as_deref(), body.destination.as_ref()).await? {
+            Some(Target::Url(u)) => (u, None),
+            Some(Target::Destination(d)) => {
+                check_destination_fields(HttpShape {
+                    headers: !headers.is_empty(),
+                    auth: body.auth.is_some(),
+                    tls: body.tls.is_some(),
+                    allowance: body.long_running_allowance_seconds,
+                })?;
+                (String::new(), Some(d))
+            }
+            None => {
+                return Err(ApiError::validation(
+                    "field `url` is required (or a `destination` instead)",
+                ));
+            }
+        };
         let now = self.clock.now();
         let Connectivity { auth, tls, credentials } = self
             .connectivity(Some(body.auth.as_ref()), Some(body.tls.as_ref()), None, now)
@@ -322,6 +388,7 @@ impl Api {
             id: EndpointId::generate(now, &mut PortRng(self.random.as_ref())),
             tenant_id: tenant.id.clone(),
             url,
+            destination,
             policy,
             latency_class: body.latency_class.unwrap_or_default(),
             long_running_allowance_seconds: allowance,
@@ -371,6 +438,20 @@ impl Api {
         let mut view = endpoint_view(&endpoint, now);
         view["secret"] = json!(secret.to_text());
         Ok(reply(201, &view))
+    }
+
+    /// The `url` or `destination` a body gives (none: neither); both is 400.
+    async fn target(&self, url: Option<&str>, destination: Option<&Value>) -> ApiResult<Option<Target>> {
+        match (url, destination) {
+            (Some(_), Some(_)) => Err(ApiError::validation(
+                "field `destination`: an endpoint has either a `url` or a `destination`, not both",
+            )),
+            (Some(u), None) => Ok(Some(Target::Url(self.admit(u).await?))),
+            (None, Some(d)) => Destination::from_value(d, &self.settings.destination_roles)
+                .map(|d| Some(Target::Destination(d)))
+                .map_err(|e| ApiError::validation(e.to_string())),
+            (None, None) => Ok(None),
+        }
     }
 
     /// URL admission, as on create: malformed is 400, an unsafe target 422.
@@ -437,10 +518,7 @@ impl Api {
                     .await?;
             }
         }
-        let url = match &body.url {
-            Some(u) => Some(self.admit(u).await?),
-            None => None,
-        };
+        let target = self.target(body.url.as_deref(), body.destination.as_ref()).await?;
         let loaded = self.load_endpoint(tenant, id).await?;
         let before = loaded.application_id.clone();
         // Checked before the write (admission is asynchronous): a credential left
@@ -477,8 +555,16 @@ impl Api {
                     // Again on the endpoint as this write finds it.
                     portal_fields::check_change(access, Some(e), &portal_change)?;
                 }
-                if let Some(u) = &url {
-                    e.url = u.clone();
+                match &target {
+                    Some(Target::Url(u)) => {
+                        e.url = u.clone();
+                        e.destination = None;
+                    }
+                    Some(Target::Destination(d)) => {
+                        e.url = String::new();
+                        e.destination = Some(d.clone());
+                    }
+                    None => {}
                 }
                 if let Some(p) = &policy {
                     if p.health != e.policy.health {
@@ -530,6 +616,14 @@ impl Api {
                         e.tls = c.tls.clone();
                         e.credentials.tls_client_key = c.credentials.tls_client_key.clone();
                     }
+                }
+                if e.destination.is_some() {
+                    check_destination_fields(HttpShape {
+                        headers: !e.headers.is_empty(),
+                        auth: e.auth.is_some(),
+                        tls: e.tls.is_some(),
+                        allowance: Some(e.long_running_allowance_seconds),
+                    })?;
                 }
                 if portal.is_none() {
                     e.limit_ceiling = Some(portal_fields::operator_ceiling(e));

@@ -91,6 +91,9 @@ pub struct ApiSettings {
     /// The sender's static egress addresses (`COURIER_EGRESS_IPS`), shown by
     /// `/healthz` for the console; empty when the stack has none.
     pub egress_ips: Vec<String>,
+    /// The roles a destination may name (`COURIER_DESTINATION_ROLE_PATTERN`, the
+    /// template's `DestinationRolePattern`); the local stack and tests allow any.
+    pub destination_roles: courier_core::destination::RolePattern,
 }
 
 impl Default for ApiSettings {
@@ -101,6 +104,7 @@ impl Default for ApiSettings {
             rate_per_second: 50,
             rate_burst: 100,
             egress_ips: Vec::new(),
+            destination_roles: courier_core::destination::RolePattern::Any,
         }
     }
 }

@@ -1,10 +1,12 @@
 //! The endpoint fields a portal token may set, checked on the server whatever the
-//! console sends: `url`, `description`, `filterTypes` (event types of the catalogue
-//! that are not deprecated), `channels`, the receiver's own credentials (`headers`,
-//! `auth`, `tls`: checked as for the operator), a policy among the presets the operator
-//! offers (a custom policy only if allowed), and limits no higher than the
-//! operator's. Any other field is 403 `portal_forbidden` naming it, unless it is
-//! sent unchanged.
+//! console sends: `url`, `destination` (its role within the deployment's pattern,
+//! checked at admission as for an operator; the sender presents the application's
+//! own external id, so a portal can only reach roles that trust that application),
+//! `description`, `filterTypes` (event types of the catalogue that are not
+//! deprecated), `channels`, the receiver's own credentials (`headers`, `auth`, `tls`:
+//! checked as for the operator), a policy among the presets the operator offers (a
+//! custom policy only if allowed), and limits no higher than the operator's. Any
+//! other field is 403 `portal_forbidden` naming it, unless it is sent unchanged.
 
 use super::Api;
 use super::endpoint_limits::Change;

@@ -26,7 +26,7 @@ pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
     };
     let mut v = json!({
         "id": e.id,
-        "url": e.url,
+        "url": if e.destination.is_some() { Value::Null } else { json!(e.url) },
         "policy": policy,
         "latencyClass": e.latency_class,
         "longRunningAllowanceSeconds": e.long_running_allowance_seconds,
@@ -59,6 +59,11 @@ pub fn endpoint_view(e: &Endpoint, now: Timestamp) -> Value {
     v["headers"] = super::endpoint_headers::headers_view(&e.headers);
     v["auth"] = super::endpoint_connectivity::auth_view(e.auth.as_ref());
     v["tls"] = super::endpoint_connectivity::tls_view(e.tls.as_ref());
+    if let Some(d) = &e.destination {
+        let mut shown = serde_json::to_value(d).unwrap_or(Value::Null);
+        shown["externalId"] = json!(e.external_id());
+        v["destination"] = shown;
+    }
     if let Some(at) = e.deleted_at {
         v["deletedAt"] = json!(at);
     }

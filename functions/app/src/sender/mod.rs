@@ -4,6 +4,7 @@
 //! concurrently, an attempt whose sender vanished is recorded as lost (ambiguous),
 //! and the next step is enqueued only after the outcome is durable.
 
+mod destination;
 mod endpoint_cache;
 mod hold;
 pub mod lanes;
@@ -11,6 +12,7 @@ mod recorder;
 mod request;
 mod step;
 
+pub use destination::destination_message;
 pub use endpoint_cache::*;
 pub use recorder::*;
 pub use request::*;
@@ -178,6 +180,9 @@ pub struct Sender {
     /// Opens the endpoints' sealed credentials (data keys cached per instance).
     pub sealer: Arc<dyn CredentialSealer>,
     pub http: Arc<dyn HttpSender>,
+    /// Attempts to endpoints with a `destination` (queues, topics, buses, streams
+    /// and buckets in the customer's AWS account) instead of `http`.
+    pub destinations: Arc<dyn crate::ports::DestinationSender>,
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
     pub planner: Planner,

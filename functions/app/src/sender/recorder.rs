@@ -621,6 +621,15 @@ pub(super) fn attempt_record(
         response_headers: response
             .map(|r| r.kept_headers().into_iter().collect())
             .unwrap_or_default(),
+        destination_error: response.and_then(|r| r.destination.as_deref()).and_then(|d| {
+            d.code.clone().map(|code| crate::model::DestinationErrorRecord {
+                code,
+                request_id: d.request_id.clone(),
+            })
+        }),
+        message_id: response
+            .and_then(|r| r.destination.as_deref())
+            .and_then(|d| d.message_id.clone()),
         duration_ms,
         started_at,
         next_attempt_at: match decision {

@@ -201,7 +201,14 @@ impl Sender {
         request.timeout_ms = request_budget_ms(request.timeout_ms, now, self.clock.now());
         // Time at the receiver, for the lanes' congestion rule (`sender::lanes`).
         let request_mark = crate::sender::lanes::request_begins(self.clock.now());
-        let sent = self.http.send(request).await;
+        let sent = match &endpoint.destination {
+            None => self.http.send(request).await,
+            Some(d) => {
+                let message =
+                    destination_message(d, endpoint.external_id(), &delivery, &request, m.attempt, &attempt_id);
+                self.destinations.send(message).await
+            }
+        };
         drop(request_mark);
         if self.faults.crash_after_send(m) {
             return Err(StepError::InjectedCrash);

@@ -8,7 +8,8 @@ use courier_app::memory::{FixedSecrets, ManualClock, MemoryApplications, MemoryQ
 use courier_app::model::{Delivery, Tenant};
 use courier_app::planner::{Planner, PlannerSettings};
 use courier_app::ports::{
-    AdmissionRefusal, Clock, DeliveryStore, HttpSender, OutboundRequest, Queue, Random, SendResult, UrlAdmission,
+    AdmissionRefusal, Clock, DeliveryStore, DestinationMessage, DestinationSender, HttpSender, OutboundRequest, Queue,
+    Random, SendResult, UrlAdmission,
 };
 use courier_app::sender::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
 use courier_core::Timestamp;
@@ -63,6 +64,39 @@ impl HttpSender for ScriptedHttp {
     }
 }
 
+/// A destination's answers from a script (a 200 once it runs out); keeps every
+/// message it was given.
+pub struct ScriptedDestinations {
+    pub script: Mutex<VecDeque<AttemptOutcome>>,
+    pub messages: Mutex<Vec<DestinationMessage>>,
+}
+
+#[async_trait]
+impl DestinationSender for ScriptedDestinations {
+    async fn send(&self, message: DestinationMessage) -> SendResult {
+        self.messages.lock().map(|mut m| m.push(message)).ok();
+        let outcome = self
+            .script
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop_front())
+            .unwrap_or_else(|| {
+                AttemptOutcome::Response(ResponseSummary::from_destination(
+                    200,
+                    courier_core::outcome::DestinationAnswer {
+                        message_id: Some("msg-ok".into()),
+                        ..Default::default()
+                    },
+                ))
+            });
+        SendResult {
+            outcome,
+            peer: None,
+            duration_ms: 3,
+        }
+    }
+}
+
 /// One request to the API as given (method, path, query, headers, raw body): the
 /// status, the body as JSON (`Null` when it is not), and the headers.
 pub async fn raw(
@@ -94,6 +128,7 @@ pub struct World {
     pub queue: Arc<MemoryQueue>,
     pub timer: Arc<MemoryTimer>,
     pub http: Arc<ScriptedHttp>,
+    pub destinations: Arc<ScriptedDestinations>,
     pub api: Api,
     pub sender: Sender,
     pub schedules: Arc<courier_app::memory::MemorySchedules>,
@@ -117,6 +152,10 @@ impl World {
             script: Mutex::new(script.into()),
             requests: Mutex::new(vec![]),
             duration_ms,
+        });
+        let destinations = Arc::new(ScriptedDestinations {
+            script: Mutex::new(VecDeque::new()),
+            messages: Mutex::new(vec![]),
         });
         let planner = Planner {
             queue: queue.clone(),
@@ -159,6 +198,7 @@ impl World {
             endpoints: store.clone(),
             sealer: sealer.clone(),
             http: http.clone(),
+            destinations: destinations.clone(),
             clock: clock.clone(),
             random,
             planner,
@@ -187,6 +227,7 @@ impl World {
             queue,
             timer,
             http,
+            destinations,
             api,
             sender,
             schedules,

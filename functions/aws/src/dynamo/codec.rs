@@ -447,6 +447,8 @@ const COMPACT_ATTEMPT_KEY: &str = "i";
 // | `fs` | `failure_snippet`                 | `None`        |
 // | `tr` | `truncated`                       | `false`       |
 // | `rh` | `response_headers`                | empty         |
+// | `de` | `destination_error`               | `None`        |
+// | `mi` | `message_id`                      | `None`        |
 // | `d`  | `duration_ms`                     | never         |
 // | `at` | `started_at` (epoch ms)           | never         |
 // | `na` | `next_attempt_at` (epoch ms)      | `None`        |
@@ -479,6 +481,10 @@ struct StoredAttempt {
     truncated: bool,
     #[serde(rename = "rh", default, skip_serializing_if = "BTreeMap::is_empty")]
     response_headers: BTreeMap<String, String>,
+    #[serde(rename = "de", default, skip_serializing_if = "Option::is_none")]
+    destination_error: Option<courier_app::model::DestinationErrorRecord>,
+    #[serde(rename = "mi", default, skip_serializing_if = "Option::is_none")]
+    message_id: Option<String>,
     #[serde(rename = "d")]
     duration_ms: u64,
     #[serde(rename = "at")]
@@ -505,6 +511,8 @@ impl StoredAttempt {
             failure_snippet: a.failure_snippet.clone(),
             truncated: a.truncated,
             response_headers: a.response_headers.clone(),
+            destination_error: a.destination_error.clone(),
+            message_id: a.message_id.clone(),
             duration_ms: a.duration_ms,
             started_at: a.started_at.millis(),
             next_attempt_at: a.next_attempt_at.map(Timestamp::millis),
@@ -529,6 +537,8 @@ impl StoredAttempt {
             failure_snippet: self.failure_snippet,
             truncated: self.truncated,
             response_headers: self.response_headers,
+            destination_error: self.destination_error,
+            message_id: self.message_id,
             duration_ms: self.duration_ms,
             started_at: Timestamp::from_millis(self.started_at),
             next_attempt_at: self.next_attempt_at.map(Timestamp::from_millis),

@@ -45,6 +45,8 @@ fn failed_503() -> Attempt {
         failure_snippet: None,
         truncated: false,
         response_headers: BTreeMap::new(),
+        destination_error: None,
+        message_id: None,
         duration_ms: 137,
         started_at: T0.plus_millis(1_234),
         next_attempt_at: Some(T0.plus_secs(31)),
