@@ -34,6 +34,14 @@ fn out_dir() -> PathBuf {
 
 /// chromedriver and the browser session it drives; both end when this is dropped
 /// (the driver is killed, and Chromium with it).
+/// Finds of an element that was replaced between the find and its use, at most.
+const STALE_TRIES: usize = 20;
+
+/// The element was found, then replaced by a re-render before it was used.
+fn is_stale(e: &fantoccini::error::CmdError) -> bool {
+    e.to_string().contains("stale element")
+}
+
 struct Browser {
     client: Client,
     _driver: tokio::process::Child,
@@ -109,6 +117,9 @@ impl Browser {
             .unwrap_or_else(|e| panic!("goto {url}: {e}"));
     }
 
+    /// Finds the element, waiting (bounded) until it is on the page. The console
+    /// replaces parts of the page as answers arrive, so an element found can be
+    /// gone when it is used: the helpers below find it again ([`is_stale`]).
     async fn wait_for(&self, css: &str) -> fantoccini::elements::Element {
         self.client
             .wait()
@@ -120,11 +131,14 @@ impl Browser {
     }
 
     async fn text(&self, css: &str) -> String {
-        self.wait_for(css)
-            .await
-            .text()
-            .await
-            .unwrap_or_else(|e| panic!("text of {css}: {e}"))
+        for _ in 0..STALE_TRIES {
+            match self.wait_for(css).await.text().await {
+                Ok(text) => return text,
+                Err(e) if is_stale(&e) => tokio::time::sleep(POLL).await,
+                Err(e) => panic!("text of {css}: {e}"),
+            }
+        }
+        panic!("{css} was replaced on every read")
     }
 
     /// Waits until the element's text contains `needle`; returns the text.
@@ -148,11 +162,14 @@ impl Browser {
     }
 
     async fn click(&self, css: &str) {
-        self.wait_for(css)
-            .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+        for _ in 0..STALE_TRIES {
+            match self.wait_for(css).await.click().await {
+                Ok(_) => return,
+                Err(e) if is_stale(&e) => tokio::time::sleep(POLL).await,
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
+        panic!("{css} was replaced on every click")
     }
 
     async fn js(&self, script: &str) -> Value {
@@ -853,11 +870,23 @@ async fn portal_call(h: &Harness, token: &str, method: &str, path: &str, body: O
 impl Browser {
     /// Types into a field as a user does, after emptying it.
     async fn fill(&self, css: &str, text: &str) {
-        let el = self.wait_for(css).await;
-        el.clear().await.unwrap_or_else(|e| panic!("clear {css}: {e}"));
-        el.send_keys(text)
-            .await
-            .unwrap_or_else(|e| panic!("type into {css}: {e}"));
+        for _ in 0..STALE_TRIES {
+            let el = self.wait_for(css).await;
+            match el.clear().await {
+                Ok(()) => {}
+                Err(e) if is_stale(&e) => {
+                    tokio::time::sleep(POLL).await;
+                    continue;
+                }
+                Err(e) => panic!("clear {css}: {e}"),
+            }
+            match el.send_keys(text).await {
+                Ok(()) => return,
+                Err(e) if is_stale(&e) => tokio::time::sleep(POLL).await,
+                Err(e) => panic!("type into {css}: {e}"),
+            }
+        }
+        panic!("{css} was replaced on every try to fill it")
     }
 
     /// Sets a field's value directly (date and time inputs, whose typing depends on
