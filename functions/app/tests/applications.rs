@@ -63,9 +63,12 @@ async fn applications_are_created_read_by_id_or_uid_listed_changed_and_deleted()
     assert_eq!(s, 201, "{b}");
     let id = id_of(&b);
     assert!(courier_core::ids::ApplicationId::parse(&id).is_ok(), "{id}");
+    // The external id a destination role's trust policy names, derived from the
+    // tenant and the application.
+    let external = courier_core::destination::external_id("ten_01JAAAAAAAAAAAAAAAAAAAAAAA", Some(&id));
     let acme = json!({
         "id": id, "name": "Acme", "uid": "cust-42", "metadata": {"plan": "pro"},
-        "createdAt": T0, "updatedAt": T0,
+        "createdAt": T0, "updatedAt": T0, "externalId": external,
         "portal": {"presets": ["greatwait", "tanitar", "gavai", "smartchat"], "customPolicies": false, "maxEndpoints": 20, "endpointDefaults": {}}, "liveEndpoints": 0,
     });
     assert_eq!(b, acme);
@@ -81,7 +84,9 @@ async fn applications_are_created_read_by_id_or_uid_listed_changed_and_deleted()
     // Without uid and metadata, both show as null.
     let (s, b) = call(&w, "POST", "/v1/applications", json!({"name": "Bare"})).await;
     assert_eq!(s, 201);
-    let bare = json!({"id": id_of(&b), "name": "Bare", "uid": null, "metadata": null, "createdAt": T0, "updatedAt": T0, "portal": {"presets": ["greatwait", "tanitar", "gavai", "smartchat"], "customPolicies": false, "maxEndpoints": 20, "endpointDefaults": {}}, "liveEndpoints": 0});
+    let bare_id = id_of(&b);
+    let bare_external = courier_core::destination::external_id("ten_01JAAAAAAAAAAAAAAAAAAAAAAA", Some(&bare_id));
+    let bare = json!({"id": bare_id, "name": "Bare", "uid": null, "metadata": null, "createdAt": T0, "updatedAt": T0, "externalId": bare_external, "portal": {"presets": ["greatwait", "tanitar", "gavai", "smartchat"], "customPolicies": false, "maxEndpoints": 20, "endpointDefaults": {}}, "liveEndpoints": 0});
     assert_eq!(b, bare);
 
     // PATCH: name, uid moved (the old one no longer names it), metadata replaced.
@@ -95,7 +100,7 @@ async fn applications_are_created_read_by_id_or_uid_listed_changed_and_deleted()
     .await;
     let changed = json!({
         "id": id, "name": "Acme Inc.", "uid": "cust-43", "metadata": {"plan": "team", "seats": 5},
-        "createdAt": T0, "updatedAt": T0.plus_secs(1),
+        "createdAt": T0, "updatedAt": T0.plus_secs(1), "externalId": external,
         "portal": {"presets": ["greatwait", "tanitar", "gavai", "smartchat"], "customPolicies": false, "maxEndpoints": 20, "endpointDefaults": {}}, "liveEndpoints": 0,
     });
     assert_eq!((s, b), (200, changed.clone()));
