@@ -7,7 +7,9 @@ use crate::error::from_sdk;
 use crate::lazy_client::LazyClient;
 use async_trait::async_trait;
 use aws_sdk_sqs::Client;
-use aws_sdk_sqs::types::{MessageSystemAttributeName, QueueAttributeName, SendMessageBatchRequestEntry};
+use aws_sdk_sqs::types::{
+    DeleteMessageBatchRequestEntry, MessageSystemAttributeName, QueueAttributeName, SendMessageBatchRequestEntry,
+};
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Queue};
 use courier_app::store_rules::{DelayOutOfRange, MAX_DELAY_SECONDS};
@@ -41,9 +43,10 @@ fn batch_groups(sizes: &[usize]) -> Vec<std::ops::Range<usize>> {
     groups
 }
 
-/// One entry `SendMessageBatch` refused (or did not answer for).
+/// One entry a batch call (`SendMessageBatch`, `DeleteMessageBatch`) refused, or
+/// did not answer for.
 #[derive(Debug, thiserror::Error)]
-#[error("SendMessageBatch entry failed: {code}: {message}")]
+#[error("SQS batch entry failed: {code}: {message}")]
 pub struct BatchEntryFailed {
     pub code: String,
     pub message: String,
@@ -147,6 +150,94 @@ impl SqsQueue {
             .await
             .map_err(from_sdk)?;
         Ok(())
+    }
+
+    /// Deletes received messages in calls of ten (`DeleteMessageBatch`, as Lambda's
+    /// event source mapping deletes a batch): one result per receipt handle, in order.
+    pub async fn delete_batch(&self, receipt_handles: &[&str]) -> Vec<PortResult<()>> {
+        let mut results: Vec<PortResult<()>> = Vec::with_capacity(receipt_handles.len());
+        for (start, chunk) in receipt_handles.chunks(10).enumerate().map(|(n, c)| (n * 10, c)) {
+            let entries: Result<Vec<DeleteMessageBatchRequestEntry>, _> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, handle)| {
+                    DeleteMessageBatchRequestEntry::builder()
+                        .id((start + i).to_string())
+                        .receipt_handle(*handle)
+                        .build()
+                })
+                .collect();
+            let call = match entries {
+                Ok(entries) => {
+                    self.client()
+                        .delete_message_batch()
+                        .queue_url(&self.queue_url)
+                        .set_entries(Some(entries))
+                        .send()
+                        .await
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    results.extend(chunk.iter().map(|_| {
+                        Err(PortError::Backend(Box::new(BatchEntryFailed {
+                            code: "InvalidEntry".to_owned(),
+                            message: message.clone(),
+                        })))
+                    }));
+                    continue;
+                }
+            };
+            let mut slots: Vec<Option<PortResult<()>>> = chunk.iter().map(|_| None).collect();
+            match call {
+                Ok(resp) => {
+                    for ok in resp.successful() {
+                        if let Some(slot) = ok
+                            .id()
+                            .parse::<usize>()
+                            .ok()
+                            .and_then(|i| slots.get_mut(i.checked_sub(start)?))
+                        {
+                            *slot = Some(Ok(()));
+                        }
+                    }
+                    for failed in resp.failed() {
+                        if let Some(slot) = failed
+                            .id()
+                            .parse::<usize>()
+                            .ok()
+                            .and_then(|i| slots.get_mut(i.checked_sub(start)?))
+                        {
+                            *slot = Some(Err(PortError::Backend(Box::new(BatchEntryFailed {
+                                code: failed.code().to_owned(),
+                                message: failed.message().unwrap_or_default().to_owned(),
+                            }))));
+                        }
+                    }
+                }
+                Err(e) => {
+                    let message = e.to_string();
+                    let mut first = Some(from_sdk(e));
+                    for slot in &mut slots {
+                        *slot = Some(Err(first.take().unwrap_or_else(|| {
+                            PortError::Unavailable(Box::new(BatchEntryFailed {
+                                code: "CallFailed".to_owned(),
+                                message: message.clone(),
+                            }))
+                        })));
+                    }
+                }
+            }
+            // An entry SQS named in neither list did not happen.
+            results.extend(slots.into_iter().map(|s| {
+                s.unwrap_or_else(|| {
+                    Err(PortError::Unavailable(Box::new(BatchEntryFailed {
+                        code: "NotAnswered".to_owned(),
+                        message: "SQS answered neither success nor failure for the entry".to_owned(),
+                    })))
+                })
+            }));
+        }
+        results
     }
 
     /// Makes a received message visible again after `seconds` (0: now).

@@ -526,12 +526,13 @@ async fn poll_loop(
             .iter()
             .map(|f| f.item_identifier.as_str())
             .collect();
-        // Side by side, as the event source mapping deletes a batch in one call.
-        let deletes = messages
+        // In one call, as the event source mapping deletes a batch.
+        let handled: Vec<&str> = messages
             .iter()
             .filter(|m| !failed.contains(&m.message_id.as_str()))
-            .map(|m| queue.delete(&m.receipt_handle));
-        for result in futures_util::future::join_all(deletes).await {
+            .map(|m| m.receipt_handle.as_str())
+            .collect();
+        for result in queue.delete_batch(&handled).await {
             if let Err(e) = result {
                 tracing::warn!(error = %e, "deleting a handled message failed; it will be seen again and dropped as a duplicate");
             }
