@@ -76,8 +76,7 @@ where
             allow_private_targets: true,
             rate_per_second: 0,
             rate_burst: 0,
-            egress_ips: Vec::new(),
-            destination_roles: courier_core::destination::RolePattern::Any,
+            ..Default::default()
         },
         limiter: Default::default(),
         // The bench drives no schedule routes: in-memory ones keep the API whole.

@@ -63,6 +63,9 @@ async fn main() -> Result<(), Error> {
             destination_roles: courier_core::destination::RolePattern::from_setting(
                 config.destination_role_pattern.as_deref(),
             ),
+            frame_ancestors: courier_app::api::console::frame_ancestors_setting(
+                config.console_frame_ancestors.as_deref(),
+            ),
             ..ApiSettings::default()
         },
         limiter: Default::default(),

@@ -116,6 +116,9 @@ pub struct Config {
     pub default_limits: courier_core::limiter::Limits,
     /// The console's address, for operational events' links (none: no links).
     pub console_url: Option<String>,
+    /// `COURIER_CONSOLE_FRAME_ANCESTORS` as written (none: the console is framed
+    /// nowhere); checked by `api::console::frame_ancestors_setting`.
+    pub console_frame_ancestors: Option<String>,
     /// The KMS key sealing endpoint credentials.
     pub credentials_key: String,
     /// The sender's static egress addresses (empty: Lambda's shared ones).
@@ -231,6 +234,11 @@ impl Config {
             default_limits: default_limits(vars)?,
             console_url: vars
                 .get(ENV_CONSOLE_URL)
+                .map(|v| v.trim())
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned),
+            console_frame_ancestors: vars
+                .get(ENV_CONSOLE_FRAME_ANCESTORS)
                 .map(|v| v.trim())
                 .filter(|v| !v.is_empty())
                 .map(str::to_owned),

@@ -278,6 +278,17 @@ pub enum DeliveryStatus {
 }
 
 impl DeliveryStatus {
+    /// Every status, in the order of their life (the console lists them so).
+    pub const ALL: [DeliveryStatus; 7] = [
+        DeliveryStatus::Scheduled,
+        DeliveryStatus::Pending,
+        DeliveryStatus::Retrying,
+        DeliveryStatus::Ambiguous,
+        DeliveryStatus::Succeeded,
+        DeliveryStatus::Failed,
+        DeliveryStatus::Dropped,
+    ];
+
     pub fn is_settled(self) -> bool {
         matches!(
             self,

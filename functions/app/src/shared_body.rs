@@ -15,10 +15,7 @@ pub const MAX_MESSAGE_WITH_BODY: usize = 224 * 1024;
 
 /// The lowercase hex SHA-256 of `body`.
 pub fn hash(body: &str) -> String {
-    Sha256::digest(body.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    courier_core::hex::encode(&Sha256::digest(body.as_bytes()))
 }
 
 /// Marks every delivery to be stored with its body in the event item: sets each

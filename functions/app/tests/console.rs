@@ -64,3 +64,83 @@ async fn other_methods_and_paths_keep_the_apis_answers() {
         "an unhashed name is the console's 404"
     );
 }
+
+/// Who may frame the console is the deployment's setting, read once with the rest of
+/// the configuration: allowed origins are written into the policy; a setting that
+/// does not parse frames nowhere.
+#[tokio::test]
+async fn the_console_is_framed_by_the_configured_origins_only() {
+    let mut w = World::new(vec![], 10).await;
+    assert!(csp_of(&w.api).await.ends_with("frame-ancestors 'none'"));
+    w.api.settings.frame_ancestors =
+        courier_app::api::console::frame_ancestors_setting(Some("'self' https://app.example.com"));
+    assert!(
+        csp_of(&w.api)
+            .await
+            .ends_with("frame-ancestors 'self' https://app.example.com")
+    );
+    w.api.settings.frame_ancestors = courier_app::api::console::frame_ancestors_setting(Some("http://plain.example"));
+    assert!(csp_of(&w.api).await.ends_with("frame-ancestors 'none'"));
+}
+
+async fn csp_of(api: &courier_app::api::Api) -> String {
+    let r = api
+        .handle(courier_app::api::ApiRequest {
+            method: "GET".into(),
+            path: "/console".into(),
+            ..Default::default()
+        })
+        .await;
+    header(&r.headers, "content-security-policy")
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The console's own lists of statuses, presets and remediations (the filters, the
+/// preset picker, the remediation texts) name exactly what the API answers.
+#[tokio::test]
+async fn the_consoles_lists_match_the_apis_names() {
+    let w = World::new(vec![], 10).await;
+    let js = courier_console::asset_path("app.js").unwrap_or_default();
+    let r = w
+        .api
+        .handle(courier_app::api::ApiRequest {
+            method: "GET".into(),
+            path: js,
+            ..Default::default()
+        })
+        .await;
+    assert_eq!(r.status, 200);
+    let source = String::from_utf8(r.body).unwrap_or_default();
+    let quoted = |from: &str, to: &str| -> Vec<String> {
+        let start = source
+            .find(from)
+            .map(|i| i + from.len())
+            .unwrap_or_else(|| panic!("{from} not found"));
+        let end = start + source[start..].find(to).unwrap_or_else(|| panic!("{to} after {from}"));
+        source[start..end]
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect()
+    };
+    let statuses: Vec<&str> = courier_app::model::DeliveryStatus::ALL
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+    assert_eq!(quoted("const STATUSES = [", "];"), statuses);
+    assert_eq!(quoted("const PRESETS = [", "];"), courier_core::policy::PRESET_NAMES);
+    let remedies_start = source.find("const REMEDIES = {").expect("REMEDIES");
+    let remedies_end = remedies_start + source[remedies_start..].find("};").expect("end of REMEDIES");
+    let keys: Vec<&str> = source[remedies_start..remedies_end]
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.trim().split_once(": \"").map(|(k, _)| k))
+        .collect();
+    let remediations: Vec<&str> = courier_core::classify::Remediation::VARIANTS
+        .iter()
+        .map(|r| r.wire_name())
+        .collect();
+    assert_eq!(keys, remediations);
+}

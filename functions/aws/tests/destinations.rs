@@ -634,3 +634,29 @@ async fn throttling_is_retried_by_the_policy_and_credentials_are_reused_until_ne
     assert_eq!(w.run(5).await[0].state, "succeeded");
     assert_eq!(w.counter.snapshot().op("STS", "AssumeRole").calls, 2);
 }
+
+/// Attempts that all find no credentials for a role at once (a busy endpoint's first
+/// batch) make one AssumeRole between them, not one each.
+#[tokio::test]
+async fn concurrent_first_uses_of_a_role_call_sts_once() {
+    use courier_aws::destinations::credentials::RoleCredentials;
+    let w = World::new().await;
+    let counter = RequestCounter::new(vec![]);
+    let (sdk, interceptor) = (w.sdk.clone(), SharedInterceptor::new(counter.clone()));
+    let sts = courier_aws::lazy_client::LazyClient::new(move || {
+        let mut b = aws_sdk_sts::config::Builder::from(&sdk);
+        b.push_interceptor(interceptor.clone());
+        aws_sdk_sts::Client::from_conf(b.build())
+    });
+    let roles = RoleCredentials::new(sts, w.clock.clone());
+    let role = format!("arn:aws:iam::{ACCOUNT_ID}:role/courier-destination");
+    let results = futures_util::future::join_all((0..8).map(|_| roles.credentials_for(&role, "courier-ext"))).await;
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    let keys: std::collections::BTreeSet<String> = results
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .map(|c| c.access_key_id().to_owned())
+        .collect();
+    assert_eq!(keys.len(), 1, "every attempt got the one fetch's credentials");
+    assert_eq!(counter.snapshot().op("STS", "AssumeRole").calls, 1);
+}

@@ -47,11 +47,7 @@ pub fn idempotency_key(given: Option<String>) -> CliResult<String> {
 }
 
 fn key_text(bytes: &[u8; 16]) -> String {
-    let mut s = String::from("cli_");
-    for b in bytes {
-        s.push_str(&format!("{b:02x}"));
-    }
-    s
+    format!("cli_{}", courier_core::hex::encode(bytes))
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ static HASHED: LazyLock<Vec<Hashed>> = LazyLock::new(|| {
         .iter()
         .map(|asset| {
             let digest = Sha256::digest(asset.bytes);
-            let hash: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+            let hash = courier_core::hex::encode(&digest[..8]);
             let served = match asset.name.rsplit_once('.') {
                 Some((stem, ext)) => format!("{stem}.{hash}.{ext}"),
                 None => format!("{}.{hash}", asset.name),

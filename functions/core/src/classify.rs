@@ -97,8 +97,8 @@ macro_rules! wire_names {
             pub fn as_str(&self) -> String {
                 self.wire_name().to_owned()
             }
-            #[cfg(test)]
-            const VARIANTS: &'static [$t] = &[$($t::$variant),*];
+            /// Every value, in declaration order.
+            pub const VARIANTS: &'static [$t] = &[$($t::$variant),*];
         }
     )*};
 }

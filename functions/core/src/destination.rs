@@ -528,7 +528,7 @@ pub fn external_id(tenant_id: &str, application_id: Option<&str>) -> String {
     h.update(b"\n");
     h.update(application_id.unwrap_or("").as_bytes());
     let digest = h.finalize();
-    let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
+    let hex = crate::hex::encode(&digest[..16]);
     format!("courier-{hex}")
 }
 
@@ -546,10 +546,7 @@ pub fn message_key(envelope: &Value, pointer: Option<&str>, default: &str, max: 
     if !key.is_empty() && key.len() <= max && key.bytes().all(|b| b.is_ascii_graphic()) {
         return key;
     }
-    Sha256::digest(key.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex::encode(&Sha256::digest(key.as_bytes()))
 }
 
 /// The values a consumer checks, as message attributes or the `courier` block.

@@ -10,7 +10,9 @@
 pub mod classify;
 pub mod decide;
 pub mod destination;
+pub mod headers;
 pub mod health;
+pub mod hex;
 pub mod ids;
 pub mod lanes;
 pub mod limiter;

@@ -205,10 +205,6 @@ pub struct AllowedPorts {
     ranges: Vec<(u16, u16)>,
 }
 
-/// The environment variable a deployment sets the allowed ports with, in
-/// [`AllowedPorts::parse`]'s form.
-pub const ALLOWED_PORTS_ENV: &str = "COURIER_ALLOWED_PORTS";
-
 impl Default for AllowedPorts {
     fn default() -> Self {
         AllowedPorts {
@@ -242,14 +238,6 @@ impl AllowedPorts {
             return Err("no port is allowed".to_owned());
         }
         Ok(AllowedPorts { ranges })
-    }
-
-    /// The setting in [`ALLOWED_PORTS_ENV`], or the default when it is unset.
-    pub fn from_env() -> Result<Self, String> {
-        match std::env::var(ALLOWED_PORTS_ENV) {
-            Ok(text) => Self::parse(&text).map_err(|e| format!("{ALLOWED_PORTS_ENV}: {e}")),
-            Err(_) => Ok(Self::default()),
-        }
     }
 
     pub fn allows(&self, port: u16) -> bool {

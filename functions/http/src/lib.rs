@@ -21,8 +21,8 @@ pub mod tls;
 
 pub use address::{Refusal, address_refusal};
 pub use admission::{
-    ALLOWED_PORTS_ENV, AdmissionError, AdmissionPolicy, AllowedPorts, DNS_LOOKUP_TIMEOUT, HttpAdmission, MAX_URL_LEN,
-    admit_url, check_url, resolve_checked,
+    AdmissionError, AdmissionPolicy, AllowedPorts, DNS_LOOKUP_TIMEOUT, HttpAdmission, MAX_URL_LEN, admit_url,
+    check_url, resolve_checked,
 };
 pub use resolver::CheckedResolver;
 pub use sender::{ENDPOINT_CACHE_CAPACITY, ReqwestSender, SenderBuildError, SenderOptions, no_retries};

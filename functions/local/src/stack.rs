@@ -248,7 +248,7 @@ impl Stack {
             None => {
                 let mut raw = [0u8; 24];
                 secrets.fill(&mut raw);
-                format!("ck_dev_{}", raw.iter().map(|b| format!("{b:02x}")).collect::<String>())
+                format!("ck_dev_{}", courier_core::hex::encode(&raw))
             }
         };
         courier_app::api::register_key(store.as_ref(), &api_key, &tenant)

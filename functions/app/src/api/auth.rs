@@ -35,9 +35,7 @@ pub fn hash_key(key: &str) -> String {
     hex(&Sha256::digest(key.as_bytes()))
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub(crate) use courier_core::hex::encode as hex;
 
 /// The API key of an `Authorization` value: scheme `Bearer` in any case, spaces around
 /// and between trimmed. `None` when there is no usable key.

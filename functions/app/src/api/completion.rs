@@ -38,7 +38,7 @@ enum CompletionOutcome {
     Failed,
 }
 
-pub const HEADER_COMPLETION_TOKEN: &str = "webhook-completion-token";
+pub use courier_core::headers::HEADER_COMPLETION_TOKEN;
 
 /// Compared against when the token names no waiting attempt, so that path does the
 /// same work as a real comparison.

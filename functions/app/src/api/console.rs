@@ -3,36 +3,34 @@
 //! anything else there is the API's ordinary 404. Who may frame it comes from the
 //! deployment (`COURIER_CONSOLE_FRAME_ANCESTORS`, default `'none'`).
 
+use super::Api;
 use super::problem::ApiError;
 use axum::body::Body;
-use axum::extract::Request;
+use axum::extract::{Request, State};
 use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use courier_console::FrameAncestors;
-use std::sync::OnceLock;
+use std::sync::Arc;
 
-/// The variable naming the origins that may embed the console (portal links inside
-/// a tenant's product): space-separated `'self'` and `https://` origins.
-pub const FRAME_ANCESTORS_VAR: &str = crate::config::ENV_CONSOLE_FRAME_ANCESTORS;
-
-/// Read once per process; a value that does not parse frames nowhere (and says so
-/// in the log), as the default does.
-fn frame_ancestors() -> &'static FrameAncestors {
-    static ANCESTORS: OnceLock<FrameAncestors> = OnceLock::new();
-    ANCESTORS.get_or_init(|| {
-        let raw = std::env::var(FRAME_ANCESTORS_VAR).unwrap_or_default();
-        FrameAncestors::parse(&raw).unwrap_or_else(|e| {
-            tracing::error!(error = %e, "{FRAME_ANCESTORS_VAR} ignored: the console is not framed");
-            FrameAncestors::default()
-        })
+/// The console's framing setting as written (`Config::console_frame_ancestors`):
+/// space-separated `'self'` and `https://` origins. A value that does not parse
+/// frames nowhere, as the default does, and says so in the log.
+pub fn frame_ancestors_setting(raw: Option<&str>) -> FrameAncestors {
+    FrameAncestors::parse(raw.unwrap_or_default()).unwrap_or_else(|e| {
+        tracing::error!(
+            error = %e,
+            "{} ignored: the console is not framed",
+            crate::config::ENV_CONSOLE_FRAME_ANCESTORS
+        );
+        FrameAncestors::default()
     })
 }
 
 /// The router's fallback: the console for the paths and methods it serves, the
 /// API's 404 problem for everything else.
-pub(crate) async fn console_or_not_found(req: Request) -> Response {
+pub(crate) async fn console_or_not_found(State(api): State<Arc<Api>>, req: Request) -> Response {
     let served = (req.method() == Method::GET || req.method() == Method::HEAD)
-        .then(|| courier_console::serve_framed(req.uri().path(), req.uri().query(), frame_ancestors()))
+        .then(|| courier_console::serve_framed(req.uri().path(), req.uri().query(), &api.settings.frame_ancestors))
         .flatten();
     let Some(reply) = served else {
         return ApiError::not_found("route").into_response();

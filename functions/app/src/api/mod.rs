@@ -10,7 +10,7 @@ mod applications;
 mod auth;
 mod body;
 mod completion;
-mod console;
+pub mod console;
 mod deliveries;
 mod endpoint_connectivity;
 mod endpoint_headers;
@@ -94,6 +94,9 @@ pub struct ApiSettings {
     /// The roles a destination may name (`COURIER_DESTINATION_ROLE_PATTERN`, the
     /// template's `DestinationRolePattern`); the local stack and tests allow any.
     pub destination_roles: courier_core::destination::RolePattern,
+    /// Who may frame the console (`COURIER_CONSOLE_FRAME_ANCESTORS`): nobody by
+    /// default.
+    pub frame_ancestors: courier_console::FrameAncestors,
 }
 
 impl Default for ApiSettings {
@@ -105,6 +108,7 @@ impl Default for ApiSettings {
             rate_burst: 100,
             egress_ips: Vec::new(),
             destination_roles: courier_core::destination::RolePattern::Any,
+            frame_ancestors: courier_console::FrameAncestors::default(),
         }
     }
 }

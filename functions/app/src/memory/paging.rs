@@ -12,19 +12,14 @@ pub(super) fn clamp_limit(limit: u32) -> usize {
     limit.clamp(1, MAX_PAGE) as usize
 }
 
+/// A cursor's text for `s`.
 pub(super) fn hex(s: &str) -> String {
-    s.bytes().map(|b| format!("{b:02x}")).collect()
+    courier_core::hex::encode(s.as_bytes())
 }
 
+/// The text a cursor spells; `None` when it is not hex of UTF-8.
 pub(super) fn unhex(s: &str) -> Option<String> {
-    if !s.len().is_multiple_of(2) || !s.is_ascii() {
-        return None;
-    }
-    let bytes: Option<Vec<u8>> = (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
-        .collect();
-    String::from_utf8(bytes?).ok()
+    String::from_utf8(courier_core::hex::decode(s)?).ok()
 }
 
 /// The list a page belongs to: a name for its partition (tenant, endpoint, status

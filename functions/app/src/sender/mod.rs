@@ -225,8 +225,4 @@ impl AttemptDone {
 /// The `user-agent` every attempt carries.
 pub const USER_AGENT: &str = concat!("Courier/", env!("CARGO_PKG_VERSION"));
 
-/// Headers every attempt carries, beside the signature.
-pub const HEADER_ATTEMPT: &str = "webhook-attempt";
-pub const HEADER_ATTEMPT_ID: &str = "webhook-attempt-id";
-/// Sent to long-running endpoints; the receiver presents it to report completion.
-pub const HEADER_COMPLETION_TOKEN: &str = "webhook-completion-token";
+pub use courier_core::headers::{HEADER_ATTEMPT, HEADER_ATTEMPT_ID, HEADER_COMPLETION_TOKEN};

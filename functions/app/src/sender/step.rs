@@ -269,7 +269,7 @@ impl Sender {
         ClaimRecord {
             number,
             attempt_id: attempt_id.clone(),
-            token: raw.iter().map(|b| format!("{b:02x}")).collect(),
+            token: courier_core::hex::encode(&raw),
             started_at: now,
             lease_until: now.plus_millis(timeout_ms.saturating_add(self.settings.lease_margin_ms) as i64),
         }
@@ -289,11 +289,7 @@ impl Sender {
         }
         let mut raw = [0u8; 24];
         self.secrets.fill(&mut raw);
-        Some(format!(
-            "{}.{}",
-            delivery.id,
-            raw.iter().map(|b| format!("{b:02x}")).collect::<String>()
-        ))
+        Some(format!("{}.{}", delivery.id, courier_core::hex::encode(&raw)))
     }
 
     /// A timer for long-running attempt N fired: if no report came, attempt N is

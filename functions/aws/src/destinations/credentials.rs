@@ -1,7 +1,8 @@
 //! Cross-account credentials for destinations: STS `AssumeRole` on the
 //! customer's role with the external id Courier assigned, cached per role and
 //! external id until shortly before they expire (time from the injected clock),
-//! so a busy endpoint asks STS about once an hour rather than once per message.
+//! so a busy endpoint asks STS about once an hour rather than once per message;
+//! attempts that find no credentials at once wait for one call, not one each.
 
 use super::answer;
 use aws_credential_types::Credentials;
@@ -23,6 +24,12 @@ pub const FRESH_MS: i64 = 60 * 1000;
 /// The session name the customer's CloudTrail shows.
 pub const SESSION_NAME: &str = "courier-delivery";
 
+/// A role and the external id presented with it.
+type RoleKey = (String, String);
+
+/// Held while one attempt asks STS for a role's credentials.
+type Turn = Arc<tokio::sync::Mutex<()>>;
+
 struct Cached {
     credentials: Credentials,
     expires_at: Timestamp,
@@ -33,7 +40,10 @@ struct Cached {
 pub struct RoleCredentials {
     sts: crate::lazy_client::LazyClient<aws_sdk_sts::Client>,
     clock: Arc<dyn Clock>,
-    cache: Mutex<HashMap<(String, String), Cached>>,
+    cache: Mutex<HashMap<RoleKey, Cached>>,
+    /// One turn per role and external id: the first attempt that misses the cache
+    /// calls STS, the others wait and then read what it stored.
+    turns: Mutex<HashMap<RoleKey, Turn>>,
 }
 
 impl std::fmt::Debug for RoleCredentials {
@@ -48,7 +58,16 @@ impl RoleCredentials {
             sts,
             clock,
             cache: Mutex::new(HashMap::new()),
+            turns: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The cached credentials for `key`, when still good to use at `now`.
+    fn cached(&self, key: &RoleKey, now: Timestamp) -> Option<Credentials> {
+        let cache = self.cache.lock().ok()?;
+        let c = cache.get(key)?;
+        (c.expires_at.millis_since(now) > RENEW_BEFORE_MS || now.millis_since(c.fetched_at) < FRESH_MS)
+            .then(|| c.credentials.clone())
     }
 
     /// Credentials for `role` with `external_id`: cached ones while they have more
@@ -57,12 +76,18 @@ impl RoleCredentials {
     /// back as the attempt's outcome (a refused AssumeRole is a 403).
     pub async fn credentials_for(&self, role: &str, external_id: &str) -> Result<Credentials, AttemptOutcome> {
         let key = (role.to_owned(), external_id.to_owned());
+        if let Some(c) = self.cached(&key, self.clock.now()) {
+            return Ok(c);
+        }
+        let turn = match self.turns.lock() {
+            Ok(mut turns) => turns.entry(key.clone()).or_default().clone(),
+            Err(_) => Arc::default(),
+        };
+        let _turn = turn.lock().await;
+        // Another attempt may have fetched them while this one waited.
         let now = self.clock.now();
-        if let Ok(cache) = self.cache.lock()
-            && let Some(c) = cache.get(&key)
-            && (c.expires_at.millis_since(now) > RENEW_BEFORE_MS || now.millis_since(c.fetched_at) < FRESH_MS)
-        {
-            return Ok(c.credentials.clone());
+        if let Some(c) = self.cached(&key, now) {
+            return Ok(c);
         }
         let sts = self.sts.get();
         let out = sts

@@ -10,6 +10,7 @@
 
 use super::*;
 use aws_sdk_dynamodb::primitives::Blob;
+use courier_core::hex::encode as hex;
 use std::borrow::Cow;
 
 pub(super) fn s(v: impl Into<String>) -> AttributeValue {
@@ -61,26 +62,13 @@ pub(super) fn body_hash(body: &str) -> String {
     courier_app::shared_body::hash(body)
 }
 
-/// Lowercase hex of `bytes`.
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The bytes of a SHA-256 in lowercase hex (what [`hex`] gives back exactly); `None`
 /// for any other text.
 fn sha256_bytes(hash: &str) -> Option<Vec<u8>> {
-    let nibble = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    };
-    if hash.len() != 64 {
+    if hash.len() != 64 || hash.bytes().any(|c| c.is_ascii_uppercase()) {
         return None;
     }
-    hash.as_bytes()
-        .chunks_exact(2)
-        .map(|pair| Some((nibble(pair[0])? << 4) | nibble(pair[1])?))
-        .collect()
+    courier_core::hex::decode(hash)
 }
 
 /// A delivery's [`BODY_HASH`] as stored: the SHA-256's 32 bytes as Binary (40 bytes
