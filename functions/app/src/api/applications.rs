@@ -8,6 +8,7 @@ use super::Api;
 use super::body::ApiJson;
 use super::endpoint_limits;
 use super::limits::{MAX_APPLICATION_NAME, MAX_METADATA_BYTES, MAX_PORTAL_MAX_ENDPOINTS, MAX_UID_LEN};
+use super::patch::Patch;
 use super::problem::{ApiError, ApiResult};
 use super::query::{list_query, query_params};
 use super::routes::{Authed, Id, page_reply, reply};
@@ -17,17 +18,12 @@ use crate::model::{Application, Endpoint, EndpointDefaults, PORTAL_PRESETS, Port
 use crate::ports::PortError;
 use crate::sender::PortRng;
 use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::ids::{ApplicationId, EndpointId};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
-
-/// A field that may be sent as `null` to clear it: absent is `None`, `null` is
-/// `Some(Value::Null)`.
-pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
-}
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -42,10 +38,10 @@ pub(crate) struct CreateApplication {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct UpdateApplication {
     name: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    uid: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    metadata: Option<Value>,
+    #[serde(default)]
+    uid: Patch<Value>,
+    #[serde(default)]
+    metadata: Patch<Value>,
     /// Fields absent keep their value.
     portal: Option<Value>,
 }
@@ -170,10 +166,10 @@ fn portal_settings(value: &Value, current: &PortalSettings) -> ApiResult<PortalS
                         ..e
                     };
                     match k.as_str() {
-                        "rateLimit" => endpoint_limits::rate_limit(Some(v))
+                        "rateLimit" => endpoint_limits::rate_limit(Patch::Set(v))
                             .map_err(prefixed)?
                             .apply(&mut defaults.rate_limit),
-                        "maxInFlight" => endpoint_limits::max_in_flight(Some(v))
+                        "maxInFlight" => endpoint_limits::max_in_flight(Patch::Set(v))
                             .map_err(prefixed)?
                             .apply(&mut defaults.max_in_flight),
                         other => {
@@ -243,7 +239,7 @@ pub(crate) async fn create(
         live_endpoints: 0,
     };
     match api.applications.create_application(&app).await {
-        Ok(()) => Ok(reply(201, &application_view(&app))),
+        Ok(()) => Ok(reply(StatusCode::CREATED, &application_view(&app))),
         // Ids are fresh, so a conflict is the uid.
         Err(PortError::Conflict(_)) => Err(uid_taken(app.uid.as_deref().unwrap_or_default())),
         Err(e) => Err(e.into()),
@@ -268,7 +264,7 @@ pub(crate) async fn list(
 /// `GET /v1/applications/{id}`
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let app = api.load_application(&tenant, &id).await?;
-    Ok(reply(200, &application_view(&app)))
+    Ok(reply(StatusCode::OK, &application_view(&app)))
 }
 
 /// `PATCH /v1/applications/{id}`
@@ -282,18 +278,18 @@ pub(crate) async fn update(
         check_name(n)?;
     }
     let uid = match body.uid {
-        None => None,
-        Some(Value::Null) => Some(None),
-        Some(Value::String(u)) => {
+        Patch::Keep => None,
+        Patch::Clear => Some(None),
+        Patch::Set(Value::String(u)) => {
             check_uid(&u)?;
             Some(Some(u))
         }
-        Some(_) => return Err(ApiError::validation("field `uid` must be a string or null")),
+        Patch::Set(_) => return Err(ApiError::validation("field `uid` must be a string or null")),
     };
     let metadata = match body.metadata {
-        None => None,
-        Some(Value::Null) => Some(None),
-        Some(m) => {
+        Patch::Keep => None,
+        Patch::Clear => Some(None),
+        Patch::Set(m) => {
             check_metadata(&m)?;
             Some(Some(m))
         }
@@ -327,7 +323,7 @@ pub(crate) async fn update(
         app.version += 1;
         app.updated_at = api.clock.now().max(app.updated_at);
         match api.applications.update_application(&app, expected).await {
-            Ok(()) => return Ok(reply(200, &application_view(&app))),
+            Ok(()) => return Ok(reply(StatusCode::OK, &application_view(&app))),
             Err(PortError::Conflict(_)) => continue,
             Err(e) => return Err(e.into()),
         }
@@ -392,7 +388,7 @@ pub(crate) async fn delete(
     if !api.applications.delete_application(&tenant.id, &app.id).await? {
         return Err(ApiError::not_found("application"));
     }
-    Ok(reply(200, &json!({"id": app.id, "deleted": true})))
+    Ok(reply(StatusCode::OK, &json!({"id": app.id, "deleted": true})))
 }
 
 impl Api {

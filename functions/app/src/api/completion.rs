@@ -17,6 +17,7 @@ use crate::model::{AwaitingCompletion, Delivery};
 use crate::sender::{AttemptDone, Recorder, StepError, StepOutcome};
 use axum::body::Bytes;
 use axum::extract::{Request, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::ids::{AttemptId, DeliveryId};
 use serde::Deserialize;
@@ -214,7 +215,7 @@ impl Api {
         };
         match recorder.finish(&message, &endpoint, delivery, done).await {
             Ok(StepOutcome::Attempted { attempt, delivery }) => Ok(reply(
-                200,
+                StatusCode::OK,
                 &json!({"attempt": attempt_view(&attempt), "delivery": delivery_view(&delivery)}),
             )),
             Ok(_) => Err(ApiError::conflict(

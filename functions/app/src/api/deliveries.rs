@@ -9,6 +9,7 @@ use super::routes::{Authed, Id, IdPair, page_reply, reply};
 use super::views::{attempt_view, delivery_view, expired};
 use crate::model::{Delivery, Tenant};
 use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::ids::{AttemptId, DeliveryId};
 use serde_json::Value;
@@ -43,7 +44,7 @@ pub(crate) fn delivery_page(api: &Api, page: &crate::model::Page<Delivery>) -> R
 /// `GET /v1/deliveries/{id}`
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let d = api.load_delivery(&tenant, &id).await?;
-    Ok(reply(200, &delivery_view(&d)))
+    Ok(reply(StatusCode::OK, &delivery_view(&d)))
 }
 
 /// `GET /v1/deliveries/{id}/attempts`: one page (`limit`, `cursor`), oldest first,
@@ -84,7 +85,7 @@ pub(crate) async fn attempt(
         .await?
         .filter(|a| !expired(a.expires_at, now))
         .ok_or_else(|| ApiError::not_found("attempt"))?;
-    Ok(reply(200, &attempt_view(&a)))
+    Ok(reply(StatusCode::OK, &attempt_view(&a)))
 }
 
 impl Api {

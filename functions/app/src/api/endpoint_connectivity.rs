@@ -6,6 +6,7 @@
 //! they keep the stored value.
 
 use super::Api;
+use super::patch::Patch;
 use super::problem::{ApiError, ApiResult, ProblemCode};
 use crate::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient, TlsMaterial};
 use crate::model::Credential;
@@ -106,20 +107,20 @@ impl Api {
     /// Courier does not go).
     pub(crate) async fn connectivity(
         &self,
-        auth: Option<Option<&AuthIn>>,
-        tls: Option<Option<&TlsIn>>,
+        auth: Patch<&AuthIn>,
+        tls: Patch<&TlsIn>,
         current: Option<&Connectivity>,
         now: Timestamp,
     ) -> ApiResult<Connectivity> {
         let stored = current.map(|c| &c.credentials);
         let mut credentials = stored.cloned().unwrap_or_default();
         let auth = match auth {
-            None => current.and_then(|c| c.auth.clone()),
-            Some(None) => {
+            Patch::Keep => current.and_then(|c| c.auth.clone()),
+            Patch::Clear => {
                 credentials.oauth_client_secret = None;
                 None
             }
-            Some(Some(given)) => {
+            Patch::Set(given) => {
                 let (client, secret) = self
                     .oauth_client(
                         given,
@@ -133,12 +134,12 @@ impl Api {
             }
         };
         let tls = match tls {
-            None => current.and_then(|c| c.tls.clone()),
-            Some(None) => {
+            Patch::Keep => current.and_then(|c| c.tls.clone()),
+            Patch::Clear => {
                 credentials.tls_client_key = None;
                 None
             }
-            Some(Some(given)) => {
+            Patch::Set(given) => {
                 let (settings, key) = self.endpoint_tls(
                     given,
                     stored

@@ -16,6 +16,7 @@ use crate::operational::Notice;
 use crate::sender::PortRng;
 use axum::extract::State;
 use axum::http::HeaderMap;
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::health::{HealthEvent, SmartHealth};
 use courier_core::ids::EventId;
@@ -60,7 +61,7 @@ pub(crate) async fn disable(
         let notice = Notice::disabled(&e, DisableCause::ByHand, e.updated_at, now);
         api.notifier(&headers).emit_or_warn(&notice).await;
     }
-    Ok(reply(200, &endpoint_view(&e, now)))
+    Ok(reply(StatusCode::OK, &endpoint_view(&e, now)))
 }
 
 /// `POST /v1/endpoints/{id}/revoke`
@@ -79,7 +80,7 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
     {
         api.release_endpoint_slot(&tenant, app).await?;
     }
-    Ok(reply(200, &endpoint_view(&e, api.clock.now())))
+    Ok(reply(StatusCode::OK, &endpoint_view(&e, api.clock.now())))
 }
 
 /// `POST /v1/endpoints/{id}/enable`, with `replaySince` re-sending what the endpoint
@@ -133,7 +134,7 @@ pub(crate) async fn enable(
             },
         };
     }
-    Ok(reply(200, &view))
+    Ok(reply(StatusCode::OK, &view))
 }
 
 /// `POST /v1/endpoints/{id}/secrets/rotate`: a new active secret; the current one
@@ -174,7 +175,7 @@ pub(crate) async fn rotate_secret(
         .await?;
     let mut view = endpoint_view(&e, api.clock.now());
     view["secret"] = json!(text);
-    Ok(reply(200, &view))
+    Ok(reply(StatusCode::OK, &view))
 }
 
 /// `POST /v1/endpoints/{id}/test`: a `courier.test` event to this endpoint only.
@@ -216,7 +217,7 @@ pub(crate) async fn test(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id
     }
     ingest::store_and_enqueue(api.deliveries.as_ref(), &api.planner, &event, &deliveries, now).await?;
     Ok(reply(
-        202,
+        StatusCode::ACCEPTED,
         &json!({"eventId": event.id, "deliveryId": deliveries.first().map(|d| d.id.clone())}),
     ))
 }

@@ -2,42 +2,19 @@
 //! on its own with a 400 naming the field, `null` on `PATCH` removing the setting.
 
 use super::limits::MAX_BURST;
+use super::patch::Patch;
 use super::problem::{ApiError, ApiResult};
 use crate::model::RateLimitSetting;
 use courier_core::limiter::{MAX_IN_FLIGHT, MIN_IN_FLIGHT};
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-/// Keeps an explicit `null` (`Some(Value::Null)`) apart from an absent field (`None`).
-pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
-}
-
-/// A change to one setting: leave it, clear it, or set it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Change<T> {
-    Keep,
-    Clear,
-    Set(T),
-}
-
-impl<T: Copy> Change<T> {
-    pub(crate) fn apply(self, current: &mut Option<T>) {
-        match self {
-            Change::Keep => {}
-            Change::Clear => *current = None,
-            Change::Set(v) => *current = Some(v),
-        }
-    }
-}
-
 /// `rateLimit`: `{perSecond, burst?}`, perSecond 0.1..=10000, burst 1..=100000.
-pub(crate) fn rate_limit(value: Option<&Value>) -> ApiResult<Change<RateLimitSetting>> {
+pub(crate) fn rate_limit(value: Patch<&Value>) -> ApiResult<Patch<RateLimitSetting>> {
     let obj = match value {
-        None => return Ok(Change::Keep),
-        Some(Value::Null) => return Ok(Change::Clear),
-        Some(Value::Object(o)) => o,
-        Some(_) => {
+        Patch::Keep => return Ok(Patch::Keep),
+        Patch::Clear | Patch::Set(Value::Null) => return Ok(Patch::Clear),
+        Patch::Set(Value::Object(o)) => o,
+        Patch::Set(_) => {
             return Err(ApiError::validation(
                 "field `rateLimit` must be an object {perSecond, burst?}",
             ));
@@ -62,18 +39,18 @@ pub(crate) fn rate_limit(value: Option<&Value>) -> ApiResult<Change<RateLimitSet
     setting
         .limit()
         .map_err(|e| ApiError::validation(format!("field `{}` {}", e.field, e.reason)))?;
-    Ok(Change::Set(setting))
+    Ok(Patch::Set(setting))
 }
 
 /// `maxInFlight`: a whole number 1..=1000.
-pub(crate) fn max_in_flight(value: Option<&Value>) -> ApiResult<Change<u32>> {
+pub(crate) fn max_in_flight(value: Patch<&Value>) -> ApiResult<Patch<u32>> {
     match value {
-        None => Ok(Change::Keep),
-        Some(Value::Null) => Ok(Change::Clear),
-        Some(v) => v
+        Patch::Keep => Ok(Patch::Keep),
+        Patch::Clear | Patch::Set(Value::Null) => Ok(Patch::Clear),
+        Patch::Set(v) => v
             .as_u64()
             .filter(|n| (u64::from(MIN_IN_FLIGHT)..=u64::from(MAX_IN_FLIGHT)).contains(n))
-            .map(|n| Change::Set(n as u32))
+            .map(|n| Patch::Set(n as u32))
             .ok_or_else(|| {
                 ApiError::validation(format!(
                     "field `maxInFlight` must be a whole number from {MIN_IN_FLIGHT} to {MAX_IN_FLIGHT}"

@@ -10,6 +10,7 @@ use super::endpoint_limits;
 use super::limits::{
     MAX_DESCRIPTION, MAX_FAILING_AFTER, MAX_LONG_RUNNING_SECONDS, MAX_TIMEOUT_MS, MAX_URL_LEN, MIN_TIMEOUT_MS,
 };
+use super::patch::Patch;
 use super::portal_access::{Portal, PortalAccess};
 use super::portal_fields::{self, PortalChange};
 use super::problem::{ApiError, ApiResult, ProblemCode};
@@ -23,6 +24,7 @@ use crate::ports::PortError;
 use crate::sender::PortRng;
 use crate::sender::settle;
 use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::decide::LatencyClass;
 use courier_core::decide::SettleReason;
@@ -51,10 +53,10 @@ pub(crate) struct CreateEndpoint {
     application_id: Option<String>,
     filter_types: Option<Vec<String>>,
     channels: Option<Vec<String>>,
-    #[serde(default, deserialize_with = "endpoint_limits::present")]
-    rate_limit: Option<Value>,
-    #[serde(default, deserialize_with = "endpoint_limits::present")]
-    max_in_flight: Option<Value>,
+    #[serde(default)]
+    rate_limit: Patch<Value>,
+    #[serde(default)]
+    max_in_flight: Patch<Value>,
     failing_after: Option<u32>,
     headers: Option<Vec<HeaderIn>>,
     auth: Option<AuthIn>,
@@ -71,27 +73,23 @@ pub(crate) struct UpdateEndpoint {
     long_running_allowance_seconds: Option<u64>,
     timeout_ms: Option<u64>,
     description: Option<String>,
-    #[serde(default, deserialize_with = "endpoint_limits::present")]
-    rate_limit: Option<Value>,
-    #[serde(default, deserialize_with = "endpoint_limits::present")]
-    max_in_flight: Option<Value>,
-    /// Absent: unchanged; null: cleared.
-    #[serde(default, deserialize_with = "nullable")]
-    application_id: Option<Option<String>>,
-    #[serde(default, deserialize_with = "nullable")]
-    filter_types: Option<Option<Vec<String>>>,
-    #[serde(default, deserialize_with = "nullable")]
-    channels: Option<Option<Vec<String>>>,
+    #[serde(default)]
+    rate_limit: Patch<Value>,
+    #[serde(default)]
+    max_in_flight: Patch<Value>,
+    #[serde(default)]
+    application_id: Patch<String>,
+    #[serde(default)]
+    filter_types: Patch<Vec<String>>,
+    #[serde(default)]
+    channels: Patch<Vec<String>>,
     failing_after: Option<u32>,
-    /// Absent: unchanged; null: none.
-    #[serde(default, deserialize_with = "nullable")]
-    headers: Option<Option<Vec<HeaderIn>>>,
-    /// Absent: unchanged; null: removed.
-    #[serde(default, deserialize_with = "nullable")]
-    auth: Option<Option<AuthIn>>,
-    /// Absent: unchanged; null: removed.
-    #[serde(default, deserialize_with = "nullable")]
-    tls: Option<Option<TlsIn>>,
+    #[serde(default)]
+    headers: Patch<Vec<HeaderIn>>,
+    #[serde(default)]
+    auth: Patch<AuthIn>,
+    #[serde(default)]
+    tls: Patch<TlsIn>,
 }
 
 /// `failingAfter`: 1 to [`MAX_FAILING_AFTER`] failed attempts in a row.
@@ -102,16 +100,6 @@ fn check_failing_after(n: Option<u32>) -> ApiResult<Option<u32>> {
         ))),
         _ => Ok(n),
     }
-}
-
-/// A present field as `Some` (holding `None` for an explicit null), so a PATCH can
-/// tell "clear it" from "leave it".
-fn nullable<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Option::<T>::deserialize(d).map(Some)
 }
 
 /// Checks `filterTypes` and `channels`, naming the first bad entry.
@@ -252,7 +240,7 @@ pub(crate) async fn list(
 /// `GET /v1/endpoints/{id}`
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let e = api.load_endpoint(&tenant, &id).await?;
-    Ok(reply(200, &endpoint_view(&e, api.clock.now())))
+    Ok(reply(StatusCode::OK, &endpoint_view(&e, api.clock.now())))
 }
 
 /// `PATCH /v1/endpoints/{id}`
@@ -327,7 +315,7 @@ impl Api {
                     None,
                     &PortalChange {
                         policy: Some((&body.policy, &policy)),
-                        application_id: body.application_id.as_deref().map(Some),
+                        application_id: body.application_id.as_deref().map_or(Patch::Keep, Patch::Set),
                         rate_limit: rate_change,
                         max_in_flight: cap_change,
                         timeout_ms: body.timeout_ms,
@@ -379,7 +367,12 @@ impl Api {
         };
         let now = self.clock.now();
         let Connectivity { auth, tls, credentials } = self
-            .connectivity(Some(body.auth.as_ref()), Some(body.tls.as_ref()), None, now)
+            .connectivity(
+                Patch::given_or_clear(body.auth.as_ref()),
+                Patch::given_or_clear(body.tls.as_ref()),
+                None,
+                now,
+            )
             .await?;
         let secret = self.new_secret()?;
         let health = policy.health.smart_rules().map(|_| SmartHealth::new(now));
@@ -437,7 +430,7 @@ impl Api {
         }
         let mut view = endpoint_view(&endpoint, now);
         view["secret"] = json!(secret.to_text());
-        Ok(reply(201, &view))
+        Ok(reply(StatusCode::CREATED, &view))
     }
 
     /// The `url` or `destination` a body gives (none: neither); both is 400.
@@ -486,15 +479,19 @@ impl Api {
         let allowance = check_allowance(body.long_running_allowance_seconds)?;
         check_timeout(body.timeout_ms)?;
         check_subscription(
-            body.filter_types.as_ref().and_then(Option::as_deref),
-            body.channels.as_ref().and_then(Option::as_deref),
+            body.filter_types.value().map(Vec::as_slice),
+            body.channels.value().map(Vec::as_slice),
         )?;
         let rate_limit = endpoint_limits::rate_limit(body.rate_limit.as_ref())?;
         let max_in_flight = endpoint_limits::max_in_flight(body.max_in_flight.as_ref())?;
         let failing_after = check_failing_after(body.failing_after)?;
         let portal_change = PortalChange {
             policy: body.policy.as_ref().zip(policy.as_ref()),
-            application_id: body.application_id.as_ref().map(|a| a.as_deref()),
+            application_id: match &body.application_id {
+                Patch::Keep => Patch::Keep,
+                Patch::Clear => Patch::Clear,
+                Patch::Set(a) => Patch::Set(a.as_str()),
+            },
             rate_limit,
             max_in_flight,
             timeout_ms: body.timeout_ms,
@@ -505,15 +502,15 @@ impl Api {
             // A portal may only send its endpoint's application unchanged (checked
             // below, on the endpoint as stored): never looked up, so nothing about
             // other applications can be learnt from the answer.
-            (_, Some(_)) => None,
-            (Some(Some(raw)), None) => Some(Some(self.resolve_application(tenant, raw).await?.id)),
-            (Some(None), None) => Some(None),
-            (None, None) => None,
+            (_, Some(_)) => Patch::Keep,
+            (Patch::Set(raw), None) => Patch::Set(self.resolve_application(tenant, raw).await?.id),
+            (Patch::Clear, None) => Patch::Clear,
+            (Patch::Keep, None) => Patch::Keep,
         };
         if let Some(access) = portal {
             let current = self.load_endpoint(tenant, id).await?;
             portal_fields::check_change(access, Some(&current), &portal_change)?;
-            if let Some(Some(f)) = &body.filter_types {
+            if let Patch::Set(f) = &body.filter_types {
                 self.check_portal_filter_types(tenant, f, current.filter_types.as_deref())
                     .await?;
             }
@@ -524,7 +521,7 @@ impl Api {
         // Checked before the write (admission is asynchronous): a credential left
         // out falls back to the one stored now.
         let connectivity = match (&body.auth, &body.tls) {
-            (None, None) => None,
+            (Patch::Keep, Patch::Keep) => None,
             (auth, tls) => {
                 // A value left out keeps the stored one, which a new certificate is
                 // checked against: opened here, sealed again before the write.
@@ -536,13 +533,8 @@ impl Api {
                     credentials: opened.credentials,
                 };
                 Some(
-                    self.connectivity(
-                        auth.as_ref().map(Option::as_ref),
-                        tls.as_ref().map(Option::as_ref),
-                        Some(&current),
-                        self.clock.now(),
-                    )
-                    .await?,
+                    self.connectivity(auth.as_ref(), tls.as_ref(), Some(&current), self.clock.now())
+                        .await?,
                 )
             }
         };
@@ -585,34 +577,28 @@ impl Api {
                 if let Some(l) = body.latency_class {
                     e.latency_class = l;
                 }
-                if let Some(a) = &application_id {
-                    e.application_id = a.clone();
-                }
-                if let Some(f) = &body.filter_types {
-                    e.filter_types = f.clone();
-                }
-                if let Some(c) = &body.channels {
-                    e.channels = c.clone();
-                }
+                application_id.clone().apply(&mut e.application_id);
+                body.filter_types.clone().apply(&mut e.filter_types);
+                body.channels.clone().apply(&mut e.channels);
                 rate_limit.apply(&mut e.rate_limit);
                 max_in_flight.apply(&mut e.max_in_flight);
                 if let Some(n) = failing_after {
                     e.failing_after = Some(n);
                 }
                 match &body.headers {
-                    None => {}
-                    Some(None) => e.headers.clear(),
-                    Some(Some(given)) => {
+                    Patch::Keep => {}
+                    Patch::Clear => e.headers.clear(),
+                    Patch::Set(given) => {
                         e.headers =
                             endpoint_headers::headers_from(given, &e.headers, e.policy.attempt_header.as_deref())?;
                     }
                 }
                 if let Some(c) = &connectivity {
-                    if body.auth.is_some() {
+                    if body.auth.is_given() {
                         e.auth = c.auth.clone();
                         e.credentials.oauth_client_secret = c.credentials.oauth_client_secret.clone();
                     }
-                    if body.tls.is_some() {
+                    if body.tls.is_given() {
                         e.tls = c.tls.clone();
                         e.credentials.tls_client_key = c.credentials.tls_client_key.clone();
                     }
@@ -640,7 +626,7 @@ impl Api {
                 self.take_endpoint_slot(tenant, new, false).await?;
             }
         }
-        Ok(reply(200, &endpoint_view(&e, self.clock.now())))
+        Ok(reply(StatusCode::OK, &endpoint_view(&e, self.clock.now())))
     }
 
     /// Revokes the endpoint and marks it deleted; its waiting deliveries settle as
@@ -664,7 +650,7 @@ impl Api {
             self.release_endpoint_slot(tenant, app).await?;
         }
         self.settle_waiting(&e).await?;
-        Ok(reply(200, &endpoint_view(&e, self.clock.now())))
+        Ok(reply(StatusCode::OK, &endpoint_view(&e, self.clock.now())))
     }
 
     /// Settles the endpoint's deliveries that wait for an attempt (scheduled,

@@ -6,9 +6,9 @@
 //! `payload_invalid` with the JSON pointer of the first failure).
 
 use super::Api;
-use super::applications::present;
 use super::body::ApiJson;
 use super::limits::{MAX_DESCRIPTION, MAX_EXAMPLE_BYTES};
+use super::patch::Patch;
 use super::problem::{ApiError, ApiResult};
 use super::query::list_query;
 use super::routes::{Authed, Id, page_reply, reply};
@@ -16,6 +16,7 @@ use crate::model::{EventType, Tenant};
 use crate::payload_schema;
 use crate::ports::PortError;
 use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::Timestamp;
 use courier_core::subscription::check_type_name;
@@ -36,13 +37,13 @@ pub(crate) struct CreateEventType {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct UpdateEventType {
-    #[serde(default, deserialize_with = "present")]
-    description: Option<Value>,
+    #[serde(default)]
+    description: Patch<Value>,
     deprecated: Option<bool>,
-    #[serde(default, deserialize_with = "present")]
-    schema: Option<Value>,
-    #[serde(default, deserialize_with = "present")]
-    example: Option<Value>,
+    #[serde(default)]
+    schema: Patch<Value>,
+    #[serde(default)]
+    example: Patch<Value>,
 }
 
 fn check_description(d: &str) -> ApiResult<()> {
@@ -131,7 +132,7 @@ pub(crate) async fn create(
         updated_at: now,
     };
     match api.applications.create_event_type(&event_type).await {
-        Ok(()) => Ok(reply(201, &event_type_view(&event_type))),
+        Ok(()) => Ok(reply(StatusCode::CREATED, &event_type_view(&event_type))),
         Err(PortError::Conflict(_)) => Err(ApiError::conflict(format!(
             "event type {:?} exists; change it with PATCH",
             event_type.name
@@ -161,7 +162,7 @@ pub(crate) async fn list(
 /// `GET /v1/event-types/{name}`
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(name): Id) -> ApiResult<Response> {
     let t = api.load_event_type(&tenant, &name).await?;
-    Ok(reply(200, &event_type_view(&t)))
+    Ok(reply(StatusCode::OK, &event_type_view(&t)))
 }
 
 /// `PATCH /v1/event-types/{name}`: `description`, `schema` and `example` may be
@@ -173,37 +174,24 @@ pub(crate) async fn update(
     ApiJson { value: body, .. }: ApiJson<UpdateEventType>,
 ) -> ApiResult<Response> {
     let description = match body.description {
-        None => None,
-        Some(Value::Null) => Some(None),
-        Some(Value::String(d)) => {
+        Patch::Keep => Patch::Keep,
+        Patch::Clear => Patch::Clear,
+        Patch::Set(Value::String(d)) => {
             check_description(&d)?;
-            Some(Some(d))
+            Patch::Set(d)
         }
-        Some(_) => return Err(ApiError::validation("field `description` must be a string or null")),
+        Patch::Set(_) => return Err(ApiError::validation("field `description` must be a string or null")),
     };
-    let schema = match body.schema {
-        None => None,
-        Some(Value::Null) => Some(None),
-        Some(s) => {
-            check_schema(&s)?;
-            Some(Some(s))
-        }
-    };
-    let mut t = api.load_event_type(&tenant, &name).await?;
-    if let Some(d) = description {
-        t.description = d;
+    if let Patch::Set(s) = &body.schema {
+        check_schema(s)?;
     }
+    let mut t = api.load_event_type(&tenant, &name).await?;
+    description.apply(&mut t.description);
     if let Some(d) = body.deprecated {
         t.deprecated = d;
     }
-    if let Some(s) = schema {
-        t.schema = s;
-    }
-    match body.example {
-        None => {}
-        Some(Value::Null) => t.example = None,
-        Some(e) => t.example = Some(e),
-    }
+    body.schema.apply(&mut t.schema);
+    body.example.apply(&mut t.example);
     // The example kept must still match the schema kept, whichever of them changed.
     if let Some(e) = &t.example {
         check_example(e, t.schema.as_ref())?;
@@ -211,7 +199,7 @@ pub(crate) async fn update(
     // Strictly later than before: compiled schemas are cached by `updatedAt`.
     t.updated_at = api.clock.now().max(Timestamp(t.updated_at.millis() + 1));
     match api.applications.update_event_type(&t).await {
-        Ok(()) => Ok(reply(200, &event_type_view(&t))),
+        Ok(()) => Ok(reply(StatusCode::OK, &event_type_view(&t))),
         // Only a type that is gone fails to update.
         Err(PortError::Conflict(_)) => Err(ApiError::not_found("event type")),
         Err(e) => Err(e.into()),

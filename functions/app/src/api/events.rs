@@ -92,7 +92,7 @@ pub(crate) async fn get(
         .get_event(&tenant.id, &id)
         .await?
         .ok_or_else(|| ApiError::not_found("event"))?;
-    Ok(reply(200, &event_view(&event)))
+    Ok(reply(StatusCode::OK, &event_view(&event)))
 }
 
 /// `GET /v1/events/{id}/deliveries`: the event's deliveries (those named at ingest,
@@ -143,7 +143,7 @@ impl Api {
             Prepared::Answered(resp) => Ok(resp),
             Prepared::Write(w) => {
                 self.write_event(tenant, &w.event, &w.deliveries, w.now).await?;
-                Ok(reply(202, &w.answer))
+                Ok(reply(StatusCode::ACCEPTED, &w.answer))
             }
         }
     }

@@ -16,6 +16,7 @@ use crate::ingest_batch::{HeldQueue, send_ahead_batch, send_held};
 use crate::model::Tenant;
 use crate::request_reads::{OnceEndpoints, OnceEventTypes};
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
 use serde::Deserialize;
@@ -117,7 +118,7 @@ pub(crate) async fn create(
             item
         })
         .collect();
-    Ok(reply(207, &json!({"results": results})))
+    Ok(reply(StatusCode::MULTI_STATUS, &json!({"results": results})))
 }
 
 /// A batch entry after its checks: answered already (a repeat of its

@@ -24,6 +24,7 @@ mod fanout;
 mod idempotency;
 pub mod limits;
 mod list_bytes;
+pub mod patch;
 mod portal;
 mod portal_access;
 mod portal_fields;

@@ -21,6 +21,7 @@ use super::problem::{ApiError, ApiResult, ProblemCode};
 use super::routes::{Authed, Id, reply};
 use crate::model::{Application, PortalSettings, Tenant};
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use base64::Engine;
@@ -179,7 +180,7 @@ impl Api {
         // The token rides in the fragment: browsers never send it to the server.
         let url = format!("{}#portal={token}", console_base(headers));
         Ok(reply(
-            201,
+            StatusCode::CREATED,
             &json!({
                 "id": link.id,
                 "url": url,
@@ -349,7 +350,7 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
     link.revoked = true;
     api.store_link(&owner, &link).await?;
     Ok(reply(
-        200,
+        StatusCode::OK,
         &json!({"id": link.id, "revoked": true, "expiresAt": link.expires_at.to_rfc3339()}),
     ))
 }
@@ -371,7 +372,7 @@ pub(crate) async fn session(Portal(access): Portal) -> ApiResult<Response> {
         .as_ref()
         .map(|s: &BTreeSet<EndpointId>| s.iter().map(ToString::to_string).collect());
     Ok(reply(
-        200,
+        StatusCode::OK,
         &json!({
             "linkId": access.link_id,
             "applicationId": access.application.as_ref().map(|a| a.id.clone()),

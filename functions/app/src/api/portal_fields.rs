@@ -9,7 +9,7 @@
 //! other field is 403 `portal_forbidden` naming it, unless it is sent unchanged.
 
 use super::Api;
-use super::endpoint_limits::Change;
+use super::patch::Patch;
 use super::portal_access::PortalAccess;
 use super::problem::{ApiError, ApiResult};
 use crate::model::{Endpoint, LimitCeiling, PortalSettings, RateLimitSetting, Tenant};
@@ -25,9 +25,9 @@ fn forbidden(field: &str, why: impl std::fmt::Display) -> ApiError {
 pub(crate) struct PortalChange<'a> {
     pub(crate) policy: Option<(&'a Value, &'a Policy)>,
     /// `Some(None)`: cleared; `Some(Some(raw))`: set to the application `raw` names.
-    pub(crate) application_id: Option<Option<&'a str>>,
-    pub(crate) rate_limit: Change<RateLimitSetting>,
-    pub(crate) max_in_flight: Change<u32>,
+    pub(crate) application_id: Patch<&'a str>,
+    pub(crate) rate_limit: Patch<RateLimitSetting>,
+    pub(crate) max_in_flight: Patch<u32>,
     pub(crate) timeout_ms: Option<u64>,
     pub(crate) latency_class: Option<LatencyClass>,
     pub(crate) long_running_allowance_seconds: Option<u64>,
@@ -101,7 +101,7 @@ pub(crate) fn check_change(
     if let Some((value, policy)) = change.policy {
         check_policy(&settings, value, policy, current.map(|e| &e.policy))?;
     }
-    if let Some(asked) = change.application_id {
+    if let Some(asked) = change.application_id.change() {
         let now = current.and_then(|e| e.application_id.as_deref());
         let app = access.application.as_ref();
         let names_own = |raw: &str| app.is_some_and(|a| a.id == raw || a.uid.as_deref() == Some(raw));
@@ -118,11 +118,11 @@ pub(crate) fn check_change(
     }
     let current_rate = current.and_then(|e| e.rate_limit);
     match change.rate_limit {
-        Change::Keep => {}
-        Change::Clear if ceiling.rate_limit.is_none() || current.is_some_and(|e| e.rate_limit.is_none()) => {}
-        Change::Clear => return Err(forbidden("rateLimit", "cannot be removed through a portal link")),
-        Change::Set(v) if Some(v) == current_rate || ceiling.rate_limit.is_none_or(|c| rate_within(&v, &c)) => {}
-        Change::Set(_) => {
+        Patch::Keep => {}
+        Patch::Clear if ceiling.rate_limit.is_none() || current.is_some_and(|e| e.rate_limit.is_none()) => {}
+        Patch::Clear => return Err(forbidden("rateLimit", "cannot be removed through a portal link")),
+        Patch::Set(v) if Some(v) == current_rate || ceiling.rate_limit.is_none_or(|c| rate_within(&v, &c)) => {}
+        Patch::Set(_) => {
             return Err(forbidden(
                 "rateLimit",
                 "may only be lowered through a portal link, not raised past the operator's",
@@ -131,11 +131,11 @@ pub(crate) fn check_change(
     }
     let current_cap = current.and_then(|e| e.max_in_flight);
     match change.max_in_flight {
-        Change::Keep => {}
-        Change::Clear if ceiling.max_in_flight.is_none() || current.is_some_and(|e| e.max_in_flight.is_none()) => {}
-        Change::Clear => return Err(forbidden("maxInFlight", "cannot be removed through a portal link")),
-        Change::Set(v) if Some(v) == current_cap || ceiling.max_in_flight.is_none_or(|c| v <= c) => {}
-        Change::Set(_) => {
+        Patch::Keep => {}
+        Patch::Clear if ceiling.max_in_flight.is_none() || current.is_some_and(|e| e.max_in_flight.is_none()) => {}
+        Patch::Clear => return Err(forbidden("maxInFlight", "cannot be removed through a portal link")),
+        Patch::Set(v) if Some(v) == current_cap || ceiling.max_in_flight.is_none_or(|c| v <= c) => {}
+        Patch::Set(_) => {
             return Err(forbidden(
                 "maxInFlight",
                 "may only be lowered through a portal link, not raised past the operator's",

@@ -18,6 +18,7 @@ use crate::ports::{PortError, Random};
 use crate::sender::PortRng;
 use axum::extract::State;
 use axum::http::HeaderMap;
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::Timestamp;
 use courier_core::ids::AttemptId;
@@ -302,7 +303,7 @@ impl Api {
             .ok_or_else(ApiError::idempotency_key_required)?;
         let now = self.clock.now();
         match self.replay_keyed(&e, since, until, (key, hash.clone()), now).await? {
-            KeyedReplay::First(answer) => Ok(reply(202, &answer)),
+            KeyedReplay::First(answer) => Ok(reply(StatusCode::ACCEPTED, &answer)),
             KeyedReplay::Repeat(first) => replayed_answer(first, &hash),
         }
     }
@@ -342,7 +343,10 @@ impl Api {
             }
         }
         let created = self.replay_events(&e, &events, now, None, now).await?;
-        Ok(reply(202, &json!({"endpointId": e.id, "replayed": created})))
+        Ok(reply(
+            StatusCode::ACCEPTED,
+            &json!({"endpointId": e.id, "replayed": created}),
+        ))
     }
 
     async fn redeliver(
@@ -401,7 +405,7 @@ impl Api {
         let updated = self.queue_redelivery(&d, &step, now).await?.unwrap_or(d);
         let mut out = answer;
         out["delivery"] = delivery_view(&updated);
-        Ok(reply(202, &out))
+        Ok(reply(StatusCode::ACCEPTED, &out))
     }
 
     /// A repeat of a redeliver call: when the first answer promised an attempt that
@@ -557,7 +561,7 @@ impl Api {
         }
         let now = self.clock.now();
         match self.redrive_marked(&d, now).await {
-            Ok(updated) => Ok(reply(202, &delivery_view(&updated))),
+            Ok(updated) => Ok(reply(StatusCode::ACCEPTED, &delivery_view(&updated))),
             Err(PortError::Conflict(_)) => Err(ApiError::conflict("the delivery changed during this call; retry")),
             Err(e) => Err(e.into()),
         }

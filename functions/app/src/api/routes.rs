@@ -21,15 +21,17 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 
 /// A JSON answer.
-pub(crate) fn reply(status: u16, value: &Value) -> Response {
-    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+pub(crate) fn reply(status: StatusCode, value: &Value) -> Response {
     (status, axum::Json(value)).into_response()
 }
 
 /// A list's answer, the shape every list route shares: one page of items in their
 /// view, and the cursor to the next page (null after the last).
 pub(crate) fn page_reply(items: Vec<Value>, next_cursor: Option<&str>) -> Response {
-    reply(200, &serde_json::json!({"items": items, "nextCursor": next_cursor}))
+    reply(
+        StatusCode::OK,
+        &serde_json::json!({"items": items, "nextCursor": next_cursor}),
+    )
 }
 
 /// The tenant the auth middleware authenticated.
@@ -94,7 +96,7 @@ async fn healthz(State(api): State<Arc<Api>>) -> ApiResult<Response> {
     // The sender's static egress addresses, for receivers' allow-lists (the
     // console shows them); addresses every receiver sees anyway, so not secret.
     Ok(reply(
-        200,
+        StatusCode::OK,
         &json!({"status": "ok", "egressIps": api.settings.egress_ips}),
     ))
 }

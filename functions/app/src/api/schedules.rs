@@ -19,6 +19,7 @@ use crate::schedule::{FireMessage, Occurrence, RecurrenceSpec, RecurringSpec, Sc
 use crate::sender::PortRng;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::Timestamp;
 use courier_core::decide::LatencyClass;
@@ -314,7 +315,7 @@ pub(crate) async fn create(
     }
     api.schedules.store.create_schedule(&schedule).await?;
     api.sync_timer(&schedule).await?;
-    Ok(reply(201, &answer))
+    Ok(reply(StatusCode::CREATED, &answer))
 }
 
 /// `GET /v1/schedules`
@@ -338,7 +339,7 @@ pub(crate) async fn list(
 /// `GET /v1/schedules/{id}`
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let s = api.load_schedule(&tenant, &id).await?;
-    Ok(reply(200, &api.schedule_view(&s)))
+    Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
 }
 
 /// `PUT /v1/schedules/{id}`: new data and recurrence, same id (Greatwait's
@@ -365,7 +366,7 @@ pub(crate) async fn replace(
             s.long_running_allowance_seconds = c.long_running_allowance_seconds;
         })
         .await?;
-    Ok(reply(200, &api.schedule_view(&s)))
+    Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
 }
 
 /// `POST /v1/schedules/{id}/pause`
@@ -373,7 +374,7 @@ pub(crate) async fn pause(State(api): State<Arc<Api>>, Authed(tenant): Authed, I
     let s = api
         .modify_schedule(&tenant, &id, |s| s.state = ScheduleState::Paused)
         .await?;
-    Ok(reply(200, &api.schedule_view(&s)))
+    Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
 }
 
 /// `POST /v1/schedules/{id}/resume`
@@ -381,7 +382,7 @@ pub(crate) async fn resume(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
     let s = api
         .modify_schedule(&tenant, &id, |s| s.state = ScheduleState::Active)
         .await?;
-    Ok(reply(200, &api.schedule_view(&s)))
+    Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
 }
 
 /// `DELETE /v1/schedules/{id}`: the timer first, so nothing fires for a schedule
@@ -390,7 +391,7 @@ pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
     let s = api.load_schedule(&tenant, &id).await?;
     api.schedules.timer.delete_recurring(&s.timer_name()).await?;
     api.schedules.store.delete_schedule(&tenant.id, &s.id).await?;
-    Ok(reply(200, &json!({"id": s.id, "deleted": true})))
+    Ok(reply(StatusCode::OK, &json!({"id": s.id, "deleted": true})))
 }
 
 /// `GET /v1/schedules/{id}/occurrences`: newest planned instant first, each with its

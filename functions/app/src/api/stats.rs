@@ -11,6 +11,7 @@ use super::routes::{Authed, Id, reply};
 use crate::model::{Endpoint, Tenant};
 use crate::stats::{Backlog, Granularity, MAX_SUMMED_ENDPOINTS, StatsCounts, StatsWindow, stats_view};
 use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
 use axum::response::Response;
 use courier_core::Timestamp;
 use std::collections::BTreeMap;
@@ -121,7 +122,7 @@ impl Api {
             && now.0.saturating_sub(at.0) < SUMMED_FOR_MS
             && at.0 <= now.0
         {
-            return Ok(reply(200, answer));
+            return Ok(reply(StatusCode::OK, answer));
         }
         let answer = self.sum_stats(tenant, endpoints, window).await?;
         if let Ok(mut cache) = summed_cache().lock() {
@@ -133,7 +134,7 @@ impl Api {
             }
             cache.insert(key, (now, answer.clone()));
         }
-        Ok(reply(200, &answer))
+        Ok(reply(StatusCode::OK, &answer))
     }
 
     async fn sum_stats(
@@ -216,7 +217,7 @@ pub(crate) async fn endpoint(
     let window = stats_window(query.as_deref(), api.clock.now())?;
     // One endpoint's figures are its counters, read fresh every time.
     let answer = api.sum_stats(&tenant, std::slice::from_ref(&e), &window).await?;
-    Ok(reply(200, &answer))
+    Ok(reply(StatusCode::OK, &answer))
 }
 
 #[cfg(test)]
