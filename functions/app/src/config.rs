@@ -49,6 +49,11 @@ pub const ENV_CREDENTIALS_KEY: &str = "COURIER_CREDENTIALS_KEY";
 /// Lambda's shared addresses. Shown in the console's system settings.
 pub const ENV_EGRESS_IPS: &str = "COURIER_EGRESS_IPS";
 
+/// The AWS endpoint override the SDK configuration reads (`courier_aws`): set only
+/// for `sam local` against LocalStack (the template's `AwsEndpointUrl`) and by
+/// `make run` against an emulator; never in a real deployment.
+pub const ENV_AWS_ENDPOINT_URL: &str = "AWS_ENDPOINT_URL";
+
 /// Every variable a function may read, for the template consistency test.
 pub const ALL_ENV: [&str; 24] = [
     ENV_TABLE,

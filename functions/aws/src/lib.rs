@@ -123,7 +123,7 @@ pub async fn aws_config_from_env() -> Result<aws_config::SdkConfig, NoHttpClient
     if let Some(region) = env_region(|name| std::env::var(name).ok()) {
         loader = loader.region(aws_config::Region::new(region));
     }
-    if let Ok(url) = std::env::var("AWS_ENDPOINT_URL")
+    if let Ok(url) = std::env::var(courier_app::config::ENV_AWS_ENDPOINT_URL)
         && !url.trim().is_empty()
     {
         loader = loader.endpoint_url(url.trim());

@@ -64,8 +64,17 @@ fn sqs(name: &str, text: &str) -> SqsEvent {
 fn env_file_names_exactly_the_variables_the_functions_read() {
     let vars = env_file();
     let named: BTreeSet<&str> = vars.keys().map(String::as_str).collect();
-    let read: BTreeSet<&str> = ALL_ENV.into_iter().collect();
+    // The configuration's variables, and the endpoint override that sends the SDK's
+    // calls to LocalStack.
+    let read: BTreeSet<&str> = ALL_ENV
+        .into_iter()
+        .chain([courier_app::config::ENV_AWS_ENDPOINT_URL])
+        .collect();
     assert_eq!(named, read);
+    assert_eq!(
+        vars.get(courier_app::config::ENV_AWS_ENDPOINT_URL).map(String::as_str),
+        Some("http://localstack:4566")
+    );
     let config = Config::from_map(&vars).unwrap_or_else(|e| panic!("env.json: {e}"));
     assert_eq!(config.table, "courier-local-table");
     assert!(config.allow_http_targets && config.allow_private_targets);
