@@ -245,11 +245,6 @@ impl Endpoint {
     pub fn timeout_ms(&self) -> u64 {
         self.timeout_ms.unwrap_or(self.policy.timeout_ms)
     }
-
-    /// Secrets to sign with at `now`: the active one and unexpired retiring ones.
-    pub fn signing_secrets(&self, now: Timestamp) -> Vec<&SecretRecord> {
-        self.secrets.iter().filter(|s| s.signs_at(now)).collect()
-    }
 }
 
 impl SecretRecord {

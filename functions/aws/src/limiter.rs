@@ -179,21 +179,6 @@ impl DynamoLimiter {
         seen.insert(pk.to_owned(), (state, version), |_| true);
     }
 
-    /// How many endpoints this process remembers a state and a lock for.
-    pub fn remembered_endpoints(&self) -> (usize, usize) {
-        let seen = self
-            .seen
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .len();
-        let locks = self
-            .locks
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .len();
-        (seen, locks)
-    }
-
     fn key(pk: &str) -> Item {
         HashMap::from([
             (PK.to_owned(), AttributeValue::S(pk.to_owned())),
