@@ -1,6 +1,7 @@
 //! Stored records: tenants, endpoints, events, deliveries, attempts and idempotency
-//! records, as the use cases see them. Adapters map them to items; the JSON form here
-//! is also what the API returns (camelCase, RFC 3339 times).
+//! records, as the use cases see them. Adapters map them to items; the API's answers
+//! are built from them in `api::views` (camelCase, RFC 3339 times): field by field,
+//! except the attempt view, which starts from this JSON.
 
 pub use crate::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient};
 use crate::message::Trigger;

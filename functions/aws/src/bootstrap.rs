@@ -1,6 +1,6 @@
 //! Creates Courier's AWS resources when they are missing: the table (on-demand,
-//! with its four GSIs and TTL), the delivery queue with its DLQ and redrive policy,
-//! and the schedule group. Idempotent, for the local runner and the tests; a real
+//! with its four GSIs and TTL), the delivery queue and the slow lane's queue with
+//! their DLQ and redrive policy, and the schedule group. Idempotent, for the local runner and the tests; a real
 //! deployment gets the same resources from `template.yaml`.
 
 use crate::due_index::{GSI_DUE, GSI4PK, GSI4SK};
