@@ -24,9 +24,13 @@ pub mod error;
 pub mod http_client;
 pub mod lazy_client;
 pub mod limiter;
+/// Test harnesses (a Lambda Runtime API stub, the moto server): behind the
+/// `testing` feature, not in the Lambda binaries.
+#[cfg(any(test, feature = "testing"))]
 pub mod runtime_stub;
 pub mod scheduler;
 pub mod sqs;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 pub use dynamo::DynamoStore;
