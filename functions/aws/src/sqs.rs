@@ -7,9 +7,12 @@ use crate::error::from_sdk;
 use crate::lazy_client::LazyClient;
 use async_trait::async_trait;
 use aws_sdk_sqs::Client;
+use aws_sdk_sqs::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_sqs::types::{
-    DeleteMessageBatchRequestEntry, MessageSystemAttributeName, QueueAttributeName, SendMessageBatchRequestEntry,
+    BatchResultErrorEntry, DeleteMessageBatchRequestEntry, MessageSystemAttributeName, QueueAttributeName,
+    SendMessageBatchRequestEntry,
 };
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use courier_app::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Queue};
 use courier_app::store_rules::{DelayOutOfRange, MAX_DELAY_SECONDS};
@@ -50,6 +53,74 @@ fn batch_groups(sizes: &[usize]) -> Vec<std::ops::Range<usize>> {
 pub struct BatchEntryFailed {
     pub code: String,
     pub message: String,
+}
+
+/// A batch call's answer: the ids of the entries that succeeded and the entries
+/// that failed, or the call's own error.
+type BatchAnswer<E> = Result<(Vec<String>, Vec<BatchResultErrorEntry>), SdkError<E, HttpResponse>>;
+
+/// Puts a batch call's answer into `results` (indexed by the ids the entries were
+/// sent with): each success, each failure (SQS's own fault worth retrying, the
+/// caller's not), or, when the call failed as a whole, every entry of `sent` not
+/// yet answered failed as a single call would (the first with the SDK's error).
+fn record_batch_answer<E>(
+    results: &mut [Option<PortResult<()>>],
+    sent: impl Iterator<Item = usize>,
+    answer: BatchAnswer<E>,
+) where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+{
+    match answer {
+        Ok((ok, failed)) => {
+            for id in ok {
+                if let Some(slot) = id.parse::<usize>().ok().and_then(|i| results.get_mut(i)) {
+                    *slot = Some(Ok(()));
+                }
+            }
+            for f in failed {
+                if let Some(slot) = f.id().parse::<usize>().ok().and_then(|i| results.get_mut(i)) {
+                    let why = BatchEntryFailed {
+                        code: f.code().to_owned(),
+                        message: f.message().unwrap_or_default().to_owned(),
+                    };
+                    *slot = Some(Err(if f.sender_fault() {
+                        PortError::Backend(Box::new(why))
+                    } else {
+                        PortError::Unavailable(Box::new(why))
+                    }));
+                }
+            }
+        }
+        Err(e) => {
+            let message = e.to_string();
+            let mut first = Some(from_sdk(e));
+            for i in sent {
+                if let Some(slot) = results.get_mut(i).filter(|s| s.is_none()) {
+                    *slot = Some(Err(first.take().unwrap_or_else(|| {
+                        PortError::Unavailable(Box::new(BatchEntryFailed {
+                            code: "CallFailed".into(),
+                            message: message.clone(),
+                        }))
+                    })));
+                }
+            }
+        }
+    }
+}
+
+/// The results of a batch call, an entry SQS answered for in neither list failed.
+fn unanswered_failed(results: Vec<Option<PortResult<()>>>, call: &str) -> Vec<PortResult<()>> {
+    results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                Err(PortError::Unavailable(Box::new(BatchEntryFailed {
+                    code: "NoAnswer".into(),
+                    message: format!("{call} did not answer for this entry"),
+                })))
+            })
+        })
+        .collect()
 }
 
 /// One message as `ReceiveMessage` returned it.
@@ -155,89 +226,38 @@ impl SqsQueue {
     /// Deletes received messages in calls of ten (`DeleteMessageBatch`, as Lambda's
     /// event source mapping deletes a batch): one result per receipt handle, in order.
     pub async fn delete_batch(&self, receipt_handles: &[&str]) -> Vec<PortResult<()>> {
-        let mut results: Vec<PortResult<()>> = Vec::with_capacity(receipt_handles.len());
-        for (start, chunk) in receipt_handles.chunks(10).enumerate().map(|(n, c)| (n * 10, c)) {
-            let entries: Result<Vec<DeleteMessageBatchRequestEntry>, _> = chunk
-                .iter()
-                .enumerate()
-                .map(|(i, handle)| {
-                    DeleteMessageBatchRequestEntry::builder()
-                        .id((start + i).to_string())
-                        .receipt_handle(*handle)
-                        .build()
-                })
-                .collect();
-            let call = match entries {
-                Ok(entries) => {
-                    self.client()
-                        .delete_message_batch()
-                        .queue_url(&self.queue_url)
-                        .set_entries(Some(entries))
-                        .send()
-                        .await
-                }
-                Err(e) => {
-                    let message = e.to_string();
-                    results.extend(chunk.iter().map(|_| {
-                        Err(PortError::Backend(Box::new(BatchEntryFailed {
-                            code: "InvalidEntry".to_owned(),
-                            message: message.clone(),
-                        })))
-                    }));
-                    continue;
-                }
-            };
-            let mut slots: Vec<Option<PortResult<()>>> = chunk.iter().map(|_| None).collect();
-            match call {
-                Ok(resp) => {
-                    for ok in resp.successful() {
-                        if let Some(slot) = ok
-                            .id()
-                            .parse::<usize>()
-                            .ok()
-                            .and_then(|i| slots.get_mut(i.checked_sub(start)?))
-                        {
-                            *slot = Some(Ok(()));
-                        }
-                    }
-                    for failed in resp.failed() {
-                        if let Some(slot) = failed
-                            .id()
-                            .parse::<usize>()
-                            .ok()
-                            .and_then(|i| slots.get_mut(i.checked_sub(start)?))
-                        {
-                            *slot = Some(Err(PortError::Backend(Box::new(BatchEntryFailed {
-                                code: failed.code().to_owned(),
-                                message: failed.message().unwrap_or_default().to_owned(),
-                            }))));
-                        }
-                    }
-                }
-                Err(e) => {
-                    let message = e.to_string();
-                    let mut first = Some(from_sdk(e));
-                    for slot in &mut slots {
-                        *slot = Some(Err(first.take().unwrap_or_else(|| {
-                            PortError::Unavailable(Box::new(BatchEntryFailed {
-                                code: "CallFailed".to_owned(),
-                                message: message.clone(),
-                            }))
-                        })));
-                    }
+        let mut results: Vec<Option<PortResult<()>>> = Vec::with_capacity(receipt_handles.len());
+        results.resize_with(receipt_handles.len(), || None);
+        for (n, chunk) in receipt_handles.chunks(10).enumerate() {
+            let ids = n * 10..n * 10 + chunk.len();
+            let mut entries = Vec::with_capacity(chunk.len());
+            for (i, handle) in ids.clone().zip(chunk) {
+                match DeleteMessageBatchRequestEntry::builder()
+                    .id(i.to_string())
+                    .receipt_handle(*handle)
+                    .build()
+                {
+                    Ok(entry) => entries.push(entry),
+                    Err(e) => results[i] = Some(Err(PortError::Backend(Box::new(e)))),
                 }
             }
-            // An entry SQS named in neither list did not happen.
-            results.extend(slots.into_iter().map(|s| {
-                s.unwrap_or_else(|| {
-                    Err(PortError::Unavailable(Box::new(BatchEntryFailed {
-                        code: "NotAnswered".to_owned(),
-                        message: "SQS answered neither success nor failure for the entry".to_owned(),
-                    })))
-                })
-            }));
+            if entries.is_empty() {
+                continue;
+            }
+            let call = self
+                .client()
+                .delete_message_batch()
+                .queue_url(&self.queue_url)
+                .set_entries(Some(entries))
+                .send()
+                .await;
+            let answer = call.map(|resp| {
+                let ok: Vec<String> = resp.successful().iter().map(|e| e.id().to_owned()).collect();
+                (ok, resp.failed().to_vec())
+            });
+            record_batch_answer(&mut results, ids, answer);
         }
-        results
+        unanswered_failed(results, "DeleteMessageBatch")
     }
 
     /// Makes a received message visible again after `seconds` (0: now).
@@ -351,59 +371,13 @@ impl Queue for SqsQueue {
                 .set_entries(Some(chunk.iter().map(|(_, e)| e.clone()).collect()))
                 .send()
                 .await;
-            match call {
-                Ok(resp) => {
-                    for ok in resp.successful() {
-                        if let Ok(i) = ok.id().parse::<usize>()
-                            && let Some(slot) = results.get_mut(i)
-                        {
-                            *slot = Some(Ok(()));
-                        }
-                    }
-                    for failed in resp.failed() {
-                        if let Ok(i) = failed.id().parse::<usize>()
-                            && let Some(slot) = results.get_mut(i)
-                        {
-                            let why = BatchEntryFailed {
-                                code: failed.code().to_owned(),
-                                message: failed.message().unwrap_or_default().to_owned(),
-                            };
-                            // SQS's fault is worth retrying; the sender's is not.
-                            *slot = Some(Err(if failed.sender_fault() {
-                                PortError::Backend(Box::new(why))
-                            } else {
-                                PortError::Unavailable(Box::new(why))
-                            }));
-                        }
-                    }
-                }
-                Err(e) => {
-                    // The whole call failed: every entry of it failed as a single send would.
-                    let message = e.to_string();
-                    let first = from_sdk(e);
-                    let mut first = Some(first);
-                    for (i, _) in chunk {
-                        results[*i] = Some(Err(first.take().unwrap_or_else(|| {
-                            PortError::Unavailable(Box::new(BatchEntryFailed {
-                                code: "CallFailed".into(),
-                                message: message.clone(),
-                            }))
-                        })));
-                    }
-                }
-            }
+            let answer = call.map(|resp| {
+                let ok: Vec<String> = resp.successful().iter().map(|e| e.id().to_owned()).collect();
+                (ok, resp.failed().to_vec())
+            });
+            record_batch_answer(&mut results, chunk.iter().map(|(i, _)| *i), answer);
         }
-        results
-            .into_iter()
-            .map(|r| {
-                r.unwrap_or_else(|| {
-                    Err(PortError::Unavailable(Box::new(BatchEntryFailed {
-                        code: "NoAnswer".into(),
-                        message: "SendMessageBatch did not answer for this entry".into(),
-                    })))
-                })
-            })
-            .collect()
+        unanswered_failed(results, "SendMessageBatch")
     }
 }
 

@@ -9,7 +9,25 @@ use courier_app::ports::{PortError, Queue};
 use courier_aws::SqsQueue;
 use courier_aws::bootstrap::{ResourceNames, ensure_resources};
 use courier_aws::testing::Emulator;
+use courier_core::ids::{EndpointId, TenantId};
 use std::collections::BTreeSet;
+
+/// A first attempt's message for a new delivery of `endpoint`.
+fn first_attempt(ids: &Ids, tenant: &TenantId, endpoint: &EndpointId) -> QueueMessage {
+    QueueMessage {
+        v: 1,
+        delivery_id: ids.delivery(),
+        tenant_id: tenant.clone(),
+        endpoint_id: endpoint.clone(),
+        attempt: 1,
+        not_before: T0,
+        trigger: Trigger::Initial,
+        source_attempt_id: None,
+        attempt_id: None,
+        completion_check: false,
+        body: None,
+    }
+}
 
 #[tokio::test]
 async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone() {
@@ -22,22 +40,7 @@ async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone(
     let ids = Ids::new();
     let (tenant, endpoint) = (ids.tenant(), ids.endpoint());
     let entries: Vec<(QueueMessage, u32)> = (0..23)
-        .map(|i| {
-            let m = QueueMessage {
-                v: 1,
-                delivery_id: ids.delivery(),
-                tenant_id: tenant.clone(),
-                endpoint_id: endpoint.clone(),
-                attempt: 1,
-                not_before: T0,
-                trigger: Trigger::Initial,
-                source_attempt_id: None,
-                attempt_id: None,
-                completion_check: false,
-                body: None,
-            };
-            (m, if i == 5 { 901 } else { 0 })
-        })
+        .map(|i| (first_attempt(&ids, &tenant, &endpoint), if i == 5 { 901 } else { 0 }))
         .collect();
     let results = queue.send_batch(&entries).await;
     assert_eq!(results.len(), 23);
@@ -81,24 +84,7 @@ async fn delete_batch_deletes_in_calls_of_ten_and_fails_a_bad_handle_alone() {
     let queue = SqsQueue::new(&config, &res.queue_url);
     let ids = Ids::new();
     let (tenant, endpoint) = (ids.tenant(), ids.endpoint());
-    let entries: Vec<(QueueMessage, u32)> = (0..12)
-        .map(|_| {
-            let m = QueueMessage {
-                v: 1,
-                delivery_id: ids.delivery(),
-                tenant_id: tenant.clone(),
-                endpoint_id: endpoint.clone(),
-                attempt: 1,
-                not_before: T0,
-                trigger: Trigger::Initial,
-                source_attempt_id: None,
-                attempt_id: None,
-                completion_check: false,
-                body: None,
-            };
-            (m, 0)
-        })
-        .collect();
+    let entries: Vec<(QueueMessage, u32)> = (0..12).map(|_| (first_attempt(&ids, &tenant, &endpoint), 0)).collect();
     assert!(queue.send_batch(&entries).await.iter().all(Result::is_ok));
     let mut handles = Vec::new();
     // Bounded: at most 5 receives; each message hidden for a second.
