@@ -27,23 +27,29 @@ pub const SESSION_NAME: &str = "courier-delivery";
 /// A role and the external id presented with it.
 type RoleKey = (String, String);
 
-/// Held while one attempt asks STS for a role's credentials.
-type Turn = Arc<tokio::sync::Mutex<()>>;
-
 struct Cached {
     credentials: Credentials,
     expires_at: Timestamp,
     fetched_at: Timestamp,
 }
 
+impl Cached {
+    /// Good to use at `now`: more than [`RENEW_BEFORE_MS`] left, or fetched under
+    /// [`FRESH_MS`] ago.
+    fn usable_at(&self, now: Timestamp) -> bool {
+        self.expires_at.millis_since(now) > RENEW_BEFORE_MS || now.millis_since(self.fetched_at) < FRESH_MS
+    }
+}
+
+/// One role's credentials, behind a lock so that attempts missing them together
+/// wait for one `AssumeRole` (as `courier_http`'s OAuth tokens do).
+type Slot = Arc<tokio::sync::Mutex<Option<Cached>>>;
+
 /// The assumed-role credentials of every destination role in use.
 pub struct RoleCredentials {
     sts: crate::lazy_client::LazyClient<aws_sdk_sts::Client>,
     clock: Arc<dyn Clock>,
-    cache: Mutex<HashMap<RoleKey, Cached>>,
-    /// One turn per role and external id: the first attempt that misses the cache
-    /// calls STS, the others wait and then read what it stored.
-    turns: Mutex<HashMap<RoleKey, Turn>>,
+    slots: Mutex<HashMap<RoleKey, Slot>>,
 }
 
 impl std::fmt::Debug for RoleCredentials {
@@ -57,17 +63,8 @@ impl RoleCredentials {
         RoleCredentials {
             sts,
             clock,
-            cache: Mutex::new(HashMap::new()),
-            turns: Mutex::new(HashMap::new()),
+            slots: Mutex::new(HashMap::new()),
         }
-    }
-
-    /// The cached credentials for `key`, when still good to use at `now`.
-    fn cached(&self, key: &RoleKey, now: Timestamp) -> Option<Credentials> {
-        let cache = self.cache.lock().ok()?;
-        let c = cache.get(key)?;
-        (c.expires_at.millis_since(now) > RENEW_BEFORE_MS || now.millis_since(c.fetched_at) < FRESH_MS)
-            .then(|| c.credentials.clone())
     }
 
     /// Credentials for `role` with `external_id`: cached ones while they have more
@@ -76,18 +73,14 @@ impl RoleCredentials {
     /// back as the attempt's outcome (a refused AssumeRole is a 403).
     pub async fn credentials_for(&self, role: &str, external_id: &str) -> Result<Credentials, AttemptOutcome> {
         let key = (role.to_owned(), external_id.to_owned());
-        if let Some(c) = self.cached(&key, self.clock.now()) {
-            return Ok(c);
-        }
-        let turn = match self.turns.lock() {
-            Ok(mut turns) => turns.entry(key.clone()).or_default().clone(),
-            Err(_) => Arc::default(),
+        let slot = match self.slots.lock() {
+            Ok(mut slots) => slots.entry(key).or_default().clone(),
+            Err(_) => Slot::default(),
         };
-        let _turn = turn.lock().await;
-        // Another attempt may have fetched them while this one waited.
+        let mut kept = slot.lock().await;
         let now = self.clock.now();
-        if let Some(c) = self.cached(&key, now) {
-            return Ok(c);
+        if let Some(c) = kept.as_ref().filter(|c| c.usable_at(now)) {
+            return Ok(c.credentials.clone());
         }
         let sts = self.sts.get();
         let out = sts
@@ -116,16 +109,11 @@ impl RoleCredentials {
             Some(expiry),
             "courier-assume-role",
         );
-        if let Ok(mut cache) = self.cache.lock() {
-            cache.insert(
-                key,
-                Cached {
-                    credentials: credentials.clone(),
-                    expires_at,
-                    fetched_at: now,
-                },
-            );
-        }
+        *kept = Some(Cached {
+            credentials: credentials.clone(),
+            expires_at,
+            fetched_at: now,
+        });
         Ok(credentials)
     }
 }
