@@ -119,7 +119,7 @@ impl Browser {
 
     /// Finds the element, waiting (bounded) until it is on the page. The console
     /// replaces parts of the page as answers arrive, so an element found can be
-    /// gone when it is used: the helpers below find it again ([`is_stale`]).
+    /// gone when it is used: [`Browser::on_element`] finds it again.
     async fn wait_for(&self, css: &str) -> fantoccini::elements::Element {
         self.client
             .wait()
@@ -130,15 +130,25 @@ impl Browser {
             .unwrap_or_else(|e| panic!("waiting for {css}: {e}"))
     }
 
-    async fn text(&self, css: &str) -> String {
+    /// Does `act` on the element, finding it again (at most [`STALE_TRIES`] times)
+    /// when a re-render replaced it between the find and the act.
+    async fn on_element<T, F, Fut>(&self, css: &str, what: &str, act: F) -> T
+    where
+        F: Fn(fantoccini::elements::Element) -> Fut,
+        Fut: std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
+    {
         for _ in 0..STALE_TRIES {
-            match self.wait_for(css).await.text().await {
-                Ok(text) => return text,
+            match act(self.wait_for(css).await).await {
+                Ok(v) => return v,
                 Err(e) if is_stale(&e) => tokio::time::sleep(POLL).await,
-                Err(e) => panic!("text of {css}: {e}"),
+                Err(e) => panic!("{what} {css}: {e}"),
             }
         }
-        panic!("{css} was replaced on every read")
+        panic!("{css} was replaced on every try to {what} it")
+    }
+
+    async fn text(&self, css: &str) -> String {
+        self.on_element(css, "read", |el| async move { el.text().await }).await
     }
 
     /// Waits until the element's text contains `needle`; returns the text.
@@ -162,14 +172,8 @@ impl Browser {
     }
 
     async fn click(&self, css: &str) {
-        for _ in 0..STALE_TRIES {
-            match self.wait_for(css).await.click().await {
-                Ok(_) => return,
-                Err(e) if is_stale(&e) => tokio::time::sleep(POLL).await,
-                Err(e) => panic!("click {css}: {e}"),
-            }
-        }
-        panic!("{css} was replaced on every click")
+        self.on_element(css, "click", |el| async move { el.click().await.map(drop) })
+            .await
     }
 
     async fn js(&self, script: &str) -> Value {
@@ -870,23 +874,11 @@ async fn portal_call(h: &Harness, token: &str, method: &str, path: &str, body: O
 impl Browser {
     /// Types into a field as a user does, after emptying it.
     async fn fill(&self, css: &str, text: &str) {
-        for _ in 0..STALE_TRIES {
-            let el = self.wait_for(css).await;
-            match el.clear().await {
-                Ok(()) => {}
-                Err(e) if is_stale(&e) => {
-                    tokio::time::sleep(POLL).await;
-                    continue;
-                }
-                Err(e) => panic!("clear {css}: {e}"),
-            }
-            match el.send_keys(text).await {
-                Ok(()) => return,
-                Err(e) if is_stale(&e) => tokio::time::sleep(POLL).await,
-                Err(e) => panic!("type into {css}: {e}"),
-            }
-        }
-        panic!("{css} was replaced on every try to fill it")
+        self.on_element(css, "fill", |el| async move {
+            el.clear().await?;
+            el.send_keys(text).await
+        })
+        .await
     }
 
     /// Sets a field's value directly (date and time inputs, whose typing depends on
