@@ -487,11 +487,7 @@ impl Api {
         let failing_after = check_failing_after(body.failing_after)?;
         let portal_change = PortalChange {
             policy: body.policy.as_ref().zip(policy.as_ref()),
-            application_id: match &body.application_id {
-                Patch::Keep => Patch::Keep,
-                Patch::Clear => Patch::Clear,
-                Patch::Set(a) => Patch::Set(a.as_str()),
-            },
+            application_id: body.application_id.as_ref().map(String::as_str),
             rate_limit,
             max_in_flight,
             timeout_ms: body.timeout_ms,

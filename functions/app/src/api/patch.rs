@@ -36,6 +36,15 @@ impl<T> Patch<T> {
         }
     }
 
+    /// The same change with `f` applied to the value it sets.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Patch<U> {
+        match self {
+            Patch::Keep => Patch::Keep,
+            Patch::Clear => Patch::Clear,
+            Patch::Set(v) => Patch::Set(f(v)),
+        }
+    }
+
     /// True unless the field was left out.
     pub fn is_given(&self) -> bool {
         !matches!(self, Patch::Keep)
