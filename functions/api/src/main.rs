@@ -35,9 +35,9 @@ async fn main() -> Result<(), Error> {
     } = courier_aws::Deployment::from_config(&config).await?;
     // API keys are looked up once a minute per instance, not on every request.
     let api = Arc::new(Api {
-        tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
+        tenants: Arc::new(courier_app::adapters::tenant_cache::CachedTenants::new(
             store.clone(),
-            Arc::new(courier_app::system::SystemClock),
+            Arc::new(courier_app::adapters::system::SystemClock),
         )),
         endpoints: store.clone(),
         deliveries: store.clone(),
@@ -45,9 +45,9 @@ async fn main() -> Result<(), Error> {
         applications: store.clone(),
         schemas: Default::default(),
         planner,
-        clock: Arc::new(courier_app::system::SystemClock),
-        random: Arc::new(courier_app::system::OsSeededRandom::new()),
-        secrets: Arc::new(courier_app::system::OsSecrets),
+        clock: Arc::new(courier_app::adapters::system::SystemClock),
+        random: Arc::new(courier_app::adapters::system::OsSeededRandom::new()),
+        secrets: Arc::new(courier_app::adapters::system::OsSecrets),
         sealer,
         admission: Arc::new(
             courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
@@ -63,7 +63,7 @@ async fn main() -> Result<(), Error> {
             destination_roles: courier_core::destination::RolePattern::from_setting(
                 config.destination_role_pattern.as_deref(),
             ),
-            frame_ancestors: courier_app::api::console::frame_ancestors_setting(
+            frame_ancestors: courier_app::api::resources::console::frame_ancestors_setting(
                 config.console_frame_ancestors.as_deref(),
             ),
             ..ApiSettings::default()
@@ -71,7 +71,7 @@ async fn main() -> Result<(), Error> {
         limiter: Default::default(),
         subscriptions: store.clone(),
         fanout_queue: steps,
-        schedules: courier_app::schedule::Schedules {
+        schedules: courier_app::domain::schedule::Schedules {
             store: store.clone(),
             timer: recurring,
             second_rates: false,

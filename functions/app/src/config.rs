@@ -42,7 +42,7 @@ pub const ENV_CONSOLE_URL: &str = "COURIER_CONSOLE_URL";
 pub const ENV_DESTINATION_ROLE_PATTERN: &str = "COURIER_DESTINATION_ROLE_PATTERN";
 
 /// The KMS key (id, ARN or alias) that wraps tenants' data keys for sealed
-/// endpoint credentials (`crate::credentials`).
+/// endpoint credentials (`crate::endpoints::credentials`).
 pub const ENV_CREDENTIALS_KEY: &str = "COURIER_CREDENTIALS_KEY";
 /// The sender's static egress addresses (the NAT gateways' Elastic IPs when the
 /// stack's `StaticEgressIps` is on), comma-separated; blank: none, the sender uses
@@ -113,7 +113,7 @@ pub struct Config {
     /// How overdue a delivery's next step must be before the reconciler re-enqueues it.
     pub reconcile_grace_seconds: u32,
     /// CloudWatch namespace of the EMF metrics, and the `Stack` dimension's value.
-    pub metrics: crate::metrics::MetricsTarget,
+    pub metrics: crate::delivery::metrics::MetricsTarget,
     /// The deployment's allowed endpoint ports as written (`COURIER_ALLOWED_PORTS`),
     /// or none for the default.
     pub allowed_ports: Option<String>,
@@ -218,12 +218,12 @@ impl Config {
             },
             schedule_dlq_arn: vars.get(ENV_SCHEDULE_DLQ_ARN).filter(|v| !v.is_empty()).cloned(),
             reconcile_grace_seconds: num(ENV_RECONCILE_GRACE, 300, MAX_RECONCILE_GRACE_SECONDS)?,
-            metrics: crate::metrics::MetricsTarget {
+            metrics: crate::delivery::metrics::MetricsTarget {
                 namespace: vars
                     .get(ENV_METRICS_NAMESPACE)
                     .map(|v| v.trim())
                     .filter(|v| !v.is_empty())
-                    .unwrap_or(crate::metrics::NAMESPACE)
+                    .unwrap_or(crate::delivery::metrics::NAMESPACE)
                     .to_owned(),
                 stack: vars
                     .get(ENV_STACK_NAME)
@@ -395,7 +395,7 @@ mod tests {
         let c = Config::from_map(&vars(&[(ENV_TRUSTED_CA_PEM, pem)])).expect("valid");
         assert_eq!(c.trusted_ca_pem.as_deref(), Some(pem));
         assert_eq!(c.reconcile_grace_seconds, 300);
-        assert_eq!(c.metrics, crate::metrics::MetricsTarget::default());
+        assert_eq!(c.metrics, crate::delivery::metrics::MetricsTarget::default());
         assert_eq!(c.schedule_dlq_arn, None);
     }
 
@@ -508,7 +508,7 @@ mod tests {
         .expect("valid");
         assert_eq!(
             c.metrics,
-            crate::metrics::MetricsTarget {
+            crate::delivery::metrics::MetricsTarget {
                 namespace: "Courier/prod".to_owned(),
                 stack: Some("courier-prod".to_owned()),
             }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{KEY, T0, World, raw, status};
-use courier_app::model::{DeliveryStatus, Tenant};
+use courier_app::domain::model::{DeliveryStatus, Tenant};
 use courier_app::ports::DeliveryStore;
 use courier_core::ids::{DeliveryId, TenantId};
 use courier_core::signing::{SigningSecret, verify};
@@ -435,7 +435,7 @@ async fn idempotency_key_replays_the_first_answer_and_refuses_other_bodies() {
 
 #[tokio::test]
 async fn a_repeat_rebuilds_an_event_whose_first_request_died_before_writing() {
-    use courier_app::model::IdempotencyRecord;
+    use courier_app::domain::model::IdempotencyRecord;
     use courier_app::ports::{Clock, IdempotencyStore, TenantStore};
     let w = World::new(vec![status(200)], 0).await;
     let ep = w.endpoint(json!("tanitar")).await;
@@ -595,7 +595,7 @@ async fn redelivery_is_a_new_attempt_with_its_own_trigger() {
     assert_eq!(attempts[0], first, "earlier attempts are untouched");
     let a = &attempts[1];
     assert_eq!(a.id.as_str(), b["attemptId"].as_str().unwrap_or_default());
-    assert_eq!(a.trigger, courier_app::message::Trigger::Redelivery);
+    assert_eq!(a.trigger, courier_app::domain::message::Trigger::Redelivery);
     assert_eq!(a.source_attempt_id.as_ref(), Some(&first.id));
     assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
     let reqs = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();

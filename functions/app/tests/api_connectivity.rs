@@ -7,7 +7,7 @@
 mod common;
 
 use common::{KEY, World, raw, status};
-use courier_app::connectivity::ClientAuth;
+use courier_app::domain::connectivity::ClientAuth;
 use courier_core::outcome::{AttemptOutcome, TokenFailure};
 use serde_json::{Value, json};
 

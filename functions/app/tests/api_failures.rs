@@ -14,13 +14,15 @@ mod common;
 use async_trait::async_trait;
 use common::{KEY, T0, World, raw, status};
 use courier_app::api::{Api, ApiSettings};
-use courier_app::memory::{FixedSecrets, MemoryStore, SeededRandom};
-use courier_app::message::{QueueMessage, Trigger};
-use courier_app::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
-use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::model::{
+    Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
+};
+use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, Queue, TenantStore,
 };
+use courier_app::testing::memory::{FixedSecrets, MemoryStore, SeededRandom};
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use serde_json::{Value, json};
@@ -99,12 +101,12 @@ impl DeliveryStore for Flaky {
         &self,
         tenant: &TenantId,
         event: &EventId,
-        progress: &courier_app::model::FanoutProgress,
+        progress: &courier_app::domain::model::FanoutProgress,
     ) -> PortResult<()> {
         self.faults.write("set_fanout_progress")?;
         self.store.set_fanout_progress(tenant, event, progress).await
     }
-    async fn put_fanout_link(&self, link: &courier_app::model::FanoutLink) -> PortResult<()> {
+    async fn put_fanout_link(&self, link: &courier_app::domain::model::FanoutLink) -> PortResult<()> {
         self.faults.write("put_fanout_link")?;
         self.store.put_fanout_link(link).await
     }
@@ -114,7 +116,7 @@ impl DeliveryStore for Flaky {
         event: &EventId,
         from: u64,
         limit: u32,
-    ) -> PortResult<Vec<courier_app::model::FanoutLink>> {
+    ) -> PortResult<Vec<courier_app::domain::model::FanoutLink>> {
         self.store.fanout_links(tenant, event, from, limit).await
     }
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
@@ -584,8 +586,11 @@ async fn a_redriven_dead_lettered_redelivery_stays_a_redelivery_past_the_deadlin
     // (past any automatic-retry deadline) someone redrives it.
     let lost = w.queue.drain_visible(w.clock.now());
     assert_eq!(lost.len(), 1);
-    let outcome = courier_app::dead_letter::mark(w.store.as_ref(), &lost[0].0, w.clock.now()).await;
-    assert_eq!(outcome.ok(), Some(courier_app::dead_letter::DeadLetterOutcome::Marked));
+    let outcome = courier_app::pipeline::dead_letter::mark(w.store.as_ref(), &lost[0].0, w.clock.now()).await;
+    assert_eq!(
+        outcome.ok(),
+        Some(courier_app::pipeline::dead_letter::DeadLetterOutcome::Marked)
+    );
     w.clock.advance_millis(30 * 86_400_000);
     let auth = format!("Bearer {KEY}");
     let (s, b, _) = raw(

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{KEY, T0, World, raw};
-use courier_app::model::Tenant;
+use courier_app::domain::model::Tenant;
 use courier_core::ids::TenantId;
 use serde_json::{Value, json};
 

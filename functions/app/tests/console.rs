@@ -73,13 +73,14 @@ async fn the_console_is_framed_by_the_configured_origins_only() {
     let mut w = World::new(vec![], 10).await;
     assert!(csp_of(&w.api).await.ends_with("frame-ancestors 'none'"));
     w.api.settings.frame_ancestors =
-        courier_app::api::console::frame_ancestors_setting(Some("'self' https://app.example.com"));
+        courier_app::api::resources::console::frame_ancestors_setting(Some("'self' https://app.example.com"));
     assert!(
         csp_of(&w.api)
             .await
             .ends_with("frame-ancestors 'self' https://app.example.com")
     );
-    w.api.settings.frame_ancestors = courier_app::api::console::frame_ancestors_setting(Some("http://plain.example"));
+    w.api.settings.frame_ancestors =
+        courier_app::api::resources::console::frame_ancestors_setting(Some("http://plain.example"));
     assert!(csp_of(&w.api).await.ends_with("frame-ancestors 'none'"));
 }
 
@@ -125,7 +126,7 @@ async fn the_consoles_lists_match_the_apis_names() {
             .map(str::to_owned)
             .collect()
     };
-    let statuses: Vec<&str> = courier_app::model::DeliveryStatus::ALL
+    let statuses: Vec<&str> = courier_app::domain::model::DeliveryStatus::ALL
         .iter()
         .map(|s| s.as_str())
         .collect();

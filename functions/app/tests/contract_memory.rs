@@ -1,7 +1,7 @@
 //! The port contract suite run against the in-memory fakes.
 
-use courier_app::contract::{self, MemoryQueueProbe, T0};
-use courier_app::memory::{ManualClock, MemoryQueue, MemoryStore, MemoryTimer};
+use courier_app::testing::contract::{self, MemoryQueueProbe, T0};
+use courier_app::testing::memory::{ManualClock, MemoryQueue, MemoryStore, MemoryTimer};
 use std::sync::Arc;
 
 fn store() -> (MemoryStore, Arc<ManualClock>) {
@@ -25,14 +25,16 @@ store_section!(endpoint_scan);
 
 #[tokio::test]
 async fn credential_sealer() {
-    let secrets = Arc::new(courier_app::memory::FixedSecrets::new(5));
-    contract::credential_sealer(&courier_app::memory::MemorySealer::in_memory(secrets)).await;
+    let secrets = Arc::new(courier_app::testing::memory::FixedSecrets::new(5));
+    contract::credential_sealer(&courier_app::testing::memory::MemorySealer::in_memory(secrets)).await;
 }
 
 #[tokio::test]
 async fn credentials_migration() {
     let (s, clock) = store();
-    let sealer = courier_app::memory::MemorySealer::in_memory(Arc::new(courier_app::memory::FixedSecrets::new(6)));
+    let sealer = courier_app::testing::memory::MemorySealer::in_memory(Arc::new(
+        courier_app::testing::memory::FixedSecrets::new(6),
+    ));
     contract::credentials_migration(&s, &sealer, &clock).await;
 }
 store_section!(events_and_deliveries);
@@ -97,7 +99,10 @@ async fn timer() {
 fn event_with(
     ids: &contract::Ids,
     deliveries: usize,
-) -> (courier_app::model::EventRecord, Vec<courier_app::model::Delivery>) {
+) -> (
+    courier_app::domain::model::EventRecord,
+    Vec<courier_app::domain::model::Delivery>,
+) {
     let tenant = ids.tenant();
     let endpoint = ids.endpoint();
     let event = contract::sample_event(&tenant, &ids.event(), T0, serde_json::json!({"n": deliveries}));
@@ -175,28 +180,28 @@ async fn concurrent_claims_of_one_attempt_admit_exactly_one() {
 
 #[tokio::test]
 async fn applications() {
-    contract::applications(&courier_app::memory::MemoryApplications::new()).await;
+    contract::applications(&courier_app::testing::memory::MemoryApplications::new()).await;
 }
 
 #[tokio::test]
 async fn portal_activity() {
-    contract::portal_activity(&courier_app::memory::MemoryApplications::new()).await;
+    contract::portal_activity(&courier_app::testing::memory::MemoryApplications::new()).await;
 }
 
 #[tokio::test]
 async fn event_types() {
-    contract::event_types(&courier_app::memory::MemoryApplications::new()).await;
+    contract::event_types(&courier_app::testing::memory::MemoryApplications::new()).await;
 }
 
 #[tokio::test]
 async fn schedules() {
-    contract::schedules(&courier_app::memory::MemorySchedules::new()).await;
+    contract::schedules(&courier_app::testing::memory::MemorySchedules::new()).await;
 }
 
 #[tokio::test]
 async fn limiter() {
     let clock = ManualClock::new(T0);
-    let limiter = courier_app::memory::MemoryLimiter::new();
+    let limiter = courier_app::testing::memory::MemoryLimiter::new();
     contract::limiter(&limiter, &clock).await;
     contract::limiter_shared(&limiter, &limiter).await;
     contract::limiter_concurrent(&limiter).await;

@@ -6,10 +6,10 @@
 mod common;
 
 use common::{World, status};
-use courier_app::envelope::EnvelopeSealer;
-use courier_app::memory::FixedSecrets;
+use courier_app::adapters::envelope::EnvelopeSealer;
+use courier_app::delivery::StepOutcome;
 use courier_app::ports::EndpointStore;
-use courier_app::sender::StepOutcome;
+use courier_app::testing::memory::FixedSecrets;
 use courier_core::ids::EndpointId;
 use courier_core::signing::{SigningSecret, verify};
 use serde_json::{Value, json};

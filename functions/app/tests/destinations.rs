@@ -6,7 +6,7 @@
 mod common;
 
 use common::{World, status};
-use courier_app::model::DeliveryStatus;
+use courier_app::domain::model::DeliveryStatus;
 use courier_core::ids::DeliveryId;
 use courier_core::outcome::{AttemptOutcome, DestinationAnswer, ResponseSummary};
 use courier_core::signing::{SigningSecret, verify};

@@ -8,9 +8,9 @@ mod common;
 
 use async_trait::async_trait;
 use common::{KEY, T0, World, raw, status};
-use courier_app::message::QueueMessage;
+use courier_app::domain::message::QueueMessage;
+use courier_app::maintenance::reconcile::OverdueIndex;
 use courier_app::ports::{PortError, PortResult, Queue};
-use courier_app::reconcile::OverdueIndex;
 use courier_core::ids::DeliveryId;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -133,7 +133,7 @@ async fn a_body_that_is_not_a_list_of_1_to_100_events_is_refused_naming_the_fiel
 /// to the inner queue, failing the entries whose place among all entries sent
 /// (from 0) is in `fail`.
 struct CountingBatches {
-    inner: Arc<courier_app::memory::MemoryQueue>,
+    inner: Arc<courier_app::testing::memory::MemoryQueue>,
     batches: AtomicUsize,
     entries: AtomicUsize,
     singles: AtomicUsize,

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{T0, World};
+use courier_app::domain::fanout_message::FanoutStep;
+use courier_app::domain::model::{Application, FanoutStatus};
 use courier_app::fanout::{FanoutFaults, FanoutWorker};
-use courier_app::fanout_message::FanoutStep;
-use courier_app::model::{Application, FanoutStatus};
 use courier_app::ports::{ApplicationStore, DeliveryStore};
 use courier_core::ids::{EventId, TenantId};
 use serde_json::{Value, json};
@@ -496,7 +496,7 @@ async fn a_replay_honours_the_subscription_the_endpoint_has_then() {
         .store
         .all_deliveries()
         .into_iter()
-        .filter(|d| d.trigger == courier_app::message::Trigger::Replay)
+        .filter(|d| d.trigger == courier_app::domain::message::Trigger::Replay)
         .map(|d| events[d.event_id.as_str()])
         .collect();
     assert_eq!(replayed, vec!["invoice.paid"]);
@@ -659,15 +659,15 @@ async fn an_events_deliveries_are_listed_in_pages_however_it_was_routed() {
 
 #[tokio::test]
 async fn counting_the_matches_stops_at_its_limit() {
+    use courier_app::domain::fanout_message::FanoutCursor;
     use courier_app::fanout::{Route, count_from, count_up_to, walk};
-    use courier_app::fanout_message::FanoutCursor;
     use courier_app::ports::EndpointStore;
     let w = World::new(vec![], 10).await;
     let tenant = TenantId::parse(TENANT).expect("tenant id");
     let mut rng = courier_core::rng::SplitMix64::new(4);
     for i in 0..260 {
         let id = courier_core::ids::EndpointId::generate(T0, &mut rng);
-        let mut e = courier_app::contract::sample_endpoint(&tenant, &id, T0);
+        let mut e = courier_app::testing::contract::sample_endpoint(&tenant, &id, T0);
         e.application_id = Some(APP.to_owned());
         e.filter_types = Some(match i % 4 {
             // Filed under two keys of the lookup: counted once.

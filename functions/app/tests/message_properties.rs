@@ -6,7 +6,7 @@
 //! so most land near the fast path's edges: a value cut short, an escape or a
 //! quote inside a value, a duplicated or unknown field, trailing text.
 
-use courier_app::message::{MessageError, QueueMessage, Trigger};
+use courier_app::domain::message::{MessageError, QueueMessage, Trigger};
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::rng::SplitMix64;

@@ -685,10 +685,10 @@ async fn every_provoked_status_is_documented_for_its_route() {
     let pending = w.event(&ep).await;
     let dead = w.event(&ep).await;
     let m = courier_app::ingest::first_message(&w.delivery(&dead).await);
-    let marked = courier_app::dead_letter::mark(w.store.as_ref(), &m, w.clock.now())
+    let marked = courier_app::pipeline::dead_letter::mark(w.store.as_ref(), &m, w.clock.now())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(marked, courier_app::dead_letter::DeadLetterOutcome::Marked);
+    assert_eq!(marked, courier_app::pipeline::dead_letter::DeadLetterOutcome::Marked);
     // An endpoint for the lifecycle calls.
     let life = w.endpoint(json!("tanitar")).await;
     let event_of_pending = w.delivery(&pending).await.event_id;
@@ -1612,7 +1612,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
 /// uses, so a request the document calls valid is not refused for a limit it hides.
 #[test]
 fn document_states_the_limits_the_api_enforces() {
-    use courier_app::api::limits;
+    use courier_app::api::http::limits;
     let doc = doc();
     let schemas = &doc["components"]["schemas"];
     assert_eq!(

@@ -8,7 +8,7 @@ mod common;
 
 use common::{World, status};
 use courier_app::fanout::FanoutWorker;
-use courier_app::operational::{Notice, Notifier};
+use courier_app::fanout::operational::{Notice, Notifier};
 use courier_app::ports::{Clock, EndpointStore};
 use serde_json::{Value, json};
 use std::sync::Arc;

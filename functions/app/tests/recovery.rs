@@ -6,10 +6,10 @@
 mod common;
 
 use common::{KEY, World, raw, status};
-use courier_app::message::Trigger;
+use courier_app::delivery::StepOutcome;
+use courier_app::domain::message::Trigger;
+use courier_app::maintenance::reconcile::{ReconcileSettings, reconcile};
 use courier_app::ports::Clock;
-use courier_app::reconcile::{ReconcileSettings, reconcile};
-use courier_app::sender::StepOutcome;
 use serde_json::json;
 
 #[tokio::test]

@@ -5,9 +5,9 @@
 mod common;
 
 use common::{KEY, World, raw, status};
-use courier_app::memory::MemoryRecurring;
-use courier_app::schedule::{FireMessage, Occurrence, RecurringSpec, ScheduleStore};
-use courier_app::schedule_fire::{FireOutcome, ScheduleFirer};
+use courier_app::domain::schedule::{FireMessage, Occurrence, RecurringSpec, ScheduleStore};
+use courier_app::schedules::fire::{FireOutcome, ScheduleFirer};
+use courier_app::testing::memory::MemoryRecurring;
 use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, ScheduleId, TenantId};
 use serde_json::{Value, json};
@@ -380,7 +380,7 @@ fn firer(w: &World) -> ScheduleFirer {
         deliveries: w.store.clone(),
         planner: w.api.planner.clone(),
         clock: w.clock.clone(),
-        random: Arc::new(courier_app::memory::SeededRandom::new(5)),
+        random: Arc::new(courier_app::testing::memory::SeededRandom::new(5)),
         index: w.store.clone(),
         steps: w.queue.clone(),
         event_types: w.applications.clone(),
@@ -569,7 +569,7 @@ const APP: &str = "app_01JAAAAAAAAAAAAAAAAAAAAAAB";
 async fn application(w: &World) {
     use courier_app::ports::ApplicationStore;
     w.applications
-        .create_application(&courier_app::model::Application {
+        .create_application(&courier_app::domain::model::Application {
             id: APP.to_owned(),
             tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
             name: "customer 42".to_owned(),
@@ -780,12 +780,12 @@ async fn a_large_fan_out_writes_its_later_deliveries_as_the_occurrence_says() {
     let mut seen = 0;
     for _ in 0..3 {
         for o in w.step().await {
-            if let courier_app::sender::StepOutcome::Attempted { delivery, .. } = o {
+            if let courier_app::delivery::StepOutcome::Attempted { delivery, .. } = o {
                 assert_eq!(delivery.event_id, occ.event_id);
                 assert_eq!(delivery.planned_at, planned);
                 assert_eq!(
                     delivery.delivery_settings,
-                    Some(courier_app::model::DeliverySettings {
+                    Some(courier_app::domain::model::DeliverySettings {
                         latency_class: Some(courier_core::decide::LatencyClass::Bulk),
                         long_running_allowance_seconds: Some(30),
                     })
@@ -1009,7 +1009,7 @@ async fn a_replayed_occurrence_keeps_the_schedules_own_settings() {
     let settings = w.delivery(&dlv(&occ)).await.delivery_settings;
     assert_eq!(
         settings,
-        Some(courier_app::model::DeliverySettings {
+        Some(courier_app::domain::model::DeliverySettings {
             latency_class: Some(courier_core::decide::LatencyClass::Bulk),
             long_running_allowance_seconds: Some(120),
         })

@@ -4,11 +4,11 @@
 mod common;
 
 use common::{T0, World, status};
-use courier_app::message::QueueMessage;
-use courier_app::model::DeliveryStatus;
-use courier_app::model::{Endpoint, Page};
+use courier_app::delivery::{DropReason, EndpointCache, StepOutcome};
+use courier_app::domain::message::QueueMessage;
+use courier_app::domain::model::DeliveryStatus;
+use courier_app::domain::model::{Endpoint, Page};
 use courier_app::ports::{Clock, DeliveryStore, EndpointStore, OutboundRequest, PortResult};
-use courier_app::sender::{DropReason, EndpointCache, StepOutcome};
 use courier_core::ids::{EndpointId, TenantId};
 use courier_core::outcome::{AttemptOutcome, TransportFailure};
 use serde_json::json;
@@ -106,7 +106,7 @@ async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
         .store
         .claim_attempt(
             &id,
-            &courier_app::contract::test_claim(1, &dead, T0, T0.plus_millis(6_000)),
+            &courier_app::testing::contract::test_claim(1, &dead, T0, T0.plus_millis(6_000)),
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
@@ -165,7 +165,7 @@ async fn tanitar_disabled_endpoint_kills_pending_delivery_without_sending() {
             .flatten()
             .unwrap_or_else(|| panic!("endpoint"));
     let v = e.version;
-    e.state = courier_app::model::EndpointState::Disabled;
+    e.state = courier_app::domain::model::EndpointState::Disabled;
     e.version += 1;
     courier_app::ports::EndpointStore::update_endpoint(w.store.as_ref(), &e, v)
         .await
@@ -581,12 +581,13 @@ async fn a_failed_plan_is_redone_when_the_message_comes_back() {
     // so SQS brings the message back.
     w.queue.fail_next(1);
     let err = w.sender.handle(&m, &EndpointCache::default()).await;
-    assert!(matches!(err, Err(courier_app::sender::StepError::Plan(_))), "{err:?}");
+    assert!(matches!(err, Err(courier_app::delivery::StepError::Plan(_))), "{err:?}");
     assert_eq!(w.delivery(&id).await.next_attempt, 2);
     assert!(w.queue.is_empty());
     // No due-index entry (a retry through an SQS delay): the message is all that
     // carries the delivery on.
-    let overdue = courier_app::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
+    let overdue =
+        courier_app::maintenance::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
     assert_eq!(overdue.ok(), Some(vec![]));
     // Handed over again (its receive count does not matter: a copy a hold puts back
     // starts at one), it finds attempt 1 recorded and plans attempt 2 again.
@@ -630,11 +631,11 @@ async fn an_event_whose_message_cannot_be_queued_is_marked_and_can_be_redriven()
 
 #[test]
 fn schedules_are_aimed_early_but_never_past_the_sqs_threshold() {
-    use courier_app::planner::{Path, Planner, PlannerSettings};
-    let clock = std::sync::Arc::new(courier_app::memory::ManualClock::new(T0));
+    use courier_app::pipeline::planner::{Path, Planner, PlannerSettings};
+    let clock = std::sync::Arc::new(courier_app::testing::memory::ManualClock::new(T0));
     let planner = |sqs_max_delay_seconds, schedule_lead_seconds| Planner {
-        queue: std::sync::Arc::new(courier_app::memory::MemoryQueue::new(clock.clone())),
-        timer: std::sync::Arc::new(courier_app::memory::MemoryTimer::new()),
+        queue: std::sync::Arc::new(courier_app::testing::memory::MemoryQueue::new(clock.clone())),
+        timer: std::sync::Arc::new(courier_app::testing::memory::MemoryTimer::new()),
         settings: PlannerSettings {
             sqs_max_delay_seconds,
             schedule_lead_seconds,
@@ -695,7 +696,7 @@ async fn a_mangled_stored_payload_is_terminal_payload_unavailable_without_sendin
 /// An endpoint store that answers only after yielding once, as a read over the
 /// network would, and counts its reads.
 struct SlowEndpoints {
-    inner: std::sync::Arc<courier_app::memory::MemoryStore>,
+    inner: std::sync::Arc<courier_app::testing::memory::MemoryStore>,
     reads: std::sync::atomic::AtomicUsize,
 }
 
@@ -729,7 +730,7 @@ async fn a_batch_reads_each_endpoint_once_while_its_records_run_concurrently() {
         inner: w.store.clone(),
         reads: Default::default(),
     });
-    let sender = courier_app::sender::Sender {
+    let sender = courier_app::delivery::Sender {
         endpoints: slow.clone(),
         ..w.sender
     };
@@ -770,7 +771,7 @@ async fn first_step(
     policy: &str,
 ) -> (
     QueueMessage,
-    courier_app::model::Delivery,
+    courier_app::domain::model::Delivery,
     Endpoint,
     courier_core::ids::AttemptId,
 ) {
@@ -800,7 +801,7 @@ async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
             attempt: number,
             ..m.clone()
         };
-        let r = courier_app::sender::build_request(&endpoint, &delivery, &m, &attempt_id, T0);
+        let r = courier_app::delivery::build_request(&endpoint, &delivery, &m, &attempt_id, T0);
         assert_eq!(header(&r, "webhook-attempt").as_deref(), Some(text));
         assert_eq!(header(&r, "tanitar-delivery-attempt").as_deref(), Some(text));
     }
@@ -809,16 +810,16 @@ async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
 #[tokio::test]
 async fn an_automatic_attempt_sends_the_stored_body_itself_and_a_redelivery_its_own() {
     let (m, delivery, endpoint, attempt_id) = first_step("greatwait").await;
-    let r = courier_app::sender::build_request(&endpoint, &delivery, &m, &attempt_id, T0);
+    let r = courier_app::delivery::build_request(&endpoint, &delivery, &m, &attempt_id, T0);
     assert_eq!(&r.body[..], delivery.body.as_bytes());
     // Shared with the delivery, not copied (bodies run to 256 KiB).
     assert_eq!(r.body.as_ptr(), delivery.body.as_ptr());
 
     let again = QueueMessage {
-        trigger: courier_app::message::Trigger::Redelivery,
+        trigger: courier_app::domain::message::Trigger::Redelivery,
         ..m
     };
-    let r = courier_app::sender::build_request(&endpoint, &delivery, &again, &attempt_id, T0);
+    let r = courier_app::delivery::build_request(&endpoint, &delivery, &again, &attempt_id, T0);
     let envelope: serde_json::Value = serde_json::from_slice(&r.body).unwrap_or_default();
     assert_eq!(envelope["trigger"], "redelivery");
     assert_eq!(envelope["data"], json!({"k": 1}));
@@ -857,10 +858,10 @@ fn sender_with(
     w: &common::World,
     http: std::sync::Arc<dyn courier_app::ports::HttpSender>,
     endpoints: std::sync::Arc<dyn EndpointStore>,
-    faults: std::sync::Arc<dyn courier_app::sender::Faults>,
-) -> courier_app::sender::Sender {
-    courier_app::sender::Sender {
-        secrets: std::sync::Arc::new(courier_app::memory::FixedSecrets::new(11)),
+    faults: std::sync::Arc<dyn courier_app::delivery::Faults>,
+) -> courier_app::delivery::Sender {
+    courier_app::delivery::Sender {
+        secrets: std::sync::Arc::new(courier_app::testing::memory::FixedSecrets::new(11)),
         sealer: w.sealer.clone(),
         deliveries: w.store.clone(),
         endpoints,
@@ -907,7 +908,7 @@ async fn a_second_copy_of_a_redelivery_is_refused_while_the_first_is_in_flight()
         &w,
         http.clone(),
         w.store.clone(),
-        std::sync::Arc::new(courier_app::sender::NoFaults),
+        std::sync::Arc::new(courier_app::delivery::NoFaults),
     );
     let cache = EndpointCache::default();
     let (first, second) = tokio::join!(sender.handle(&m, &cache), async {
@@ -938,8 +939,8 @@ async fn a_second_copy_of_a_redelivery_is_refused_while_the_first_is_in_flight()
 
 /// An endpoint store whose reads take `delay_ms` of the manual clock.
 struct SlowEndpointReads {
-    inner: std::sync::Arc<courier_app::memory::MemoryStore>,
-    clock: std::sync::Arc<courier_app::memory::ManualClock>,
+    inner: std::sync::Arc<courier_app::testing::memory::MemoryStore>,
+    clock: std::sync::Arc<courier_app::testing::memory::ManualClock>,
     delay_ms: i64,
 }
 
@@ -962,7 +963,7 @@ impl EndpointStore for SlowEndpointReads {
 
 /// Crashes every step after its request, so the claim stays as taken.
 struct CrashAfterSend;
-impl courier_app::sender::Faults for CrashAfterSend {
+impl courier_app::delivery::Faults for CrashAfterSend {
     fn crash_after_send(&self, _message: &QueueMessage) -> bool {
         true
     }
@@ -982,7 +983,7 @@ async fn the_lease_is_counted_from_the_claim_not_from_before_the_endpoint_read()
     let sender = sender_with(&w, w.http.clone(), slow, std::sync::Arc::new(CrashAfterSend));
     let out = sender.handle(&m, &EndpointCache::default()).await;
     assert!(
-        matches!(out, Err(courier_app::sender::StepError::InjectedCrash)),
+        matches!(out, Err(courier_app::delivery::StepError::InjectedCrash)),
         "{out:?}"
     );
     let claim = w.delivery(&id).await.claim.unwrap_or_else(|| panic!("the claim stays"));
@@ -1022,7 +1023,7 @@ async fn the_body_is_stored_once_in_the_event_and_carried_by_the_first_message()
         .unwrap_or_else(|| panic!("no event body"));
     // The delivery holds the hash of the event's body, not the body.
     assert_eq!(&*d.body, "");
-    assert_eq!(d.body_hash, Some(courier_app::shared_body::hash(&stored)));
+    assert_eq!(d.body_hash, Some(courier_app::domain::shared_body::hash(&stored)));
     assert_eq!(m.body.as_deref(), Some(&*stored));
     let outcome = w.sender.handle(&m, &EndpointCache::default()).await;
     assert!(matches!(outcome, Ok(StepOutcome::Attempted { .. })), "{outcome:?}");
@@ -1068,7 +1069,7 @@ async fn a_body_that_is_not_the_one_its_hash_names_is_never_sent() {
     let id = w.event(&ep).await;
     let mut d = w.delivery(&id).await;
     let v = d.version;
-    d.body_hash = Some(courier_app::shared_body::hash("something else"));
+    d.body_hash = Some(courier_app::domain::shared_body::hash("something else"));
     d.version += 1;
     w.store.update_delivery(&d, v).await.unwrap_or_else(|e| panic!("{e}"));
     w.run(&id, 3).await;
@@ -1082,7 +1083,13 @@ async fn a_body_that_is_not_the_one_its_hash_names_is_never_sent() {
 
 /// An event for `ep` built at the clock's instant, its first message sent ahead of
 /// any write (`ingest::send_ahead`), nothing written yet.
-async fn sent_ahead(w: &World, ep: &str) -> (courier_app::model::EventRecord, Vec<courier_app::model::Delivery>) {
+async fn sent_ahead(
+    w: &World,
+    ep: &str,
+) -> (
+    courier_app::domain::model::EventRecord,
+    Vec<courier_app::domain::model::Delivery>,
+) {
     use courier_app::ingest::{NewEvent, build, send_ahead};
     let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
     let id = EndpointId::parse(ep).unwrap_or_else(|e| panic!("{e}"));
@@ -1094,14 +1101,14 @@ async fn sent_ahead(w: &World, ep: &str) -> (courier_app::model::EventRecord, Ve
         .flatten()
         .unwrap_or_else(|| panic!("no endpoint {ep}"));
     let now = w.clock.now();
-    let random = courier_app::memory::SeededRandom::new(3);
+    let random = courier_app::testing::memory::SeededRandom::new(3);
     let new = NewEvent {
-        event_id: courier_core::ids::EventId::generate(now, &mut courier_app::sender::PortRng(&random)),
+        event_id: courier_core::ids::EventId::generate(now, &mut courier_app::delivery::PortRng(&random)),
         event_type: None,
         payload: json!({"k": 1}),
         planned_at: None,
         endpoints: std::slice::from_ref(&endpoint),
-        trigger: courier_app::message::Trigger::Initial,
+        trigger: courier_app::domain::message::Trigger::Initial,
         webhook_ids: None,
         delivery_ids: None,
     };
@@ -1134,7 +1141,8 @@ async fn a_retry_through_an_sqs_delay_has_no_due_entry_and_one_through_a_schedul
     );
     let timed: Vec<_> = w.timer.pending().into_iter().map(|s| s.message.delivery_id).collect();
     assert_eq!(timed, vec![by_schedule.clone()]);
-    let overdue = courier_app::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
+    let overdue =
+        courier_app::maintenance::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
     assert_eq!(overdue.ok(), Some(vec![by_schedule]));
 }
 
@@ -1163,7 +1171,8 @@ async fn a_first_message_sent_ahead_of_its_write_is_looked_at_again_and_sent_onc
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     // No due-index entry: the message on the queue is what moves it on.
-    let overdue = courier_app::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(3_600), 10).await;
+    let overdue =
+        courier_app::maintenance::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(3_600), 10).await;
     assert_eq!(overdue.ok(), Some(vec![]));
     assert_eq!(w.run(&id, 5).await, [until]);
     assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
@@ -1208,11 +1217,11 @@ async fn only_an_initial_first_message_waits_for_its_write() {
     let later = [
         QueueMessage {
             attempt: 2,
-            trigger: courier_app::message::Trigger::Retry,
+            trigger: courier_app::domain::message::Trigger::Retry,
             ..first.clone()
         },
         QueueMessage {
-            trigger: courier_app::message::Trigger::Redelivery,
+            trigger: courier_app::domain::message::Trigger::Redelivery,
             ..first.clone()
         },
         QueueMessage {
@@ -1288,7 +1297,7 @@ async fn a_first_message_handed_over_at_once_waits_until_it_is_50_ms_old_before_
     assert_eq!(young_first_wait_ms(&m, T0.plus_millis(49), 50), 1);
     let retry = QueueMessage {
         attempt: 2,
-        trigger: courier_app::message::Trigger::Retry,
+        trigger: courier_app::domain::message::Trigger::Retry,
         ..m
     };
     assert_eq!(young_first_wait_ms(&retry, T0, 50), 0);

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{T0, World};
-use courier_app::limiter::{Admission, Limiter};
+use courier_app::delivery::{EndpointCache, Sender, SenderSettings, StepOutcome};
+use courier_app::ports::limiter::{Admission, Limiter};
 use courier_app::ports::{Clock, HttpSender, OutboundRequest, SendResult};
-use courier_app::sender::{EndpointCache, Sender, SenderSettings, StepOutcome};
 use courier_core::ids::{EndpointId, TenantId};
 use courier_core::limiter::{HoldCause, Limits};
 use courier_core::outcome::{AttemptOutcome, ResponseSummary};
@@ -104,8 +104,8 @@ async fn over_the_rate_an_attempt_is_re_delayed_uncounted_and_never_early() {
 
 /// Counts the endpoint's live in-flight slots at the moment each request is sent.
 struct SlotWatcher {
-    limiter: Arc<courier_app::memory::MemoryLimiter>,
-    clock: Arc<courier_app::memory::ManualClock>,
+    limiter: Arc<courier_app::testing::memory::MemoryLimiter>,
+    clock: Arc<courier_app::testing::memory::ManualClock>,
     seen: Mutex<Vec<usize>>,
     ids: (TenantId, EndpointId),
 }
@@ -330,7 +330,7 @@ async fn a_bad_limit_is_a_400_naming_its_field() {
 
 #[test]
 fn an_endpoint_stored_without_the_limit_fields_still_reads() {
-    let e = courier_app::contract::sample_endpoint(
+    let e = courier_app::testing::contract::sample_endpoint(
         &TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
         &EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
         T0,
@@ -338,7 +338,7 @@ fn an_endpoint_stored_without_the_limit_fields_still_reads() {
     let mut stored = serde_json::to_value(&e).unwrap_or_default();
     assert_eq!(stored.get("rateLimit"), None, "unset limits are not written");
     stored.as_object_mut().map(|o| o.remove("maxInFlight"));
-    let read: courier_app::model::Endpoint = serde_json::from_value(stored).unwrap_or_else(|e| panic!("{e}"));
+    let read: courier_app::domain::model::Endpoint = serde_json::from_value(stored).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((read.rate_limit, read.max_in_flight), (None, None));
     assert!(read.limits(&Limits::default()).is_none());
 }

@@ -5,7 +5,7 @@ mod common;
 
 use async_trait::async_trait;
 use common::{World, raw, status};
-use courier_app::model::IdempotencyRecord;
+use courier_app::domain::model::IdempotencyRecord;
 use courier_app::ports::{IdempotencyStore, PortResult};
 use serde_json::json;
 use std::sync::Arc;
@@ -63,9 +63,9 @@ async fn a_bad_completion_token_on_an_existing_delivery_writes_nothing() {
 /// that firing SQS could still hand over.
 #[tokio::test]
 async fn an_occurrence_marker_gets_a_ttl() {
+    use courier_app::domain::schedule::{FireMessage, ScheduleStore};
     use courier_app::ports::Clock;
-    use courier_app::schedule::{FireMessage, ScheduleStore};
-    use courier_app::schedule_fire::{FireOutcome, ScheduleFirer};
+    use courier_app::schedules::fire::{FireOutcome, ScheduleFirer};
     use courier_core::ids::{ScheduleId, TenantId};
     let w = World::new(vec![status(200)], 5).await;
     let ep = w.endpoint(json!("greatwait")).await;
@@ -94,7 +94,7 @@ async fn an_occurrence_marker_gets_a_ttl() {
         deliveries: w.store.clone(),
         planner: w.api.planner.clone(),
         clock: w.clock.clone(),
-        random: Arc::new(courier_app::memory::SeededRandom::new(5)),
+        random: Arc::new(courier_app::testing::memory::SeededRandom::new(5)),
         index: w.store.clone(),
         steps: w.queue.clone(),
         event_types: w.applications.clone(),

@@ -42,7 +42,7 @@ async fn attempts_are_counted_once_and_summed_per_application_and_tenant() {
     // A duplicate of an already recorded step changes nothing.
     let dup = courier_app::ingest::first_message(&w.delivery(&d).await);
     w.sender
-        .handle(&dup, &courier_app::sender::EndpointCache::default())
+        .handle(&dup, &courier_app::delivery::EndpointCache::default())
         .await
         .unwrap_or_else(|e| panic!("{e}"));
 

@@ -1,7 +1,7 @@
 //! [`KmsDataKeys`]: tenants' data keys from KMS (`GenerateDataKey`, `Decrypt`), the
 //! wrapped key kept in the table (`dynamo/data_keys.rs`), with the tenant as KMS
 //! encryption context, so a tenant's wrapped key opens for that tenant only. Wrapped
-//! in `courier_app::envelope::EnvelopeSealer`, which caches the opened keys per
+//! in `courier_app::adapters::envelope::EnvelopeSealer`, which caches the opened keys per
 //! instance: KMS is asked once per tenant per instance, not per delivery. The KMS
 //! client is built on first use (`LazyClient`): a cold start builds none, and an
 //! instance that never opens a sealed value never builds it.
@@ -12,7 +12,7 @@ use async_trait::async_trait;
 use aws_sdk_kms::types::DataKeySpec;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use courier_app::envelope::{DataKeySource, EnvelopeSealer};
+use courier_app::adapters::envelope::{DataKeySource, EnvelopeSealer};
 use courier_app::ports::{SealError, SecretSource};
 use courier_core::ids::TenantId;
 use courier_core::sealing::DataKey;

@@ -4,7 +4,7 @@
 //! with its next step already carried by a queue message (`carried_by_queue`: a
 //! first message sent ahead, a retry through an SQS delay), until its next whole
 //! write. "Due" is
-//! `courier_app::reconcile::due_at`. Settling or dead-lettering removes the entry,
+//! `courier_app::maintenance::reconcile::due_at`. Settling or dead-lettering removes the entry,
 //! so the index holds only deliveries still on their way, and a run asks it for the
 //! keys older than `now - grace`: one Query per shard when nothing is overdue.
 //!
@@ -16,9 +16,9 @@ use crate::dynamo::{DynamoStore, PK, SK};
 use crate::error::from_sdk;
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
-use courier_app::model::Delivery;
+use courier_app::domain::model::Delivery;
+use courier_app::maintenance::reconcile::{OverdueIndex, OverduePage, due_at};
 use courier_app::ports::{PortError, PortResult};
-use courier_app::reconcile::{OverdueIndex, OverduePage, due_at};
 use courier_core::Timestamp;
 use courier_core::ids::DeliveryId;
 use std::collections::HashMap;

@@ -42,7 +42,7 @@ pub use sqs::SqsQueue;
 /// the table (every store port) and the planner (the queue and Scheduler timers).
 pub struct Deployment {
     pub store: std::sync::Arc<DynamoStore>,
-    pub planner: courier_app::planner::Planner,
+    pub planner: courier_app::pipeline::planner::Planner,
     /// The delivery queue, for fan-out steps.
     pub steps: std::sync::Arc<SqsQueue>,
     /// Scheduler's recurring schedules (the `/v1/schedules` timers).
@@ -75,7 +75,7 @@ impl Deployment {
         let timer = std::sync::Arc::new(timer);
         let store = std::sync::Arc::new(DynamoStore::new(&sdk, config.table.clone()));
         let sealer = credential_keys::KmsDataKeys::new(&sdk, config.credentials_key.clone(), store.clone())
-            .sealer(std::sync::Arc::new(courier_app::system::OsSecrets));
+            .sealer(std::sync::Arc::new(courier_app::adapters::system::OsSecrets));
         Ok(Deployment {
             slow_lane: config
                 .slow_queue_url
@@ -86,10 +86,10 @@ impl Deployment {
             sealer: std::sync::Arc::new(sealer),
             store,
             steps: queue.clone(),
-            planner: courier_app::planner::Planner {
+            planner: courier_app::pipeline::planner::Planner {
                 queue,
                 timer,
-                settings: courier_app::planner::PlannerSettings {
+                settings: courier_app::pipeline::planner::PlannerSettings {
                     sqs_max_delay_seconds: config.sqs_max_delay_seconds,
                     schedule_lead_seconds: config.schedule_lead_seconds,
                 },

@@ -17,7 +17,7 @@ use async_trait::async_trait;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, ReturnValuesOnConditionCheckFailure};
-use courier_app::limiter::{Admission, Limiter};
+use courier_app::ports::limiter::{Admission, Limiter};
 use courier_app::ports::{PortError, PortResult};
 use courier_core::Timestamp;
 use courier_core::ids::{EndpointId, TenantId};

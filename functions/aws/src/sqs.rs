@@ -13,9 +13,9 @@ use aws_sdk_sqs::types::{
     SendMessageBatchRequestEntry,
 };
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
-use courier_app::message::QueueMessage;
+use courier_app::domain::message::QueueMessage;
+use courier_app::domain::store_rules::{DelayOutOfRange, MAX_DELAY_SECONDS};
 use courier_app::ports::{PortError, PortResult, Queue};
-use courier_app::store_rules::{DelayOutOfRange, MAX_DELAY_SECONDS};
 use std::collections::BTreeMap;
 
 /// Most entries SQS takes in one `SendMessageBatch`.
@@ -310,7 +310,11 @@ impl SqsQueue {
 /// Fan-out steps go on the delivery queue as their own JSON (`"kind": "fanout"`).
 #[async_trait]
 impl courier_app::ports::FanoutQueue for SqsQueue {
-    async fn send_fanout(&self, step: &courier_app::fanout_message::FanoutStep, delay_seconds: u32) -> PortResult<()> {
+    async fn send_fanout(
+        &self,
+        step: &courier_app::domain::fanout_message::FanoutStep,
+        delay_seconds: u32,
+    ) -> PortResult<()> {
         self.client()
             .send_message()
             .queue_url(&self.queue_url)

@@ -1,10 +1,10 @@
 //! The port contract suite run against the AWS adapters on a private moto server
 //! (one per test). Needs `make venv` first; fails (does not skip) without it.
 
-use courier_app::contract::{self, QueueProbe, T0, TimerProbe};
-use courier_app::memory::ManualClock;
-use courier_app::message::QueueMessage;
+use courier_app::domain::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult};
+use courier_app::testing::contract::{self, QueueProbe, T0, TimerProbe};
+use courier_app::testing::memory::ManualClock;
 use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};
 use courier_aws::testing::Emulator;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
@@ -95,8 +95,8 @@ async fn statistics_contract() {
 /// update atomically, and the emulator (`infra/moto/serve.py`) must too.
 #[tokio::test]
 async fn concurrent_counts_of_one_endpoint_are_all_kept() {
+    use courier_app::domain::stats::{Granularity, StatsCounts, StatsTally, StatsWindow, StreakChange};
     use courier_app::ports::DeliveryStore;
-    use courier_app::stats::{Granularity, StatsCounts, StatsTally, StatsWindow, StreakChange};
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0.plus_secs(600)));
     let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
@@ -436,7 +436,7 @@ async fn dynamo_layout() {
         .iter()
         .map(|ep| contract::sample_delivery(&shared_event, ep, &ids.delivery(), T0, shared_body.clone()))
         .collect();
-    courier_app::shared_body::share(&mut marked);
+    courier_app::domain::shared_body::share(&mut marked);
     shared_event.targets.clear();
     store.create_event(&shared_event, &marked).await.expect("create marked");
     let after = scan(&aws_sdk_dynamodb::Client::new(&config), &res.table).await;
@@ -455,7 +455,7 @@ async fn dynamo_layout() {
             .get("bodyHash")
             .and_then(|v| v.as_b().ok())
             .map(|b| b.as_ref().iter().map(|x| format!("{x:02x}")).collect());
-        assert_eq!(stored, Some(courier_app::shared_body::hash(&shared_body)));
+        assert_eq!(stored, Some(courier_app::domain::shared_body::hash(&shared_body)));
         assert!(!item.contains_key("body") && !item.contains_key("bodyRef"));
     }
     assert_eq!(
@@ -570,7 +570,7 @@ async fn a_shared_body_lives_as_long_as_its_last_user() {
     assert_eq!(counts.op("DynamoDB", "UpdateItem").calls, 1);
     assert_eq!(counts.op("DynamoDB", "TransactWriteItems").calls, 0);
 
-    let settle = |d: &courier_app::model::Delivery, ttl: Option<i64>| {
+    let settle = |d: &courier_app::domain::model::Delivery, ttl: Option<i64>| {
         let store = &store;
         let id = d.id.clone();
         async move {
@@ -685,7 +685,7 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
         body.len()
     );
     let mut settled = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body.clone());
-    settled.status = courier_app::model::DeliveryStatus::Succeeded;
+    settled.status = courier_app::domain::model::DeliveryStatus::Succeeded;
     settled.attempt_count = 1;
     settled.next_attempt = 2;
     settled.next_attempt_at = None;
@@ -794,8 +794,8 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
 /// Moves `d` to `status` through the store, as a step or the API would.
 async fn set_status(
     store: &DynamoStore,
-    d: &mut courier_app::model::Delivery,
-    status: courier_app::model::DeliveryStatus,
+    d: &mut courier_app::domain::model::Delivery,
+    status: courier_app::domain::model::DeliveryStatus,
 ) {
     use courier_app::ports::DeliveryStore;
     let version = d.version;
@@ -805,7 +805,9 @@ async fn set_status(
 }
 
 /// The ids of a page's deliveries, in its order.
-fn ids_of(page: &courier_app::model::Page<courier_app::model::Delivery>) -> Vec<courier_core::ids::DeliveryId> {
+fn ids_of(
+    page: &courier_app::domain::model::Page<courier_app::domain::model::Delivery>,
+) -> Vec<courier_core::ids::DeliveryId> {
     page.items.iter().map(|x| x.id.clone()).collect()
 }
 
@@ -814,7 +816,7 @@ fn ids_of(page: &courier_app::model::Page<courier_app::model::Delivery>) -> Vec<
 /// reads the whole log instead, and its cursors continue only that list.
 #[tokio::test]
 async fn succeeded_deliveries_leave_the_status_index() {
-    use courier_app::model::DeliveryStatus;
+    use courier_app::domain::model::DeliveryStatus;
     use courier_app::ports::DeliveryStore;
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
@@ -938,7 +940,7 @@ async fn succeeded_deliveries_leave_the_status_index() {
 #[tokio::test]
 async fn a_status_list_spread_over_shards_is_listed_as_one() {
     use aws_sdk_dynamodb::types::AttributeValue;
-    use courier_app::model::DeliveryStatus;
+    use courier_app::domain::model::DeliveryStatus;
     use courier_app::ports::DeliveryStore;
     use courier_aws::dynamo::{delivery_pk, status_pk, status_shard_pk};
     let (_emu, config, res) = setup().await;
@@ -1057,7 +1059,7 @@ async fn a_status_list_spread_over_shards_is_listed_as_one() {
 /// read, so no request reads an endpoint's whole log.
 #[tokio::test]
 async fn a_sparse_list_answers_short_pages_within_its_bound() {
-    use courier_app::model::DeliveryStatus;
+    use courier_app::domain::model::DeliveryStatus;
     use courier_app::ports::DeliveryStore;
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
@@ -1231,7 +1233,7 @@ async fn tampered_cursors_are_refused_before_they_reach_dynamodb() {
 /// attempts.
 #[tokio::test]
 async fn the_latest_attempt_is_embedded_and_copied_out_when_replaced() {
-    use courier_app::model::{Attempt, Delivery};
+    use courier_app::domain::model::{Attempt, Delivery};
     use courier_app::ports::{Claim, DeliveryStore};
     use courier_aws::counting::{RequestCounter, describe_table};
     let (_emu, config, res) = setup().await;
@@ -1510,7 +1512,7 @@ async fn schedules_contract() {
 /// and never taken for one-shot timers.
 #[tokio::test]
 async fn recurring_schedules_are_created_updated_listed_and_deleted() {
-    use courier_app::schedule::{RecurringSpec, RecurringTimer};
+    use courier_app::domain::schedule::{RecurringSpec, RecurringTimer};
     let (_emu, config, res) = setup().await;
     let timer = SchedulerTimer::new(
         &config,
@@ -1651,7 +1653,7 @@ async fn endpoints_stored_before_the_index_are_filed_when_listed() {
 #[tokio::test]
 async fn delivery_items_are_compact_and_full_name_items_still_read() {
     use aws_sdk_dynamodb::types::AttributeValue;
-    use courier_app::model::{Attempt, Delivery, DeliveryStatus};
+    use courier_app::domain::model::{Attempt, Delivery, DeliveryStatus};
     use courier_app::ports::{Claim, DeliveryStore};
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
@@ -1669,10 +1671,10 @@ async fn delivery_items_are_compact_and_full_name_items_still_read() {
         T0,
         body.clone(),
     )];
-    courier_app::shared_body::share(&mut marked);
+    courier_app::domain::shared_body::share(&mut marked);
     event.targets.clear();
     store.create_event(&event, &marked).await.expect("create");
-    let d = courier_app::shared_body::stored_form(&marked[0]).into_owned();
+    let d = courier_app::domain::shared_body::stored_form(&marked[0]).into_owned();
     assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(d.clone()));
 
     let item_of = |id: &courier_core::ids::DeliveryId| {
@@ -1690,7 +1692,7 @@ async fn delivery_items_are_compact_and_full_name_items_still_read() {
         serde_json::from_str(item[name].as_s().expect("text")).expect("JSON")
     };
     let item = item_of(&d.id).await;
-    let hash = courier_app::shared_body::hash(&body);
+    let hash = courier_app::domain::shared_body::hash(&body);
     let stored_hash = item["bodyHash"].as_b().expect("a binary bodyHash").as_ref().to_vec();
     let hex: String = stored_hash.iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!((stored_hash.len(), hex), (32, hash.clone()));
@@ -1842,7 +1844,7 @@ async fn a_shared_body_item_is_never_shared_between_tenants() {
         .filter_map(|i| i["PK"].as_s().ok().filter(|p| p.starts_with("BODY#")).cloned())
         .collect();
     bodies.sort();
-    let hash = courier_app::shared_body::hash(&made[0].1.body);
+    let hash = courier_app::domain::shared_body::hash(&made[0].1.body);
     let mut want: Vec<String> = made.iter().map(|(t, _)| format!("BODY#{t}.{hash}")).collect();
     want.sort();
     assert_eq!(bodies, want);

@@ -4,9 +4,9 @@
 //! steady state), an unreachable key, and the endpoint scan and credentials
 //! migration over DynamoDB. Needs `make venv` first.
 
-use courier_app::contract::{self, T0};
-use courier_app::memory::{FixedSecrets, ManualClock};
 use courier_app::ports::{CredentialSealer, SealError};
+use courier_app::testing::contract::{self, T0};
+use courier_app::testing::memory::{FixedSecrets, ManualClock};
 use courier_aws::DynamoStore;
 use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};
 use courier_aws::counting::RequestCounter;

@@ -12,11 +12,13 @@ use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::orchestrator::{HttpResponse, Metadata};
 use aws_smithy_types::body::SdkBody;
 use courier_app::api::{Api, ApiRequest, ApiSettings};
-use courier_app::memory::{FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer};
-use courier_app::model::Tenant;
-use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::delivery::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
+use courier_app::domain::model::Tenant;
+use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::Clock;
-use courier_app::sender::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
+use courier_app::testing::memory::{
+    FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer,
+};
 use courier_aws::counting::RequestCounter;
 use courier_aws::destinations::AwsDestinations;
 use courier_aws::testing::{ACCOUNT_ID, Emulator};
@@ -126,8 +128,8 @@ impl World {
                 SharedInterceptor::new(counter.clone()),
             ],
         ));
-        let sealer = Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(
-            courier_app::system::OsSecrets,
+        let sealer = Arc::new(courier_app::testing::memory::MemorySealer::in_memory(Arc::new(
+            courier_app::adapters::system::OsSecrets,
         )));
         let api = Api {
             tenants: store.clone(),
@@ -138,29 +140,29 @@ impl World {
             schemas: Default::default(),
             planner: planner.clone(),
             clock: clock.clone(),
-            random: Arc::new(courier_app::memory::SeededRandom::new(1)),
+            random: Arc::new(courier_app::testing::memory::SeededRandom::new(1)),
             secrets: Arc::new(FixedSecrets::new(7)),
             admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy::LOCAL)),
             settings: ApiSettings::default(),
             limiter: Default::default(),
             subscriptions: store.clone(),
             fanout_queue: queue.clone(),
-            schedules: courier_app::schedule::Schedules {
-                store: Arc::new(courier_app::memory::MemorySchedules::new()),
-                timer: Arc::new(courier_app::memory::MemoryRecurring::new()),
+            schedules: courier_app::domain::schedule::Schedules {
+                store: Arc::new(courier_app::testing::memory::MemorySchedules::new()),
+                timer: Arc::new(courier_app::testing::memory::MemoryRecurring::new()),
                 second_rates: false,
             },
             sealer: sealer.clone(),
         };
         let sender = Sender {
             secrets: Arc::new(FixedSecrets::new(9)),
-            limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
+            limiter: Arc::new(courier_app::testing::memory::MemoryLimiter::new()),
             deliveries: store.clone(),
             endpoints: store.clone(),
             http: Arc::new(courier_http::ReqwestSender::new(true)),
             destinations: destinations.clone(),
             clock: clock.clone(),
-            random: Arc::new(courier_app::memory::SeededRandom::new(3)),
+            random: Arc::new(courier_app::testing::memory::SeededRandom::new(3)),
             planner,
             faults: Arc::new(NoFaults),
             settings: SenderSettings {
@@ -232,7 +234,7 @@ impl World {
 
     /// Handles every visible message, jumping the clock to the next one until the
     /// queue is empty; the attempts made.
-    async fn run(&self, max_steps: usize) -> Vec<courier_app::model::Attempt> {
+    async fn run(&self, max_steps: usize) -> Vec<courier_app::domain::model::Attempt> {
         let mut attempts = vec![];
         for _ in 0..max_steps {
             let cache = EndpointCache::default();

@@ -5,17 +5,17 @@
 //! receiver saw must be recorded as an attempt, no attempt reached it twice and
 //! no two requests of one delivery were in flight at once.
 
-use courier_app::contract::{self, T0};
-use courier_app::memory::ManualClock;
-use courier_app::message::{QueueMessage, Trigger};
-use courier_app::model::{Delivery, DeliveryStatus, Endpoint};
-use courier_app::planner::{Planner, PlannerSettings};
-use courier_app::ports::{Claim, Clock, DeliveryStore, EndpointStore, PortError, PortResult, Queue, Random, Timer};
-use courier_app::reconcile::OverdueIndex;
-use courier_app::sender::{
+use courier_app::adapters::system::OsSecrets;
+use courier_app::delivery::{
     DropReason, EndpointCache, Faults, NoFaults, Sender, SenderSettings, StepError, StepOutcome,
 };
-use courier_app::system::OsSecrets;
+use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::model::{Delivery, DeliveryStatus, Endpoint};
+use courier_app::maintenance::reconcile::OverdueIndex;
+use courier_app::pipeline::planner::{Planner, PlannerSettings};
+use courier_app::ports::{Claim, Clock, DeliveryStore, EndpointStore, PortError, PortResult, Queue, Random, Timer};
+use courier_app::testing::contract::{self, T0};
+use courier_app::testing::memory::ManualClock;
 use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};
 use courier_aws::testing::Emulator;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
@@ -243,7 +243,9 @@ impl World {
         Sender {
             // Claim tokens as in production: no two senders share one.
             secrets: Arc::new(OsSecrets),
-            sealer: Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(OsSecrets))),
+            sealer: Arc::new(courier_app::testing::memory::MemorySealer::in_memory(Arc::new(
+                OsSecrets,
+            ))),
             deliveries: self.store.clone(),
             endpoints: self.store.clone(),
             http: Arc::new(ReqwestSender::try_new(SenderOptions::new(AdmissionPolicy::LOCAL)).expect("client")),
@@ -257,7 +259,7 @@ impl World {
                 ..SenderSettings::default()
             },
             fanout: None,
-            limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
+            limiter: Arc::new(courier_app::testing::memory::MemoryLimiter::new()),
         }
     }
 
@@ -286,7 +288,7 @@ impl World {
         let mut d = contract::sample_delivery(&event, &e.id, &self.ids.delivery(), now, contract::sample_body(&event));
         d.trigger = trigger;
         if in_event {
-            courier_app::shared_body::share(std::slice::from_mut(&mut d));
+            courier_app::domain::shared_body::share(std::slice::from_mut(&mut d));
         }
         self.store
             .create_event(&event, std::slice::from_ref(&d))
@@ -494,7 +496,7 @@ async fn initial_sent_ahead(w: &World, e: &Endpoint) -> (Delivery, QueueMessage)
     let now = w.clock.now();
     let event = contract::sample_event(&e.tenant_id, &w.ids.event(), now, serde_json::json!({"n": 1}));
     let mut d = contract::sample_delivery(&event, &e.id, &w.ids.delivery(), now, contract::sample_body(&event));
-    courier_app::shared_body::share(std::slice::from_mut(&mut d));
+    courier_app::domain::shared_body::share(std::slice::from_mut(&mut d));
     courier_app::ingest::send_ahead(&w.planner(), std::slice::from_mut(&mut d), now).await;
     assert!(d.carried_by_queue, "sent ahead");
     w.store
@@ -612,7 +614,7 @@ async fn redelivery_reconciled(w: &World, e: &Endpoint) -> (Delivery, QueueMessa
     reopened.settled_at = None;
     reopened.dead_reason = None;
     reopened.expires_at = None;
-    reopened.redelivery = Some(courier_app::model::PromisedRedelivery {
+    reopened.redelivery = Some(courier_app::domain::model::PromisedRedelivery {
         number,
         attempt_id: promised.clone(),
         source: None,
@@ -623,9 +625,9 @@ async fn redelivery_reconciled(w: &World, e: &Endpoint) -> (Delivery, QueueMessa
         .await
         .expect("reopen");
     // No message: it was lost. The reconciler's next run after the grace finds it.
-    let settings = courier_app::reconcile::ReconcileSettings::default();
+    let settings = courier_app::maintenance::reconcile::ReconcileSettings::default();
     w.clock.set(now.plus_millis(settings.grace_ms + 1_000));
-    let report = courier_app::reconcile::reconcile(
+    let report = courier_app::maintenance::reconcile::reconcile(
         w.store.as_ref(),
         w.store.as_ref(),
         &w.planner(),
@@ -655,13 +657,13 @@ async fn redrive(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
     assert_eq!(dead.len(), 1);
     let m = QueueMessage::parse(&dead[0].body).expect("message");
     let now = w.clock.now();
-    let marked = courier_app::dead_letter::mark(w.store.as_ref(), &m, now)
+    let marked = courier_app::pipeline::dead_letter::mark(w.store.as_ref(), &m, now)
         .await
         .expect("mark");
-    assert_eq!(marked, courier_app::dead_letter::DeadLetterOutcome::Marked);
+    assert_eq!(marked, courier_app::pipeline::dead_letter::DeadLetterOutcome::Marked);
     dlq.delete(&dead[0].receipt_handle).await.expect("delete");
     let marked = w.get(&d).await;
-    courier_app::dead_letter::redrive(w.store.as_ref(), &w.planner(), &marked, now)
+    courier_app::pipeline::dead_letter::redrive(w.store.as_ref(), &w.planner(), &marked, now)
         .await
         .expect("redrive");
     let m = only_message(w, &d).await;

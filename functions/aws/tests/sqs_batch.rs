@@ -3,9 +3,9 @@
 //! would refuse (a delay over 900 s) fails alone, as a single send of it would; and
 //! `SqsQueue::delete_batch` likewise.
 
-use courier_app::contract::{Ids, T0};
-use courier_app::message::{QueueMessage, Trigger};
+use courier_app::domain::message::{QueueMessage, Trigger};
 use courier_app::ports::{PortError, Queue};
+use courier_app::testing::contract::{Ids, T0};
 use courier_aws::SqsQueue;
 use courier_aws::bootstrap::{ResourceNames, ensure_resources};
 use courier_aws::testing::Emulator;

@@ -6,7 +6,7 @@
 
 use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::config::{ALL_ENV, Config};
-use courier_app::message::{QueueMessage, Trigger};
+use courier_app::domain::message::{QueueMessage, Trigger};
 use lambda_http::request::LambdaRequest;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};

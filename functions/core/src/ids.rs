@@ -4,7 +4,7 @@
 //! The body is 26 Crockford base32 characters: 48 bits of milliseconds then 80 random
 //! bits (ULID layout), so ids sort by creation time, which the delivery log relies on.
 //! The random bits come from the injected source: the OS CSPRNG in production
-//! (`courier_app::system::OsRandom`), since ids are public and must not tell the
+//! (`courier_app::adapters::system::OsRandom`), since ids are public and must not tell the
 //! next ones; seeded sources only in tests.
 
 use crate::rng::RandomSource;

@@ -10,7 +10,7 @@
 
 use crate::client_cache::{BoundedCache, CacheKey};
 use crate::failure::outcome_of;
-use courier_app::connectivity::{ClientAuth, OAuthRequest};
+use courier_app::domain::connectivity::{ClientAuth, OAuthRequest};
 use courier_app::ports::Clock;
 use courier_core::Timestamp;
 use courier_core::outcome::{AttemptOutcome, TokenFailure, TransportFailure};

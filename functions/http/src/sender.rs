@@ -11,7 +11,7 @@ use crate::oauth::{Tokens, fetch_token};
 use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
 use bytes::Bytes;
-use courier_app::connectivity::{OAuthRequest, ReceiverConnection, TlsRequest};
+use courier_app::domain::connectivity::{OAuthRequest, ReceiverConnection, TlsRequest};
 use courier_app::ports::{Clock, HeaderText, HttpSender, OutboundHeader, OutboundRequest, SendResult};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure, READ_HEADERS, ResponseSummary, TransportFailure};
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
@@ -51,7 +51,7 @@ impl SenderOptions {
             pool_idle_timeout: Duration::from_secs(30),
             // The name every attempt carries too: a request built without its own
             // user-agent reads the same to a receiver as one the sender built.
-            user_agent: courier_app::sender::USER_AGENT.to_owned(),
+            user_agent: courier_app::delivery::USER_AGENT.to_owned(),
             trusted_ca_pem: None,
             ports: AllowedPorts::default(),
         }
@@ -162,7 +162,7 @@ impl ReqwestSender {
                     admission,
                     connect_timeout: Duration::from_secs(5),
                     pool_idle_timeout: Duration::from_secs(30),
-                    user_agent: HeaderValue::from_static(courier_app::sender::USER_AGENT),
+                    user_agent: HeaderValue::from_static(courier_app::delivery::USER_AGENT),
                     trusted_ca_pem: None,
                 };
                 ReqwestSender::assemble(None, params, AllowedPorts::default())
@@ -234,7 +234,7 @@ impl ReqwestSender {
             clients: Arc::new(BoundedCache::new(ENDPOINT_CACHE_CAPACITY)),
             tokens: Arc::new(Tokens::new(
                 ENDPOINT_CACHE_CAPACITY,
-                Arc::new(courier_app::system::SystemClock),
+                Arc::new(courier_app::adapters::system::SystemClock),
             )),
         }
     }
@@ -537,7 +537,7 @@ fn header_value(value: HeaderText) -> Option<HeaderValue> {
 
 /// The shared static value for `text`, when it is the default user agent.
 fn constant_value(text: &str) -> Option<HeaderValue> {
-    (text == courier_app::sender::USER_AGENT).then(|| HeaderValue::from_static(courier_app::sender::USER_AGENT))
+    (text == courier_app::delivery::USER_AGENT).then(|| HeaderValue::from_static(courier_app::delivery::USER_AGENT))
 }
 
 fn header_name(name: &str) -> Option<HeaderName> {

@@ -83,8 +83,8 @@ async fn ok_answer_and_request_arrives_intact() {
     assert_eq!(received.header("tanitar-delivery-attempt"), Some("3"));
     assert_eq!(received.header("host"), Some(addr.to_string().as_str()));
     // The request named no user-agent: the client's default is the sender's own.
-    assert_eq!(received.header("user-agent"), Some(courier_app::sender::USER_AGENT));
-    assert!(courier_app::sender::USER_AGENT.starts_with("Courier/"));
+    assert_eq!(received.header("user-agent"), Some(courier_app::delivery::USER_AGENT));
+    assert!(courier_app::delivery::USER_AGENT.starts_with("Courier/"));
 }
 
 #[tokio::test]

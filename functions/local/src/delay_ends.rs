@@ -5,7 +5,7 @@
 //! to a second late, in `make run` and in `make bench`'s timer lateness.
 
 use async_trait::async_trait;
-use courier_app::message::QueueMessage;
+use courier_app::domain::message::QueueMessage;
 use courier_app::ports::{PortResult, Queue};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -97,8 +97,8 @@ impl Queue for NotingQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use courier_app::contract::sample_message;
-    use courier_app::memory::{ManualClock, MemoryQueue};
+    use courier_app::testing::contract::sample_message;
+    use courier_app::testing::memory::{ManualClock, MemoryQueue};
     use courier_core::Timestamp;
     use courier_core::ids::{DeliveryId, EndpointId, TenantId};
     use courier_core::rng::SplitMix64;

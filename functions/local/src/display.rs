@@ -1,8 +1,8 @@
 //! What the local runner shows while it works: one line per attempt (delivery,
 //! number, status, diagnostic, next attempt) and per fired schedule.
 
-use courier_app::message::QueueMessage;
-use courier_app::sender::StepOutcome;
+use courier_app::delivery::StepOutcome;
+use courier_app::domain::message::QueueMessage;
 use courier_core::Timestamp;
 use courier_sender::RecordResult;
 use std::io::Write;

@@ -4,8 +4,8 @@
 //! instant), and puts each firing's message on the delivery queue as Scheduler
 //! would, with the planned instant in place of `<aws.scheduler.scheduled-time>`.
 
+use courier_app::domain::schedule::{FireMessage, RecurrenceSpec};
 use courier_app::ports::Clock;
-use courier_app::schedule::{FireMessage, RecurrenceSpec};
 use courier_aws::scheduler::RecurringEntry;
 use courier_aws::{SchedulerTimer, SqsQueue};
 use courier_core::Timestamp;
@@ -110,7 +110,7 @@ pub async fn recurring_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use courier_app::schedule::RecurringSpec;
+    use courier_app::domain::schedule::RecurringSpec;
 
     fn t(s: &str) -> Timestamp {
         Timestamp::parse_rfc3339(s).unwrap_or_else(|e| panic!("{e}"))

@@ -12,11 +12,11 @@ use crate::delay_ends::{DelayEnds, NotingQueue};
 use crate::display::StepSink;
 use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::api::{Api, ApiSettings};
-use courier_app::model::Tenant;
-use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::delivery::{Faults, NoFaults, Sender, SenderSettings};
+use courier_app::domain::model::Tenant;
+use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
-use courier_app::schedule_fire::ScheduleFirer;
-use courier_app::sender::{Faults, NoFaults, Sender, SenderSettings};
+use courier_app::schedules::fire::ScheduleFirer;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use courier_core::ids::TenantId;
 use courier_sender::slow_lane::{Lane, SlowLane};
@@ -61,7 +61,7 @@ pub struct StackOptions {
     pub prefix: String,
     /// How often the reconciler runs (on AWS: the `ReconcileIntervalMinutes` schedule).
     pub reconcile_every: Duration,
-    pub reconcile: courier_app::reconcile::ReconcileSettings,
+    pub reconcile: courier_app::maintenance::reconcile::ReconcileSettings,
     /// Admit only endpoint URLs on 127.0.0.1 or [::1] (for runs fed generated input).
     pub loopback_targets_only: bool,
     /// Admit schedules at `rate(N seconds)` (tests and dev runs only: Scheduler has
@@ -82,11 +82,11 @@ impl Default for StackOptions {
             faults: Arc::new(NoFaults),
             fanout_faults: Arc::new(courier_app::fanout::NoFanoutFaults),
             fanout_page: courier_app::fanout::STEP_PAGE,
-            clock: Arc::new(courier_app::system::SystemClock),
+            clock: Arc::new(courier_app::adapters::system::SystemClock),
             sink: Arc::new(crate::display::Quiet),
             prefix: "courier-local".into(),
             reconcile_every: Duration::from_secs(60),
-            reconcile: courier_app::reconcile::ReconcileSettings::default(),
+            reconcile: courier_app::maintenance::reconcile::ReconcileSettings::default(),
             loopback_targets_only: false,
             second_rates: false,
             lanes: Some(courier_core::lanes::LaneSettings::default()),
@@ -141,8 +141,8 @@ impl Stack {
             res.queue_arn.clone(),
             res.scheduler_role_arn.clone(),
         ));
-        let random: Arc<dyn Random> = Arc::new(courier_app::system::OsSeededRandom::new());
-        let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::system::OsSecrets);
+        let random: Arc<dyn Random> = Arc::new(courier_app::adapters::system::OsSeededRandom::new());
+        let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::adapters::system::OsSecrets);
         // One sealer for the API and the sender, as one instance of each would
         // cache the same data keys.
         let sealer = Arc::new(
@@ -168,7 +168,7 @@ impl Stack {
         }
         let api = Arc::new(Api {
             // As the API Lambda does: key lookups cached per instance.
-            tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
+            tenants: Arc::new(courier_app::adapters::tenant_cache::CachedTenants::new(
                 store.clone(),
                 opts.clock.clone(),
             )),
@@ -191,7 +191,7 @@ impl Stack {
             limiter: Default::default(),
             subscriptions: store.clone(),
             fanout_queue: queue.clone(),
-            schedules: courier_app::schedule::Schedules {
+            schedules: courier_app::domain::schedule::Schedules {
                 store: store.clone(),
                 timer: timer.clone(),
                 second_rates: opts.second_rates,
@@ -240,7 +240,7 @@ impl Stack {
             limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
         });
         let tenant = Tenant {
-            id: TenantId::generate(opts.clock.now(), &mut courier_app::sender::PortRng(random.as_ref())),
+            id: TenantId::generate(opts.clock.now(), &mut courier_app::delivery::PortRng(random.as_ref())),
             name: "development".into(),
         };
         let api_key = match &opts.dev_api_key {
@@ -294,7 +294,7 @@ impl Stack {
         )));
         let slow_lane = opts.lanes.map(|settings| {
             Arc::new(SlowLane {
-                lanes: Arc::new(courier_app::sender::lanes::Lanes::new(settings)),
+                lanes: Arc::new(courier_app::delivery::lanes::Lanes::new(settings)),
                 queue: Arc::new(SqsQueue::new(&sdk, res.slow_queue_url.clone())),
             })
         });
@@ -589,7 +589,7 @@ async fn reconcile_loop(
     store: Arc<DynamoStore>,
     planner: Planner,
     clock: Arc<dyn Clock>,
-    settings: courier_app::reconcile::ReconcileSettings,
+    settings: courier_app::maintenance::reconcile::ReconcileSettings,
     every: Duration,
     mut stop: watch::Receiver<bool>,
 ) {

@@ -1,5 +1,5 @@
 //! Which handler a delivery-queue message goes to, by its top-level `"kind"`: none
-//! is a delivery step (the strict [`courier_app::message::QueueMessage`]);
+//! is a delivery step (the strict [`courier_app::domain::message::QueueMessage`]);
 //! `schedule_fire` is a recurring schedule's firing; `fanout` one page of a large
 //! fan-out. Other kinds join this match.
 
@@ -30,8 +30,8 @@ pub fn kind_of(body: &str) -> MessageKind {
     match serde_json::from_str::<Kind>(body).ok().and_then(|k| k.kind) {
         None => MessageKind::Delivery,
         Some(k) => match k.as_str() {
-            courier_app::schedule::FIRE_KIND => MessageKind::ScheduleFire,
-            courier_app::fanout_message::FANOUT_KIND => MessageKind::Fanout,
+            courier_app::domain::schedule::FIRE_KIND => MessageKind::ScheduleFire,
+            courier_app::domain::fanout_message::FANOUT_KIND => MessageKind::Fanout,
             _ => MessageKind::Unknown(k),
         },
     }
@@ -61,7 +61,7 @@ mod tests {
 
     #[test]
     fn a_fan_out_step_as_sent_is_dispatched_as_one() {
-        use courier_app::fanout_message::{FanoutCursor, FanoutStep};
+        use courier_app::domain::fanout_message::{FanoutCursor, FanoutStep};
         use courier_core::ids::{EventId, TenantId};
         let step = FanoutStep::new(
             TenantId::parse("ten_01HZY0000000000000000000AA").expect("tenant id"),

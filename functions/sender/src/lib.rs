@@ -4,11 +4,11 @@
 //! shapes.
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
-use courier_app::message::{MessageError, QueueMessage};
-use courier_app::metrics::StepSample;
-use courier_app::schedule::FireMessage;
-use courier_app::schedule_fire::ScheduleFirer;
-use courier_app::sender::{EndpointCache, Sender, StepError, StepOutcome};
+use courier_app::delivery::metrics::StepSample;
+use courier_app::delivery::{EndpointCache, Sender, StepError, StepOutcome};
+use courier_app::domain::message::{MessageError, QueueMessage};
+use courier_app::domain::schedule::FireMessage;
+use courier_app::schedules::fire::ScheduleFirer;
 use futures_util::stream::FuturesOrdered;
 use futures_util::{FutureExt, StreamExt};
 use log_format::{JsonLine, JsonMembers};
@@ -26,15 +26,15 @@ pub mod slow_lane;
 
 /// Where this process's EMF metrics go, set once at start-up from the configuration
 /// (the default, namespace `Courier` without a stack dimension, until then).
-static METRICS_TARGET: std::sync::OnceLock<courier_app::metrics::MetricsTarget> = std::sync::OnceLock::new();
+static METRICS_TARGET: std::sync::OnceLock<courier_app::delivery::metrics::MetricsTarget> = std::sync::OnceLock::new();
 
 /// Sets the metrics namespace and stack dimension (the first call wins).
-pub fn set_metrics_target(target: courier_app::metrics::MetricsTarget) {
+pub fn set_metrics_target(target: courier_app::delivery::metrics::MetricsTarget) {
     let _ = METRICS_TARGET.set(target);
 }
 
-fn metrics_target() -> &'static courier_app::metrics::MetricsTarget {
-    METRICS_TARGET.get_or_init(courier_app::metrics::MetricsTarget::default)
+fn metrics_target() -> &'static courier_app::delivery::metrics::MetricsTarget {
+    METRICS_TARGET.get_or_init(courier_app::delivery::metrics::MetricsTarget::default)
 }
 
 /// The sender Lambda's logging: one JSON line per event on stdout, carrying its
@@ -132,10 +132,10 @@ pub async fn handle_batch_in(
     // which recover from a poisoned lock.
     // The batch's attempts are counted into one statistics write per endpoint-minute,
     // made once every record is done.
-    let stats_batch = std::sync::Arc::new(courier_app::stats::StatsBatch::default());
+    let stats_batch = std::sync::Arc::new(courier_app::domain::stats::StatsBatch::default());
     let batch = lane.map_or(0, |l| l.lanes().batch());
     let moved = slow_lane::Moved::default();
-    let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> = courier_app::stats::STATS_BATCH
+    let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> = courier_app::domain::stats::STATS_BATCH
         .scope(
             stats_batch.clone(),
             event
@@ -190,7 +190,7 @@ pub async fn handle_batch_in(
         // CloudWatch Logs extracts the metrics from these stdout lines, written with the
         // batch's log lines.
         let mut lines = Vec::new();
-        for doc in courier_app::metrics::batch_metrics_for(&samples, sender.clock.now(), metrics_target()) {
+        for doc in courier_app::delivery::metrics::batch_metrics_for(&samples, sender.clock.now(), metrics_target()) {
             // Serialised straight into the bytes (a struct of strings and numbers cannot
             // fail to).
             if serde_json::to_writer(&mut lines, &doc).is_ok() {
@@ -259,8 +259,8 @@ async fn handle_record(
                             .enter(&m.tenant_id, &m.endpoint_id, at.batch, || sender.clock.now())
                             .await
                         {
-                            courier_app::sender::lanes::Entry::Go(slot) => Some(slot),
-                            courier_app::sender::lanes::Entry::Divert(cause) => {
+                            courier_app::delivery::lanes::Entry::Go(slot) => Some(slot),
+                            courier_app::delivery::lanes::Entry::Divert(cause) => {
                                 tracing::info!(cause = cause.as_str(), "moved to the slow lane");
                                 at.moved.push(at.index, m.clone());
                                 return Ok(StepOutcome::Diverted { cause });
@@ -289,7 +289,7 @@ async fn handle_record(
                         log_outcome(&outcome);
                         // The step's metrics, written with the batch's (see `handle_batch`).
                         if let Some(samples) = emf
-                            && let Some(sample) = courier_app::metrics::step_sample(&outcome, m.not_before)
+                            && let Some(sample) = courier_app::delivery::metrics::step_sample(&outcome, m.not_before)
                             && let Ok(mut samples) = samples.lock()
                         {
                             samples.push(sample);
@@ -312,7 +312,7 @@ async fn handle_record(
 /// Works one fan-out step message. A failure leaves it for redelivery: the step is
 /// redone, writing no delivery twice.
 async fn handle_fanout(sender: &Sender, body: &str) -> Result<StepOutcome, RecordError> {
-    let step = courier_app::fanout_message::FanoutStep::parse(body).map_err(|e| {
+    let step = courier_app::domain::fanout_message::FanoutStep::parse(body).map_err(|e| {
         tracing::error!(error = %e, "unreadable fan-out message");
         RecordError::Fanout(e.to_string())
     })?;
@@ -356,7 +356,7 @@ async fn handle_fire(schedules: Option<&ScheduleFirer>, body: &str) -> Result<St
 }
 
 /// What the dead-letter handlers need to recover messages that are not delivery
-/// steps (`courier_app::dead_letter_kinds`). Without a worker or a firer, such a
+/// steps (`courier_app::maintenance::dead_letter_kinds`). Without a worker or a firer, such a
 /// message is reported failed and stays on its dead-letter queue.
 #[derive(Clone, Copy, Default)]
 pub struct Recovery<'a> {
@@ -368,11 +368,11 @@ impl Recovery<'_> {
     /// Recovers one dead-lettered message of a kind other than a delivery step;
     /// answers whether it is done with (false: left on the queue for another try).
     pub async fn recover(&self, kind: &dispatch::MessageKind, record: &SqsMessage) -> bool {
-        use courier_app::dead_letter_kinds::{FanoutResumed, LateFiring, fire_late, resume_fanout};
+        use courier_app::maintenance::dead_letter_kinds::{FanoutResumed, LateFiring, fire_late, resume_fanout};
         let body = record.body.as_deref().unwrap_or("");
         match kind {
             dispatch::MessageKind::Fanout => {
-                let Ok(step) = courier_app::fanout_message::FanoutStep::parse(body) else {
+                let Ok(step) = courier_app::domain::fanout_message::FanoutStep::parse(body) else {
                     tracing::error!("unreadable fan-out step in a dead-letter queue; left there");
                     return false;
                 };
@@ -461,7 +461,7 @@ pub async fn handle_dead_letters(
                     tracing::error!(message_id, error = %e, "unreadable message in the dead-letter queue; left there");
                     false
                 }
-                Ok(m) => match courier_app::dead_letter::mark(store, &m, clock.now()).await {
+                Ok(m) => match courier_app::pipeline::dead_letter::mark(store, &m, clock.now()).await {
                     Ok(outcome) => {
                         tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, outcome = ?outcome, "dead-lettered message");
                         true
@@ -565,7 +565,7 @@ async fn notify_streaks(
     moved: Vec<(
         courier_core::ids::TenantId,
         courier_core::ids::EndpointId,
-        Option<courier_app::stats::StreakMove>,
+        Option<courier_app::domain::stats::StreakMove>,
     )>,
 ) {
     let Some(fanout) = sender.fanout.as_deref() else { return };
@@ -577,7 +577,7 @@ async fn notify_streaks(
             continue;
         }
         match sender.endpoints.get_endpoint(&tenant, &id).await {
-            Ok(Some(e)) => courier_app::sender::notify_streak(&fanout.notifier(), &e, streak, now).await,
+            Ok(Some(e)) => courier_app::delivery::notify_streak(&fanout.notifier(), &e, streak, now).await,
             Ok(None) => {}
             Err(e) => tracing::warn!(endpoint = %id, error = %e, "endpoint not read for its run of failures"),
         }

@@ -6,7 +6,7 @@
 
 use aws_lambda_events::event::sqs::SqsBatchResponse;
 use courier_app::config::Config;
-use courier_app::sender::{NoFaults, Sender, SenderSettings};
+use courier_app::delivery::{NoFaults, Sender, SenderSettings};
 use courier_sender::maintenance::{self, Invocation};
 use lambda_runtime::{Error, LambdaEvent, service_fn};
 use std::sync::Arc;
@@ -43,7 +43,7 @@ async fn main() -> Result<(), Error> {
     // mapping of small concurrency drains (`courier_core::lanes`).
     let slow_lane = slow_lane.map(|queue| {
         Arc::new(courier_sender::slow_lane::SlowLane {
-            lanes: Arc::new(courier_app::sender::lanes::Lanes::default()),
+            lanes: Arc::new(courier_app::delivery::lanes::Lanes::default()),
             queue,
         })
     });
@@ -51,7 +51,7 @@ async fn main() -> Result<(), Error> {
     courier_sender::set_metrics_target(config.metrics.clone());
     let dlq_url = config.dlq_url.clone().unwrap_or_default();
     let schedule_dlq_arn = config.schedule_dlq_arn.clone().unwrap_or_default();
-    let reconcile = courier_app::reconcile::ReconcileSettings {
+    let reconcile = courier_app::maintenance::reconcile::ReconcileSettings {
         grace_ms: i64::from(config.reconcile_grace_seconds) * 1000,
         ..Default::default()
     };
@@ -61,19 +61,19 @@ async fn main() -> Result<(), Error> {
         deliveries: store.clone(),
         planner: planner.clone(),
         steps: steps.clone(),
-        clock: Arc::new(courier_app::system::SystemClock),
+        clock: Arc::new(courier_app::adapters::system::SystemClock),
         faults: Arc::new(courier_app::fanout::NoFanoutFaults),
         page: courier_app::fanout::STEP_PAGE,
         console_url: config.console_url.clone(),
     });
     // Recurring schedules' firings come on the same queue (`"kind":"schedule_fire"`).
-    let firer = Arc::new(courier_app::schedule_fire::ScheduleFirer {
+    let firer = Arc::new(courier_app::schedules::fire::ScheduleFirer {
         schedules: store.clone(),
         endpoints: store.clone(),
         deliveries: store.clone(),
         planner: planner.clone(),
-        clock: Arc::new(courier_app::system::SystemClock),
-        random: Arc::new(courier_app::system::OsSeededRandom::new()),
+        clock: Arc::new(courier_app::adapters::system::SystemClock),
+        random: Arc::new(courier_app::adapters::system::OsSeededRandom::new()),
         index: store.clone(),
         steps: steps.clone(),
         event_types: store.clone(),
@@ -81,7 +81,7 @@ async fn main() -> Result<(), Error> {
     });
     let limiter = Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table()));
     let sender = Arc::new(Sender {
-        secrets: Arc::new(courier_app::system::OsSecrets),
+        secrets: Arc::new(courier_app::adapters::system::OsSecrets),
         sealer,
         deliveries: store.clone(),
         endpoints: store,
@@ -97,10 +97,10 @@ async fn main() -> Result<(), Error> {
         // Builds nothing until the first attempt to a destination.
         destinations: Arc::new(courier_aws::destinations::AwsDestinations::new(
             &sdk,
-            Arc::new(courier_app::system::SystemClock),
+            Arc::new(courier_app::adapters::system::SystemClock),
         )),
-        clock: Arc::new(courier_app::system::SystemClock),
-        random: Arc::new(courier_app::system::OsSeededRandom::new()),
+        clock: Arc::new(courier_app::adapters::system::SystemClock),
+        random: Arc::new(courier_app::adapters::system::OsSeededRandom::new()),
         planner,
         faults: Arc::new(NoFaults),
         fanout: Some(fanout),
@@ -119,7 +119,7 @@ async fn main() -> Result<(), Error> {
         let slow_lane = slow_lane.clone();
         let slow_queue_url = slow_queue_url.clone();
         async move {
-            let clock = courier_app::system::SystemClock;
+            let clock = courier_app::adapters::system::SystemClock;
             let batch = match event.payload {
                 Invocation::Task(_) => {
                     maintenance::run_reconcile(dlq_store.as_ref(), &sender.planner, &clock, reconcile).await?;

@@ -5,10 +5,10 @@
 //! Shared by the Lambda binary and the local runner.
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
-use courier_app::message::QueueMessage;
-use courier_app::planner::Planner;
+use courier_app::domain::message::QueueMessage;
+use courier_app::maintenance::reconcile::{OverdueIndex, ReconcileReport, ReconcileSettings, reconcile};
+use courier_app::pipeline::planner::Planner;
 use courier_app::ports::{Clock, DeliveryStore};
-use courier_app::reconcile::{OverdueIndex, ReconcileReport, ReconcileSettings, reconcile};
 use serde::Deserialize;
 
 /// What a sender invocation carries: an SQS batch (any of its three queues), or a
@@ -116,7 +116,7 @@ pub fn from_queue_arn(event: &SqsEvent, arn: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use courier_app::memory::{ManualClock, MemoryQueue, MemoryTimer};
+    use courier_app::testing::memory::{ManualClock, MemoryQueue, MemoryTimer};
     use courier_core::Timestamp;
     use std::sync::Arc;
 

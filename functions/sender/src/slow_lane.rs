@@ -2,9 +2,9 @@
 //! messages a main-lane batch moves to the slow-lane queue, sent together once the
 //! batch's other records are done (one `SendMessageBatch` per ten).
 
-use courier_app::message::QueueMessage;
+use courier_app::delivery::lanes::Lanes;
+use courier_app::domain::message::QueueMessage;
 use courier_app::ports::Queue;
-use courier_app::sender::lanes::Lanes;
 use courier_core::Timestamp;
 use std::sync::{Arc, Mutex};
 

@@ -3,12 +3,12 @@
 
 use async_trait::async_trait;
 use aws_lambda_events::event::sqs::SqsEvent;
-use courier_app::memory::{MemoryQueue, MemoryStore, MemoryTimer};
-use courier_app::message::{QueueMessage, Trigger};
-use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::delivery::{DropReason, Faults, Sender, SenderSettings, StepOutcome};
+use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, HttpSender, OutboundRequest, SendResult};
-use courier_app::sender::{DropReason, Faults, Sender, SenderSettings, StepOutcome};
-use courier_app::system::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::testing::memory::{MemoryQueue, MemoryStore, MemoryTimer};
 use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::{AttemptOutcome, ResponseSummary};
@@ -44,7 +44,9 @@ fn sender(panic_on: DeliveryId) -> Arc<Sender> {
     let store = Arc::new(MemoryStore::new(clock.clone()));
     Arc::new(Sender {
         secrets: Arc::new(OsSecrets),
-        sealer: Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(OsSecrets))),
+        sealer: Arc::new(courier_app::testing::memory::MemorySealer::in_memory(Arc::new(
+            OsSecrets,
+        ))),
         deliveries: store.clone(),
         endpoints: store,
         http: Arc::new(Unreachable),
@@ -59,7 +61,7 @@ fn sender(panic_on: DeliveryId) -> Arc<Sender> {
         faults: Arc::new(PanicOn(panic_on)),
         settings: SenderSettings::default(),
         fanout: None,
-        limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
+        limiter: Arc::new(courier_app::testing::memory::MemoryLimiter::new()),
     })
 }
 

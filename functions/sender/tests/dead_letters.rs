@@ -8,9 +8,9 @@ mod common;
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
 use common::{KEY, T0, World, raw, status};
+use courier_app::domain::schedule::FireMessage;
 use courier_app::fanout::{FanoutWorker, NoFanoutFaults};
-use courier_app::schedule::FireMessage;
-use courier_app::schedule_fire::ScheduleFirer;
+use courier_app::schedules::fire::ScheduleFirer;
 use courier_core::Timestamp;
 use courier_core::ids::{ScheduleId, TenantId};
 use courier_sender::Recovery;
@@ -57,7 +57,7 @@ fn firer(w: &World) -> ScheduleFirer {
         deliveries: w.store.clone(),
         planner: w.api.planner.clone(),
         clock: w.clock.clone(),
-        random: Arc::new(courier_app::memory::SeededRandom::new(5)),
+        random: Arc::new(courier_app::testing::memory::SeededRandom::new(5)),
         index: w.store.clone(),
         steps: w.queue.clone(),
         event_types: w.applications.clone(),

@@ -6,54 +6,27 @@
 //! Every failure is an RFC 9457 problem+json naming the field or limit at fault;
 //! no input reaches a panic or a 500.
 
-mod applications;
-mod auth;
-mod body;
-mod completion;
-pub mod console;
-mod deliveries;
-mod endpoint_connectivity;
-mod endpoint_headers;
-mod endpoint_lifecycle;
-mod endpoint_limits;
-mod endpoints;
-mod event_types;
-mod events;
-mod events_batch;
-mod fanout;
-mod idempotency;
-pub mod limits;
-mod list_bytes;
-pub mod patch;
-mod portal;
-mod portal_access;
-mod portal_fields;
-pub mod problem;
-pub mod query;
-pub mod rate_limit;
-mod resend;
+pub mod http;
+pub mod resources;
 mod route_table;
 mod routes;
-mod schedules;
-mod stats;
-pub mod views;
 
-pub use applications::application_view;
-pub use auth::{ClientAddr, bearer_key, create_tenant, hash_key, register_key};
-pub use body::parse_json;
-pub use completion::HEADER_COMPLETION_TOKEN;
-pub use event_types::event_type_view;
-pub use idempotency::fingerprint;
-pub use limits::*;
-pub use problem::{ApiError, ApiResult, ProblemCode};
-pub use query::DeliveryListQuery;
-pub use rate_limit::{BucketKey, RateLimiter};
+pub use http::auth::{ClientAddr, bearer_key, create_tenant, hash_key, register_key};
+pub use http::body::parse_json;
+pub use http::idempotency::fingerprint;
+pub use http::limits::*;
+pub use http::problem::{ApiError, ApiResult, ProblemCode};
+pub use http::query::DeliveryListQuery;
+pub use http::rate_limit::{BucketKey, RateLimiter};
+pub use resources::applications::application_view;
+pub use resources::completion::HEADER_COMPLETION_TOKEN;
+pub use resources::event_types::event_type_view;
+pub use resources::stats::stats_window;
+pub use resources::views::{attempt_view, delivery_view, endpoint_status, endpoint_view, event_view};
 pub use route_table::{ROUTES, Route};
-pub use stats::stats_window;
-pub use views::{attempt_view, delivery_view, endpoint_status, endpoint_view, event_view};
 
-use crate::payload_schema::SchemaCache;
-use crate::planner::Planner;
+use crate::ingest::payload_schema::SchemaCache;
+use crate::pipeline::planner::Planner;
 use crate::ports::{
     ApplicationStore, Clock, DeliveryStore, EndpointStore, FanoutQueue, IdempotencyStore, Random, SecretSource,
     SubscriptionIndex, TenantStore, UrlAdmission,
@@ -130,7 +103,7 @@ pub struct Api {
     pub clock: Arc<dyn Clock>,
     pub random: Arc<dyn Random>,
     pub secrets: Arc<dyn SecretSource>,
-    /// Seals endpoint credentials before they are stored (`crate::credentials`).
+    /// Seals endpoint credentials before they are stored (`crate::endpoints::credentials`).
     pub sealer: Arc<dyn crate::ports::CredentialSealer>,
     pub admission: Arc<dyn UrlAdmission>,
     pub settings: ApiSettings,
@@ -140,10 +113,10 @@ pub struct Api {
     /// Where large fan-outs' first steps go (the delivery queue).
     pub fanout_queue: Arc<dyn FanoutQueue>,
     /// Recurring schedules: their store, the recurring timer and its settings.
-    pub schedules: crate::schedule::Schedules,
+    pub schedules: crate::domain::schedule::Schedules,
 }
 
-/// A [`crate::operational::Notifier`] with its console address owned.
+/// A [`crate::fanout::operational::Notifier`] with its console address owned.
 pub(crate) struct OwnedNotifier<'a> {
     deliveries: &'a dyn DeliveryStore,
     steps: &'a dyn FanoutQueue,
@@ -151,8 +124,8 @@ pub(crate) struct OwnedNotifier<'a> {
 }
 
 impl OwnedNotifier<'_> {
-    pub(crate) async fn emit_or_warn(&self, notice: &crate::operational::Notice) {
-        crate::operational::Notifier {
+    pub(crate) async fn emit_or_warn(&self, notice: &crate::fanout::operational::Notice) {
+        crate::fanout::operational::Notifier {
             deliveries: self.deliveries,
             steps: self.steps,
             console_url: self.console_url.as_deref(),
@@ -206,7 +179,7 @@ impl Api {
     /// Where operational events the API notices go, with console links built from
     /// the address the caller used.
     pub(crate) fn notifier(&self, headers: &axum::http::HeaderMap) -> OwnedNotifier<'_> {
-        let base = portal::console_base(headers);
+        let base = resources::portal::console_base(headers);
         OwnedNotifier {
             deliveries: self.deliveries.as_ref(),
             steps: self.fanout_queue.as_ref(),

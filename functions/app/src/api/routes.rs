@@ -3,12 +3,14 @@
 //! front: the body limit on everything, authentication and the tenant's rate limit on
 //! tenant routes, a per-source limit on completion reports.
 
-use super::problem::{ApiError, ApiResult, ProblemCode};
-use super::{
-    Api, applications, auth, body, completion, deliveries, endpoint_lifecycle, endpoints, event_types, events,
-    events_batch, portal, portal_access, resend, schedules, stats,
+use crate::api::Api;
+use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
+use crate::api::http::{auth, body, portal_access};
+use crate::api::resources::{
+    applications, completion, deliveries, endpoint_lifecycle, endpoints, event_types, events, events_batch, portal,
+    resend, schedules, stats,
 };
-use crate::model::Tenant;
+use crate::domain::model::Tenant;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{FromRequestParts, Path, Request, State};
@@ -240,7 +242,7 @@ impl Api {
             .route("/healthz", only(get(healthz), "GET, HEAD"))
             .merge(tenant_routes)
             .merge(completion_routes)
-            .fallback(super::console::console_or_not_found)
+            .fallback(crate::api::resources::console::console_or_not_found)
             .layer(axum::middleware::from_fn(body::limit_body))
             .layer(axum::middleware::from_fn(head_has_no_content))
             .with_state(self)

@@ -4,14 +4,16 @@
 
 use async_trait::async_trait;
 use courier_app::api::{Api, ApiRequest, ApiSettings};
-use courier_app::memory::{FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer};
-use courier_app::model::{Delivery, Tenant};
-use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::delivery::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
+use courier_app::domain::model::{Delivery, Tenant};
+use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{
     AdmissionRefusal, Clock, DeliveryStore, DestinationMessage, DestinationSender, HttpSender, OutboundRequest, Queue,
     Random, SendResult, UrlAdmission,
 };
-use courier_app::sender::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
+use courier_app::testing::memory::{
+    FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer,
+};
 use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, TenantId};
 use courier_core::outcome::{AttemptOutcome, ResponseSummary};
@@ -131,11 +133,11 @@ pub struct World {
     pub destinations: Arc<ScriptedDestinations>,
     pub api: Api,
     pub sender: Sender,
-    pub schedules: Arc<courier_app::memory::MemorySchedules>,
-    pub recurring: Arc<courier_app::memory::MemoryRecurring>,
-    pub limiter: Arc<courier_app::memory::MemoryLimiter>,
+    pub schedules: Arc<courier_app::testing::memory::MemorySchedules>,
+    pub recurring: Arc<courier_app::testing::memory::MemoryRecurring>,
+    pub limiter: Arc<courier_app::testing::memory::MemoryLimiter>,
     /// The API's and the sender's sealer (one instance: data keys cached once).
-    pub sealer: Arc<courier_app::memory::MemorySealer>,
+    pub sealer: Arc<courier_app::testing::memory::MemorySealer>,
 }
 
 pub const KEY: &str = "ck_test_key";
@@ -146,7 +148,7 @@ impl World {
         let store = Arc::new(MemoryStore::new(clock.clone()));
         let queue = Arc::new(MemoryQueue::new(clock.clone()));
         let timer = Arc::new(MemoryTimer::new());
-        let limiter = Arc::new(courier_app::memory::MemoryLimiter::new());
+        let limiter = Arc::new(courier_app::testing::memory::MemoryLimiter::new());
         let http = Arc::new(ScriptedHttp {
             clock: clock.clone(),
             script: Mutex::new(script.into()),
@@ -164,9 +166,9 @@ impl World {
         };
         let random: Arc<dyn Random> = Arc::new(Zero);
         let applications = Arc::new(MemoryApplications::new());
-        let schedules = Arc::new(courier_app::memory::MemorySchedules::new());
-        let recurring = Arc::new(courier_app::memory::MemoryRecurring::new());
-        let sealer = Arc::new(courier_app::memory::MemorySealer::in_memory(Arc::new(
+        let schedules = Arc::new(courier_app::testing::memory::MemorySchedules::new());
+        let recurring = Arc::new(courier_app::testing::memory::MemoryRecurring::new());
+        let sealer = Arc::new(courier_app::testing::memory::MemorySealer::in_memory(Arc::new(
             FixedSecrets::new(13),
         )));
         let api = Api {
@@ -178,7 +180,7 @@ impl World {
             schemas: Default::default(),
             planner: planner.clone(),
             clock: clock.clone(),
-            random: Arc::new(courier_app::memory::SeededRandom::new(1)),
+            random: Arc::new(courier_app::testing::memory::SeededRandom::new(1)),
             secrets: Arc::new(FixedSecrets::new(7)),
             sealer: sealer.clone(),
             admission: Arc::new(AllowAll),
@@ -186,7 +188,7 @@ impl World {
             limiter: Default::default(),
             subscriptions: store.clone(),
             fanout_queue: queue.clone(),
-            schedules: courier_app::schedule::Schedules {
+            schedules: courier_app::domain::schedule::Schedules {
                 store: schedules.clone(),
                 timer: recurring.clone(),
                 second_rates: false,

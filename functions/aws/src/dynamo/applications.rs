@@ -6,7 +6,7 @@
 
 use super::*;
 use aws_sdk_dynamodb::types::Delete;
-use courier_app::model::{Application, EventType, PortalActivity};
+use courier_app::domain::model::{Application, EventType, PortalActivity};
 use courier_app::ports::ApplicationStore;
 
 fn app_sk(id: &str) -> String {

@@ -59,7 +59,7 @@ pub(super) fn now_secs(now: Timestamp) -> i64 {
 }
 
 pub(super) fn body_hash(body: &str) -> String {
-    courier_app::shared_body::hash(body)
+    courier_app::domain::shared_body::hash(body)
 }
 
 /// The bytes of a SHA-256 in lowercase hex (what [`hex`] gives back exactly); `None`
@@ -470,7 +470,7 @@ struct StoredAttempt {
     #[serde(rename = "rh", default, skip_serializing_if = "BTreeMap::is_empty")]
     response_headers: BTreeMap<String, String>,
     #[serde(rename = "de", default, skip_serializing_if = "Option::is_none")]
-    destination_error: Option<courier_app::model::DestinationErrorRecord>,
+    destination_error: Option<courier_app::domain::model::DestinationErrorRecord>,
     #[serde(rename = "mi", default, skip_serializing_if = "Option::is_none")]
     message_id: Option<String>,
     #[serde(rename = "d")]

@@ -122,7 +122,7 @@ impl DeliveryStore for DynamoStore {
         &self,
         tenant: &TenantId,
         event: &EventId,
-        progress: &courier_app::model::FanoutProgress,
+        progress: &courier_app::domain::model::FanoutProgress,
     ) -> PortResult<()> {
         let missing = || PortError::Conflict(format!("event {event} does not exist"));
         let Some(mut item) = self.get_live(event_pk(event), EVENT_SK).await? else {
@@ -146,7 +146,7 @@ impl DeliveryStore for DynamoStore {
         Ok(())
     }
 
-    async fn put_fanout_link(&self, link: &courier_app::model::FanoutLink) -> PortResult<()> {
+    async fn put_fanout_link(&self, link: &courier_app::domain::model::FanoutLink) -> PortResult<()> {
         self.put_link(link).await
     }
 
@@ -156,7 +156,7 @@ impl DeliveryStore for DynamoStore {
         event: &EventId,
         from: u64,
         limit: u32,
-    ) -> PortResult<Vec<courier_app::model::FanoutLink>> {
+    ) -> PortResult<Vec<courier_app::domain::model::FanoutLink>> {
         self.links_from(tenant, event, from, limit).await
     }
 
@@ -237,7 +237,9 @@ impl DeliveryStore for DynamoStore {
             });
         }
         match &current.claim {
-            Some(expired) if courier_app::store_rules::claim_allowed(&current, claim.number, claim.started_at) => {
+            Some(expired)
+                if courier_app::domain::store_rules::claim_allowed(&current, claim.number, claim.started_at) =>
+            {
                 self.take_over(id, claim, current.clone(), expired.clone()).await
             }
             _ => Ok(Claim::Refused(Some(current))),

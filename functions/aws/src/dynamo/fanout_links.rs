@@ -4,7 +4,7 @@
 //! event's deliveries pays instead of a write per delivery.
 
 use super::*;
-use courier_app::model::FanoutLink;
+use courier_app::domain::model::FanoutLink;
 
 /// The sort-key prefix of an event's fan-out links.
 pub(super) const LINK_PREFIX: &str = "FAN#";

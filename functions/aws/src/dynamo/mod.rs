@@ -3,8 +3,8 @@
 //! the constants below are that document's names. Each record is stored as its JSON
 //! in `data`, beside the key and condition attributes the expressions need.
 //!
-//! Rules mirror `courier_app::memory::MemoryStore` exactly (both take the shared
-//! ones from `courier_app::store_rules` and pass `courier_app::contract`): conditional writes for creates, versions, claims and
+//! Rules mirror `courier_app::testing::memory::MemoryStore` exactly (both take the shared
+//! ones from `courier_app::domain::store_rules` and pass `courier_app::testing::contract`): conditional writes for creates, versions, claims and
 //! outcomes; `TransactWriteItems` where two items change together; TTL-expired items
 //! (`expiresAt <= now`) read as absent, since DynamoDB deletes them only lazily.
 
@@ -45,16 +45,16 @@ use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use courier_app::message::Trigger;
-use courier_app::model::{
+use courier_app::adapters::system::SystemClock;
+use courier_app::domain::message::Trigger;
+use courier_app::domain::model::{
     Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
 };
+use courier_app::domain::shared_body;
+use courier_app::domain::store_rules::{MAX_PAGE, apply_claim, claim_held_by, is_live};
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
 };
-use courier_app::shared_body;
-use courier_app::store_rules::{MAX_PAGE, apply_claim, claim_held_by, is_live};
-use courier_app::system::SystemClock;
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! Delivery statistics per endpoint (`courier_app::stats`) in small items of the
+//! Delivery statistics per endpoint (`courier_app::domain::stats`) in small items of the
 //! endpoint's own partition `STAT#<tenant>#<endpoint>`: `HEAD` holds the current
 //! minute's counters and the run of failed attempts, and every attempt adds to it
 //! with one conditional `UpdateItem` (1 write unit: the item stays far under 1 KiB).
@@ -8,7 +8,7 @@
 //! add the head's minute to what the items hold.
 
 use super::*;
-use courier_app::stats::{
+use courier_app::domain::stats::{
     Backlog, Granularity, HOUR_RETENTION_MS, MINUTE_RETENTION_MS, StatsCounts, StatsTally, StatsWindow, StreakChange,
     StreakMove,
 };

@@ -1,10 +1,10 @@
 //! `courier-admin`: operator tasks against a deployment's table, through the normal
 //! AWS credential chain: create a tenant and its first API key (printed once; only
 //! its hash is stored), and seal endpoint credentials stored before they were
-//! sealed (the credentials migration, `courier_app::credentials::seal_stored`).
+//! sealed (the credentials migration, `courier_app::endpoints::credentials::seal_stored`).
 
-use courier_app::credentials::{MigrationRun, seal_stored};
-use courier_app::system::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::endpoints::credentials::{MigrationRun, seal_stored};
 use courier_aws::DynamoStore;
 use courier_aws::credential_keys::{KmsDataKeys, KmsSealer};
 use std::process::ExitCode;

@@ -6,8 +6,8 @@
 
 use super::*;
 use crate::counting::item_size;
-use courier_app::contract;
-use courier_app::model::AwaitingCompletion;
+use courier_app::domain::model::AwaitingCompletion;
+use courier_app::testing::contract;
 use serde_json::json;
 
 /// 2026-11-29T00:00:00.000Z.
@@ -93,7 +93,7 @@ fn item_with_attempt(text: &str) -> Item {
     item
 }
 
-fn event() -> courier_app::model::EventRecord {
+fn event() -> courier_app::domain::model::EventRecord {
     let tenant = TenantId::parse(TENANT).expect("tenant id");
     contract::sample_event(
         &tenant,
@@ -161,7 +161,7 @@ fn settled_replay() -> Delivery {
     d.body = r#"{"order":1}"#.into();
     d.body_hash = None;
     d.expires_at = Some(1_900_000_000);
-    d.delivery_settings = Some(courier_app::model::DeliverySettings {
+    d.delivery_settings = Some(courier_app::domain::model::DeliverySettings {
         latency_class: None,
         long_running_allowance_seconds: Some(600),
     });

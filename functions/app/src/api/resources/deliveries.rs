@@ -1,0 +1,101 @@
+//! Reading deliveries and their attempts: one delivery, an endpoint's deliveries,
+//! a delivery's attempts and one attempt. Records past their retention read as gone.
+
+use crate::api::Api;
+use crate::api::http::problem::{ApiError, ApiResult};
+use crate::api::http::query::list_query;
+use crate::api::resources::endpoints::id_from_path;
+use crate::api::resources::views::{attempt_view, delivery_view, expired};
+use crate::api::routes::{Authed, Id, IdPair, page_reply, reply};
+use crate::domain::model::{Delivery, Tenant};
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use courier_core::ids::{AttemptId, DeliveryId};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// `GET /v1/endpoints/{id}/deliveries`
+pub(crate) async fn list_for_endpoint(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let e = api.load_endpoint(&tenant, &id).await?;
+    let q = list_query(query.as_deref(), &["status", "since", "until", "cursor", "limit"])?;
+    let page = q.deliveries(api.deliveries.as_ref(), &e.id).await?;
+    Ok(delivery_page(&api, &page))
+}
+
+/// A page of deliveries as the lists answer it: live ones in their view, and the
+/// cursor to the next page.
+pub(crate) fn delivery_page(api: &Api, page: &crate::domain::model::Page<Delivery>) -> Response {
+    let now = api.clock.now();
+    let items: Vec<Value> = page
+        .items
+        .iter()
+        .filter(|d| !expired(d.expires_at, now))
+        .map(delivery_view)
+        .collect();
+    page_reply(items, page.next_cursor.as_deref())
+}
+
+/// `GET /v1/deliveries/{id}`
+pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let d = api.load_delivery(&tenant, &id).await?;
+    Ok(reply(StatusCode::OK, &delivery_view(&d)))
+}
+
+/// `GET /v1/deliveries/{id}/attempts`: one page (`limit`, `cursor`), oldest first,
+/// at most `list_bytes::MAX_LIST_BYTES` of attempts, so an answer stays far below
+/// Lambda's response limit however many attempts (and how large their response
+/// snippets) a delivery has.
+pub(crate) async fn attempts(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let d = api.load_delivery(&tenant, &id).await?;
+    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    let now = api.clock.now();
+    let cursor = q.cursor.as_deref();
+    let (items, next) = crate::api::http::list_bytes::bounded_page(
+        q.limit,
+        |limit| api.deliveries.list_attempts_page(&d.id, cursor, limit),
+        |a| (!expired(a.expires_at, now)).then(|| attempt_view(a)),
+    )
+    .await?;
+    Ok(page_reply(items, next.as_deref()))
+}
+
+/// `GET /v1/deliveries/{id}/attempts/{attemptId}`
+pub(crate) async fn attempt(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    IdPair(id, att): IdPair,
+) -> ApiResult<Response> {
+    let d = api.load_delivery(&tenant, &id).await?;
+    let att = id_from_path(&att, AttemptId::parse, "attempt")?;
+    let now = api.clock.now();
+    let a = api
+        .deliveries
+        .get_attempt(&d.id, &att)
+        .await?
+        .filter(|a| !expired(a.expires_at, now))
+        .ok_or_else(|| ApiError::not_found("attempt"))?;
+    Ok(reply(StatusCode::OK, &attempt_view(&a)))
+}
+
+impl Api {
+    pub(crate) async fn load_delivery(&self, tenant: &Tenant, raw: &str) -> ApiResult<Delivery> {
+        let id = id_from_path(raw, DeliveryId::parse, "delivery")?;
+        let now = self.clock.now();
+        self.deliveries
+            .get_delivery(&id)
+            .await?
+            .filter(|d| d.tenant_id == tenant.id && !expired(d.expires_at, now))
+            .ok_or_else(|| ApiError::not_found("delivery"))
+    }
+}

@@ -1,0 +1,430 @@
+//! `/v1/events`: accept an event for one or more endpoints (idempotent under an
+//! `Idempotency-Key`), and list events.
+
+use crate::api::Api;
+use crate::api::http::body::ApiJson;
+use crate::api::http::idempotency::idempotency_key;
+use crate::api::http::limits::{
+    IDEMPOTENCY_TTL_SECONDS, MAX_ENDPOINTS_PER_EVENT, MAX_EVENT_TYPE, MAX_PAYLOAD_BYTES, MAX_PLANNED_AHEAD_DAYS,
+};
+use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
+use crate::api::http::query::list_query;
+use crate::api::resources::views::{event_view, expired};
+use crate::api::routes::{Authed, page_reply, reply};
+use crate::delivery::PortRng;
+use crate::domain::message::Trigger;
+use crate::domain::model::{Delivery, Endpoint, EventRecord, IdempotencyRecord, Tenant};
+use crate::ingest::{self, NewEvent};
+use crate::ports::PortError;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use courier_core::Timestamp;
+use courier_core::ids::{DeliveryId, EndpointId, EventId};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct CreateEvent {
+    endpoint_id: Option<String>,
+    endpoint_ids: Option<Vec<String>>,
+    #[serde(rename = "type")]
+    event_type: Option<String>,
+    payload: Option<Value>,
+    planned_at: Option<String>,
+    /// Fan-out only: the application (id or uid) whose endpoints get the event.
+    application_id: Option<String>,
+    /// The channels the event carries (endpoints with a channel filter take only
+    /// events carrying one of theirs).
+    channels: Option<Vec<String>>,
+}
+
+/// What [`Api::prepare_event`] leaves to do.
+pub(super) enum Prepared {
+    /// Nothing: a repeat of an Idempotency-Key, answered as its first call was.
+    Answered(Response),
+    /// The write of a new event.
+    Write(Box<EventWrite>),
+}
+
+/// A new event and its deliveries, built but not written, with the answer its
+/// write earns and the instant they were built at.
+pub(super) struct EventWrite {
+    pub event: EventRecord,
+    pub deliveries: Vec<Delivery>,
+    pub answer: Value,
+    pub now: Timestamp,
+}
+
+/// `GET /v1/events`
+pub(crate) async fn list(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let q = list_query(query.as_deref(), &["endpointId", "since", "until", "cursor", "limit"])?;
+    if let Some(ep) = &q.endpoint_id {
+        api.load_endpoint(&tenant, ep.as_str()).await?;
+    }
+    let page = q.events(api.deliveries.as_ref(), &tenant.id).await?;
+    let now = api.clock.now();
+    let items: Vec<Value> = page
+        .items
+        .iter()
+        .filter(|e| !expired(e.expires_at, now))
+        .map(event_view)
+        .collect();
+    Ok(page_reply(items, page.next_cursor.as_deref()))
+}
+
+/// `GET /v1/events/{id}`: the event with its deliveries at ingest and, for an
+/// event routed by subscription, its fan-out's progress.
+pub(crate) async fn get(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    crate::api::routes::Id(id): crate::api::routes::Id,
+) -> ApiResult<Response> {
+    let id = crate::api::resources::endpoints::id_from_path(&id, EventId::parse, "event")?;
+    let event = api
+        .deliveries
+        .get_event(&tenant.id, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("event"))?;
+    Ok(reply(StatusCode::OK, &event_view(&event)))
+}
+
+/// `GET /v1/events/{id}/deliveries`: the event's deliveries (those named at ingest,
+/// then its fan-out steps'), a page (`cursor`, `limit`) at a time.
+pub(crate) async fn deliveries(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    crate::api::routes::Id(id): crate::api::routes::Id,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let id = crate::api::resources::endpoints::id_from_path(&id, EventId::parse, "event")?;
+    let q = list_query(query.as_deref(), &["status", "cursor", "limit"])?;
+    let event = api
+        .deliveries
+        .get_event(&tenant.id, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("event"))?;
+    let page = crate::fanout::event_deliveries::page(
+        api.deliveries.as_ref(),
+        &event,
+        q.status.as_deref(),
+        q.cursor.as_deref(),
+        q.limit,
+    )
+    .await?;
+    Ok(crate::api::resources::deliveries::delivery_page(&api, &page))
+}
+
+/// `POST /v1/events`
+pub(crate) async fn create(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    headers: HeaderMap,
+    ApiJson { value: body, raw }: ApiJson<CreateEvent>,
+) -> ApiResult<Response> {
+    let idem = idempotency_key(&tenant, "events", &headers, &raw, false)?;
+    api.create_event(&tenant, body, idem).await
+}
+
+impl Api {
+    pub(super) async fn create_event(
+        &self,
+        tenant: &Tenant,
+        body: CreateEvent,
+        idem: Option<(String, String)>,
+    ) -> ApiResult<Response> {
+        match self.prepare_event(tenant, body, idem).await? {
+            Prepared::Answered(resp) => Ok(resp),
+            Prepared::Write(w) => {
+                self.write_event(tenant, &w.event, &w.deliveries, w.now).await?;
+                Ok(reply(StatusCode::ACCEPTED, &w.answer))
+            }
+        }
+    }
+
+    /// Everything of `POST /v1/events` but the write of a new event: the checks, the
+    /// event and its deliveries built, the Idempotency-Key's record (a repeat is
+    /// answered here, finishing what its first call left undone).
+    pub(super) async fn prepare_event(
+        &self,
+        tenant: &Tenant,
+        body: CreateEvent,
+        idem: Option<(String, String)>,
+    ) -> ApiResult<Prepared> {
+        let ids: Vec<String> = match (body.endpoint_id, body.endpoint_ids) {
+            // No endpoint named: routed by subscription.
+            (None, None) => Vec::new(),
+            (Some(one), None) => vec![one],
+            (None, Some(many)) if !many.is_empty() && many.len() <= MAX_ENDPOINTS_PER_EVENT => many,
+            (None, Some(_)) => {
+                return Err(ApiError::validation(format!(
+                    "field `endpointIds` must list 1-{MAX_ENDPOINTS_PER_EVENT} endpoints"
+                )));
+            }
+            (Some(_), Some(_)) => {
+                return Err(ApiError::validation(
+                    "send either `endpointId` or `endpointIds`, not both",
+                ));
+            }
+        };
+        if !ids.is_empty() && body.application_id.is_some() {
+            return Err(ApiError::validation(
+                "field `applicationId` routes an event by subscription: leave it out when naming endpoints",
+            ));
+        }
+        if let Some(c) = &body.channels {
+            courier_core::subscription::check_channels("channels", c)
+                .map_err(|e| ApiError::validation(e.to_string()))?;
+        }
+        let payload = checked_payload(body.payload, body.event_type.as_deref())?;
+        if let Some(t) = &body.event_type {
+            self.check_payload_schema(tenant, t, &payload).await?;
+        }
+        let now = self.clock.now();
+        let planned_at = match &body.planned_at {
+            None => None,
+            Some(s) => {
+                let t =
+                    Timestamp::parse_rfc3339(s).map_err(|e| ApiError::validation(format!("field `plannedAt`: {e}")))?;
+                if t > now.plus_secs(MAX_PLANNED_AHEAD_DAYS * 86_400) {
+                    return Err(ApiError::validation("field `plannedAt` must be within a year from now"));
+                }
+                Some(t)
+            }
+        };
+        let event_id = EventId::generate(now, &mut PortRng(self.random.as_ref()));
+        let routed = match ids.is_empty() {
+            true => Some(
+                self.route_event(
+                    tenant,
+                    &event_id,
+                    body.event_type.as_deref(),
+                    body.application_id.as_deref(),
+                    body.channels.as_deref(),
+                    now,
+                )
+                .await?,
+            ),
+            false => None,
+        };
+        let mut endpoints = Vec::with_capacity(ids.len());
+        for (i, raw) in ids.iter().enumerate() {
+            let id =
+                EndpointId::parse(raw).map_err(|e| ApiError::validation(format!("field `endpointIds[{i}]`: {e}")))?;
+            if endpoints.iter().any(|e: &Endpoint| e.id == id) {
+                return Err(ApiError::validation(format!(
+                    "field `endpointIds[{i}]`: {id} is listed twice"
+                )));
+            }
+            let e = self
+                .endpoints
+                .get_endpoint(&tenant.id, &id)
+                .await?
+                // A deleted endpoint takes no events: it is gone.
+                .filter(|e| e.tenant_id == tenant.id && e.deleted_at.is_none())
+                .ok_or_else(|| ApiError::not_found("endpoint"))?;
+            endpoints.push(e);
+        }
+        let (endpoints, delivery_ids) = match &routed {
+            Some(r) => (r.endpoints.as_slice(), Some(r.delivery_ids.clone())),
+            None => (endpoints.as_slice(), None),
+        };
+        let new = NewEvent {
+            event_id,
+            event_type: body.event_type,
+            payload,
+            planned_at,
+            endpoints,
+            trigger: Trigger::Initial,
+            webhook_ids: None,
+            delivery_ids,
+        };
+        let (mut event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+        let mut answer = json!({
+            "eventId": event.id,
+            "deliveries": deliveries.iter().map(|d| json!({"id": d.id, "endpointId": d.endpoint_id, "status": d.status})).collect::<Vec<_>>(),
+        });
+        if let Some(r) = &routed {
+            r.apply(&mut event, tenant);
+            answer["fanout"] = json!({"status": r.progress.status, "matched": r.progress.matched});
+        }
+        if let Some((key, hash)) = idem {
+            let record = IdempotencyRecord {
+                key,
+                request_hash: hash.clone(),
+                status: 202,
+                response_body: answer.to_string(),
+                created_at: now,
+                expires_at: now.millis() / 1000 + IDEMPOTENCY_TTL_SECONDS,
+            };
+            if let Some(first) = self.idempotency.put_idempotency(&record).await? {
+                if first.request_hash != hash {
+                    return Err(ApiError::idempotency_key_reused());
+                }
+                // Same key, same body: make sure what the first answer promised exists
+                // and is queued, rebuilding it under the promised ids if the first
+                // request died before writing, then give the first answer again.
+                if let Some((event_id, delivery_ids)) = promised_ids(&first, endpoints) {
+                    if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
+                        self.queue_stored(&delivery_ids, now).await?;
+                    } else {
+                        let new = NewEvent {
+                            event_id,
+                            delivery_ids: Some(delivery_ids),
+                            ..new
+                        };
+                        let (mut event, deliveries) = ingest::build(&new, now, self.random.as_ref());
+                        if let Some(r) = &routed {
+                            r.apply(&mut event, tenant);
+                        }
+                        self.write_event(tenant, &event, &deliveries, now).await?;
+                    }
+                }
+                let status = StatusCode::from_u16(first.status).unwrap_or(StatusCode::ACCEPTED);
+                let mut resp = (status, first.response_body).into_response();
+                resp.headers_mut()
+                    .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                resp.headers_mut()
+                    .insert("idempotent-replayed", HeaderValue::from_static("true"));
+                return Ok(Prepared::Answered(resp));
+            }
+        }
+        Ok(Prepared::Write(Box::new(EventWrite {
+            event,
+            deliveries,
+            answer,
+            now,
+        })))
+    }
+
+    /// Queues the deliveries due now, writes the event, and queues the rest
+    /// (`ingest::store_and_enqueue`'s order). When the event exists already (two
+    /// requests with one Idempotency-Key both building it), the stored deliveries are
+    /// queued instead: a duplicate message is dropped by the sender's claim, so
+    /// queueing again is always safe, and a delivery whose first message was lost
+    /// goes out.
+    async fn write_event(
+        &self,
+        tenant: &Tenant,
+        event: &EventRecord,
+        deliveries: &[Delivery],
+        now: Timestamp,
+    ) -> ApiResult<()> {
+        // First messages go out before the write, so the write files no due-index
+        // entry for them (docs/reliability.md, "Sent ahead of the write").
+        let mut deliveries = deliveries.to_vec();
+        ingest::send_ahead(&self.planner, &mut deliveries, now).await;
+        let stored = self.deliveries.create_event(event, &deliveries).await;
+        self.finish_write(tenant, event, &deliveries, stored, now).await
+    }
+
+    /// What follows the write of a new event (`stored`, its result): the messages
+    /// not sent ahead, and a large fan-out's first step; or, when the event exists
+    /// already, its stored deliveries queued.
+    pub(super) async fn finish_write(
+        &self,
+        tenant: &Tenant,
+        event: &EventRecord,
+        deliveries: &[Delivery],
+        stored: Result<(), PortError>,
+        now: Timestamp,
+    ) -> ApiResult<()> {
+        match stored {
+            Ok(()) => {
+                ingest::count_dropped(self.deliveries.as_ref(), deliveries, now).await;
+                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, deliveries, now).await?;
+                self.start_fanout(event).await?;
+            }
+            Err(PortError::Conflict(why)) => {
+                if self.deliveries.get_event(&tenant.id, &event.id).await?.is_none() {
+                    return Err(PortError::Conflict(why).into());
+                }
+                let ids: Vec<DeliveryId> = deliveries.iter().map(|d| d.id.clone()).collect();
+                self.queue_stored(&ids, now).await?;
+            }
+            Err(e) => return Err(e.into()),
+        }
+        Ok(())
+    }
+
+    /// Queues attempt 1 of the stored deliveries that still wait for it. One marked
+    /// dead-lettered by an earlier failed enqueue is redriven (mark cleared, message
+    /// queued) so it does not read as dead-lettered once it is on its way. Every
+    /// delivery is tried; the first error is returned after.
+    async fn queue_stored(&self, ids: &[DeliveryId], now: Timestamp) -> ApiResult<()> {
+        let mut waiting = Vec::with_capacity(ids.len());
+        let mut first_error = None;
+        for id in ids {
+            let Some(d) = self.deliveries.get_delivery(id).await? else {
+                continue;
+            };
+            if d.dead_lettered_at.is_some() && d.attempt_count == 0 && !d.status.is_settled() {
+                if let Err(e) = self.redrive_marked(&d, now).await {
+                    first_error.get_or_insert(e);
+                }
+            } else {
+                waiting.push(d);
+            }
+        }
+        if let Err(e) = ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &waiting, now).await {
+            first_error.get_or_insert(e);
+        }
+        first_error.map_or(Ok(()), |e| Err(e.into()))
+    }
+}
+
+/// The event id and per-endpoint delivery ids a stored first answer promised, in the
+/// order of `endpoints`; `None` if the answer does not name them all (then there is
+/// nothing to rebuild, and the first answer is replayed as it is).
+fn promised_ids(first: &IdempotencyRecord, endpoints: &[Endpoint]) -> Option<(EventId, Vec<DeliveryId>)> {
+    let answer: Value = serde_json::from_str(&first.response_body).ok()?;
+    let event_id = EventId::parse(answer.get("eventId")?.as_str()?).ok()?;
+    let listed = answer.get("deliveries")?.as_array()?;
+    let ids = endpoints
+        .iter()
+        .map(|e| {
+            listed.iter().find_map(|d| {
+                (d.get("endpointId")?.as_str()? == e.id.as_str())
+                    .then(|| DeliveryId::parse(d.get("id")?.as_str()?).ok())
+                    .flatten()
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((event_id, ids))
+}
+
+/// An event's `payload` (required, at most 256 KiB serialized) and its `type` (1 to
+/// [`MAX_EVENT_TYPE`] characters, outside the reserved `courier.` namespace),
+/// checked in that order: what ingest and a
+/// schedule's stored event both need.
+pub(super) fn checked_payload(payload: Option<Value>, event_type: Option<&str>) -> ApiResult<Value> {
+    let payload = payload.ok_or_else(|| ApiError::validation("field `payload` is required"))?;
+    let payload_len = serde_json::to_vec(&payload).map(|v| v.len()).unwrap_or(usize::MAX);
+    if payload_len > MAX_PAYLOAD_BYTES {
+        return Err(ApiError::new(
+            ProblemCode::PayloadTooLarge,
+            format!("field `payload` is {payload_len} bytes; the limit is {MAX_PAYLOAD_BYTES} (256 KiB)"),
+        ));
+    }
+    if let Some(t) = event_type
+        && (t.is_empty() || t.chars().count() > MAX_EVENT_TYPE)
+    {
+        return Err(ApiError::validation(format!(
+            "field `type` must be 1-{MAX_EVENT_TYPE} characters"
+        )));
+    }
+    if let Some(t) = event_type
+        && !courier_core::operational::producer_may_use(t)
+    {
+        return Err(ApiError::validation(format!(
+            "field `type`: {t:?} is in the reserved `courier.` namespace; only Courier sends those"
+        )));
+    }
+    Ok(payload)
+}

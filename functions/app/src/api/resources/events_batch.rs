@@ -1,0 +1,193 @@
+//! `POST /v1/events/batch`: up to [`MAX_EVENTS_PER_BATCH`] events in one request,
+//! each ingested exactly as `POST /v1/events` would (its own optional
+//! `idempotencyKey`, its own result), so one bad event never fails the others. All
+//! are checked and built first; the first messages of all of them then go out
+//! together through `send_batch`, ahead of the writes, and the writes are made at
+//! once (crate::ingest::batch). The request reads each endpoint and event type once.
+
+use crate::api::Api;
+use crate::api::http::body::ApiJson;
+use crate::api::http::idempotency::idempotency_key;
+use crate::api::http::limits::MAX_EVENTS_PER_BATCH;
+use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
+use crate::api::resources::events::{CreateEvent, EventWrite, Prepared};
+use crate::api::routes::{Authed, reply};
+use crate::domain::model::Tenant;
+use crate::ingest::batch::{HeldQueue, send_ahead_batch, send_held};
+use crate::ingest::request_reads::{OnceEndpoints, OnceEventTypes};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreateBatch {
+    events: Option<Vec<Value>>,
+}
+
+/// `POST /v1/events/batch`
+pub(crate) async fn create(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    ApiJson { value: body, .. }: ApiJson<CreateBatch>,
+) -> ApiResult<Response> {
+    let events = body
+        .events
+        .ok_or_else(|| ApiError::validation("field `events` is required"))?;
+    if events.len() > MAX_EVENTS_PER_BATCH {
+        return Err(ApiError::new(
+            ProblemCode::PayloadTooLarge,
+            format!(
+                "field `events` lists {} events; the limit is {MAX_EVENTS_PER_BATCH}",
+                events.len()
+            ),
+        ));
+    }
+    if events.is_empty() {
+        return Err(ApiError::validation(format!(
+            "field `events` must list 1-{MAX_EVENTS_PER_BATCH} events"
+        )));
+    }
+    let held = Arc::new(HeldQueue::default());
+    let mut holding = (*api).clone();
+    holding.planner.queue = held.clone();
+    // Events of one request for the same endpoints and types read them once.
+    holding.endpoints = Arc::new(OnceEndpoints::new(api.endpoints.clone()));
+    holding.applications = Arc::new(OnceEventTypes::new(api.applications.clone()));
+    let mut results = Vec::with_capacity(events.len());
+    let mut writes: Vec<(usize, Box<EventWrite>)> = Vec::new();
+    for (index, event) in events.into_iter().enumerate() {
+        held.start_entry(index);
+        let result = match holding.prepare_one(&tenant, index, event).await {
+            Ok(One::Answered(status, body)) => (status, body),
+            Ok(One::Write(w)) => {
+                let ok = (202, w.answer.clone());
+                writes.push((index, w));
+                ok
+            }
+            Err(e) => (e.status(), e.body()),
+        };
+        results.push(result);
+    }
+    let now = api.clock.now();
+    send_ahead_batch(
+        api.planner.queue.as_ref(),
+        writes.iter_mut().flat_map(|(_, w)| w.deliveries.iter_mut()).collect(),
+        now,
+    )
+    .await;
+    // All at once: a message sent ahead should find its delivery written.
+    let stored = futures_util::future::join_all(
+        writes
+            .iter()
+            .map(|(_, w)| api.deliveries.create_event(&w.event, &w.deliveries)),
+    )
+    .await;
+    for ((index, w), stored) in writes.iter().zip(stored) {
+        held.start_entry(*index);
+        if let Err(e) = holding
+            .finish_write(&tenant, &w.event, &w.deliveries, stored, w.now)
+            .await
+            && let Some(r) = results.get_mut(*index)
+        {
+            *r = (e.status(), e.body());
+        }
+    }
+    let failed = send_held(api.deliveries.as_ref(), api.planner.queue.as_ref(), held.take(), now).await;
+    for (index, error) in failed {
+        if let Some(r) = results.get_mut(index) {
+            let e = ApiError::from(error);
+            *r = (e.status(), e.body());
+        }
+    }
+    let results: Vec<Value> = results
+        .into_iter()
+        .enumerate()
+        .map(|(index, (status, body))| {
+            let mut item = json!({"index": index, "status": status});
+            if status < 300 {
+                item["eventId"] = body.get("eventId").cloned().unwrap_or(Value::Null);
+                item["deliveries"] = body.get("deliveries").cloned().unwrap_or_else(|| json!([]));
+            } else {
+                item["problem"] = body;
+            }
+            item
+        })
+        .collect();
+    Ok(reply(StatusCode::MULTI_STATUS, &json!({"results": results})))
+}
+
+/// A batch entry after its checks: answered already (a repeat of its
+/// `idempotencyKey`), or a new event to write.
+enum One {
+    Answered(u16, Value),
+    Write(Box<EventWrite>),
+}
+
+impl Api {
+    /// One batch entry through the single-event use case up to its write: its
+    /// status and answer (the same body `POST /v1/events` would give), or the write
+    /// that earns its answer.
+    async fn prepare_one(&self, tenant: &Tenant, index: usize, event: Value) -> ApiResult<One> {
+        let Value::Object(mut fields) = event else {
+            return Err(ApiError::validation(format!(
+                "field `events[{index}]` must be a JSON object"
+            )));
+        };
+        let idem = match fields.remove("idempotencyKey") {
+            None => None,
+            Some(Value::String(key)) => {
+                let mut headers = HeaderMap::new();
+                let value = HeaderValue::from_str(&key).map_err(|_| {
+                    ApiError::validation(format!(
+                        "field `events[{index}].idempotencyKey` must be visible ASCII characters"
+                    ))
+                })?;
+                headers.insert("idempotency-key", value);
+                // The fingerprint is the event without its key, in one canonical form.
+                let canonical = serde_json::to_vec(&Value::Object(Map::from_iter(fields.clone()))).unwrap_or_default();
+                idempotency_key(tenant, "events", &headers, &canonical, false).map_err(|e| {
+                    ApiError::new(
+                        e.problem,
+                        format!("field `events[{index}].idempotencyKey`: {}", e.detail),
+                    )
+                })?
+            }
+            Some(_) => {
+                return Err(ApiError::validation(format!(
+                    "field `events[{index}].idempotencyKey` must be a string"
+                )));
+            }
+        };
+        let body: CreateEvent = serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if path == "." || path == "?" || path.is_empty() {
+                ApiError::validation(format!("field `events[{index}]`: {inner}"))
+            } else {
+                ApiError::validation(format!("field `events[{index}].{path}`: {inner}"))
+            }
+        })?;
+        let prepared = self.prepare_event(tenant, body, idem).await.map_err(|e| {
+            // Field names in the single-event path's refusals are the event's own.
+            ApiError {
+                detail: e.detail.replacen("field `", &format!("field `events[{index}]."), 1),
+                ..e
+            }
+        })?;
+        let resp = match prepared {
+            Prepared::Answered(resp) => resp,
+            Prepared::Write(w) => return Ok(One::Write(w)),
+        };
+        let status = resp.status().as_u16();
+        let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
+            .await
+            .map_err(|_| ApiError::unavailable("could not read the event's answer"))?;
+        let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Ok(One::Answered(status, body))
+    }
+}

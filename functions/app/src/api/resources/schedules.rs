@@ -1,0 +1,471 @@
+//! `/v1/schedules`: Greatwait's recurring schedules. Create (Idempotency-Key
+//! required), list, read (with the next firing instants), replace, pause, resume,
+//! delete, and each schedule's occurrences with their deliveries' status (or their
+//! fan-out's progress, for a schedule routed by type to an application). Every
+//! change is stored first, then told to the recurring timer (EventBridge Scheduler);
+//! a repeat of a create under its key makes sure both exist.
+
+use crate::api::Api;
+use crate::api::http::body::ApiJson;
+use crate::api::http::idempotency::{idempotency_key, replayed_answer};
+use crate::api::http::limits::MAX_LONG_RUNNING_SECONDS;
+use crate::api::http::problem::{ApiError, ApiResult};
+use crate::api::http::query::list_query;
+use crate::api::resources::events::checked_payload;
+use crate::api::routes::{Authed, Id, page_reply, reply};
+use crate::delivery::PortRng;
+use crate::domain::model::Tenant;
+use crate::domain::schedule::{FireMessage, Occurrence, RecurrenceSpec, RecurringSpec, Schedule, ScheduleState};
+use crate::ports::PortError;
+use axum::extract::{RawQuery, State};
+use axum::http::HeaderMap;
+use axum::http::StatusCode;
+use axum::response::Response;
+use courier_core::Timestamp;
+use courier_core::decide::LatencyClass;
+use courier_core::ids::{EndpointId, ScheduleId};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// How many upcoming firing instants a schedule's view shows.
+pub const NEXT_FIRINGS: usize = 5;
+
+/// The body of a create and of a replace.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct ScheduleBody {
+    endpoint_id: Option<String>,
+    /// Routed by subscription (no `endpointId`): the application (id or uid) whose
+    /// endpoints subscribed to `type` take each occurrence.
+    application_id: Option<String>,
+    cron: Option<String>,
+    timezone: Option<String>,
+    rate: Option<String>,
+    at: Option<String>,
+    start_at: Option<String>,
+    end_at: Option<String>,
+    #[serde(rename = "type")]
+    event_type: Option<String>,
+    payload: Option<Value>,
+    latency_class: Option<LatencyClass>,
+    long_running_allowance_seconds: Option<u64>,
+}
+
+/// A body checked field by field (nothing stored yet).
+struct Checked {
+    endpoint_id: Option<EndpointId>,
+    application_id: Option<String>,
+    recurrence: RecurrenceSpec,
+    start_at: Option<Timestamp>,
+    end_at: Option<Timestamp>,
+    event_type: Option<String>,
+    payload: Value,
+    latency_class: Option<LatencyClass>,
+    long_running_allowance_seconds: Option<u64>,
+}
+
+fn instant(field: &str, value: Option<&String>) -> ApiResult<Option<Timestamp>> {
+    value
+        .map(|v| Timestamp::parse_rfc3339(v).map_err(|e| ApiError::validation(format!("field `{field}`: {e}"))))
+        .transpose()
+}
+
+impl Api {
+    /// Checks a body: the target (exactly one of `endpointId` and a route by `type`),
+    /// the recurrence (400 naming the field: `cron.minutes`, `timezone`, ...), the
+    /// window, the payload, then that the endpoint, or the application and the event
+    /// type, exist (404), then the payload against the type's schema (422).
+    async fn check_schedule(&self, tenant: &Tenant, body: ScheduleBody) -> ApiResult<Checked> {
+        let endpoint_id = match (&body.endpoint_id, &body.application_id, &body.event_type) {
+            (Some(raw), None, _) => {
+                Some(EndpointId::parse(raw).map_err(|e| ApiError::validation(format!("field `endpointId`: {e}")))?)
+            }
+            (Some(_), Some(_), _) => {
+                return Err(ApiError::validation(
+                    "send either `endpointId` or `applicationId` with `type` (to route by subscription), not both",
+                ));
+            }
+            (None, _, Some(t)) => {
+                courier_core::subscription::check_type_name(t)
+                    .map_err(|m| ApiError::validation(format!("field `type`: {m}")))?;
+                None
+            }
+            (None, _, None) => {
+                return Err(ApiError::validation(
+                    "field `endpointId` or `type` (to route by subscription) is required",
+                ));
+            }
+        };
+        if body.timezone.is_some() && body.cron.is_none() {
+            return Err(ApiError::validation("field `timezone` goes with `cron` only"));
+        }
+        if body.at.is_some() {
+            // `at` is an RFC 3339 instant here (the zone is in it).
+            instant("at", body.at.as_ref())?;
+        }
+        let recurrence = RecurrenceSpec {
+            cron: body.cron,
+            timezone: body.timezone,
+            rate: body.rate,
+            at: body.at,
+        };
+        recurrence.parse(self.schedules.second_rates).map_err(|e| {
+            let detail = match (
+                &e,
+                recurrence.cron.is_none() && recurrence.rate.is_none() && recurrence.at.is_none(),
+            ) {
+                (_, true) => "send exactly one of `cron` (with `timezone`), `rate` and `at`".to_owned(),
+                (courier_core::recurrence::RecurrenceError::Invalid { field, message }, _) => {
+                    format!("field `{field}`: {message}")
+                }
+            };
+            ApiError::validation(detail)
+        })?;
+        let start_at = instant("startAt", body.start_at.as_ref())?;
+        let end_at = instant("endAt", body.end_at.as_ref())?;
+        if let (Some(s), Some(e)) = (start_at, end_at)
+            && e <= s
+        {
+            return Err(ApiError::validation("field `endAt` must be after `startAt`"));
+        }
+        let payload = checked_payload(body.payload, body.event_type.as_deref())?;
+        if body
+            .long_running_allowance_seconds
+            .is_some_and(|a| a > MAX_LONG_RUNNING_SECONDS)
+        {
+            return Err(ApiError::validation(format!(
+                "field `longRunningAllowanceSeconds` must be at most {MAX_LONG_RUNNING_SECONDS}"
+            )));
+        }
+        let mut application_id = None;
+        match &endpoint_id {
+            Some(id) => {
+                self.endpoints
+                    .get_endpoint(&tenant.id, id)
+                    .await?
+                    .filter(|e| e.tenant_id == tenant.id)
+                    .ok_or_else(|| ApiError::not_found("endpoint"))?;
+            }
+            None => {
+                if let Some(raw) = &body.application_id {
+                    application_id = Some(self.resolve_application(tenant, raw).await?.id);
+                }
+                // A routed schedule fires for a long time: a type never declared
+                // (a typo) would reach no one, or only catch-all endpoints, unseen.
+                let t = body.event_type.as_deref().unwrap_or_default();
+                self.applications
+                    .get_event_type(&tenant.id, t)
+                    .await?
+                    .ok_or_else(|| ApiError::not_found("event type"))?;
+            }
+        }
+        if let Some(t) = &body.event_type {
+            self.check_payload_schema(tenant, t, &payload).await?;
+        }
+        Ok(Checked {
+            endpoint_id,
+            application_id,
+            recurrence,
+            start_at,
+            end_at,
+            event_type: body.event_type,
+            payload,
+            latency_class: body.latency_class,
+            long_running_allowance_seconds: body.long_running_allowance_seconds,
+        })
+    }
+
+    async fn load_schedule(&self, tenant: &Tenant, id: &str) -> ApiResult<Schedule> {
+        let id = ScheduleId::parse(id).map_err(|_| ApiError::not_found("schedule"))?;
+        self.schedules
+            .store
+            .get_schedule(&tenant.id, &id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("schedule"))
+    }
+
+    /// Tells the recurring timer what the stored schedule now is.
+    async fn sync_timer(&self, s: &Schedule) -> ApiResult<()> {
+        let (expression, timezone) = s.recurrence.expression();
+        let now = self.clock.now();
+        self.schedules
+            .timer
+            .put_recurring(&RecurringSpec {
+                name: s.timer_name(),
+                expression,
+                timezone,
+                // Scheduler refuses a StartDate more than 5 minutes past; one in the
+                // past changes nothing anyway (the store's window check stays).
+                start: s.start_at.filter(|t| *t > now.plus_secs(-240)),
+                end: s.end_at,
+                enabled: s.state == ScheduleState::Active,
+                input: FireMessage::template(&s.tenant_id, &s.id),
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// The schedule's view with its next firing instants (none while paused).
+    pub(crate) fn schedule_view(&self, s: &Schedule) -> Value {
+        let now = self.clock.now();
+        let next: Vec<Timestamp> = match (s.state, s.recurrence.parse(self.schedules.second_rates)) {
+            (ScheduleState::Active, Ok(r)) => r.next_after(now, s.anchor(), s.end_at, NEXT_FIRINGS),
+            _ => Vec::new(),
+        };
+        json!({
+            "id": s.id,
+            "endpointId": s.endpoint_id,
+            "applicationId": s.application_id,
+            "cron": s.recurrence.cron,
+            "timezone": s.recurrence.timezone,
+            "rate": s.recurrence.rate,
+            "at": s.recurrence.at,
+            "startAt": s.start_at,
+            "endAt": s.end_at,
+            "type": s.event_type,
+            "payload": s.payload,
+            "latencyClass": s.latency_class,
+            "longRunningAllowanceSeconds": s.long_running_allowance_seconds,
+            "status": s.state,
+            "createdAt": s.created_at,
+            "updatedAt": s.updated_at,
+            "nextFirings": next,
+        })
+    }
+
+    /// Changes a stored schedule (version-checked), then the timer.
+    async fn modify_schedule(&self, tenant: &Tenant, id: &str, change: impl Fn(&mut Schedule)) -> ApiResult<Schedule> {
+        let old = self.load_schedule(tenant, id).await?;
+        let mut s = old.clone();
+        change(&mut s);
+        s.updated_at = self.clock.now();
+        s.version = old.version + 1;
+        match self.schedules.store.update_schedule(&s, old.version).await {
+            Ok(()) => {}
+            Err(PortError::Conflict(_)) => {
+                return Err(ApiError::conflict(
+                    "the schedule changed meanwhile; read it and try again",
+                ));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        self.sync_timer(&s).await?;
+        Ok(s)
+    }
+}
+
+/// `POST /v1/schedules`
+pub(crate) async fn create(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    headers: HeaderMap,
+    ApiJson { value: body, raw }: ApiJson<ScheduleBody>,
+) -> ApiResult<Response> {
+    let (key, hash) =
+        idempotency_key(&tenant, "schedules", &headers, &raw, true)?.ok_or_else(ApiError::idempotency_key_required)?;
+    let c = api.check_schedule(&tenant, body).await?;
+    let now = api.clock.now();
+    let schedule = Schedule {
+        id: ScheduleId::generate(now, &mut PortRng(api.random.as_ref())),
+        tenant_id: tenant.id.clone(),
+        endpoint_id: c.endpoint_id,
+        application_id: c.application_id,
+        recurrence: c.recurrence,
+        start_at: c.start_at,
+        end_at: c.end_at,
+        event_type: c.event_type,
+        payload: Some(c.payload),
+        latency_class: c.latency_class,
+        long_running_allowance_seconds: c.long_running_allowance_seconds,
+        state: ScheduleState::Active,
+        created_at: now,
+        updated_at: now,
+        version: 1,
+    };
+    let answer = api.schedule_view(&schedule);
+    if let Some(first) = api.claim_key_with(key, hash.clone(), 201, &answer, now).await? {
+        if first.request_hash == hash {
+            // The first request may have died before writing: make sure what its
+            // answer promised is stored and on the timer.
+            let promised: Option<Value> = serde_json::from_str(&first.response_body).ok();
+            let id = promised
+                .as_ref()
+                .and_then(|a| a.get("id"))
+                .and_then(Value::as_str)
+                .and_then(|id| ScheduleId::parse(id).ok());
+            if let Some(id) = id {
+                let stored = match api.schedules.store.get_schedule(&tenant.id, &id).await? {
+                    Some(s) => Some(s),
+                    None if first.status == 201 => {
+                        let s = Schedule { id, ..schedule };
+                        match api.schedules.store.create_schedule(&s).await {
+                            Ok(()) | Err(PortError::Conflict(_)) => Some(s),
+                            Err(e) => return Err(e.into()),
+                        }
+                    }
+                    None => None,
+                };
+                if let Some(s) = stored {
+                    api.sync_timer(&s).await?;
+                }
+            }
+        }
+        return replayed_answer(first, &hash);
+    }
+    api.schedules.store.create_schedule(&schedule).await?;
+    api.sync_timer(&schedule).await?;
+    Ok(reply(StatusCode::CREATED, &answer))
+}
+
+/// `GET /v1/schedules`
+pub(crate) async fn list(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    let cursor = q.cursor.as_deref();
+    // Each schedule's view carries its payload: bounded by bytes too.
+    let (items, next) = crate::api::http::list_bytes::bounded_page(
+        q.limit,
+        |limit| api.schedules.store.list_schedules(&tenant.id, cursor, limit),
+        |s| Some(api.schedule_view(s)),
+    )
+    .await?;
+    Ok(page_reply(items, next.as_deref()))
+}
+
+/// `GET /v1/schedules/{id}`
+pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let s = api.load_schedule(&tenant, &id).await?;
+    Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
+}
+
+/// `PUT /v1/schedules/{id}`: new data and recurrence, same id (Greatwait's
+/// `schedules.replace`, which also repairs a payload that became unusable).
+pub(crate) async fn replace(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    ApiJson { value: body, .. }: ApiJson<ScheduleBody>,
+) -> ApiResult<Response> {
+    api.load_schedule(&tenant, &id).await?;
+    let c = api.check_schedule(&tenant, body).await?;
+    let payload = Some(c.payload);
+    let s = api
+        .modify_schedule(&tenant, &id, |s| {
+            s.endpoint_id = c.endpoint_id.clone();
+            s.application_id = c.application_id.clone();
+            s.recurrence = c.recurrence.clone();
+            s.start_at = c.start_at;
+            s.end_at = c.end_at;
+            s.event_type = c.event_type.clone();
+            s.payload = payload.clone();
+            s.latency_class = c.latency_class;
+            s.long_running_allowance_seconds = c.long_running_allowance_seconds;
+        })
+        .await?;
+    Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
+}
+
+/// `POST /v1/schedules/{id}/pause`
+pub(crate) async fn pause(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let s = api
+        .modify_schedule(&tenant, &id, |s| s.state = ScheduleState::Paused)
+        .await?;
+    Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
+}
+
+/// `POST /v1/schedules/{id}/resume`
+pub(crate) async fn resume(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let s = api
+        .modify_schedule(&tenant, &id, |s| s.state = ScheduleState::Active)
+        .await?;
+    Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
+}
+
+/// `DELETE /v1/schedules/{id}`: the timer first, so nothing fires for a schedule
+/// that is gone (a firing already on its way finds no schedule and does nothing).
+pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
+    let s = api.load_schedule(&tenant, &id).await?;
+    api.schedules.timer.delete_recurring(&s.timer_name()).await?;
+    api.schedules.store.delete_schedule(&tenant.id, &s.id).await?;
+    Ok(reply(StatusCode::OK, &json!({"id": s.id, "deleted": true})))
+}
+
+/// `GET /v1/schedules/{id}/occurrences`: newest planned instant first, each with its
+/// event and its delivery's status and last attempt's diagnostic and remediation,
+/// or for a routed schedule its fan-out's progress.
+pub(crate) async fn occurrences(
+    State(api): State<Arc<Api>>,
+    Authed(tenant): Authed,
+    Id(id): Id,
+    RawQuery(query): RawQuery,
+) -> ApiResult<Response> {
+    let q = list_query(query.as_deref(), &["cursor", "limit"])?;
+    // A deleted schedule's occurrences stay readable by its id.
+    let sid = ScheduleId::parse(&id).map_err(|_| ApiError::not_found("schedule"))?;
+    let page = api
+        .schedules
+        .store
+        .list_occurrences(&tenant.id, &sid, q.cursor.as_deref(), q.limit)
+        .await?;
+    if page.items.is_empty() && q.cursor.is_none() {
+        api.load_schedule(&tenant, &id).await?;
+    }
+    let mut items = Vec::with_capacity(page.items.len());
+    for o in &page.items {
+        items.push(api.occurrence_view(&tenant, o).await?);
+    }
+    Ok(page_reply(items, page.next_cursor.as_deref()))
+}
+
+impl Api {
+    /// One occurrence as the API shows it: for one endpoint, its delivery's status
+    /// and last attempt; for a fan-out, its progress (how many subscribed endpoints
+    /// matched and how many have their delivery) and whether the payload was
+    /// unusable at the firing, from the event (one read, however many endpoints).
+    async fn occurrence_view(&self, tenant: &Tenant, o: &Occurrence) -> ApiResult<Value> {
+        let mut v = json!({
+            "plannedAt": o.planned_at,
+            "eventId": o.event_id,
+            "deliveryId": o.delivery_id,
+            "status": null,
+            "attemptCount": null,
+            "lastAttempt": null,
+            "fanout": null,
+            "createdAt": o.created_at,
+        });
+        // Only on an occurrence given up from the dead-letter queue.
+        if let Some(failure) = &o.failure {
+            v["failure"] = json!(failure);
+        }
+        match &o.delivery_id {
+            Some(id) => {
+                let delivery = self.deliveries.get_delivery(id).await?;
+                let last = match &delivery {
+                    Some(d) if d.attempt_count > 0 => self.deliveries.last_attempt(&d.id).await?,
+                    _ => None,
+                };
+                v["status"] = json!(delivery.as_ref().map(|d| d.status.as_str()));
+                v["attemptCount"] = json!(delivery.as_ref().map(|d| d.attempt_count));
+                v["lastAttempt"] = json!(last.map(|a| json!({
+                    "startedAt": a.started_at,
+                    "state": a.state,
+                    "diagnostic": a.diagnostic,
+                    "remediation": a.remediation,
+                })));
+            }
+            None => {
+                if let Some(event) = self.deliveries.get_event(&tenant.id, &o.event_id).await? {
+                    if let Some(f) = &event.fanout {
+                        v["fanout"] = crate::api::resources::views::fanout_view(f);
+                    }
+                    v["payloadUnavailable"] = json!(event.occurrence.as_ref().is_some_and(|x| x.payload_unavailable));
+                }
+            }
+        }
+        Ok(v)
+    }
+}

@@ -1,0 +1,3 @@
+//! Recurring schedules: one firing becomes one occurrence and its event.
+
+pub mod fire;
