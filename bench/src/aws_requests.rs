@@ -23,12 +23,13 @@ use crate::receiver::Receiver;
 use crate::stats::{Summary, summarize};
 use aws_lambda_events::event::sqs::SqsEvent;
 use aws_sdk_dynamodb::types::AttributeValue;
+use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
 use courier_app::api::{Api, ApiRequest};
-use courier_app::model::Tenant;
-use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::delivery::{Sender, SenderSettings, StepOutcome};
+use courier_app::domain::model::Tenant;
+use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, DeliveryStore, Queue as _, Random};
-use courier_app::sender::{NoFaults, PortRng, Sender, SenderSettings, StepOutcome};
-use courier_app::system::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::ports::{NoFaults, PortRng};
 use courier_aws::counting::{Counts, RequestCounter};
 use courier_aws::sqs::ReceivedMessage;
 use courier_aws::testing::Emulator;
@@ -354,7 +355,7 @@ impl Harness {
             planner: planner.clone(),
             steps,
             clock: clock.clone(),
-            faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+            faults: Arc::new(courier_app::ports::faults::NoFanoutFaults),
             page: courier_app::fanout::STEP_PAGE,
             console_url: None,
         });
@@ -959,7 +960,7 @@ async fn fanout_path(h: &Harness, receiver: &Receiver, cfg: &Config, n: usize) -
         .to_owned();
     h.api
         .applications
-        .create_application(&courier_app::model::Application {
+        .create_application(&courier_app::domain::model::Application {
             id: app.clone(),
             tenant_id: h.tenant.clone(),
             name: app.clone(),

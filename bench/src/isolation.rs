@@ -7,7 +7,7 @@
 use crate::stats::{Summary, summarize};
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
-use courier_app::model::Tenant;
+use courier_app::domain::model::Tenant;
 use courier_core::ids::TenantId;
 use courier_local::stack::{Stack, StackOptions};
 use serde::Serialize;
@@ -88,7 +88,7 @@ async fn measure(cfg: &Config, stack: &Stack, hang_rx: &Recorder, ok_rx: &Record
     let other = Tenant {
         id: TenantId::generate(
             stack.sender.clock.now(),
-            &mut courier_app::sender::PortRng(stack.sender.random.as_ref()),
+            &mut courier_app::ports::PortRng(stack.sender.random.as_ref()),
         ),
         name: "other".into(),
     };

@@ -10,7 +10,7 @@
 
 use crate::receiver::Receiver;
 use crate::stats::{Summary, summarize};
-use courier_app::planner::PlannerSettings;
+use courier_app::pipeline::planner::PlannerSettings;
 use courier_local::stack::{Stack, StackOptions};
 use serde::Serialize;
 use serde_json::{Value, json};

@@ -19,13 +19,14 @@ pub mod stats;
 
 /// The one sealer of the bench process, as a deployment's instances share their
 /// data keys: endpoints sealed by the bench's API open in its senders.
-pub fn bench_sealer() -> std::sync::Arc<courier_app::memory::MemorySealer> {
-    static SEALER: std::sync::OnceLock<std::sync::Arc<courier_app::memory::MemorySealer>> = std::sync::OnceLock::new();
+pub fn bench_sealer() -> std::sync::Arc<courier_app::testing::memory::MemorySealer> {
+    static SEALER: std::sync::OnceLock<std::sync::Arc<courier_app::testing::memory::MemorySealer>> =
+        std::sync::OnceLock::new();
     SEALER
         .get_or_init(|| {
-            std::sync::Arc::new(courier_app::memory::MemorySealer::in_memory(std::sync::Arc::new(
-                courier_app::system::OsSecrets,
-            )))
+            std::sync::Arc::new(courier_app::testing::memory::MemorySealer::in_memory(
+                std::sync::Arc::new(courier_app::adapters::system::OsSecrets),
+            ))
         })
         .clone()
 }
@@ -35,7 +36,7 @@ pub fn bench_sealer() -> std::sync::Arc<courier_app::memory::MemorySealer> {
 /// (the receivers are on 127.0.0.1) and no rate limit.
 pub fn bench_api<S>(
     store: std::sync::Arc<S>,
-    planner: courier_app::planner::Planner,
+    planner: courier_app::pipeline::planner::Planner,
     clock: std::sync::Arc<dyn courier_app::ports::Clock>,
     random: std::sync::Arc<dyn courier_app::ports::Random>,
     applications: std::sync::Arc<dyn courier_app::ports::ApplicationStore>,
@@ -50,7 +51,7 @@ where
 {
     use std::sync::Arc;
     courier_app::api::Api {
-        tenants: Arc::new(courier_app::tenant_cache::CachedTenants::new(
+        tenants: Arc::new(courier_app::adapters::tenant_cache::CachedTenants::new(
             store.clone(),
             clock.clone(),
         )),
@@ -59,13 +60,13 @@ where
         idempotency: store.clone(),
         subscriptions: store,
         // Large fan-outs' steps wait here; the benches that measure fan-out run them.
-        fanout_queue: Arc::new(courier_app::memory::MemoryQueue::new(clock.clone())),
+        fanout_queue: Arc::new(courier_app::testing::memory::MemoryQueue::new(clock.clone())),
         applications,
         schemas: Default::default(),
         planner,
         clock,
         random,
-        secrets: Arc::new(courier_app::system::OsSecrets),
+        secrets: Arc::new(courier_app::adapters::system::OsSecrets),
         sealer: bench_sealer(),
         admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
             allow_http: true,
@@ -80,9 +81,9 @@ where
         },
         limiter: Default::default(),
         // The bench drives no schedule routes: in-memory ones keep the API whole.
-        schedules: courier_app::schedule::Schedules {
-            store: Arc::new(courier_app::memory::MemorySchedules::new()),
-            timer: Arc::new(courier_app::memory::MemoryRecurring::new()),
+        schedules: courier_app::ports::Schedules {
+            store: Arc::new(courier_app::testing::memory::MemorySchedules::new()),
+            timer: Arc::new(courier_app::testing::memory::MemoryRecurring::new()),
             second_rates: false,
         },
     }

@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         std::env::var("COURIER_BENCH_SECTIONS").unwrap_or_else(|_| "sender,aws,lateness,isolation,startup,core".into());
     let wants = |s: &str| sections.split(',').any(|x| x.trim() == s);
     let mut bench = Bench {
-        started_at: courier_app::system::SystemClock.now().to_rfc3339(),
+        started_at: courier_app::adapters::system::SystemClock.now().to_rfc3339(),
         cores: std::thread::available_parallelism().map_or(1, usize::from),
         sender: Section::skipped(),
         aws: Section::skipped(),

@@ -2,7 +2,7 @@
 //! receiver (in a child process, so its CPU is not counted) in alternating rounds
 //! of one run: a bare reqwest loop posting the same prepared bytes; the real
 //! sender handler (`courier_sender::handle_batch` with
-//! `courier_app::sender::Sender` over the in-memory ports and the real
+//! `courier_app::delivery::Sender` over the in-memory ports and the real
 //! `courier_http::ReqwestSender`); and that handler with the sender Lambda's
 //! logging, in a child process whose stdout is a pipe as on Lambda: the JSON
 //! subscriber of `functions/sender/src/main.rs` plus the EMF metric lines. Same
@@ -17,14 +17,15 @@
 use crate::cpu::{Spent, Usage};
 use crate::receiver::ChildReceiver;
 use aws_lambda_events::event::sqs::SqsEvent;
+use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
 use courier_app::api::{Api, ApiRequest};
-use courier_app::memory::{MemoryQueue, MemoryStore, MemoryTimer};
-use courier_app::message::QueueMessage;
-use courier_app::model::Tenant;
-use courier_app::planner::{Planner, PlannerSettings};
+use courier_app::delivery::{Sender, SenderSettings, StepOutcome};
+use courier_app::domain::message::QueueMessage;
+use courier_app::domain::model::Tenant;
+use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, DeliveryStore, EndpointStore, HttpSender, Random};
-use courier_app::sender::{NoFaults, PortRng, Sender, SenderSettings, StepOutcome};
-use courier_app::system::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::ports::{NoFaults, PortRng};
+use courier_app::testing::memory::{MemoryQueue, MemoryStore, MemoryTimer};
 use courier_core::ids::{AttemptId, EndpointId, TenantId};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -182,7 +183,7 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         planner.clone(),
         clock.clone(),
         random.clone(),
-        Arc::new(courier_app::memory::MemoryApplications::new()),
+        Arc::new(courier_app::testing::memory::MemoryApplications::new()),
     );
     let tenant = Tenant {
         id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
@@ -238,7 +239,7 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         .map_err(|e| e.to_string())?
         .ok_or("delivery vanished")?;
     let now = clock.now();
-    let request = courier_app::sender::build_request(
+    let request = courier_app::delivery::build_request(
         &ep,
         &d,
         &m,
@@ -374,7 +375,7 @@ async fn run_sender(
         faults: Arc::new(NoFaults),
         settings: SenderSettings::default(),
         fanout: None,
-        limiter: Arc::new(courier_app::memory::MemoryLimiter::new()),
+        limiter: Arc::new(courier_app::testing::memory::MemoryLimiter::new()),
     });
     let queue = Arc::new(Mutex::new(VecDeque::from(batches)));
     let ok = Arc::new(AtomicU64::new(0));

@@ -6,7 +6,7 @@
 //! once to a real receiver on 127.0.0.1.
 
 use courier_app::api::{Api, ApiRequest};
-use courier_app::message::QueueMessage;
+use courier_app::domain::message::QueueMessage;
 use courier_app::ports::{PortError, PortResult, Queue};
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
 use serde_json::{Value, json};

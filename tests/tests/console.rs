@@ -725,7 +725,7 @@ async fn create_schedule(h: &Harness, key: &str, body: Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn operator_follows_a_schedules_occurrences_pauses_resumes_and_deletes_it() {
-    use courier_app::schedule::ScheduleStore;
+    use courier_app::ports::ScheduleStore;
     let h = Harness::start(courier_local::stack::StackOptions {
         second_rates: true,
         ..test_options("console-schedules")

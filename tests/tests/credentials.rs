@@ -4,8 +4,8 @@
 //! the receiver still gets them; the migration seals what an older layout stored
 //! in the clear.
 
-use courier_app::credentials::{MigrationRun, seal_stored};
-use courier_app::model::{Credential, CustomHeader};
+use courier_app::domain::model::{Credential, CustomHeader};
+use courier_app::endpoints::credentials::{MigrationRun, seal_stored};
 use courier_app::ports::EndpointStore;
 use courier_core::ids::EndpointId;
 use courier_core::signing::{SigningSecret, verify};

@@ -3,11 +3,11 @@
 //! the endpoints subscribed to it, and a 1,000-endpoint fan-out worked in steps
 //! survives a step crashing half-way with no delivery made twice.
 
-use courier_app::contract;
-use courier_app::fanout::FanoutFaults;
-use courier_app::fanout_message::FanoutStep;
-use courier_app::model::Application;
+use courier_app::domain::fanout_message::FanoutStep;
+use courier_app::domain::model::Application;
 use courier_app::ports::ApplicationStore;
+use courier_app::ports::faults::FanoutFaults;
+use courier_app::testing::contract;
 use courier_core::ids::EndpointId;
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
 use serde_json::{Value, json};

@@ -1,8 +1,8 @@
 //! End-to-end: endpoint health and states on the local stack, with short custom
 //! thresholds so each rule plays out in seconds; and the dead-letter queue.
 
-use courier_app::message::QueueMessage;
-use courier_app::sender::Faults;
+use courier_app::domain::message::QueueMessage;
+use courier_app::ports::Faults;
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
 use serde_json::{Value, json};
 use std::sync::Arc;

@@ -1,10 +1,11 @@
 //! End-to-end: the delivery pipeline on the local stack (moto emulator, real SDK
 //! adapters, real HTTP receivers on 127.0.0.1:0).
 
-use courier_app::message::{QueueMessage, Trigger};
-use courier_app::planner::PlannerSettings;
+use courier_app::delivery::SenderSettings;
+use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::pipeline::planner::PlannerSettings;
+use courier_app::ports::Faults;
 use courier_app::ports::Queue;
-use courier_app::sender::{Faults, SenderSettings};
 use courier_core::ids::{DeliveryId, EndpointId};
 use courier_core::signing::{SigningSecret, verify};
 use courier_e2e::{Harness, Reply, ScriptedReceiver, ms, test_options};

@@ -2,10 +2,10 @@
 //! lost (the test purges the queue while the message waits out its delay) is found
 //! overdue in the due index, put back on the queue and delivered, once.
 
-use courier_app::memory::ManualClock;
+use courier_app::adapters::system::SystemClock;
+use courier_app::maintenance::reconcile::ReconcileSettings;
 use courier_app::ports::Clock;
-use courier_app::reconcile::ReconcileSettings;
-use courier_app::system::SystemClock;
+use courier_app::testing::memory::ManualClock;
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
 use serde_json::json;
 use std::sync::Arc;

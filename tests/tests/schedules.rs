@@ -6,8 +6,10 @@
 //! them again; a payload lost from storage settles `payload_unavailable` /
 //! `replace_payload` until a replace sends data again.
 
-use courier_app::schedule::{FireMessage, ScheduleStore};
-use courier_app::schedule_fire::FireOutcome;
+use courier_app::domain::schedule::FireMessage;
+
+use courier_app::ports::ScheduleStore;
+use courier_app::schedules::fire::FireOutcome;
 use courier_core::Timestamp;
 use courier_core::ids::ScheduleId;
 use courier_e2e::{Harness, Received, Reply, ScriptedReceiver, ms, test_options};
@@ -47,7 +49,7 @@ async fn occurrences(h: &Harness, id: &str) -> Vec<Value> {
 }
 
 fn now_ms() -> i64 {
-    courier_app::ports::Clock::now(&courier_app::system::SystemClock).millis()
+    courier_app::ports::Clock::now(&courier_app::adapters::system::SystemClock).millis()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

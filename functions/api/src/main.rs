@@ -71,7 +71,7 @@ async fn main() -> Result<(), Error> {
         limiter: Default::default(),
         subscriptions: store.clone(),
         fanout_queue: steps,
-        schedules: courier_app::domain::schedule::Schedules {
+        schedules: courier_app::ports::Schedules {
             store: store.clone(),
             timer: recurring,
             second_rates: false,

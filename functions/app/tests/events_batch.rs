@@ -9,7 +9,7 @@ mod common;
 use async_trait::async_trait;
 use common::{KEY, T0, World, raw, status};
 use courier_app::domain::message::QueueMessage;
-use courier_app::maintenance::reconcile::OverdueIndex;
+use courier_app::ports::OverdueIndex;
 use courier_app::ports::{PortError, PortResult, Queue};
 use courier_core::ids::DeliveryId;
 use serde_json::{Value, json};

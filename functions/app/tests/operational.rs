@@ -27,7 +27,7 @@ fn worker(w: &World) -> Arc<FanoutWorker> {
         planner: w.api.planner.clone(),
         steps: w.queue.clone(),
         clock: w.clock.clone(),
-        faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+        faults: Arc::new(courier_app::ports::faults::NoFanoutFaults),
         page: courier_app::fanout::STEP_PAGE,
         console_url: Some("https://courier.example/console".to_owned()),
     })

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{KEY, World, raw, status};
-use courier_app::domain::schedule::{FireMessage, Occurrence, RecurringSpec, ScheduleStore};
+use courier_app::domain::schedule::{FireMessage, Occurrence, RecurringSpec};
+use courier_app::ports::ScheduleStore;
 use courier_app::schedules::fire::{FireOutcome, ScheduleFirer};
 use courier_app::testing::memory::MemoryRecurring;
 use courier_core::Timestamp;
@@ -757,7 +758,7 @@ async fn a_large_fan_out_writes_its_later_deliveries_as_the_occurrence_says() {
         planner: w.api.planner.clone(),
         steps: w.queue.clone(),
         clock: w.clock.clone(),
-        faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+        faults: Arc::new(courier_app::ports::faults::NoFanoutFaults),
         page: courier_app::fanout::STEP_PAGE,
         console_url: None,
     };

@@ -586,8 +586,7 @@ async fn a_failed_plan_is_redone_when_the_message_comes_back() {
     assert!(w.queue.is_empty());
     // No due-index entry (a retry through an SQS delay): the message is all that
     // carries the delivery on.
-    let overdue =
-        courier_app::maintenance::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
+    let overdue = courier_app::ports::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
     assert_eq!(overdue.ok(), Some(vec![]));
     // Handed over again (its receive count does not matter: a copy a hold puts back
     // starts at one), it finds attempt 1 recorded and plans attempt 2 again.
@@ -858,7 +857,7 @@ fn sender_with(
     w: &common::World,
     http: std::sync::Arc<dyn courier_app::ports::HttpSender>,
     endpoints: std::sync::Arc<dyn EndpointStore>,
-    faults: std::sync::Arc<dyn courier_app::delivery::Faults>,
+    faults: std::sync::Arc<dyn courier_app::ports::Faults>,
 ) -> courier_app::delivery::Sender {
     courier_app::delivery::Sender {
         secrets: std::sync::Arc::new(courier_app::testing::memory::FixedSecrets::new(11)),
@@ -908,7 +907,7 @@ async fn a_second_copy_of_a_redelivery_is_refused_while_the_first_is_in_flight()
         &w,
         http.clone(),
         w.store.clone(),
-        std::sync::Arc::new(courier_app::delivery::NoFaults),
+        std::sync::Arc::new(courier_app::ports::NoFaults),
     );
     let cache = EndpointCache::default();
     let (first, second) = tokio::join!(sender.handle(&m, &cache), async {
@@ -963,7 +962,7 @@ impl EndpointStore for SlowEndpointReads {
 
 /// Crashes every step after its request, so the claim stays as taken.
 struct CrashAfterSend;
-impl courier_app::delivery::Faults for CrashAfterSend {
+impl courier_app::ports::Faults for CrashAfterSend {
     fn crash_after_send(&self, _message: &QueueMessage) -> bool {
         true
     }
@@ -1103,7 +1102,7 @@ async fn sent_ahead(
     let now = w.clock.now();
     let random = courier_app::testing::memory::SeededRandom::new(3);
     let new = NewEvent {
-        event_id: courier_core::ids::EventId::generate(now, &mut courier_app::delivery::PortRng(&random)),
+        event_id: courier_core::ids::EventId::generate(now, &mut courier_app::ports::PortRng(&random)),
         event_type: None,
         payload: json!({"k": 1}),
         planned_at: None,
@@ -1141,8 +1140,7 @@ async fn a_retry_through_an_sqs_delay_has_no_due_entry_and_one_through_a_schedul
     );
     let timed: Vec<_> = w.timer.pending().into_iter().map(|s| s.message.delivery_id).collect();
     assert_eq!(timed, vec![by_schedule.clone()]);
-    let overdue =
-        courier_app::maintenance::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
+    let overdue = courier_app::ports::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(86_400), 10).await;
     assert_eq!(overdue.ok(), Some(vec![by_schedule]));
 }
 
@@ -1171,8 +1169,7 @@ async fn a_first_message_sent_ahead_of_its_write_is_looked_at_again_and_sent_onc
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     // No due-index entry: the message on the queue is what moves it on.
-    let overdue =
-        courier_app::maintenance::reconcile::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(3_600), 10).await;
+    let overdue = courier_app::ports::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(3_600), 10).await;
     assert_eq!(overdue.ok(), Some(vec![]));
     assert_eq!(w.run(&id, 5).await, [until]);
     assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);

@@ -63,8 +63,9 @@ async fn a_bad_completion_token_on_an_existing_delivery_writes_nothing() {
 /// that firing SQS could still hand over.
 #[tokio::test]
 async fn an_occurrence_marker_gets_a_ttl() {
-    use courier_app::domain::schedule::{FireMessage, ScheduleStore};
+    use courier_app::domain::schedule::FireMessage;
     use courier_app::ports::Clock;
+    use courier_app::ports::ScheduleStore;
     use courier_app::schedules::fire::{FireOutcome, ScheduleFirer};
     use courier_core::ids::{ScheduleId, TenantId};
     let w = World::new(vec![status(200)], 5).await;

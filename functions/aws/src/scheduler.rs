@@ -20,8 +20,9 @@ use aws_sdk_scheduler::types::{
     ActionAfterCompletion, DeadLetterConfig, FlexibleTimeWindow, FlexibleTimeWindowMode, RetryPolicy, Target,
 };
 use courier_app::domain::message::QueueMessage;
-use courier_app::domain::schedule::{RecurringSpec, RecurringTimer};
+use courier_app::domain::schedule::RecurringSpec;
 use courier_app::domain::store_rules::{BadScheduleName, valid_schedule_name};
+use courier_app::ports::RecurringTimer;
 use courier_app::ports::{PortError, PortResult, Timer};
 use courier_core::Timestamp;
 use courier_core::ids::ScheduleId;

@@ -1512,7 +1512,8 @@ async fn schedules_contract() {
 /// and never taken for one-shot timers.
 #[tokio::test]
 async fn recurring_schedules_are_created_updated_listed_and_deleted() {
-    use courier_app::domain::schedule::{RecurringSpec, RecurringTimer};
+    use courier_app::domain::schedule::RecurringSpec;
+    use courier_app::ports::RecurringTimer;
     let (_emu, config, res) = setup().await;
     let timer = SchedulerTimer::new(
         &config,

@@ -12,10 +12,11 @@ use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::orchestrator::{HttpResponse, Metadata};
 use aws_smithy_types::body::SdkBody;
 use courier_app::api::{Api, ApiRequest, ApiSettings};
-use courier_app::delivery::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
+use courier_app::delivery::{EndpointCache, Sender, SenderSettings, StepOutcome};
 use courier_app::domain::model::Tenant;
 use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::Clock;
+use courier_app::ports::NoFaults;
 use courier_app::testing::memory::{
     FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer,
 };
@@ -147,7 +148,7 @@ impl World {
             limiter: Default::default(),
             subscriptions: store.clone(),
             fanout_queue: queue.clone(),
-            schedules: courier_app::domain::schedule::Schedules {
+            schedules: courier_app::ports::Schedules {
                 store: Arc::new(courier_app::testing::memory::MemorySchedules::new()),
                 timer: Arc::new(courier_app::testing::memory::MemoryRecurring::new()),
                 second_rates: false,

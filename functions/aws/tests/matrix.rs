@@ -6,14 +6,13 @@
 //! no two requests of one delivery were in flight at once.
 
 use courier_app::adapters::system::OsSecrets;
-use courier_app::delivery::{
-    DropReason, EndpointCache, Faults, NoFaults, Sender, SenderSettings, StepError, StepOutcome,
-};
+use courier_app::delivery::{DropReason, EndpointCache, Sender, SenderSettings, StepError, StepOutcome};
 use courier_app::domain::message::{QueueMessage, Trigger};
 use courier_app::domain::model::{Delivery, DeliveryStatus, Endpoint};
-use courier_app::maintenance::reconcile::OverdueIndex;
 use courier_app::pipeline::planner::{Planner, PlannerSettings};
+use courier_app::ports::OverdueIndex;
 use courier_app::ports::{Claim, Clock, DeliveryStore, EndpointStore, PortError, PortResult, Queue, Random, Timer};
+use courier_app::ports::{Faults, NoFaults};
 use courier_app::testing::contract::{self, T0};
 use courier_app::testing::memory::ManualClock;
 use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};

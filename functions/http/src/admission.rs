@@ -311,9 +311,9 @@ impl UrlAdmission for HttpAdmission {
 
     fn check_tls(
         &self,
-        material: &courier_app::domain::connectivity::TlsMaterial<'_>,
+        material: &courier_app::domain::connection::TlsMaterial<'_>,
         now: courier_core::Timestamp,
-    ) -> Result<courier_app::domain::connectivity::TlsFacts, courier_app::domain::connectivity::TlsRefusal> {
+    ) -> Result<courier_app::domain::connection::TlsFacts, courier_app::domain::connection::TlsRefusal> {
         crate::endpoint_tls::check_material(material, now)
     }
 }

@@ -4,7 +4,7 @@
 //! key that belongs to the certificate, a certificate valid now), each refusal
 //! naming its field.
 
-use courier_app::domain::connectivity::{TlsFacts, TlsMaterial, TlsRefusal, TlsRequest};
+use courier_app::domain::connection::{TlsFacts, TlsMaterial, TlsRefusal, TlsRequest};
 use courier_core::Timestamp;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};

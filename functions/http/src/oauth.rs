@@ -10,7 +10,8 @@
 
 use crate::client_cache::{BoundedCache, CacheKey};
 use crate::failure::outcome_of;
-use courier_app::domain::connectivity::{ClientAuth, OAuthRequest};
+use courier_app::domain::connection::OAuthRequest;
+use courier_app::domain::connectivity::ClientAuth;
 use courier_app::ports::Clock;
 use courier_core::Timestamp;
 use courier_core::outcome::{AttemptOutcome, TokenFailure, TransportFailure};

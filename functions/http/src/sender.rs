@@ -11,7 +11,7 @@ use crate::oauth::{Tokens, fetch_token};
 use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
 use bytes::Bytes;
-use courier_app::domain::connectivity::{OAuthRequest, ReceiverConnection, TlsRequest};
+use courier_app::domain::connection::{OAuthRequest, ReceiverConnection, TlsRequest};
 use courier_app::ports::{Clock, HeaderText, HttpSender, OutboundHeader, OutboundRequest, SendResult};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure, READ_HEADERS, ResponseSummary, TransportFailure};
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};

@@ -7,7 +7,8 @@ mod common;
 
 use base64::Engine as _;
 use common::{WAIT, accept, bind, read_request, response};
-use courier_app::domain::connectivity::{ClientAuth, OAuthRequest, ReceiverConnection};
+use courier_app::domain::connection::{OAuthRequest, ReceiverConnection};
+use courier_app::domain::connectivity::ClientAuth;
 use courier_app::ports::{Clock, HttpSender, OutboundRequest};
 use courier_core::Policy;
 use courier_core::Timestamp;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{WAIT, bind, read_request, response};
-use courier_app::domain::connectivity::{ReceiverConnection, TlsRequest};
+use courier_app::domain::connection::{ReceiverConnection, TlsRequest};
 use courier_app::ports::{HttpSender, OutboundRequest};
 use courier_core::outcome::{AttemptOutcome, TransportFailure};
 use courier_http::{AdmissionPolicy, ReqwestSender, SenderOptions};

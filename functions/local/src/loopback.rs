@@ -42,9 +42,9 @@ impl UrlAdmission for LoopbackOnly {
 
     fn check_tls(
         &self,
-        material: &courier_app::domain::connectivity::TlsMaterial<'_>,
+        material: &courier_app::domain::connection::TlsMaterial<'_>,
         now: courier_core::Timestamp,
-    ) -> Result<courier_app::domain::connectivity::TlsFacts, courier_app::domain::connectivity::TlsRefusal> {
+    ) -> Result<courier_app::domain::connection::TlsFacts, courier_app::domain::connection::TlsRefusal> {
         self.0.check_tls(material, now)
     }
 }

@@ -12,10 +12,11 @@ use crate::delay_ends::{DelayEnds, NotingQueue};
 use crate::display::StepSink;
 use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::api::{Api, ApiSettings};
-use courier_app::delivery::{Faults, NoFaults, Sender, SenderSettings};
+use courier_app::delivery::{Sender, SenderSettings};
 use courier_app::domain::model::Tenant;
 use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
+use courier_app::ports::{Faults, NoFaults};
 use courier_app::schedules::fire::ScheduleFirer;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use courier_core::ids::TenantId;
@@ -52,7 +53,7 @@ pub struct StackOptions {
     pub visibility_timeout_seconds: i32,
     pub faults: Arc<dyn Faults>,
     /// Fault injection for fan-out steps (tests make one crash half-way).
-    pub fanout_faults: Arc<dyn courier_app::fanout::FanoutFaults>,
+    pub fanout_faults: Arc<dyn courier_app::ports::faults::FanoutFaults>,
     /// Matching endpoints per fan-out step.
     pub fanout_page: usize,
     pub clock: Arc<dyn Clock>,
@@ -80,7 +81,7 @@ impl Default for StackOptions {
             sender: SenderSettings::default(),
             visibility_timeout_seconds: 30,
             faults: Arc::new(NoFaults),
-            fanout_faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+            fanout_faults: Arc::new(courier_app::ports::faults::NoFanoutFaults),
             fanout_page: courier_app::fanout::STEP_PAGE,
             clock: Arc::new(courier_app::adapters::system::SystemClock),
             sink: Arc::new(crate::display::Quiet),
@@ -191,7 +192,7 @@ impl Stack {
             limiter: Default::default(),
             subscriptions: store.clone(),
             fanout_queue: queue.clone(),
-            schedules: courier_app::domain::schedule::Schedules {
+            schedules: courier_app::ports::Schedules {
                 store: store.clone(),
                 timer: timer.clone(),
                 second_rates: opts.second_rates,
@@ -240,7 +241,7 @@ impl Stack {
             limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
         });
         let tenant = Tenant {
-            id: TenantId::generate(opts.clock.now(), &mut courier_app::delivery::PortRng(random.as_ref())),
+            id: TenantId::generate(opts.clock.now(), &mut courier_app::ports::PortRng(random.as_ref())),
             name: "development".into(),
         };
         let api_key = match &opts.dev_api_key {

@@ -132,29 +132,30 @@ pub async fn handle_batch_in(
     // which recover from a poisoned lock.
     // The batch's attempts are counted into one statistics write per endpoint-minute,
     // made once every record is done.
-    let stats_batch = std::sync::Arc::new(courier_app::domain::stats::StatsBatch::default());
+    let stats_batch = std::sync::Arc::new(courier_app::pipeline::statistics::StatsBatch::default());
     let batch = lane.map_or(0, |l| l.lanes().batch());
     let moved = slow_lane::Moved::default();
-    let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> = courier_app::domain::stats::STATS_BATCH
-        .scope(
-            stats_batch.clone(),
-            event
-                .records
-                .iter()
-                .enumerate()
-                .map(|(index, r)| {
-                    let at = RecordAt {
-                        lane,
-                        batch,
-                        index,
-                        moved: &moved,
-                    };
-                    AssertUnwindSafe(handle_record(sender, schedules, r, &cache, emf.as_ref(), at)).catch_unwind()
-                })
-                .collect::<FuturesOrdered<_>>()
-                .collect(),
-        )
-        .await;
+    let caught: Vec<std::thread::Result<Result<StepOutcome, RecordError>>> =
+        courier_app::pipeline::statistics::STATS_BATCH
+            .scope(
+                stats_batch.clone(),
+                event
+                    .records
+                    .iter()
+                    .enumerate()
+                    .map(|(index, r)| {
+                        let at = RecordAt {
+                            lane,
+                            batch,
+                            index,
+                            moved: &moved,
+                        };
+                        AssertUnwindSafe(handle_record(sender, schedules, r, &cache, emf.as_ref(), at)).catch_unwind()
+                    })
+                    .collect::<FuturesOrdered<_>>()
+                    .collect(),
+            )
+            .await;
     if let Some(stats) = sender.deliveries.stats() {
         let moved = stats_batch.flush(stats).await;
         notify_streaks(sender, moved).await;

@@ -6,7 +6,8 @@
 
 use aws_lambda_events::event::sqs::SqsBatchResponse;
 use courier_app::config::Config;
-use courier_app::delivery::{NoFaults, Sender, SenderSettings};
+use courier_app::delivery::{Sender, SenderSettings};
+use courier_app::ports::NoFaults;
 use courier_sender::maintenance::{self, Invocation};
 use lambda_runtime::{Error, LambdaEvent, service_fn};
 use std::sync::Arc;
@@ -62,7 +63,7 @@ async fn main() -> Result<(), Error> {
         planner: planner.clone(),
         steps: steps.clone(),
         clock: Arc::new(courier_app::adapters::system::SystemClock),
-        faults: Arc::new(courier_app::fanout::NoFanoutFaults),
+        faults: Arc::new(courier_app::ports::faults::NoFanoutFaults),
         page: courier_app::fanout::STEP_PAGE,
         console_url: config.console_url.clone(),
     });

@@ -6,8 +6,9 @@
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
 use courier_app::domain::message::QueueMessage;
-use courier_app::maintenance::reconcile::{OverdueIndex, ReconcileReport, ReconcileSettings, reconcile};
+use courier_app::maintenance::reconcile::{ReconcileReport, ReconcileSettings, reconcile};
 use courier_app::pipeline::planner::Planner;
+use courier_app::ports::OverdueIndex;
 use courier_app::ports::{Clock, DeliveryStore};
 use serde::Deserialize;
 

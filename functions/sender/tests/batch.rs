@@ -4,9 +4,10 @@
 use async_trait::async_trait;
 use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
-use courier_app::delivery::{DropReason, Faults, Sender, SenderSettings, StepOutcome};
+use courier_app::delivery::{DropReason, Sender, SenderSettings, StepOutcome};
 use courier_app::domain::message::{QueueMessage, Trigger};
 use courier_app::pipeline::planner::{Planner, PlannerSettings};
+use courier_app::ports::Faults;
 use courier_app::ports::{Clock, HttpSender, OutboundRequest, SendResult};
 use courier_app::testing::memory::{MemoryQueue, MemoryStore, MemoryTimer};
 use courier_core::Timestamp;

@@ -14,7 +14,6 @@ mod routes;
 pub use http::auth::{ClientAddr, bearer_key, create_tenant, hash_key, register_key};
 pub use http::body::parse_json;
 pub use http::idempotency::fingerprint;
-pub use http::limits::*;
 pub use http::problem::{ApiError, ApiResult, ProblemCode};
 pub use http::query::DeliveryListQuery;
 pub use http::rate_limit::{BucketKey, RateLimiter};
@@ -113,7 +112,7 @@ pub struct Api {
     /// Where large fan-outs' first steps go (the delivery queue).
     pub fanout_queue: Arc<dyn FanoutQueue>,
     /// Recurring schedules: their store, the recurring timer and its settings.
-    pub schedules: crate::domain::schedule::Schedules,
+    pub schedules: crate::ports::Schedules,
 }
 
 /// A [`crate::fanout::operational::Notifier`] with its console address owned.

@@ -1,7 +1,13 @@
 //! The batch's endpoint cache: each endpoint read once per batch, with its signing
 //! keys prepared once.
 
-use super::*;
+use crate::domain::model::Endpoint;
+use crate::ports::CredentialSealer;
+use courier_core::Timestamp;
+use courier_core::ids::{EndpointId, TenantId};
+use courier_core::signing::{SigningKey, SigningSecret};
+use std::sync::{Arc, Mutex};
+use tokio::sync::OnceCell;
 
 /// Endpoints read once per batch: most batches target few endpoints. The records of
 /// a batch run concurrently, so the first record to need an endpoint reads it and
@@ -41,7 +47,7 @@ pub struct PreparedEndpoint {
     /// (it signs nothing, as before).
     keys: Vec<Option<SigningKey>>,
     /// The endpoint's OAuth and TLS settings, shared by its attempts.
-    pub(super) connection: Option<Arc<crate::domain::connectivity::ReceiverConnection>>,
+    pub(super) connection: Option<Arc<crate::domain::connection::ReceiverConnection>>,
     /// Some credential is still sealed (its opening failed): no attempt may go out,
     /// each is declined as `credentials_unavailable` (a retry follows).
     pub(super) credentials_unavailable: bool,
@@ -65,7 +71,7 @@ impl PreparedEndpoint {
         let credentials_unavailable = crate::endpoints::credentials::sealed_fields(&mut copy_fields)
             .iter()
             .any(|c| c.is_sealed());
-        let connection = crate::domain::connectivity::ReceiverConnection::of(&endpoint);
+        let connection = crate::domain::connection::ReceiverConnection::of(&endpoint);
         PreparedEndpoint {
             endpoint,
             keys,

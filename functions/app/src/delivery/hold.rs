@@ -5,7 +5,12 @@
 //! `throttledUntil` until the attempt is claimed. Endpoints without limits skip
 //! this and cost no request.
 
-use super::*;
+use super::{Sender, StepError, StepOutcome};
+use crate::domain::message::QueueMessage;
+use crate::domain::model::Endpoint;
+use crate::ports::limiter::Admission;
+use courier_core::Timestamp;
+use courier_core::limiter::Limits;
 
 /// The most a held message's return is spread past its instant.
 const MAX_HOLD_SPREAD_MS: i64 = 1_000;

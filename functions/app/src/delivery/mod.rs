@@ -15,60 +15,20 @@ mod request;
 mod step;
 
 pub use destination::destination_message;
-pub use endpoint_cache::*;
-pub use recorder::*;
-pub use request::*;
+pub use endpoint_cache::{EndpointCache, PreparedEndpoint};
+pub use recorder::{Recorder, context, notify_streak, settle};
+pub use request::build_request;
 
-use crate::domain::message::{QueueMessage, Trigger};
-use crate::domain::model::{
-    Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliverySettings, DeliveryStatus, Endpoint, EndpointState,
-};
+use crate::domain::model::{Attempt, Delivery};
 use crate::pipeline::planner::Planner;
-use crate::ports::limiter::{Admission, Limiter};
-use crate::ports::{
-    Claim, Clock, CredentialSealer, DeliveryStore, EndpointStore, HeaderText, HttpSender, OutboundRequest, PortError,
-    Random, SharedHeaderText,
-};
-use bytes::Bytes;
+use crate::ports::Faults;
+use crate::ports::limiter::Limiter;
+use crate::ports::{Clock, CredentialSealer, DeliveryStore, EndpointStore, HttpSender, PortError, Random};
 use courier_core::Timestamp;
-use courier_core::classify::{AttemptState, Classification};
-use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
-use courier_core::health::{BreakerEvent, HealthEvent, HealthStatus};
-use courier_core::ids::{AttemptId, EndpointId, TenantId};
+use courier_core::ids::{AttemptId, EndpointId};
 use courier_core::limiter::Limits;
-use courier_core::outcome::{AttemptOutcome, PreSendFailure};
-use courier_core::policy::HealthModel;
-use courier_core::rng::RandomSource;
-use courier_core::signing::{SIGNATURE_LEN, SigningKey, SigningSecret, signature_header_keys_into};
-use std::borrow::Cow;
-use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
-use tokio::sync::OnceCell;
-
-/// Adapts the `Random` port to the core's `RandomSource`.
-pub struct PortRng<'a>(pub &'a dyn Random);
-
-impl RandomSource for PortRng<'_> {
-    fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-}
-
-/// Fault injection for tests: lets a test make the sender "crash" at a point where a
-/// real Lambda could die. Production uses [`NoFaults`].
-pub trait Faults: Send + Sync {
-    /// Called first: true makes the step fail as if storage were down.
-    fn fail_step(&self, _message: &QueueMessage) -> bool {
-        false
-    }
-    /// Called after the HTTP attempt and before the outcome is recorded.
-    fn crash_after_send(&self, _message: &QueueMessage) -> bool {
-        false
-    }
-}
-
-pub struct NoFaults;
-impl Faults for NoFaults {}
+use courier_core::outcome::AttemptOutcome;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SenderSettings {

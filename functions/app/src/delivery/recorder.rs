@@ -1,9 +1,25 @@
 //! The recorder: an attempt's outcome made durable (attempt item, delivery, endpoint
 //! health), then the next step planned. Shared by the sender and the completion API.
 
-use super::*;
+use super::{AttemptDone, DropReason, StepError, StepOutcome};
+use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::model::{
+    Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliverySettings, DeliveryStatus, Endpoint,
+};
 use crate::fanout::operational::{Notice, Notifier, is_own_event};
+use crate::pipeline::planner::Planner;
+use crate::ports::PortRng;
+use crate::ports::{Clock, DeliveryStore, EndpointStore, PortError, Random};
+use courier_core::Timestamp;
+use courier_core::classify::{AttemptState, Classification};
+use courier_core::decide::{AttemptFacts, Decision, DeliveryContext, SettleReason};
+use courier_core::health::{BreakerEvent, HealthEvent, HealthStatus};
+use courier_core::ids::AttemptId;
 use courier_core::operational::{breaker_change, smart_change, streak_change};
+use courier_core::outcome::AttemptOutcome;
+use courier_core::policy::HealthModel;
+use courier_core::rng::RandomSource;
+use std::borrow::Cow;
 
 /// Records an attempt's outcome, updates endpoint health, and plans the next step:
 /// everything after the HTTP request. The sender and the completion API both use it.
@@ -242,9 +258,9 @@ impl Recorder<'_> {
         // Inside a sender batch the count waits for the batch's one write per
         // endpoint-minute (`StatsBatch::flush` answers the streak then).
         let mut tally = Some(tally);
-        let _ = crate::domain::stats::STATS_BATCH.try_with(|b| tally.take().map(|t| b.add(t)));
+        let _ = crate::pipeline::statistics::STATS_BATCH.try_with(|b| tally.take().map(|t| b.add(t)));
         let tally = tally?;
-        crate::domain::stats::add_logged(stats, &tally).await
+        crate::pipeline::statistics::add_logged(stats, &tally).await
     }
 
     /// A 202 for long-running work: nothing is recorded yet. The claim's lease is
@@ -271,7 +287,7 @@ impl Recorder<'_> {
             started_at: started,
             until,
             duration_ms,
-            token_hash: crate::api::hash_key(token),
+            token_hash: crate::domain::secrets::hash_key(token),
         });
         if let Some(c) = updated.claim.as_mut() {
             c.lease_until = until.plus_millis(self.lease_margin_ms as i64);

@@ -1,7 +1,18 @@
 //! Request building: the envelope for the trigger, the signed headers, and the
 //! outbound request an attempt sends.
 
-use super::*;
+use super::endpoint_cache::PreparedEndpoint;
+use super::{HEADER_ATTEMPT, HEADER_ATTEMPT_ID, USER_AGENT};
+use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::model::{Delivery, Endpoint};
+use crate::ports::{HeaderText, OutboundRequest, SharedHeaderText};
+use bytes::Bytes;
+use courier_core::Timestamp;
+use courier_core::ids::AttemptId;
+use courier_core::signing::{SIGNATURE_LEN, signature_header_keys_into};
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::sync::Arc;
 
 /// The envelope for this trigger: the stored bytes for automatic attempts, the same
 /// envelope with `trigger` changed for redeliveries, replays and tests (signed, so the

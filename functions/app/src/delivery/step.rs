@@ -1,7 +1,23 @@
 //! The sender's step: claim the delivery, check it may be sent, make the one attempt,
 //! and hand the outcome to the recorder; duplicates and stale messages are dropped.
 
-use super::*;
+use super::destination::destination_message;
+use super::endpoint_cache::{EndpointCache, PreparedEndpoint};
+use super::hold;
+use super::recorder::{Recorder, context};
+use super::request::prepared_request;
+use super::{AttemptDone, DropReason, HEADER_COMPLETION_TOKEN, Sender, StepError, StepOutcome};
+use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::model::{ClaimRecord, Delivery, DeliverySettings, Endpoint, EndpointState};
+use crate::ports::PortRng;
+use crate::ports::{Claim, HeaderText};
+use courier_core::Timestamp;
+use courier_core::decide::SettleReason;
+use courier_core::health::HealthStatus;
+use courier_core::ids::AttemptId;
+use courier_core::outcome::{AttemptOutcome, PreSendFailure};
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// [`Claim`] with its delivery boxed (see [`Sender::handle`]).
 pub(super) enum BoxedClaim {

@@ -1,11 +1,14 @@
 //! Records and messages: what is stored, what travels on the queues, and the pure
 //! rules over them. Imports only `courier_core`, serde and small crates.
 
+pub mod connection;
 pub mod connectivity;
+pub mod credential;
 pub mod fanout_message;
 pub mod message;
 pub mod model;
 pub mod schedule;
+pub mod secrets;
 pub mod shared_body;
 pub mod stats;
 pub mod store_rules;

@@ -17,6 +17,7 @@ use crate::domain::model::{
 };
 use crate::ingest::{self, NewEvent};
 use crate::pipeline::planner::{Path, Planner};
+use crate::ports::FanoutFaults;
 use crate::ports::{
     Clock, DeliveryStore, FanoutQueue, PortError, PortResult, Random, SubscriptionEntry, SubscriptionIndex,
 };
@@ -431,17 +432,6 @@ pub enum FanoutError {
     #[error("fault injected: fan-out step crashed")]
     InjectedCrash,
 }
-
-/// Test seam: lets a test make a fan-out step "crash" where a Lambda could die.
-pub trait FanoutFaults: Send + Sync {
-    /// Called after `written` deliveries of the step's page were written.
-    fn crash_after_writes(&self, _step: &FanoutStep, _written: usize) -> bool {
-        false
-    }
-}
-
-pub struct NoFanoutFaults;
-impl FanoutFaults for NoFanoutFaults {}
 
 /// Works fan-out steps from the delivery queue (in the sender Lambda).
 pub struct FanoutWorker {

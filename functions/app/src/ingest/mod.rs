@@ -7,10 +7,10 @@ pub mod batch;
 pub mod payload_schema;
 pub mod request_reads;
 
-use crate::delivery::PortRng;
 use crate::domain::message::{QueueMessage, Trigger};
 use crate::domain::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, EventTarget};
 use crate::pipeline::planner::Planner;
+use crate::ports::PortRng;
 use crate::ports::{DeliveryStore, PortError, Random};
 use courier_core::Timestamp;
 use courier_core::health::HealthStatus;
@@ -352,7 +352,7 @@ pub async fn count_dropped(store: &dyn DeliveryStore, deliveries: &[Delivery], n
     let Some(stats) = store.stats() else { return };
     for d in deliveries.iter().filter(|d| d.status == DeliveryStatus::Dropped) {
         if let Some(tally) = crate::domain::stats::StatsTally::of_settled(d, now) {
-            crate::domain::stats::add_logged(stats, &tally).await;
+            crate::pipeline::statistics::add_logged(stats, &tally).await;
         }
     }
 }

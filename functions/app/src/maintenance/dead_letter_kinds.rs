@@ -6,10 +6,10 @@
 //! a dead-lettered fan-out left its event `in_progress` for ever and a
 //! dead-lettered firing lost its occurrence.
 
-use crate::delivery::PortRng;
 use crate::domain::fanout_message::FanoutStep;
 use crate::domain::schedule::{FireMessage, Occurrence, OccurrenceFailure};
 use crate::fanout::{FanoutError, FanoutWorker, StepDone};
+use crate::ports::PortRng;
 use crate::ports::{PortError, PortResult};
 use crate::schedules::fire::{FireOutcome, ScheduleFirer};
 use courier_core::ids::EventId;

@@ -3,3 +3,4 @@
 
 pub mod dead_letter;
 pub mod planner;
+pub mod statistics;

@@ -2,7 +2,15 @@
 //! uses. Every trait has an AWS (or reqwest) adapter and an in-memory fake, and both
 //! pass the same contract tests.
 
+pub mod faults;
 pub mod limiter;
+pub mod overdue;
+pub mod schedules;
+
+pub use faults::{FanoutFaults, Faults, NoFanoutFaults, NoFaults};
+pub use limiter::{Admission, Limiter};
+pub use overdue::{OverdueIndex, OverduePage};
+pub use schedules::{RecurringTimer, ScheduleStore, Schedules};
 
 use crate::domain::message::QueueMessage;
 use crate::domain::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
@@ -12,6 +20,7 @@ use courier_core::Timestamp;
 use courier_core::health::SmartHealth;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
 use courier_core::outcome::AttemptOutcome;
+use courier_core::rng::RandomSource;
 use courier_core::sealing::{Scope, SealedValue};
 use std::borrow::Cow;
 use std::net::SocketAddr;
@@ -49,6 +58,15 @@ pub trait Clock: Send + Sync {
 /// Randomness for ids and jitter (signing secrets come from [`SecretSource`]).
 pub trait Random: Send + Sync {
     fn next_u64(&self) -> u64;
+}
+
+/// Adapts the `Random` port to the core's `RandomSource`.
+pub struct PortRng<'a>(pub &'a dyn Random);
+
+impl RandomSource for PortRng<'_> {
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
 }
 
 /// Cryptographically strong bytes for signing secrets and API keys.
@@ -566,7 +584,7 @@ pub struct OutboundRequest {
     /// How many body bytes to read at most (the policy's snippet need).
     pub read_limit: usize,
     /// The endpoint's OAuth and TLS settings, when it has any.
-    pub connection: Option<Arc<crate::domain::connectivity::ReceiverConnection>>,
+    pub connection: Option<Arc<crate::domain::connection::ReceiverConnection>>,
 }
 
 /// What one HTTP attempt produced.
@@ -668,11 +686,11 @@ pub trait UrlAdmission: Send + Sync {
     /// TLS material refuses every piece of it.
     fn check_tls(
         &self,
-        material: &crate::domain::connectivity::TlsMaterial<'_>,
+        material: &crate::domain::connection::TlsMaterial<'_>,
         now: Timestamp,
-    ) -> Result<crate::domain::connectivity::TlsFacts, crate::domain::connectivity::TlsRefusal> {
+    ) -> Result<crate::domain::connection::TlsFacts, crate::domain::connection::TlsRefusal> {
         let _ = (material, now);
-        Err(crate::domain::connectivity::TlsRefusal {
+        Err(crate::domain::connection::TlsRefusal {
             field: "clientCertificate",
             detail: "TLS settings cannot be checked by this deployment".to_owned(),
         })

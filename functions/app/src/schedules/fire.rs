@@ -7,14 +7,15 @@
 //! redone step finds the marker and only makes sure its event exists and is queued:
 //! never a second occurrence.
 
-use crate::delivery::PortRng;
 use crate::domain::message::Trigger;
 use crate::domain::model::{Endpoint, EventType, FanoutStatus, OccurrenceOf};
-use crate::domain::schedule::{FireMessage, Occurrence, Schedule, ScheduleState, ScheduleStore};
+use crate::domain::schedule::{FireMessage, Occurrence, Schedule, ScheduleState};
 use crate::fanout::{self, Route};
 use crate::ingest::payload_schema::{PayloadInvalid, SchemaCache, check_with};
 use crate::ingest::{self, NewEvent};
 use crate::pipeline::planner::Planner;
+use crate::ports::PortRng;
+use crate::ports::ScheduleStore;
 use crate::ports::{
     ApplicationStore, Clock, DeliveryStore, EndpointStore, FanoutQueue, PortError, PortResult, Random,
     SubscriptionIndex,

@@ -4,9 +4,10 @@
 
 use async_trait::async_trait;
 use courier_app::api::{Api, ApiRequest, ApiSettings};
-use courier_app::delivery::{EndpointCache, NoFaults, Sender, SenderSettings, StepOutcome};
+use courier_app::delivery::{EndpointCache, Sender, SenderSettings, StepOutcome};
 use courier_app::domain::model::{Delivery, Tenant};
 use courier_app::pipeline::planner::{Planner, PlannerSettings};
+use courier_app::ports::NoFaults;
 use courier_app::ports::{
     AdmissionRefusal, Clock, DeliveryStore, DestinationMessage, DestinationSender, HttpSender, OutboundRequest, Queue,
     Random, SendResult, UrlAdmission,
@@ -188,7 +189,7 @@ impl World {
             limiter: Default::default(),
             subscriptions: store.clone(),
             fanout_queue: queue.clone(),
-            schedules: courier_app::domain::schedule::Schedules {
+            schedules: courier_app::ports::Schedules {
                 store: schedules.clone(),
                 timer: recurring.clone(),
                 second_rates: false,

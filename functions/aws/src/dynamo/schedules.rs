@@ -4,7 +4,8 @@
 //! marker is a conditional put: a duplicate firing finds the first one.
 
 use super::*;
-use courier_app::domain::schedule::{Occurrence, Schedule, ScheduleStore, occurrence_key};
+use courier_app::domain::schedule::{Occurrence, Schedule, occurrence_key};
+use courier_app::ports::ScheduleStore;
 use courier_core::ids::ScheduleId;
 
 fn schedule_sk(id: &ScheduleId) -> String {

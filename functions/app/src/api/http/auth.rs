@@ -6,8 +6,8 @@ use crate::api::Api;
 use crate::api::http::limits::MAX_CREDENTIAL_LEN;
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::http::rate_limit::BucketKey;
-use crate::delivery::PortRng;
 use crate::domain::model::Tenant;
+use crate::ports::PortRng;
 use crate::ports::{Clock, PortError, Random, SecretSource, TenantStore};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::HeaderMap;
@@ -15,7 +15,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use courier_core::ids::TenantId;
-use sha2::{Digest, Sha256};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
@@ -32,11 +31,7 @@ pub fn client_addr(req: &Request) -> Option<IpAddr> {
         .or_else(|| req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()))
 }
 
-/// sha256 hex of an API key: keys are stored only hashed.
-pub fn hash_key(key: &str) -> String {
-    hex(&Sha256::digest(key.as_bytes()))
-}
-
+pub use crate::domain::secrets::hash_key;
 pub(crate) use courier_core::hex::encode as hex;
 
 /// The API key of an `Authorization` value: scheme `Bearer` in any case, spaces around

@@ -28,6 +28,9 @@ use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::sync::Arc;
 
+/// The prefix every portal token starts with (API keys start with `ck_`).
+pub const PORTAL_TOKEN_PREFIX: &str = "cpl_";
+
 /// What a request authorised by a portal token may reach, handed to the handlers.
 #[derive(Debug, Clone)]
 pub(crate) struct PortalAccess {
@@ -162,7 +165,7 @@ fn portal_token(headers: &HeaderMap) -> Option<&str> {
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(auth::bearer_key)
-        .filter(|k| k.starts_with(crate::api::resources::portal::PORTAL_TOKEN_PREFIX))
+        .filter(|k| k.starts_with(PORTAL_TOKEN_PREFIX))
 }
 
 /// Middleware of every tenant route: an API key goes through the ordinary

@@ -8,7 +8,8 @@
 use crate::api::Api;
 use crate::api::http::patch::Patch;
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
-use crate::domain::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient, TlsMaterial};
+use crate::domain::connection::TlsMaterial;
+use crate::domain::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient};
 use crate::domain::model::Credential;
 use courier_core::Timestamp;
 use serde::Deserialize;

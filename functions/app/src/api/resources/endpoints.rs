@@ -17,12 +17,12 @@ use crate::api::resources::endpoint_limits;
 use crate::api::resources::portal_fields::{self, PortalChange};
 use crate::api::resources::views::endpoint_view;
 use crate::api::routes::{Authed, Id, page_reply, reply};
-use crate::delivery::PortRng;
 use crate::delivery::settle;
 use crate::domain::model::{
     Delivery, DeliveryStatus, Endpoint, EndpointState, LimitCeiling, SecretRecord, SecretState, Tenant,
 };
 use crate::ports::PortError;
+use crate::ports::PortRng;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;

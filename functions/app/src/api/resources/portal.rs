@@ -16,7 +16,7 @@ use crate::api::Api;
 use crate::api::http::auth::{self, hash_key};
 use crate::api::http::body::ApiJson;
 use crate::api::http::limits::MAX_CREDENTIAL_LEN;
-use crate::api::http::portal_access::{Portal, PortalAccess};
+use crate::api::http::portal_access::{PORTAL_TOKEN_PREFIX, Portal, PortalAccess};
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::routes::{Authed, Id, reply};
 use crate::domain::model::{Application, PortalSettings, Tenant};
@@ -33,8 +33,6 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
 
-/// The prefix every portal token starts with (API keys start with `ck_`).
-pub const PORTAL_TOKEN_PREFIX: &str = "cpl_";
 /// A link lives at most a day.
 pub const MAX_PORTAL_TTL_SECS: u64 = 24 * 3600;
 /// A link's lifetime when the request names none.

@@ -11,12 +11,12 @@ use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::DeliveryListQuery;
 use crate::api::resources::views::delivery_view;
 use crate::api::routes::{Authed, Id, reply};
-use crate::delivery::PortRng;
 use crate::domain::message::{QueueMessage, Trigger};
 use crate::domain::model::{
     Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, PromisedRedelivery, Tenant,
 };
 use crate::ingest::{self, NewEvent};
+use crate::ports::PortRng;
 use crate::ports::{PortError, Random};
 use axum::extract::State;
 use axum::http::HeaderMap;

@@ -334,6 +334,7 @@ where
 mod applications;
 mod credentials;
 mod limiter;
+mod overdue;
 mod queue;
 mod schedules;
 mod statistics;
@@ -345,6 +346,7 @@ mod subscriptions;
 pub use applications::*;
 pub use credentials::*;
 pub use limiter::*;
+pub use overdue::*;
 pub use queue::*;
 pub use schedules::*;
 pub use statistics::*;

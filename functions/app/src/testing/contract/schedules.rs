@@ -38,7 +38,7 @@ pub fn sample_schedule(
 /// Schedules: create conflicts, tenant-scoped reads, versioned updates, deletes,
 /// pages bound to their list; occurrence markers written once per (schedule,
 /// planned instant), listed newest first.
-pub async fn schedules<S: crate::domain::schedule::ScheduleStore>(store: &S) {
+pub async fn schedules<S: crate::ports::ScheduleStore>(store: &S) {
     use crate::domain::schedule::{Occurrence, ScheduleState};
     use courier_core::ids::ScheduleId;
     let ids = Ids::new();

@@ -5,9 +5,10 @@
 
 use super::{hex, lock, unhex};
 use crate::domain::model::Page;
-use crate::domain::schedule::{Occurrence, RecurringSpec, RecurringTimer, Schedule, ScheduleStore, occurrence_key};
+use crate::domain::schedule::{Occurrence, RecurringSpec, Schedule, occurrence_key};
 use crate::domain::store_rules::MAX_PAGE;
 use crate::ports::{PortError, PortResult};
+use crate::ports::{RecurringTimer, ScheduleStore};
 use async_trait::async_trait;
 use courier_core::ids::{ScheduleId, TenantId};
 use std::collections::BTreeMap;

@@ -61,7 +61,7 @@ impl IdempotencyStore for MemoryStore {
 }
 
 #[async_trait]
-impl crate::maintenance::reconcile::OverdueIndex for MemoryStore {
+impl crate::ports::OverdueIndex for MemoryStore {
     fn due_shards(&self) -> u32 {
         1
     }
@@ -72,7 +72,7 @@ impl crate::maintenance::reconcile::OverdueIndex for MemoryStore {
         before: Timestamp,
         after: Option<&str>,
         limit: u32,
-    ) -> PortResult<crate::maintenance::reconcile::OverduePage> {
+    ) -> PortResult<crate::ports::OverduePage> {
         let now = self.begin_call()?;
         // Keyed as DynamoDB's `GSI4SK` (due instant, then id), which is the cursor.
         let key = |at: Timestamp, id: &DeliveryId| format!("{:015}#{id}", at.millis().max(0));
@@ -97,7 +97,7 @@ impl crate::maintenance::reconcile::OverdueIndex for MemoryStore {
         let more = due.len() > limit as usize;
         due.truncate(limit as usize);
         let next = if more { due.last().map(|(k, _)| k.clone()) } else { None };
-        Ok(crate::maintenance::reconcile::OverduePage {
+        Ok(crate::ports::OverduePage {
             ids: due.into_iter().map(|(_, id)| id).collect(),
             next,
         })
