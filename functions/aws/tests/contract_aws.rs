@@ -374,8 +374,8 @@ fn a_missing_moto_binary_names_make_venv() {
 }
 
 /// Adapter-specific layout rules the contract cannot see: large bodies are stored
-/// once per event in a shared body item, the audit index has one entry per
-/// (event, endpoint), cursors cannot cross partitions, and oversized events are
+/// once per event in a shared body item, deliveries have no audit-index entry,
+/// cursors cannot cross partitions, and oversized events are
 /// refused before DynamoDB's transaction limit.
 #[tokio::test]
 async fn dynamo_layout() {
@@ -667,10 +667,9 @@ async fn a_failed_event_releases_its_shared_bodies() {
 /// tenant, status, next attempt, TTL, version, claim, body), the webhook id when it
 /// is the delivery's own, the planned instant when it is the creation instant, and
 /// counters and flags at their start value. That keeps a claimed delivery with a
-/// 200-byte body under DynamoDB's 1 KiB write unit; reading puts them back. Items
-/// written before, with every field in `data`, still read the same.
+/// 200-byte body under DynamoDB's 1 KiB write unit; reading puts them back.
 #[tokio::test]
-async fn delivery_items_stay_small_and_old_items_still_read() {
+async fn delivery_items_stay_small() {
     use courier_app::ports::DeliveryStore;
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
@@ -757,7 +756,6 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
     );
     assert_eq!(data["plannedAt"], serde_json::json!(T0.plus_secs(60).millis()));
 
-    // An item as written before: every field but the body and the claim in `data`.
     // A delivery's item put back with `data` replaced.
     let put_with_data = |id: courier_core::ids::DeliveryId, data: String| {
         let (plain, table, item) = (&plain, res.table.clone(), item_of(&id));
@@ -773,12 +771,6 @@ async fn delivery_items_stay_small_and_old_items_still_read() {
                 .expect("put the rewritten item");
         }
     };
-    let mut full = settled.clone();
-    full.body = "".into();
-    full.version = 0;
-    put_with_data(settled.id.clone(), serde_json::to_string(&full).expect("JSON")).await;
-    assert_eq!(store.get_delivery(&settled.id).await.expect("get"), Some(settled));
-
     // A webhook id is a delivery id: anything else in the item reads as corrupt,
     // never as a header value sent to a receiver.
     let item = item_of(&replay.id).await;
@@ -933,14 +925,12 @@ async fn succeeded_deliveries_leave_the_status_index() {
 /// A status list's entries are spread over shards of the status index
 /// (`EP#<endpoint>#<status>#<shard>`), so that an endpoint whose deliveries all
 /// move in and out of `retrying` does not write one key; the list reads every
-/// shard and the list's own key (entries written before the shards) and merges
-/// them, newest first, a page at a time, inside a window too.
+/// shard and merges them, newest first, a page at a time, inside a window too.
 #[tokio::test]
 async fn a_status_list_spread_over_shards_is_listed_as_one() {
-    use aws_sdk_dynamodb::types::AttributeValue;
     use courier_app::model::DeliveryStatus;
     use courier_app::ports::DeliveryStore;
-    use courier_aws::dynamo::{delivery_pk, status_pk, status_shard_pk};
+    use courier_aws::dynamo::{delivery_pk, status_shard_pk};
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
     let store = DynamoStore::new(&config, &res.table).with_clock(clock.clone());
@@ -974,23 +964,6 @@ async fn a_status_list_spread_over_shards_is_listed_as_one() {
     }
     let shards: std::collections::BTreeSet<&String> = keys.values().collect();
     assert!(shards.len() > 1, "twelve deliveries on one shard: {shards:?}");
-    // Two entries under the list's own key, as written before the shards.
-    for i in [3, 8] {
-        client
-            .update_item()
-            .table_name(&res.table)
-            .key("PK", AttributeValue::S(delivery_pk(&d[i].id)))
-            .key("SK", AttributeValue::S("DLV".to_owned()))
-            .update_expression("SET GSI2PK = :pk")
-            .expression_attribute_values(":pk", AttributeValue::S(status_pk(&ep, "retrying")))
-            .send()
-            .await
-            .expect("an entry under the list's own key");
-    }
-    assert_eq!(
-        stored_keys().await.get(&delivery_pk(&d[3].id)),
-        Some(&status_pk(&ep, "retrying"))
-    );
 
     // Page by page, newest first: every delivery once, in order.
     let walk = |since: Option<Timestamp>, until: Option<Timestamp>, limit: u32| {
@@ -1202,13 +1175,12 @@ async fn tampered_cursors_are_refused_before_they_reach_dynamodb() {
                 "EVT".to_owned(),
             ];
             // Another well-formed key of this very list (an endpoint id of the
-            // tenant's own partition; another delivery or event time key in the
-            // endpoint's audit, which names both) is only a position where any entry
-            // may sort: harmless, and not refused.
+            // tenant's own partition; another delivery in the endpoint's log, which
+            // its events are read from) is only a position where any entry may
+            // sort: harmless, and not refused.
             let harmless = |v: &String| {
                 (*name == "endpoints" && attr == "SK" && v.starts_with("EP#"))
-                    || (*name == "audit of the endpoint"
-                        && ((attr == "PK" && v.starts_with("DLV#")) || (attr == "GSI3SK" && v.contains("#evt_"))))
+                    || (*name == "audit of the endpoint" && attr == "PK" && v.starts_with("DLV#"))
             };
             for value in forged.iter().filter(|v| *v != current && !harmless(v)) {
                 let mut edited = map.clone();
@@ -1226,9 +1198,7 @@ async fn tampered_cursors_are_refused_before_they_reach_dynamodb() {
 /// The latest attempt lives in the delivery item: the first outcome is one write and
 /// leaves no attempt item; the second copies the first out (one read, one put, one
 /// write) and every read shows both once. A copy left by a crash before the write
-/// that replaces it is listed once, and a delivery whose attempts were all stored
-/// as items of their own (before attempts were embedded) still reads, and takes new
-/// attempts.
+/// that replaces it is listed once.
 #[tokio::test]
 async fn the_latest_attempt_is_embedded_and_copied_out_when_replaced() {
     use courier_app::model::{Attempt, Delivery};
@@ -1370,62 +1340,6 @@ async fn the_latest_attempt_is_embedded_and_copied_out_when_replaced() {
     assert_eq!(store.list_attempts(&d.id).await.expect("list"), three);
     assert_eq!(all_pages(2).await, three);
     assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a3));
-
-    // An item of the old layout: every attempt an item of its own, none embedded.
-    let old = contract::sample_delivery(&event, &ids.endpoint(), &ids.delivery(), T0, body);
-    store.create_delivery(&old).await.expect("create");
-    let mut old_attempts = Vec::new();
-    for number in 1..=2 {
-        let a = contract::sample_attempt(&old, &ids.attempt(), number, T0.plus_secs(i64::from(number)));
-        let item = std::collections::HashMap::from([
-            (
-                "PK".to_owned(),
-                aws_sdk_dynamodb::types::AttributeValue::S(courier_aws::dynamo::delivery_pk(&old.id)),
-            ),
-            (
-                "SK".to_owned(),
-                aws_sdk_dynamodb::types::AttributeValue::S(courier_aws::dynamo::attempt_sk(number, &a.id)),
-            ),
-            (
-                "data".to_owned(),
-                aws_sdk_dynamodb::types::AttributeValue::S(serde_json::to_string(&a).expect("json")),
-            ),
-        ]);
-        plain
-            .put_item()
-            .table_name(&res.table)
-            .set_item(Some(item))
-            .send()
-            .await
-            .expect("put an old attempt");
-        old_attempts.push(a);
-    }
-    let mut old_now = store.get_delivery(&old.id).await.expect("get").expect("exists");
-    old_now.attempt_count = 2;
-    old_now.next_attempt = 3;
-    old_now.version += 1;
-    store.update_delivery(&old_now, old.version).await.expect("update");
-    assert_eq!(store.list_attempts(&old.id).await.expect("list"), old_attempts);
-    assert_eq!(
-        store.last_attempt(&old.id).await.expect("last"),
-        old_attempts.last().cloned()
-    );
-    assert_eq!(
-        store.get_attempt(&old.id, &old_attempts[0].id).await.expect("get"),
-        Some(old_attempts[0].clone())
-    );
-    let (_, new) = attempt(old_now, 3).await;
-    let mut all = old_attempts.clone();
-    all.push(new.clone());
-    assert_eq!(store.list_attempts(&old.id).await.expect("list"), all);
-    assert_eq!(store.last_attempt(&old.id).await.expect("last"), Some(new));
-    let p1 = store.list_attempts_page(&old.id, None, 2).await.expect("page");
-    assert_eq!(p1.items, old_attempts);
-    let p2 = store
-        .list_attempts_page(&old.id, p1.next_cursor.as_deref(), 2)
-        .await
-        .expect("page");
-    assert_eq!((p2.items, p2.next_cursor), (vec![all[2].clone()], None));
 }
 
 /// An event with one delivery is two conditional puts, the delivery first, and no
@@ -1572,8 +1486,11 @@ async fn limiter_contract() {
     contract::limiter_shared(&limiter, &other).await;
 }
 
+/// Endpoints seeded without transactions (`put_endpoint_untransacted`, for tests
+/// that need many) are the items `create_endpoint` writes: indexed, listed, and
+/// following their writes as any other.
 #[tokio::test]
-async fn endpoints_stored_before_the_index_are_filed_when_listed() {
+async fn endpoints_written_without_a_transaction_are_indexed() {
     use courier_app::ports::{EndpointStore, SubscriptionIndex};
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
@@ -1581,23 +1498,23 @@ async fn endpoints_stored_before_the_index_are_filed_when_listed() {
     let client = aws_sdk_dynamodb::Client::new(&config);
     let ids = contract::Ids::new();
     let tenant = ids.tenant();
-    let mut old = Vec::new();
+    let mut seeded = Vec::new();
     for filters in [
         Some(vec!["invoice.*".to_owned()]),
         None,
         Some(vec!["order.*".to_owned()]),
     ] {
         let mut e = contract::sample_endpoint(&tenant, &ids.endpoint(), T0);
-        e.application_id = Some("app_old".to_owned());
+        e.application_id = Some("app_seeded".to_owned());
         e.filter_types = filters;
-        store.put_unindexed_endpoint(&e).await.expect("put the old item");
-        old.push(e);
+        store.put_endpoint_untransacted(&e).await.expect("put the endpoint");
+        seeded.push(e);
     }
     let read = |key: &'static str| {
         let (store, tenant) = (&store, tenant.clone());
         async move {
             let mut ids: Vec<_> = store
-                .subscriptions(&tenant, Some("app_old"), key, None, 100)
+                .subscriptions(&tenant, Some("app_seeded"), key, None, 100)
                 .await
                 .expect("read the index")
                 .into_iter()
@@ -1607,22 +1524,19 @@ async fn endpoints_stored_before_the_index_are_filed_when_listed() {
             ids
         }
     };
-    assert_eq!(read("p#invoice.").await, vec![]);
-    assert_eq!(read("*").await, vec![]);
-
-    // One listing pass files them (two pages here), and they read as before.
+    // Listed (two pages here) and indexed.
     let first = store.list_endpoints(&tenant, None, 2).await.expect("page 1");
     let second = store
         .list_endpoints(&tenant, first.next_cursor.as_deref(), 2)
         .await
         .expect("page 2");
     assert_eq!(second.next_cursor, None);
-    let mut by_id = old.clone();
+    let mut by_id = seeded.clone();
     by_id.sort_by(|a, b| a.id.cmp(&b.id));
     assert_eq!([first.items, second.items].concat(), by_id);
-    assert_eq!(read("p#invoice.").await, vec![old[0].id.clone()]);
-    assert_eq!(read("*").await, vec![old[1].id.clone()]);
-    assert_eq!(read("p#order.").await, vec![old[2].id.clone()]);
+    assert_eq!(read("p#invoice.").await, vec![seeded[0].id.clone()]);
+    assert_eq!(read("*").await, vec![seeded[1].id.clone()]);
+    assert_eq!(read("p#order.").await, vec![seeded[2].id.clone()]);
     let marked = scan(&client, &res.table)
         .await
         .into_iter()
@@ -1631,25 +1545,23 @@ async fn endpoints_stored_before_the_index_are_filed_when_listed() {
         .count();
     assert_eq!(marked, 3);
 
-    // Filed, an endpoint follows its writes as any other: a filter change moves its
-    // entry in the one write that is conditional on the signature.
-    let mut moved = old[0].clone();
+    // A filter change moves its entry in the one write that is conditional on the
+    // signature.
+    let mut moved = seeded[0].clone();
     moved.filter_types = Some(vec!["refund.*".to_owned()]);
     moved.version += 1;
-    store.update_endpoint(&moved, old[0].version).await.expect("update");
+    store.update_endpoint(&moved, seeded[0].version).await.expect("update");
     assert_eq!(read("p#invoice.").await, vec![]);
-    assert_eq!(read("p#refund.").await, vec![old[0].id.clone()]);
+    assert_eq!(read("p#refund.").await, vec![seeded[0].id.clone()]);
 }
 
 /// Delivery items are written in the compact encoding (`data` with instants in
 /// epoch milliseconds and no start-value trigger, the latest attempt under short
 /// keys, `bodyHash` binary), so that a delivery holding a failed attempt, its
-/// status-index keys and a claim takes one write unit. An item in the full-name
-/// encoding (RFC 3339 text, full attempt names, hex `bodyHash`) reads the same,
-/// lists its event, and takes the next outcome, which copies the full-name attempt
-/// out and embeds the new one compactly.
+/// status-index keys and a claim takes one write unit. The next outcome copies
+/// the embedded attempt out and embeds its own.
 #[tokio::test]
-async fn delivery_items_are_compact_and_full_name_items_still_read() {
+async fn delivery_items_are_compact() {
     use aws_sdk_dynamodb::types::AttributeValue;
     use courier_app::model::{Attempt, Delivery, DeliveryStatus};
     use courier_app::ports::{Claim, DeliveryStore};
@@ -1735,7 +1647,7 @@ async fn delivery_items_are_compact_and_full_name_items_still_read() {
             (next, claimed, att)
         }
     };
-    let (after1, claimed2, a1) = fail_and_claim(d.clone(), 1).await;
+    let (_, claimed2, a1) = fail_and_claim(d.clone(), 1).await;
     let item = item_of(&d.id).await;
     let last = json_of(&item, "lastAttempt");
     assert_eq!(
@@ -1753,49 +1665,8 @@ async fn delivery_items_are_compact_and_full_name_items_still_read() {
     assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a1.clone()));
     assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(claimed2.clone()));
 
-    // The same delivery in the full-name encoding, as written before the compact one.
-    let mut old = item.clone();
-    let mut full = serde_json::to_value(&after1).expect("JSON");
-    let doc = full.as_object_mut().expect("an object");
-    for field in [
-        "id",
-        "tenantId",
-        "status",
-        "nextAttempt",
-        "version",
-        "claim",
-        "body",
-        "bodyHash",
-        "webhookId",
-    ] {
-        doc.remove(field);
-    }
-    let mut full_attempt = serde_json::to_value(&a1).expect("JSON");
-    let att = full_attempt.as_object_mut().expect("an object");
-    att.remove("deliveryId");
-    att.remove("tenantId");
-    old.insert("data".to_owned(), AttributeValue::S(full.to_string()));
-    old.insert("lastAttempt".to_owned(), AttributeValue::S(full_attempt.to_string()));
-    old.insert("bodyHash".to_owned(), AttributeValue::S(hash.clone()));
-    assert!(full.to_string().contains(r#""trigger":"initial""#));
-    plain
-        .put_item()
-        .table_name(&res.table)
-        .set_item(Some(old))
-        .send()
-        .await
-        .expect("put the full-name item");
-    assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(claimed2.clone()));
-    assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a1.clone()));
-    assert_eq!(store.list_attempts(&d.id).await.expect("list"), vec![a1.clone()]);
-    let listed = store
-        .list_events(&tenant, Some(&endpoint), None, None, None, 10)
-        .await
-        .expect("events of the endpoint");
-    assert_eq!(listed.items, vec![event.clone()]);
-
-    // The next outcome is conditioned on the full-name text it read, copies that
-    // attempt out and embeds its own compactly.
+    // The next outcome is conditioned on the text it read, copies that attempt
+    // out and embeds its own.
     let a2_claim = claimed2.claim.clone().expect("claimed");
     let mut after2 = claimed2.clone();
     after2.claim = None;
@@ -1809,7 +1680,7 @@ async fn delivery_items_are_compact_and_full_name_items_still_read() {
     assert_eq!(store.list_attempts(&d.id).await.expect("list"), vec![a1, a2.clone()]);
     let item = item_of(&d.id).await;
     assert_eq!(json_of(&item, "lastAttempt")["i"], serde_json::json!(a2.id));
-    assert!(item["bodyHash"].as_b().is_ok(), "rewritten as binary");
+    assert!(item["bodyHash"].as_b().is_ok(), "still binary");
     assert_eq!(json_of(&item, "data")["createdAt"], serde_json::json!(T0.millis()));
 }
 

@@ -5,8 +5,8 @@
 //! write unit per started KiB of it, so its encoding is compact: `data` keeps
 //! instants as epoch milliseconds and leaves out what other attributes hold or
 //! what is at its start value, the embedded latest attempt uses short keys, and
-//! `bodyHash` is binary. Items written before the compact encoding hold full names,
-//! RFC 3339 text and hex: both read to the same records.
+//! `bodyHash` is binary. This is layout v1 (docs/data-model.md): no other form is
+//! read.
 
 use super::*;
 use aws_sdk_dynamodb::primitives::Blob;
@@ -72,23 +72,25 @@ fn sha256_bytes(hash: &str) -> Option<Vec<u8>> {
 }
 
 /// A delivery's [`BODY_HASH`] as stored: the SHA-256's 32 bytes as Binary (40 bytes
-/// with the name instead of 72 as hex). A value that is not lowercase hex SHA-256
-/// text is stored as text, as it is, so that every value reads back the same.
-pub(super) fn body_hash_value(hash: &str) -> AttributeValue {
-    match sha256_bytes(hash) {
-        Some(bytes) => AttributeValue::B(Blob::new(bytes)),
-        None => s(hash),
-    }
+/// with the name instead of 72 as hex). Ingest's hashes are always lowercase hex
+/// SHA-256 (`shared_body::hash`); anything else is refused rather than stored in a
+/// form nothing reads.
+pub(super) fn body_hash_value(hash: &str) -> PortResult<AttributeValue> {
+    sha256_bytes(hash)
+        .map(|bytes| AttributeValue::B(Blob::new(bytes)))
+        .ok_or_else(|| {
+            corrupt(format!(
+                "delivery: `{BODY_HASH}` {hash:?} is not a lowercase hex SHA-256"
+            ))
+        })
 }
 
-/// A delivery item's [`BODY_HASH`], as hex: Binary, or the hex text items written
-/// before the binary form hold.
+/// A delivery item's [`BODY_HASH`], as hex.
 pub(super) fn body_hash_of(item: &Item) -> PortResult<Option<String>> {
     match item.get(BODY_HASH) {
         None => Ok(None),
         Some(AttributeValue::B(bytes)) => Ok(Some(hex(bytes.as_ref()))),
-        Some(AttributeValue::S(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(corrupt(format!("delivery: `{BODY_HASH}` is neither binary nor text"))),
+        Some(_) => Err(corrupt(format!("delivery: `{BODY_HASH}` is not binary"))),
     }
 }
 
@@ -187,7 +189,7 @@ pub(super) fn fields_at_start() -> [(&'static str, serde_json::Value); 4] {
 
 /// The instants of a delivery's `data`, stored as epoch milliseconds: 13 digits
 /// instead of 26 characters of quoted RFC 3339. Reading turns them back into the
-/// text `Delivery` reads (text from items written before is read as it is).
+/// text `Delivery` reads.
 const INSTANT_FIELDS: [&str; 4] = [CREATED_AT_FIELD, PLANNED_AT_FIELD, "nextAttemptAt", "settledAt"];
 
 /// `d`'s values of [`INSTANT_FIELDS`], in that order.
@@ -195,26 +197,10 @@ fn instants(d: &Delivery) -> [Option<Timestamp>; 4] {
     [Some(d.created_at), Some(d.planned_at), d.next_attempt_at, d.settled_at]
 }
 
-/// The delivery's JSON without what its item's other attributes hold.
-pub(super) fn delivery_data(d: &Delivery) -> PortResult<String> {
-    let mut doc = delivery_doc_without_attributes(d)?;
-    for (field, start) in fields_at_start() {
-        if doc.get(field) == Some(&start) {
-            doc.remove(field);
-        }
-    }
-    for (field, instant) in INSTANT_FIELDS.into_iter().zip(instants(d)) {
-        if let (Some(value), Some(t)) = (doc.get_mut(field), instant) {
-            *value = serde_json::Value::from(t.millis());
-        }
-    }
-    serde_json::to_string(&doc).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))
-}
-
 /// The delivery's JSON without what its item's other attributes hold (and without
 /// the webhook id and the planned instant where they repeat the id and the creation
-/// instant): what both the compact `data` and the longer form start from.
-fn delivery_doc_without_attributes(d: &Delivery) -> PortResult<serde_json::Map<String, serde_json::Value>> {
+/// instant, and fields at their start value), its instants in milliseconds.
+pub(super) fn delivery_data(d: &Delivery) -> PortResult<String> {
     let mut doc = match serde_json::to_value(d).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))? {
         serde_json::Value::Object(map) => map,
         _ => return Err(corrupt(format!("delivery {} is not a JSON object", d.id))),
@@ -228,12 +214,20 @@ fn delivery_doc_without_attributes(d: &Delivery) -> PortResult<serde_json::Map<S
     if d.planned_at == d.created_at {
         doc.remove(PLANNED_AT_FIELD);
     }
-    Ok(doc)
+    for (field, start) in fields_at_start() {
+        if doc.get(field) == Some(&start) {
+            doc.remove(field);
+        }
+    }
+    for (field, instant) in INSTANT_FIELDS.into_iter().zip(instants(d)) {
+        if let (Some(value), Some(t)) = (doc.get_mut(field), instant) {
+            *value = serde_json::Value::from(t.millis());
+        }
+    }
+    serde_json::to_string(&doc).map_err(|e| corrupt(format!("delivery {}: {e}", d.id)))
 }
 
-/// The delivery an item holds, its JSON completed from the item's attributes. Items
-/// written before `data` left those fields out still carry them there; the
-/// attributes agree with them.
+/// The delivery an item holds, its JSON completed from the item's attributes.
 pub(super) fn delivery_from_item(item: &Item) -> PortResult<Delivery> {
     use serde_json::Value;
     let text = get_s(item, DATA).ok_or_else(|| corrupt(format!("delivery: no `{DATA}` attribute")))?;
@@ -278,7 +272,7 @@ pub(super) fn delivery_from_item(item: &Item) -> PortResult<Delivery> {
         doc.entry(field).or_insert(start);
     }
     for field in INSTANT_FIELDS {
-        if let Some(value) = doc.get_mut(field).filter(|v| v.is_number()) {
+        if let Some(value) = doc.get_mut(field) {
             let ms = value
                 .as_i64()
                 .ok_or_else(|| corrupt(format!("delivery {id}: `{field}` is not whole milliseconds")))?;
@@ -309,7 +303,7 @@ pub(super) fn event_item(event: &EventRecord, body: Option<&str>) -> PortResult<
     item.insert(DATA.to_owned(), s(data));
     item.insert(TENANT_ID.to_owned(), s(event.tenant_id.as_str()));
     item.insert(EVENT_ID.to_owned(), s(event.id.as_str()));
-    item.insert(GSI3PK.to_owned(), s(audit_pk(&event.tenant_id, None)));
+    item.insert(GSI3PK.to_owned(), s(audit_pk(&event.tenant_id)));
     item.insert(GSI3SK.to_owned(), s(sort_key(event.created_at, event.id.as_str())));
     if let Some(e) = event.expires_at {
         item.insert(TTL_ATTR.to_owned(), n(e));
@@ -405,14 +399,6 @@ pub(super) fn lost_claim_from(item: &Item) -> Option<ClaimRecord> {
         token: parts.next()?.to_owned(),
     })
 }
-
-/// Fields of an attempt's JSON that a delivery item holds anyway, left out of the
-/// embedded latest attempt ([`LAST_ATTEMPT`]) and put back on reading.
-const ATTEMPT_FIELDS_IN_ITEM: [&str; 2] = ["deliveryId", "tenantId"];
-
-/// The key only [`StoredAttempt`] has (the attempt id): it tells the compact form from
-/// the full-name JSON of items written before it, whose id is under `id`.
-const COMPACT_ATTEMPT_KEY: &str = "i";
 
 /// The embedded latest attempt ([`LAST_ATTEMPT`]) as stored: short keys, instants as
 /// epoch milliseconds, and fields at their default left out, since the delivery
@@ -540,36 +526,21 @@ pub(super) fn embedded_attempt_data(a: &Attempt) -> PortResult<String> {
     serde_json::to_string(&StoredAttempt::of(a)).map_err(|e| corrupt(format!("attempt {}: {e}", a.id)))
 }
 
-/// The latest attempt embedded in a delivery item, if it has one (items written
-/// before attempts were embedded have none: theirs are all items of their own).
-/// Both forms read: the compact [`StoredAttempt`], and the attempt's full-name JSON
-/// without [`ATTEMPT_FIELDS_IN_ITEM`] that items written before it hold.
+/// The latest attempt embedded in a delivery item (a [`StoredAttempt`]), if it has
+/// one: none before its first outcome.
 pub(super) fn embedded_attempt(item: &Item) -> PortResult<Option<Attempt>> {
-    use serde_json::Value;
     let Some(text) = get_s(item, LAST_ATTEMPT) else {
         return Ok(None);
     };
-    let mut doc: serde_json::Map<String, Value> =
-        serde_json::from_str(text).map_err(|e| corrupt(format!("embedded attempt: {e}")))?;
     let id = get_s(item, PK)
         .and_then(|pk| pk.strip_prefix("DLV#"))
         .ok_or_else(|| corrupt("embedded attempt: the key is not a delivery's"))?;
     let tenant = get_s(item, TENANT_ID).ok_or_else(|| corrupt(format!("delivery {id}: no `{TENANT_ID}` attribute")))?;
     let bad = |e: &dyn std::fmt::Display| corrupt(format!("delivery {id}: embedded attempt: {e}"));
-    if doc.contains_key(COMPACT_ATTEMPT_KEY) {
-        let stored: StoredAttempt = serde_json::from_value(Value::Object(doc)).map_err(|e| bad(&e))?;
-        let delivery_id = DeliveryId::parse(id).map_err(|e| bad(&e))?;
-        let tenant_id = TenantId::parse(tenant).map_err(|e| bad(&e))?;
-        return Ok(Some(stored.into_attempt(delivery_id, tenant_id)));
-    }
-    let [delivery_field, tenant_field] = ATTEMPT_FIELDS_IN_ITEM;
-    doc.entry(delivery_field)
-        .or_insert_with(|| Value::String(id.to_owned()));
-    doc.entry(tenant_field)
-        .or_insert_with(|| Value::String(tenant.to_owned()));
-    serde_json::from_value(Value::Object(doc))
-        .map(Some)
-        .map_err(|e| bad(&e))
+    let stored: StoredAttempt = serde_json::from_str(text).map_err(|e| bad(&e))?;
+    let delivery_id = DeliveryId::parse(id).map_err(|e| bad(&e))?;
+    let tenant_id = TenantId::parse(tenant).map_err(|e| bad(&e))?;
+    Ok(Some(stored.into_attempt(delivery_id, tenant_id)))
 }
 
 /// An attempt's own item (`ATT#<number>#<id>` in its delivery's partition).
@@ -630,7 +601,7 @@ pub(super) fn delivery_attributes(d: &Delivery) -> PortResult<AttributeChanges> 
     match (&d.body_hash, body_place(&d.body)) {
         // Stored once, in the event item: the delivery keeps its hash only.
         (Some(h), _) => {
-            set.push((BODY_HASH.to_owned(), body_hash_value(h)));
+            set.push((BODY_HASH.to_owned(), body_hash_value(h)?));
             remove.extend([BODY, BODY_REF]);
         }
         (None, BodyPlace::Inline(b)) => {
@@ -684,8 +655,8 @@ impl DynamoStore {
         Ok(item)
     }
 
-    /// An UpdateItem that replaces the delivery's record and derived attributes,
-    /// leaving its audit-index entry as created. `Writes::Outcome` leaves out what
+    /// An UpdateItem that replaces the delivery's record and derived attributes.
+    /// `Writes::Outcome` leaves out what
     /// recording an outcome does not own: the dead-letter mark stays as stored and
     /// the version moves on by one from the stored one.
     pub(super) fn delivery_update(

@@ -17,7 +17,6 @@ mod endpoints;
 mod fanout_links;
 mod idempotency;
 mod query;
-mod reindex;
 mod schedules;
 mod schema;
 mod smart_health;
