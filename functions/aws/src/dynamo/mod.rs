@@ -38,16 +38,14 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, KeysAndAttributes, Put, ReturnValue, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+    AttributeValue, KeysAndAttributes, Put, ReturnValue, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use courier_app::message::Trigger;
-use courier_app::model::{
-    Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
-};
+use courier_app::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use courier_app::ports::{
     Claim, Clock, DeliveryStore, EndpointStore, IdempotencyStore, PortError, PortResult, TenantStore,
 };
@@ -56,7 +54,6 @@ use courier_app::store_rules::{MAX_PAGE, apply_claim, claim_held_by, is_live};
 use courier_app::system::SystemClock;
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;

@@ -58,7 +58,7 @@ pub(super) const EVENT_ID: &str = "eventId";
 pub(super) const FANOUT_PROCESSED: &str = "fanoutProcessed";
 /// On a delivery item: its latest attempt's JSON in a compact form (short keys,
 /// epoch milliseconds; without the delivery and tenant ids, which the item holds;
-/// see `codec::StoredAttempt`). Recording an outcome is then one conditional write of
+/// see `codec::attempt::StoredAttempt`). Recording an outcome is then one conditional write of
 /// the delivery item; an attempt gets an item of its own (`ATT#...`) only when a
 /// newer one replaces it here.
 pub(super) const LAST_ATTEMPT: &str = "lastAttempt";
