@@ -83,7 +83,7 @@ async fn statistics_contract() {
         .map(|i| {
             let sk = i["SK"].as_s().cloned().unwrap_or_default();
             let kind = sk.split('#').next().unwrap_or_default().to_owned();
-            (kind, courier_aws::counting::item_size(i) < 1024)
+            (kind, courier_testkit::counting::item_size(i) < 1024)
         })
         .collect();
     kinds.sort();
@@ -517,7 +517,7 @@ async fn dynamo_layout() {
 #[tokio::test]
 async fn a_shared_body_lives_as_long_as_its_last_user() {
     use courier_app::ports::{Claim, DeliveryStore};
-    use courier_aws::counting::{RequestCounter, describe_table};
+    use courier_testkit::counting::{RequestCounter, describe_table};
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
     let plain = aws_sdk_dynamodb::Client::new(&config);
@@ -740,7 +740,7 @@ async fn delivery_items_stay_small() {
         assert!(data.get(field).is_none(), "`data` repeats {field}: {data}");
     }
     assert_eq!(data["attemptCount"], serde_json::json!(1));
-    let size = courier_aws::counting::item_size(&item_of(&claimed.id).await);
+    let size = courier_testkit::counting::item_size(&item_of(&claimed.id).await);
     assert!(size <= 1024, "a claimed item takes one write unit: {size} bytes");
     // A replay's webhook id is another delivery's, and its fields are not at their
     // start values: they stay in `data`.
@@ -1203,7 +1203,7 @@ async fn tampered_cursors_are_refused_before_they_reach_dynamodb() {
 async fn the_latest_attempt_is_embedded_and_copied_out_when_replaced() {
     use courier_app::model::{Attempt, Delivery};
     use courier_app::ports::{Claim, DeliveryStore};
-    use courier_aws::counting::{RequestCounter, describe_table};
+    use courier_testkit::counting::{RequestCounter, describe_table};
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
     let plain = aws_sdk_dynamodb::Client::new(&config);
@@ -1349,7 +1349,7 @@ async fn the_latest_attempt_is_embedded_and_copied_out_when_replaced() {
 #[tokio::test]
 async fn a_single_endpoint_event_is_written_without_a_transaction() {
     use courier_app::ports::DeliveryStore;
-    use courier_aws::counting::{RequestCounter, describe_table};
+    use courier_testkit::counting::{RequestCounter, describe_table};
     let (_emu, config, res) = setup().await;
     let clock = Arc::new(ManualClock::new(T0));
     let plain = aws_sdk_dynamodb::Client::new(&config);
@@ -1660,7 +1660,7 @@ async fn delivery_items_are_compact() {
         "the attempt under short keys: {last}"
     );
     assert!(item.contains_key("GSI2PK") && item.contains_key("claimToken"));
-    let size = courier_aws::counting::item_size(&item);
+    let size = courier_testkit::counting::item_size(&item);
     assert!(size <= 1024, "a claimed delivery after a failed attempt: {size} bytes");
     assert_eq!(store.last_attempt(&d.id).await.expect("last"), Some(a1.clone()));
     assert_eq!(store.get_delivery(&d.id).await.expect("get"), Some(claimed2.clone()));

@@ -6,11 +6,11 @@ use super::attempt::{embedded_attempt, embedded_attempt_data};
 use super::body::{body_hash, body_hash_of, body_hash_value};
 use super::claim::claim_from;
 use super::delivery::{delivery_attributes, delivery_data, delivery_from_item, event_and_trigger};
-use crate::counting::item_size;
 use crate::dynamo::*;
 use courier_app::contract;
 use courier_app::model::{AwaitingCompletion, DeliveryStatus};
 use courier_core::hex::encode as hex;
+use courier_testkit::counting::item_size;
 use serde_json::json;
 
 /// 2026-11-29T00:00:00.000Z.
