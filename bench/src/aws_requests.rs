@@ -1,6 +1,6 @@
 //! Section 2: AWS requests and cost per delivery on the local stack. A moto
 //! emulator, the real adapters with the counting interceptor
-//! (`courier_aws::counting`) on their clients, the real API router and sender
+//! (`courier_testkit::counting`) on their clients, the real API router and sender
 //! handler, and stand-ins for what AWS runs (Lambda's SQS event source mapping,
 //! batch size 1, and Scheduler firing due schedules onto the queue), wired like
 //! `courier_local::stack` wires them. The stand-ins use uncounted clients: their
@@ -30,11 +30,11 @@ use courier_app::domain::model::Tenant;
 use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, DeliveryStore, Queue as _, Random};
 use courier_app::ports::{NoFaults, PortRng};
-use courier_aws::counting::{Counts, RequestCounter};
 use courier_aws::sqs::ReceivedMessage;
 use courier_aws::testing::Emulator;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use courier_core::ids::{DeliveryId, TenantId};
+use courier_testkit::counting::{Counts, RequestCounter};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -314,7 +314,7 @@ impl Harness {
             .await
             .map_err(err)?;
         let plain = aws_sdk_dynamodb::Client::new(&sdk);
-        let spec = courier_aws::counting::describe_table(&plain, &res.table)
+        let spec = courier_testkit::counting::describe_table(&plain, &res.table)
             .await
             .map_err(err)?;
         let counter = RequestCounter::new(vec![spec]);
@@ -355,7 +355,7 @@ impl Harness {
             planner: planner.clone(),
             steps,
             clock: clock.clone(),
-            faults: Arc::new(courier_app::ports::faults::NoFanoutFaults),
+            faults: Arc::new(courier_app::ports::NoFanoutFaults),
             page: courier_app::fanout::STEP_PAGE,
             console_url: None,
         });
@@ -708,9 +708,9 @@ async fn anatomy(h: &Harness, id: &DeliveryId) -> BTreeMap<String, u64> {
     if let Some(item) = item {
         for (name, value) in &item {
             let one = std::collections::HashMap::from([(name.clone(), value.clone())]);
-            out.insert(name.clone(), courier_aws::counting::item_size(&one));
+            out.insert(name.clone(), courier_testkit::counting::item_size(&one));
         }
-        out.insert("(item)".to_owned(), courier_aws::counting::item_size(&item));
+        out.insert("(item)".to_owned(), courier_testkit::counting::item_size(&item));
     }
     out
 }

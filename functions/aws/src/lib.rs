@@ -12,10 +12,6 @@
 //! this crate: they take the port traits from `courier-app`.
 
 pub mod bootstrap;
-/// The request counter is bench and test support (cost figures, request-count
-/// assertions): behind the `testing` feature, not in the Lambda binaries.
-#[cfg(any(test, feature = "testing"))]
-pub mod counting;
 pub mod credential_keys;
 pub mod destinations;
 pub mod due_index;

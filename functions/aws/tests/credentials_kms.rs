@@ -9,12 +9,12 @@ use courier_app::testing::contract::{self, T0};
 use courier_app::testing::memory::{FixedSecrets, ManualClock};
 use courier_aws::DynamoStore;
 use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};
-use courier_aws::counting::RequestCounter;
 use courier_aws::credential_keys::{KmsDataKeys, KmsSealer};
 use courier_aws::testing::Emulator;
 use courier_core::ids::{EndpointId, TenantId};
 use courier_core::rng::SplitMix64;
 use courier_core::sealing::Scope;
+use courier_testkit::counting::RequestCounter;
 use std::sync::Arc;
 
 async fn setup(prefix: &str) -> (Emulator, aws_config::SdkConfig, Resources) {

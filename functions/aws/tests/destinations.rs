@@ -20,12 +20,12 @@ use courier_app::ports::NoFaults;
 use courier_app::testing::memory::{
     FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer,
 };
-use courier_aws::counting::RequestCounter;
 use courier_aws::destinations::AwsDestinations;
 use courier_aws::testing::{ACCOUNT_ID, Emulator};
 use courier_core::Timestamp;
 use courier_core::ids::TenantId;
 use courier_core::signing::{SigningSecret, verify};
+use courier_testkit::counting::RequestCounter;
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};

@@ -1,8 +1,8 @@
 //! The reconciler's due index (GSI4) on the emulator: the same contract as the
 //! memory store, and what an idle run costs in requests.
 
-use courier_app::testing::contract::T0;
 use courier_app::testing::contract::overdue_index_contract;
+use courier_app::testing::contract::T0;
 use courier_app::testing::memory::ManualClock;
 use courier_aws::DynamoStore;
 use courier_aws::bootstrap::{ResourceNames, ensure_resources};
@@ -26,7 +26,7 @@ async fn the_dynamo_store_keeps_the_due_index_contract() {
 async fn an_idle_reconciler_run_is_one_query_per_shard_and_nothing_else() {
     use courier_app::maintenance::reconcile::{ReconcileSettings, reconcile};
     use courier_app::pipeline::planner::Planner;
-    use courier_aws::counting::RequestCounter;
+    use courier_testkit::counting::RequestCounter;
     let emu = Emulator::start().await.expect("AWS emulator");
     let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
     let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-due-idle"))
@@ -76,8 +76,8 @@ async fn held_entries_in_one_shard_do_not_starve_a_lost_delivery_in_another() {
     use courier_app::pipeline::planner::Planner;
     use courier_app::ports::DeliveryStore;
     use courier_app::testing::contract::{Ids, sample_delivery, sample_event};
-    use courier_aws::counting::RequestCounter;
     use courier_aws::due_index::due_shard;
+    use courier_testkit::counting::RequestCounter;
     let emu = Emulator::start().await.expect("AWS emulator");
     let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
     let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-due-held"))

@@ -101,12 +101,6 @@ pub const EXEMPTIONS: &[Exemption] = &[
                  SetQueueAttributes, GetQueueAttributes, CreateScheduleGroup); in AWS template.yaml creates them",
     },
     Exemption {
-        file: "counting.rs",
-        function: None,
-        reason: "request counting for benchmarks and cost estimates (DescribeTable to learn the indexes); \
-                 the Lambda binaries never use it",
-    },
-    Exemption {
         file: "sqs.rs",
         function: Some("SqsQueue::receive"),
         reason: "the local runner polls the queue in place of Lambda's SQS event source mapping; in AWS the \

@@ -547,22 +547,8 @@ impl DeliveryStore for DynamoStore {
     }
 
     async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
-        if let Some(a) = self.latest_attempt(delivery).await? {
-            return Ok(Some(a));
-        }
-        // A delivery recorded before attempts were embedded: its attempt items.
-        let now = self.now();
-        let page = self.page(attempts_spec(delivery, false), None, 1, |items| async move {
-            items
-                .into_iter()
-                .filter(|i| get_s(i, SK) != Some(DELIVERY_SK) && is_live(get_n(i, TTL_ATTR), now))
-                .map(|i| {
-                    let a: Attempt = from_json(&i, "attempt")?;
-                    Ok((i, a))
-                })
-                .collect()
-        });
-        Ok(page.await?.items.into_iter().next())
+        // The latest attempt is always the embedded one (every outcome writes it).
+        self.latest_attempt(delivery).await
     }
 
     async fn list_deliveries(
@@ -637,7 +623,7 @@ impl DeliveryStore for DynamoStore {
         }
         let spec = QuerySpec {
             index: Some(GSI_AUDIT),
-            pk: (GSI3PK, audit_pk(tenant, None)),
+            pk: (GSI3PK, audit_pk(tenant)),
             sk_attr: GSI3SK,
             sk_cond: window_condition(since, until),
             forward: false,

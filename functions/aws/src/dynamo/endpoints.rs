@@ -8,6 +8,21 @@ use aws_sdk_dynamodb::operation::put_item::PutItemError;
 /// `TransactWriteItems` takes at most this many actions.
 const MAX_ACTIONS: usize = 100;
 
+impl DynamoStore {
+    /// Writes `e` with its subscription entries, the items `create_endpoint` writes,
+    /// as plain PutItems (entries first): no transaction and no condition. For
+    /// seeding many endpoints on the emulator, which runs a transaction by copying
+    /// the whole table first.
+    #[cfg(any(test, feature = "testing"))]
+    pub async fn put_endpoint_untransacted(&self, e: &Endpoint) -> PortResult<()> {
+        let (item, entries, _) = endpoint_item(e)?;
+        for entry in entries {
+            self.put(entry).await?;
+        }
+        self.put(item).await
+    }
+}
+
 #[async_trait]
 impl EndpointStore for DynamoStore {
     async fn create_endpoint(&self, endpoint: &Endpoint) -> PortResult<()> {
@@ -154,8 +169,6 @@ impl EndpointStore for DynamoStore {
     }
 
     async fn list_endpoints(&self, tenant: &TenantId, cursor: Option<&str>, limit: u32) -> PortResult<Page<Endpoint>> {
-        // As `list_data`, and endpoints stored before the subscription index are
-        // filed into it on the way (`reindex.rs`).
         let spec = QuerySpec {
             index: None,
             pk: (PK, tenant_pk(tenant)),
@@ -167,15 +180,15 @@ impl EndpointStore for DynamoStore {
             status_filter: None,
         };
         self.page(spec, cursor, limit, |items| async move {
-            let decoded = items
+            let (items, endpoints): (Vec<Item>, Vec<Endpoint>) = items
                 .into_iter()
                 .map(|i| {
                     let e: Endpoint = from_json(&i, "endpoint")?;
                     Ok((i, e))
                 })
-                .collect::<PortResult<Vec<_>>>()?;
-            self.file_unindexed(&decoded).await?;
-            let (items, endpoints): (Vec<Item>, Vec<Endpoint>) = decoded.into_iter().unzip();
+                .collect::<PortResult<Vec<_>>>()?
+                .into_iter()
+                .unzip();
             let endpoints = self.with_smart_health(endpoints).await?;
             Ok(items.into_iter().zip(endpoints).collect())
         })

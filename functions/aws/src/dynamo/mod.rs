@@ -17,7 +17,6 @@ mod endpoints;
 mod fanout_links;
 mod idempotency;
 mod query;
-mod reindex;
 mod schedules;
 mod schema;
 mod smart_health;
@@ -39,7 +38,7 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::operation::put_item::PutItemError;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, KeysAndAttributes, Put, ReturnValue, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+    AttributeValue, KeysAndAttributes, Put, ReturnValue, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
@@ -48,7 +47,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use courier_app::adapters::system::SystemClock;
 use courier_app::domain::message::Trigger;
 use courier_app::domain::model::{
-    Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
+    Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
 };
 use courier_app::domain::shared_body;
 use courier_app::domain::store_rules::{MAX_PAGE, apply_claim, claim_held_by, is_live};
@@ -57,7 +56,6 @@ use courier_app::ports::{
 };
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;

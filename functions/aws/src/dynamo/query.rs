@@ -186,13 +186,13 @@ pub(super) fn entry_key_valid(m: &BTreeMap<String, String>, spec: &QuerySpec) ->
         return true;
     }
     // Index sort keys are `<15-digit ms>#<id>`: the delivery's own id on the log
-    // indexes, the event's on the audit index (an event's own entry names itself).
+    // indexes, the event's own on the audit index (only event items are in it).
     let Some((ms, id)) = m.get(spec.sk_attr).and_then(|v| v.split_once('#')) else {
         return false;
     };
     let time_ok = ms.len() == 15 && ms.bytes().all(|b| b.is_ascii_digit());
     let named = if spec.sk_attr == GSI3SK {
-        EventId::parse(id).is_ok() && pk.strip_prefix("EVT#").is_none_or(|own| own == id)
+        pk.strip_prefix("EVT#") == Some(id)
     } else {
         pk.strip_prefix("DLV#") == Some(id)
     };
@@ -348,7 +348,7 @@ impl DynamoStore {
 
 impl DynamoStore {
     /// One page of a list kept under several partition values of an index that share
-    /// one sort-key space (a status list's shards and its own key, `status_pks`),
+    /// one sort-key space (a status list's shards, `status_pks`),
     /// newest first. Each value is queried once, for the `limit + 1` newest entries
     /// inside `base`'s window and below the cursor; the entries are merged by sort
     /// key. Entries at or above the newest of the oldest keys read from a value that

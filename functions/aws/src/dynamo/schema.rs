@@ -30,8 +30,7 @@ pub(super) const BODY_REF: &str = "bodyRef";
 /// A shared body item's revision, moved by every change of its users or TTL.
 pub(super) const BODY_REV: &str = "bodyRev";
 /// On a delivery whose body its event item holds (`body` there): the body's
-/// SHA-256, its 32 bytes as Binary (items written before the binary form hold the
-/// hex text; both read, see `codec::body_hash_of`).
+/// SHA-256, its 32 bytes as Binary (see `codec::body_hash_of`).
 pub(super) const BODY_HASH: &str = "bodyHash";
 /// On a shared body item: the ids of the deliveries that use it (a string set).
 pub(super) const BODY_USERS: &str = "users";
@@ -59,7 +58,7 @@ pub(super) const EVENT_ID: &str = "eventId";
 pub(super) const FANOUT_PROCESSED: &str = "fanoutProcessed";
 /// On a delivery item: its latest attempt's JSON in a compact form (short keys,
 /// epoch milliseconds; without the delivery and tenant ids, which the item holds;
-/// see `codec::StoredAttempt`). Recording an outcome is then one conditional write of
+/// see `codec::attempt::StoredAttempt`). Recording an outcome is then one conditional write of
 /// the delivery item; an attempt gets an item of its own (`ATT#...`) only when a
 /// newer one replaces it here.
 pub(super) const LAST_ATTEMPT: &str = "lastAttempt";
@@ -97,7 +96,7 @@ pub fn attempt_sk(number: u32, id: &AttemptId) -> String {
     format!("ATT#{number:010}#{id}")
 }
 /// A shared body item's key: `ref` is `<tenant>.<hash>` (never one item for two
-/// tenants), or a bare hash for items written before bodies were per tenant.
+/// tenants).
 pub fn body_pk(body_ref: &str) -> String {
     format!("BODY#{body_ref}")
 }
@@ -112,8 +111,8 @@ pub fn idempotency_pk(key: &str) -> String {
 pub fn log_pk(endpoint: &EndpointId) -> String {
     format!("EP#{endpoint}")
 }
-/// An endpoint's status list's own key in the status index (`GSI2PK`): entries
-/// written before the list was sharded are under it, and cursors name it.
+/// An endpoint's status list's own key: its shards' keys start with it (see
+/// [`status_shard_pk`]), and its cursors name it. No entry is under it.
 pub fn status_pk(endpoint: &EndpointId, status: &str) -> String {
     format!("EP#{endpoint}#{status}")
 }
@@ -132,13 +131,10 @@ pub fn status_shard_pk(endpoint: &EndpointId, status: &str, id: &DeliveryId) -> 
         shard_of(id.as_str(), STATUS_SHARDS)
     )
 }
-/// Every partition value a status list's entries can be under: its shards, and its
-/// own key for entries written before the shards.
+/// Every partition value a status list's entries can be under: its shards.
 pub fn status_pks(endpoint: &EndpointId, status: &str) -> Vec<String> {
     let base = status_pk(endpoint, status);
-    std::iter::once(base.clone())
-        .chain((0..STATUS_SHARDS).map(|k| format!("{base}#{k}")))
-        .collect()
+    (0..STATUS_SHARDS).map(|k| format!("{base}#{k}")).collect()
 }
 /// The shard of `id` among `shards`: FNV-1a of the id (stable across processes and
 /// builds).
@@ -150,11 +146,9 @@ pub fn shard_of(id: &str, shards: u32) -> u32 {
     }
     h % shards.max(1)
 }
-pub fn audit_pk(tenant: &TenantId, endpoint: Option<&EndpointId>) -> String {
-    match endpoint {
-        None => format!("TEN#{tenant}"),
-        Some(ep) => format!("TEN#{tenant}#EP#{ep}"),
-    }
+/// An event's audit-index key (`GSI3PK`): its tenant's.
+pub fn audit_pk(tenant: &TenantId) -> String {
+    format!("TEN#{tenant}")
 }
 pub(super) const TENANT_KEY_SK: &str = "KEY";
 pub(super) const EVENT_SK: &str = "EVT";

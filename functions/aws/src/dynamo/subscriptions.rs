@@ -60,7 +60,7 @@ pub(super) fn endpoint_item(e: &Endpoint) -> PortResult<(Item, Vec<Item>, Vec<St
     Ok((item, entries, sks))
 }
 
-/// The `subSks` an endpoint item holds (none for items written before the index).
+/// The `subSks` an endpoint item holds (none when the item is gone).
 pub(super) fn stored_sks(item: &Item) -> Vec<String> {
     strings(item, SUB_SKS).unwrap_or_default()
 }

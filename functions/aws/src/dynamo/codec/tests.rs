@@ -1,13 +1,16 @@
-//! The codec's unit tests: both item forms, exact sizes, corrupt data.
+//! The codec's unit tests: encode/decode of delivery items without a table (the
+//! compact forms read back to the same records), their exact sizes, and data in
+//! any other form read as corrupt.
 
-//! Encode/decode of delivery items without a table: the compact forms read back
-//! to the same records, the full-name forms of items written before still read,
-//! and the compact forms' sizes.
-
-use super::*;
-use crate::counting::item_size;
-use courier_app::domain::model::AwaitingCompletion;
+use super::attempt::{embedded_attempt, embedded_attempt_data};
+use super::body::{body_hash, body_hash_of, body_hash_value};
+use super::claim::claim_from;
+use super::delivery::{delivery_attributes, delivery_data, delivery_from_item, event_and_trigger};
+use crate::dynamo::*;
+use courier_app::domain::model::{AwaitingCompletion, DeliveryStatus};
 use courier_app::testing::contract;
+use courier_core::hex::encode as hex;
+use courier_testkit::counting::item_size;
 use serde_json::json;
 
 /// 2026-11-29T00:00:00.000Z.
@@ -71,18 +74,6 @@ fn detailed_attempt() -> Attempt {
         next_attempt_at: Some(T0.plus_millis(151_999)),
         ..failed_503()
     }
-}
-
-/// The attempt's full-name JSON without the delivery and tenant ids: the
-/// embedded form of items written before the compact one.
-fn full_name_attempt(a: &Attempt) -> String {
-    let mut doc = match serde_json::to_value(a).expect("JSON") {
-        serde_json::Value::Object(map) => map,
-        other => panic!("an attempt is an object, got {other}"),
-    };
-    doc.remove("deliveryId");
-    doc.remove("tenantId");
-    serde_json::to_string(&doc).expect("JSON")
 }
 
 /// A delivery item's key and tenant, and `lastAttempt` holding `text`.
@@ -188,22 +179,6 @@ fn read_back(item: &Item) -> PortResult<Delivery> {
     Ok(d)
 }
 
-/// `data` as items written before the compact form hold it: instants as RFC 3339
-/// text, the trigger always there.
-fn full_name_data(d: &Delivery) -> String {
-    let mut doc = delivery_doc_without_attributes(d).expect("JSON");
-    for (field, start) in [
-        ("lastPlanned", json!(false)),
-        ("attemptCount", json!(0)),
-        ("receiverFailures", json!(0)),
-    ] {
-        if doc.get(field) == Some(&start) {
-            doc.remove(field);
-        }
-    }
-    serde_json::to_string(&doc).expect("JSON")
-}
-
 fn is_corrupt<T: std::fmt::Debug>(r: PortResult<T>) -> bool {
     matches!(r, Err(PortError::Corrupt(_)))
 }
@@ -246,12 +221,7 @@ fn a_failed_attempt_round_trips_through_the_compact_form() {
 }
 
 #[test]
-fn an_attempt_embedded_with_full_names_still_reads() {
-    for a in [failed_503(), detailed_attempt()] {
-        let text = full_name_attempt(&a);
-        assert!(text.contains(r#""id":"att_"#) && !text.contains("deliveryId"), "{text}");
-        assert_eq!(embedded_attempt(&item_with_attempt(&text)).expect("decode"), Some(a));
-    }
+fn a_delivery_without_an_outcome_has_no_embedded_attempt() {
     assert_eq!(embedded_attempt(&item_of(&retrying_claimed())).expect("decode"), None);
 }
 
@@ -264,7 +234,8 @@ fn a_malformed_embedded_attempt_reads_as_corrupt() {
         compact.replace(r#""at":1795910401234"#, r#""at":"2026-11-29T00:00:01.234Z""#),
         compact.replace(r#""n":1,"#, ""),
         compact.replace(ATTEMPT_1, "att_nope"),
-        full_name_attempt(&failed_503()).replace(r#""number":1,"#, ""),
+        // The attempt's own JSON, with full names: not the stored form.
+        serde_json::to_string(&failed_503()).expect("JSON"),
     ] {
         assert!(is_corrupt(embedded_attempt(&item_with_attempt(&text))), "{text}");
     }
@@ -277,19 +248,9 @@ fn a_malformed_embedded_attempt_reads_as_corrupt() {
 }
 
 #[test]
-fn a_delivery_round_trips_through_its_item_in_both_forms() {
+fn a_delivery_round_trips_through_its_item() {
     for d in [retrying_claimed(), settled_replay()] {
-        let item = item_of(&d);
-        assert_eq!(read_back(&item).expect("read"), d, "compact `data`");
-        let mut old = item.clone();
-        old.insert(DATA.to_owned(), s(full_name_data(&d)));
-        assert_eq!(read_back(&old).expect("read"), d, "full-name `data`");
-        // Every field in `data`, as the first items had it.
-        let mut whole = d.clone();
-        whole.body = "".into();
-        whole.version = 0;
-        old.insert(DATA.to_owned(), s(serde_json::to_string(&whole).expect("JSON")));
-        assert_eq!(read_back(&old).expect("read"), d, "every field in `data`");
+        assert_eq!(read_back(&item_of(&d)).expect("read"), d);
     }
 }
 
@@ -302,14 +263,6 @@ fn delivery_data_keeps_instants_as_milliseconds_and_no_start_values() {
             r#"{"attemptCount":1,"createdAt":1795910400000,"endpointId":"ep_01M8J9KY00EF9KPSKA3RGXNAGH","#,
             r#""eventId":"evt_01M8J9KY00WTC4105TP4N04AEB","nextAttemptAt":1795910431000,"receiverFailures":1}"#
         ))
-    );
-    assert_eq!(
-        full_name_data(&d),
-        concat!(
-            r#"{"attemptCount":1,"createdAt":"2026-11-29T00:00:00.000Z","endpointId":"ep_01M8J9KY00EF9KPSKA3RGXNAGH","#,
-            r#""eventId":"evt_01M8J9KY00WTC4105TP4N04AEB","nextAttemptAt":"2026-11-29T00:00:31.000Z","#,
-            r#""receiverFailures":1,"trigger":"initial"}"#
-        )
     );
     let replay: serde_json::Value =
         serde_json::from_str(get_s(&item_of(&settled_replay()), DATA).expect("data")).expect("JSON");
@@ -334,9 +287,6 @@ fn event_and_trigger_read_data_with_or_without_the_trigger() {
     let event = EventId::parse(EVENT).expect("event id").to_string();
     let compact = item_of(&retrying_claimed());
     assert_eq!(event_and_trigger(&compact), Some((event.clone(), Trigger::Initial)));
-    let mut old = compact.clone();
-    old.insert(DATA.to_owned(), s(full_name_data(&retrying_claimed())));
-    assert_eq!(event_and_trigger(&old), Some((event.clone(), Trigger::Initial)));
     assert_eq!(
         event_and_trigger(&item_of(&settled_replay())),
         Some((event, Trigger::Replay))
@@ -355,6 +305,8 @@ fn malformed_instants_and_body_hashes_read_as_corrupt() {
         data.replace("1795910400000", &i64::MAX.to_string()),
         data.replace("1795910400000", &i64::MIN.to_string()),
         data.replace("1795910400000", "true"),
+        // RFC 3339 text: not the stored form.
+        data.replace("1795910400000", r#""2026-11-29T00:00:00.000Z""#),
         data.replace(r#""eventId""#, r#""trigger":"sideways","eventId""#),
     ] {
         let mut broken = item.clone();
@@ -364,10 +316,14 @@ fn malformed_instants_and_body_hashes_read_as_corrupt() {
     let mut broken = item.clone();
     broken.insert(BODY_HASH.to_owned(), n(12));
     assert!(is_corrupt(body_hash_of(&broken)));
+    // The hash as hex text: not the stored form.
+    let hash = retrying_claimed().body_hash.expect("hash");
+    broken.insert(BODY_HASH.to_owned(), s(hash));
+    assert!(is_corrupt(body_hash_of(&broken)));
 }
 
 #[test]
-fn the_body_hash_is_binary_and_reads_from_binary_or_hex() {
+fn the_body_hash_is_binary_and_only_a_sha256_is_stored() {
     let hash = body_hash(r#"{"order":1}"#);
     assert_eq!(hash.len(), 64);
     let item = item_of(&retrying_claimed());
@@ -376,22 +332,17 @@ fn the_body_hash_is_binary_and_reads_from_binary_or_hex() {
     assert_eq!((bytes.len(), bytes[0], bytes[31]), (32, 0xa7, 0x8d));
     assert_eq!(hex(bytes), hash);
     assert_eq!(body_hash_of(&item).expect("read"), Some(hash.clone()));
-    let mut old = item.clone();
-    old.insert(BODY_HASH.to_owned(), s(hash.as_str()));
-    assert_eq!(body_hash_of(&old).expect("read"), Some(hash.clone()));
-    assert_eq!(read_back(&old).expect("read"), read_back(&item).expect("read"));
-    // Text that is not a lowercase hex SHA-256 is kept as text, so it reads back
-    // as it was.
+    // Text that is not a lowercase hex SHA-256 is refused, not stored.
     for odd in [
         hash.to_uppercase(),
         hash[..62].to_owned(),
         format!("{hash}00"),
         "zz".repeat(32),
     ] {
-        assert_eq!(body_hash_value(&odd), s(odd.as_str()));
+        assert!(is_corrupt(body_hash_value(&odd)), "{odd}");
         let mut d = retrying_claimed();
         d.body_hash = Some(odd);
-        assert_eq!(read_back(&item_of(&d)).expect("read"), d);
+        assert!(is_corrupt(delivery_attributes(&d)));
     }
     let mut none = item;
     none.remove(BODY_HASH);
@@ -404,36 +355,25 @@ fn attribute_size(name: &str, value: AttributeValue) -> u64 {
 }
 
 #[test]
-fn the_compact_forms_are_smaller_by_their_stated_amounts() {
-    let a = failed_503();
-    // 11 ("lastAttempt") + 401: 15 keys (203 bytes with their quotes and
-    // colons), 16 of commas and braces, 182 of values (the two instants quoted
-    // RFC 3339, 26 each; `"responseHeaders":{}` and `"truncated":false`).
-    let full = attribute_size(LAST_ATTEMPT, s(full_name_attempt(&a)));
-    // 11 + 222: 13 keys of one or two letters (59 bytes), 14 of commas and
-    // braces, 149 of values: 144 saved on keys, 2 on punctuation, 26 on the
-    // instants (13 digits each) and 7 on the empty headers and `false`.
-    let compact = attribute_size(LAST_ATTEMPT, s(embedded_attempt_data(&a).expect("encode")));
-    assert_eq!((full, compact, full - compact), (412, 233, 179));
+fn the_compact_forms_have_their_stated_sizes() {
+    // 11 ("lastAttempt") + 222: 13 keys of one or two letters (59 bytes), 14 of
+    // commas and braces, 149 of values (the instants as 13 digits each).
+    let compact = attribute_size(LAST_ATTEMPT, s(embedded_attempt_data(&failed_503()).expect("encode")));
+    assert_eq!(compact, 233);
 
     let d = retrying_claimed();
-    // 4 ("data") + 229: two instants as quoted RFC 3339 (26 each) and
-    // `,"trigger":"initial"` (20).
-    let full = attribute_size(DATA, s(full_name_data(&d)));
-    // 4 + 183: the instants as 13 digits (13 shorter each), no trigger.
+    // 4 ("data") + 183: the instants as 13 digits, no trigger.
     let compact = attribute_size(DATA, s(delivery_data(&d).expect("encode")));
-    assert_eq!((full, compact, full - compact), (233, 187, 46));
+    assert_eq!(compact, 187);
 
+    // 8 ("bodyHash") + 32 bytes.
     let hash = d.body_hash.clone().expect("hash");
-    // 8 ("bodyHash") + 64 hex characters, or + 32 bytes.
-    let full = attribute_size(BODY_HASH, s(hash.as_str()));
-    let compact = attribute_size(BODY_HASH, body_hash_value(&hash));
-    assert_eq!((full, compact, full - compact), (72, 40, 32));
+    let compact = attribute_size(BODY_HASH, body_hash_value(&hash).expect("a SHA-256"));
+    assert_eq!(compact, 40);
 }
 
 /// A delivery after a failed attempt, claimed for the next one, with its
-/// status-index (GSI2) and due-index (GSI4) keys: one write unit in the compact
-/// encoding, two in the full-name one (the 257 bytes above apart).
+/// status-index (GSI2) and due-index (GSI4) keys: one write unit.
 #[test]
 fn a_claimed_delivery_after_a_failed_attempt_fits_one_write_unit() {
     let d = retrying_claimed();
@@ -441,16 +381,8 @@ fn a_claimed_delivery_after_a_failed_attempt_fits_one_write_unit() {
     let mut compact = item_of(&d);
     compact.insert(LAST_ATTEMPT.to_owned(), s(embedded_attempt_data(&a).expect("encode")));
     assert!(compact.contains_key(GSI2PK) && compact.contains_key(CLAIM_TOKEN));
-    let mut full = compact.clone();
-    full.insert(DATA.to_owned(), s(full_name_data(&d)));
-    full.insert(LAST_ATTEMPT.to_owned(), s(full_name_attempt(&a)));
-    full.insert(BODY_HASH.to_owned(), s(d.body_hash.clone().expect("hash")));
-    let (full_size, compact_size) = (item_size(&full), item_size(&compact));
-    assert_eq!(full_size - compact_size, 179 + 46 + 32);
-    assert!(
-        compact_size <= 1024 && full_size > 1024,
-        "compact {compact_size} bytes, full names {full_size}"
-    );
+    let compact_size = item_size(&compact);
+    assert!(compact_size <= 1024, "compact {compact_size} bytes");
     assert_eq!(read_back(&compact).expect("read"), d);
     assert_eq!(embedded_attempt(&compact).expect("decode"), Some(a));
 }

@@ -72,19 +72,16 @@ pub struct TableSpec {
 }
 
 /// Reads a table's key schema and global secondary indexes (`DescribeTable`).
-pub async fn describe_table(
-    client: &aws_sdk_dynamodb::Client,
-    table: &str,
-) -> Result<TableSpec, courier_app::ports::PortError> {
+pub async fn describe_table(client: &aws_sdk_dynamodb::Client, table: &str) -> Result<TableSpec, BoxError> {
     let out = client
         .describe_table()
         .table_name(table)
         .send()
         .await
-        .map_err(crate::error::from_sdk)?;
+        .map_err(aws_sdk_dynamodb::Error::from)?;
     let t = out
         .table
-        .ok_or_else(|| crate::error::corrupt(format!("table {table} has no description")))?;
+        .ok_or_else(|| BoxError::from(format!("table {table} has no description")))?;
     let keys = t.key_schema().iter().map(|k| k.attribute_name().to_owned()).collect();
     let indexes = t
         .global_secondary_indexes()
