@@ -23,13 +23,14 @@ use crate::receiver::Receiver;
 use crate::stats::{Summary, summarize};
 use aws_lambda_events::event::sqs::SqsEvent;
 use aws_sdk_dynamodb::types::AttributeValue;
-use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::adapters::system::{OsSeededRandom, SystemClock};
 use courier_app::api::{Api, ApiRequest};
-use courier_app::delivery::{Sender, SenderSettings, StepOutcome};
+use courier_app::delivery::{Sender, StepOutcome};
 use courier_app::domain::model::Tenant;
-use courier_app::pipeline::planner::{Planner, PlannerSettings};
+use courier_app::pipeline::planner::PlannerSettings;
+use courier_app::ports::PortRng;
 use courier_app::ports::{Clock, DeliveryStore, Queue as _, Random};
-use courier_app::ports::{NoFaults, PortRng};
+use courier_app::wiring::Outbound;
 use courier_aws::sqs::ReceivedMessage;
 use courier_aws::testing::Emulator;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
@@ -325,40 +326,27 @@ impl Harness {
         let clock: Arc<dyn Clock> = Arc::new(SystemClock);
         let random: Arc<dyn Random> = Arc::new(OsSeededRandom::new());
         let store = Arc::new(DynamoStore::with_client(ddb, res.table.clone(), clock.clone()));
-        let planner = Planner {
-            queue: Arc::new(SqsQueue::with_client(counter.sqs(&sdk), res.queue_url.clone())),
-            timer: Arc::new(SchedulerTimer::with_client(
+        // Steps, fan-out steps included, on the (counted) delivery queue.
+        let ports = crate::bench_ports(
+            store.clone(),
+            Arc::new(SqsQueue::with_client(counter.sqs(&sdk), res.queue_url.clone())),
+            Arc::new(SchedulerTimer::with_client(
                 counter.scheduler(&sdk),
                 res.schedule_group.clone(),
                 res.queue_arn.clone(),
                 res.scheduler_role_arn.clone(),
             )),
-            settings: PlannerSettings {
-                sqs_max_delay_seconds: SQS_MAX_DELAY_SECONDS,
-                schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
-            },
-        };
-        let mut api = crate::bench_api(
-            store.clone(),
-            planner.clone(),
+            Arc::new(SqsQueue::with_client(counter.sqs(&sdk), res.queue_url.clone())),
             clock.clone(),
             random.clone(),
             store.clone(),
         );
-        // Applications, and the fan-out steps on the (counted) delivery queue.
-        let steps = Arc::new(SqsQueue::with_client(counter.sqs(&sdk), res.queue_url.clone()));
-        api.fanout_queue = steps.clone();
-        let api = Arc::new(api);
-        let fanout = Arc::new(courier_app::fanout::FanoutWorker {
-            index: store.clone(),
-            deliveries: store.clone(),
-            planner: planner.clone(),
-            steps,
-            clock: clock.clone(),
-            faults: Arc::new(courier_app::ports::NoFanoutFaults),
-            page: courier_app::fanout::STEP_PAGE,
-            console_url: None,
+        let settings = crate::bench_settings(PlannerSettings {
+            sqs_max_delay_seconds: SQS_MAX_DELAY_SECONDS,
+            schedule_lead_seconds: SCHEDULE_LEAD_SECONDS,
         });
+        let api = Arc::new(ports.api(&settings));
+        let fanout = Arc::new(ports.fanout(&settings));
         let destination_counter = RequestCounter::new(vec![]);
         let destinations = Arc::new(courier_aws::destinations::AwsDestinations::with_interceptors(
             &sdk,
@@ -383,21 +371,12 @@ impl Harness {
             .event_bus_arn()
             .unwrap_or_default()
             .to_owned();
-        let sender = Arc::new(Sender {
-            secrets: Arc::new(OsSecrets),
-            sealer: crate::bench_sealer(),
-            deliveries: store.clone(),
-            endpoints: store.clone(),
+        let outbound = Outbound {
             http: Arc::new(courier_http::ReqwestSender::new(true)),
             destinations,
-            clock: clock.clone(),
-            random: random.clone(),
-            planner,
-            faults: Arc::new(NoFaults),
-            settings: SenderSettings::default(),
-            fanout: Some(fanout),
             limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
-        });
+        };
+        let sender = Arc::new(ports.sender(&settings, &outbound, Some(fanout)));
         let tenant = Tenant {
             id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
             name: "bench".into(),

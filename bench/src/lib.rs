@@ -31,16 +31,20 @@ pub fn bench_sealer() -> std::sync::Arc<courier_app::testing::memory::MemorySeal
         .clone()
 }
 
-/// The API router as the bench sections drive it: over `store`, with API-key
-/// lookups cached as the API Lambda caches them, http and loopback targets allowed
-/// (the receivers are on 127.0.0.1) and no rate limit.
-pub fn bench_api<S>(
+/// The ports the bench sections run over: every store is `store`, steps go to
+/// `queue` and `timer` (fan-out steps to `steps`), API-key lookups are cached as
+/// the API Lambda caches them, http and loopback targets are allowed (the
+/// receivers are on 127.0.0.1), and schedules are in memory (no section drives a
+/// schedule route).
+pub fn bench_ports<S>(
     store: std::sync::Arc<S>,
-    planner: courier_app::pipeline::planner::Planner,
+    queue: std::sync::Arc<dyn courier_app::ports::Queue>,
+    timer: std::sync::Arc<dyn courier_app::ports::Timer>,
+    steps: std::sync::Arc<dyn courier_app::ports::FanoutQueue>,
     clock: std::sync::Arc<dyn courier_app::ports::Clock>,
     random: std::sync::Arc<dyn courier_app::ports::Random>,
     applications: std::sync::Arc<dyn courier_app::ports::ApplicationStore>,
-) -> courier_app::api::Api
+) -> courier_app::wiring::Ports
 where
     S: courier_app::ports::TenantStore
         + courier_app::ports::EndpointStore
@@ -50,7 +54,7 @@ where
         + 'static,
 {
     use std::sync::Arc;
-    courier_app::api::Api {
+    courier_app::wiring::Ports {
         tenants: Arc::new(courier_app::adapters::tenant_cache::CachedTenants::new(
             store.clone(),
             clock.clone(),
@@ -59,33 +63,35 @@ where
         deliveries: store.clone(),
         idempotency: store.clone(),
         subscriptions: store,
-        // Large fan-outs' steps wait here; the benches that measure fan-out run them.
-        fanout_queue: Arc::new(courier_app::testing::memory::MemoryQueue::new(clock.clone())),
         applications,
-        schemas: Default::default(),
-        planner,
-        clock,
-        random,
-        secrets: Arc::new(courier_app::adapters::system::OsSecrets),
+        schedules: Arc::new(courier_app::testing::memory::MemorySchedules::new()),
+        recurring: Arc::new(courier_app::testing::memory::MemoryRecurring::new()),
+        queue,
+        timer,
+        steps,
         sealer: bench_sealer(),
         admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
             allow_http: true,
             allow_private: true,
         })),
-        settings: courier_app::api::ApiSettings {
+        clock,
+        random,
+        secrets: Arc::new(courier_app::adapters::system::OsSecrets),
+    }
+}
+
+/// The bench's settings: the planner's as given, and no rate limit on the API.
+pub fn bench_settings(planner: courier_app::pipeline::planner::PlannerSettings) -> courier_app::wiring::Settings {
+    courier_app::wiring::Settings {
+        planner,
+        api: courier_app::api::ApiSettings {
             allow_http_targets: true,
             allow_private_targets: true,
             rate_per_second: 0,
             rate_burst: 0,
             ..Default::default()
         },
-        limiter: Default::default(),
-        // The bench drives no schedule routes: in-memory ones keep the API whole.
-        schedules: courier_app::ports::Schedules {
-            store: Arc::new(courier_app::testing::memory::MemorySchedules::new()),
-            timer: Arc::new(courier_app::testing::memory::MemoryRecurring::new()),
-            second_rates: false,
-        },
+        ..Default::default()
     }
 }
 

@@ -17,15 +17,16 @@
 use crate::cpu::{Spent, Usage};
 use crate::receiver::ChildReceiver;
 use aws_lambda_events::event::sqs::SqsEvent;
-use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
+use courier_app::adapters::system::{OsSeededRandom, SystemClock};
 use courier_app::api::{Api, ApiRequest};
-use courier_app::delivery::{Sender, SenderSettings, StepOutcome};
+use courier_app::delivery::StepOutcome;
 use courier_app::domain::message::QueueMessage;
 use courier_app::domain::model::Tenant;
-use courier_app::pipeline::planner::{Planner, PlannerSettings};
+use courier_app::pipeline::planner::PlannerSettings;
+use courier_app::ports::PortRng;
 use courier_app::ports::{Clock, DeliveryStore, EndpointStore, HttpSender, Random};
-use courier_app::ports::{NoFaults, PortRng};
 use courier_app::testing::memory::{MemoryQueue, MemoryStore, MemoryTimer};
+use courier_app::wiring::{Outbound, Ports, Settings};
 use courier_core::ids::{AttemptId, EndpointId, TenantId};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -116,8 +117,8 @@ pub struct Report {
 /// The in-memory world: deliveries created through the real API, their first
 /// queue messages already cut into SQS batches.
 struct World {
-    store: Arc<MemoryStore>,
-    planner: Planner,
+    ports: Ports,
+    settings: Settings,
     /// One queue of batches per round.
     batches: Vec<Vec<SqsEvent>>,
     body: Vec<u8>,
@@ -173,18 +174,17 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
     let random: Arc<dyn Random> = Arc::new(OsSeededRandom::new());
     let store = Arc::new(MemoryStore::new(clock.clone()));
     let queue = Arc::new(MemoryQueue::new(clock.clone()));
-    let planner = Planner {
-        queue: queue.clone(),
-        timer: Arc::new(MemoryTimer::new()),
-        settings: PlannerSettings::default(),
-    };
-    let api = crate::bench_api(
+    let ports = crate::bench_ports(
         store.clone(),
-        planner.clone(),
+        queue.clone(),
+        Arc::new(MemoryTimer::new()),
+        queue.clone(),
         clock.clone(),
         random.clone(),
         Arc::new(courier_app::testing::memory::MemoryApplications::new()),
     );
+    let settings = crate::bench_settings(PlannerSettings::default());
+    let api = ports.api(&settings);
     let tenant = Tenant {
         id: TenantId::generate(clock.now(), &mut PortRng(random.as_ref())),
         name: "bench".into(),
@@ -247,8 +247,8 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         now,
     );
     Ok(World {
-        store,
-        planner,
+        ports,
+        settings,
         batches,
         body: request.body.to_vec(),
         headers: request
@@ -355,28 +355,19 @@ async fn post_once(client: &reqwest::Client, url: &str, map: &reqwest::header::H
 }
 
 async fn run_sender(
-    store: Arc<MemoryStore>,
-    planner: Planner,
+    ports: &Ports,
+    settings: &Settings,
     http: Arc<dyn HttpSender>,
     batches: Vec<SqsEvent>,
     workers: usize,
     limit: Duration,
 ) -> (u64, u64) {
-    let sender = Arc::new(Sender {
-        secrets: Arc::new(OsSecrets),
-        sealer: crate::bench_sealer(),
-        deliveries: store.clone(),
-        endpoints: store,
+    let outbound = Outbound {
         http,
-        destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
-        clock: Arc::new(SystemClock),
-        random: Arc::new(OsSeededRandom::new()),
-        planner,
-        faults: Arc::new(NoFaults),
-        settings: SenderSettings::default(),
-        fanout: None,
+        destinations: Arc::new(courier_app::ports::NoDestinations),
         limiter: Arc::new(courier_app::testing::memory::MemoryLimiter::new()),
-    });
+    };
+    let sender = Arc::new(ports.sender(settings, &outbound, None));
     let queue = Arc::new(Mutex::new(VecDeque::from(batches)));
     let ok = Arc::new(AtomicU64::new(0));
     let failed = Arc::new(AtomicU64::new(0));
@@ -422,8 +413,8 @@ pub fn child(args: &[String]) -> Result<(), String> {
     courier_sender::init_logging();
     let u = Usage::start();
     let (ok, failed) = rt.block_on(run_sender(
-        w.store,
-        w.planner,
+        &w.ports,
+        &w.settings,
         Arc::new(courier_http::ReqwestSender::new(true)),
         batches,
         concurrency.div_ceil(BATCH_SIZE),
@@ -524,8 +515,8 @@ pub fn run(cfg: &Config) -> Result<Report, String> {
         let http: Arc<dyn HttpSender> = Arc::new(courier_http::ReqwestSender::new(true));
         let u = Usage::start();
         let (ok, failed) = rt.block_on(run_sender(
-            w.store.clone(),
-            w.planner.clone(),
+            &w.ports,
+            &w.settings,
             http,
             batches,
             workers,

@@ -26,3 +26,4 @@ pub mod schedules;
 /// tests, the bench), never into the Lambda binaries.
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod wiring;

@@ -48,6 +48,23 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("config", &["domain", "ports", "adapters", "endpoints", "delivery"]),
     (
+        "wiring",
+        &[
+            "domain",
+            "ports",
+            "adapters",
+            "pipeline",
+            "endpoints",
+            "ingest",
+            "fanout",
+            "schedules",
+            "delivery",
+            "maintenance",
+            "config",
+            "api",
+        ],
+    ),
+    (
         "api",
         &[
             "domain",

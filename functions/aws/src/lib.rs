@@ -94,6 +94,83 @@ impl Deployment {
     }
 }
 
+impl Deployment {
+    /// Every port of a deployed function, served by AWS and the outbound HTTP
+    /// adapters: the table for every store, the delivery queue and Scheduler, the
+    /// KMS sealer, the deployment's URL rules, the system clock and randomness. API
+    /// keys are looked up once a minute per instance, not on every request. Fails
+    /// when `COURIER_ALLOWED_PORTS` cannot be read.
+    pub fn ports(&self, config: &courier_app::config::Config) -> Result<courier_app::wiring::Ports, BadSetting> {
+        use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
+        use std::sync::Arc;
+        let clock: Arc<dyn courier_app::ports::Clock> = Arc::new(SystemClock);
+        Ok(courier_app::wiring::Ports {
+            tenants: Arc::new(courier_app::adapters::tenant_cache::CachedTenants::new(
+                self.store.clone(),
+                clock.clone(),
+            )),
+            endpoints: self.store.clone(),
+            deliveries: self.store.clone(),
+            idempotency: self.store.clone(),
+            applications: self.store.clone(),
+            subscriptions: self.store.clone(),
+            schedules: self.store.clone(),
+            recurring: self.recurring.clone(),
+            queue: self.planner.queue.clone(),
+            timer: self.planner.timer.clone(),
+            steps: self.steps.clone(),
+            sealer: self.sealer.clone(),
+            admission: Arc::new(
+                courier_http::HttpAdmission::new(admission_policy(config)).with_allowed_ports(allowed_ports(config)?),
+            ),
+            clock,
+            random: Arc::new(OsSeededRandom::new()),
+            secrets: Arc::new(OsSecrets),
+        })
+    }
+
+    /// The sender's own ports: the webhook client (the deployment's URL rules at
+    /// every attempt, its trusted CA), destinations in customers' accounts (no
+    /// client is built until the first attempt to one) and the limiter.
+    pub fn outbound(&self, config: &courier_app::config::Config) -> Result<courier_app::wiring::Outbound, BadSetting> {
+        use std::sync::Arc;
+        let http = courier_http::ReqwestSender::for_deployment(
+            admission_policy(config),
+            allowed_ports(config)?,
+            config.trusted_ca_pem.clone(),
+        )
+        .map_err(|e| BadSetting(format!("the webhook client: {e}")))?;
+        Ok(courier_app::wiring::Outbound {
+            http: Arc::new(http),
+            destinations: Arc::new(destinations::AwsDestinations::new(
+                &self.sdk,
+                Arc::new(courier_app::adapters::system::SystemClock),
+            )),
+            limiter: Arc::new(DynamoLimiter::new(self.store.client().clone(), self.store.table())),
+        })
+    }
+}
+
+/// A setting the ports are built from is unusable.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadSetting(pub String);
+
+fn admission_policy(config: &courier_app::config::Config) -> courier_http::AdmissionPolicy {
+    courier_http::AdmissionPolicy {
+        allow_http: config.allow_http_targets,
+        allow_private: config.allow_private_targets,
+    }
+}
+
+fn allowed_ports(config: &courier_app::config::Config) -> Result<courier_http::AllowedPorts, BadSetting> {
+    match config.allowed_ports.as_deref() {
+        Some(text) => courier_http::AllowedPorts::parse(text)
+            .map_err(|e| BadSetting(format!("{}: {e}", courier_app::config::ENV_ALLOWED_PORTS))),
+        None => Ok(courier_http::AllowedPorts::default()),
+    }
+}
+
 /// The SDK's HTTP client could not be built: its TLS configuration failed. The SDK
 /// crates are built without an HTTP client of their own (only
 /// [`http_client::shared`] is linked), so there is nothing to fall back to, and

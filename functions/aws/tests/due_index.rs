@@ -1,8 +1,8 @@
 //! The reconciler's due index (GSI4) on the emulator: the same contract as the
 //! memory store, and what an idle run costs in requests.
 
-use courier_app::testing::contract::overdue_index_contract;
 use courier_app::testing::contract::T0;
+use courier_app::testing::contract::overdue_index_contract;
 use courier_app::testing::memory::ManualClock;
 use courier_aws::DynamoStore;
 use courier_aws::bootstrap::{ResourceNames, ensure_resources};

@@ -18,6 +18,7 @@ use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::{Clock, Queue as _, Random, SecretSource};
 use courier_app::ports::{Faults, NoFaults};
 use courier_app::schedules::fire::ScheduleFirer;
+use courier_app::wiring::{Outbound, Ports, Settings};
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
 use courier_core::ids::TenantId;
 use courier_sender::slow_lane::{Lane, SlowLane};
@@ -144,20 +145,9 @@ impl Stack {
         ));
         let random: Arc<dyn Random> = Arc::new(courier_app::adapters::system::OsSeededRandom::new());
         let secrets: Arc<dyn SecretSource> = Arc::new(courier_app::adapters::system::OsSecrets);
-        // One sealer for the API and the sender, as one instance of each would
-        // cache the same data keys.
-        let sealer = Arc::new(
-            courier_aws::credential_keys::KmsDataKeys::new(&sdk, res.credentials_key.clone(), store.clone())
-                .sealer(secrets.clone()),
-        );
         // Retries are sent through a queue that notes when each delay ends, for the
         // pollers (see `crate::delay_ends`).
         let delay_ends = Arc::new(DelayEnds::default());
-        let planner = Planner {
-            queue: Arc::new(NotingQueue::new(queue.clone(), delay_ends.clone())),
-            timer: timer.clone(),
-            settings: opts.planner,
-        };
         let allow_private = true;
         let mut admission: Arc<dyn courier_app::ports::UrlAdmission> =
             Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy {
@@ -167,7 +157,7 @@ impl Stack {
         if opts.loopback_targets_only {
             admission = Arc::new(crate::loopback::LoopbackOnly(admission));
         }
-        let api = Arc::new(Api {
+        let ports = Ports {
             // As the API Lambda does: key lookups cached per instance.
             tenants: Arc::new(courier_app::adapters::tenant_cache::CachedTenants::new(
                 store.clone(),
@@ -177,69 +167,49 @@ impl Stack {
             deliveries: store.clone(),
             idempotency: store.clone(),
             applications: store.clone(),
-            schemas: Default::default(),
-            planner: planner.clone(),
-            clock: opts.clock.clone(),
-            random: random.clone(),
-            secrets: secrets.clone(),
-            sealer: sealer.clone(),
-            admission,
-            settings: ApiSettings {
-                allow_http_targets: true,
-                allow_private_targets: allow_private,
-                ..ApiSettings::default()
-            },
-            limiter: Default::default(),
             subscriptions: store.clone(),
-            fanout_queue: queue.clone(),
-            schedules: courier_app::ports::Schedules {
-                store: store.clone(),
-                timer: timer.clone(),
-                second_rates: opts.second_rates,
-            },
-        });
-        let fanout = Arc::new(courier_app::fanout::FanoutWorker {
-            index: store.clone(),
-            deliveries: store.clone(),
-            planner: planner.clone(),
-            steps: queue.clone(),
-            clock: opts.clock.clone(),
-            faults: opts.fanout_faults.clone(),
-            page: opts.fanout_page,
-            // Links in operational events, where the address is known before binding.
-            console_url: (opts.api_addr.port() != 0).then(|| format!("http://{}/console", opts.api_addr)),
-        });
-        let firer = Arc::new(ScheduleFirer {
             schedules: store.clone(),
-            endpoints: store.clone(),
-            deliveries: store.clone(),
-            planner: planner.clone(),
+            recurring: timer.clone(),
+            queue: Arc::new(NotingQueue::new(queue.clone(), delay_ends.clone())),
+            timer: timer.clone(),
+            steps: queue.clone(),
+            // One sealer for the API and the sender, as one instance of each would
+            // cache the same data keys.
+            sealer: Arc::new(
+                courier_aws::credential_keys::KmsDataKeys::new(&sdk, res.credentials_key.clone(), store.clone())
+                    .sealer(secrets.clone()),
+            ),
+            admission,
             clock: opts.clock.clone(),
             random: random.clone(),
-            index: store.clone(),
-            steps: queue.clone(),
-            event_types: store.clone(),
-            schemas: Default::default(),
-        });
-        let sender = Arc::new(Sender {
             secrets: secrets.clone(),
-            sealer: sealer.clone(),
-            deliveries: store.clone(),
-            endpoints: store.clone(),
+        };
+        let outbound = Outbound {
             http: Arc::new(courier_http::ReqwestSender::new(allow_private)),
             // The emulator's STS, SQS, SNS, EventBridge, Kinesis and S3 (any role).
             destinations: Arc::new(courier_aws::destinations::AwsDestinations::new(
                 &sdk,
                 opts.clock.clone(),
             )),
-            clock: opts.clock.clone(),
-            random: random.clone(),
-            planner,
-            faults: opts.faults.clone(),
-            settings: opts.sender,
-            fanout: Some(fanout),
             limiter: Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table())),
-        });
+        };
+        let settings = Settings {
+            planner: opts.planner,
+            api: ApiSettings {
+                allow_http_targets: true,
+                allow_private_targets: allow_private,
+                ..ApiSettings::default()
+            },
+            sender: opts.sender,
+            second_rates: opts.second_rates,
+            // Links in operational events, where the address is known before binding.
+            console_url: (opts.api_addr.port() != 0).then(|| format!("http://{}/console", opts.api_addr)),
+            fanout_page: opts.fanout_page,
+        };
+        let api = Arc::new(ports.api(&settings));
+        let fanout = Arc::new(ports.fanout_with(&settings, opts.fanout_faults.clone()));
+        let firer = Arc::new(ports.firer(&settings));
+        let sender = Arc::new(ports.sender_with(&settings, &outbound, Some(fanout), opts.faults.clone()));
         let tenant = Tenant {
             id: TenantId::generate(opts.clock.now(), &mut courier_app::ports::PortRng(random.as_ref())),
             name: "development".into(),

@@ -6,8 +6,7 @@
 
 use aws_lambda_events::event::sqs::SqsBatchResponse;
 use courier_app::config::Config;
-use courier_app::delivery::{Sender, SenderSettings};
-use courier_app::ports::NoFaults;
+use courier_app::wiring::Settings;
 use courier_sender::maintenance::{self, Invocation};
 use lambda_runtime::{Error, LambdaEvent, service_fn};
 use std::sync::Arc;
@@ -26,23 +25,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();
     let config = Config::from_env()?;
-    let allowed_ports = match config.allowed_ports.as_deref() {
-        Some(text) => courier_http::AllowedPorts::parse(text)
-            .map_err(|e| format!("{}: {e}", courier_app::config::ENV_ALLOWED_PORTS))?,
-        None => courier_http::AllowedPorts::default(),
-    };
-    let courier_aws::Deployment {
-        store,
-        planner,
-        steps,
-        slow_lane,
-        sealer,
-        sdk,
-        ..
-    } = courier_aws::Deployment::from_config(&config).await?;
+    let deployment = courier_aws::Deployment::from_config(&config).await?;
+    let ports = deployment.ports(&config)?;
+    let outbound = deployment.outbound(&config)?;
+    let settings = Settings::from_config(&config);
     // Steps to slow or congested endpoints move to the slow lane's queue, which a
     // mapping of small concurrency drains (`courier_core::lanes`).
-    let slow_lane = slow_lane.map(|queue| {
+    let slow_lane = deployment.slow_lane.map(|queue| {
         Arc::new(courier_sender::slow_lane::SlowLane {
             lanes: Arc::new(courier_app::delivery::lanes::Lanes::default()),
             queue,
@@ -56,61 +45,12 @@ async fn main() -> Result<(), Error> {
         grace_ms: i64::from(config.reconcile_grace_seconds) * 1000,
         ..Default::default()
     };
-    let dlq_store = store.clone();
-    let fanout = Arc::new(courier_app::fanout::FanoutWorker {
-        index: store.clone(),
-        deliveries: store.clone(),
-        planner: planner.clone(),
-        steps: steps.clone(),
-        clock: Arc::new(courier_app::adapters::system::SystemClock),
-        faults: Arc::new(courier_app::ports::faults::NoFanoutFaults),
-        page: courier_app::fanout::STEP_PAGE,
-        console_url: config.console_url.clone(),
-    });
-    // Recurring schedules' firings come on the same queue (`"kind":"schedule_fire"`).
-    let firer = Arc::new(courier_app::schedules::fire::ScheduleFirer {
-        schedules: store.clone(),
-        endpoints: store.clone(),
-        deliveries: store.clone(),
-        planner: planner.clone(),
-        clock: Arc::new(courier_app::adapters::system::SystemClock),
-        random: Arc::new(courier_app::adapters::system::OsSeededRandom::new()),
-        index: store.clone(),
-        steps: steps.clone(),
-        event_types: store.clone(),
-        schemas: Default::default(),
-    });
-    let limiter = Arc::new(courier_aws::DynamoLimiter::new(store.client().clone(), store.table()));
-    let sender = Arc::new(Sender {
-        secrets: Arc::new(courier_app::adapters::system::OsSecrets),
-        sealer,
-        deliveries: store.clone(),
-        endpoints: store,
-        // The deployment's own rules at every attempt, as the API admits endpoints.
-        http: Arc::new(courier_http::ReqwestSender::for_deployment(
-            courier_http::AdmissionPolicy {
-                allow_http: config.allow_http_targets,
-                allow_private: config.allow_private_targets,
-            },
-            allowed_ports,
-            config.trusted_ca_pem.clone(),
-        )?),
-        // Builds nothing until the first attempt to a destination.
-        destinations: Arc::new(courier_aws::destinations::AwsDestinations::new(
-            &sdk,
-            Arc::new(courier_app::adapters::system::SystemClock),
-        )),
-        clock: Arc::new(courier_app::adapters::system::SystemClock),
-        random: Arc::new(courier_app::adapters::system::OsSeededRandom::new()),
-        planner,
-        faults: Arc::new(NoFaults),
-        fanout: Some(fanout),
-        settings: SenderSettings {
-            default_limits: config.default_limits,
-            ..SenderSettings::default()
-        },
-        limiter,
-    });
+    let dlq_store = deployment.store;
+    // Fan-out steps and recurring schedules' firings (`"kind":"schedule_fire"`)
+    // come on the same queue as delivery steps.
+    let fanout = Arc::new(ports.fanout(&settings));
+    let firer = Arc::new(ports.firer(&settings));
+    let sender = Arc::new(ports.sender(&settings, &outbound, Some(fanout)));
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Invocation>| {
         let sender = sender.clone();
         let firer = firer.clone();
