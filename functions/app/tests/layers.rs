@@ -301,7 +301,11 @@ fn the_checks_see_what_they_check() {
     let mods = modules();
     let graph = imports(&mods);
     assert!(mods.iter().any(|m| m.path == "delivery::step"));
-    assert!(graph.get("delivery::step").is_some_and(|t| t.contains("ingest")));
+    assert!(
+        graph
+            .get("delivery::step")
+            .is_some_and(|t| t.contains("ingest::send_ahead"))
+    );
     assert_eq!(
         crate_paths("use crate::domain::model::Delivery; x::crate::no; crate::ports::Clock"),
         vec![

@@ -1089,7 +1089,8 @@ async fn sent_ahead(
     courier_app::domain::model::EventRecord,
     Vec<courier_app::domain::model::Delivery>,
 ) {
-    use courier_app::ingest::{NewEvent, build, send_ahead};
+    use courier_app::ingest::send_ahead::send_ahead;
+    use courier_app::ingest::{NewEvent, build};
     let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
     let id = EndpointId::parse(ep).unwrap_or_else(|e| panic!("{e}"));
     let endpoint = w
@@ -1289,7 +1290,7 @@ async fn a_first_message_handed_over_at_once_waits_until_it_is_50_ms_old_before_
     assert!(matches!(write.await, Ok(Ok(()))));
     assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
     // A message already that old, or not a first one, does not wait.
-    use courier_app::ingest::young_first_wait_ms;
+    use courier_app::ingest::send_ahead::young_first_wait_ms;
     assert_eq!(young_first_wait_ms(&m, T0.plus_millis(50), 50), 0);
     assert_eq!(young_first_wait_ms(&m, T0.plus_millis(49), 50), 1);
     let retry = QueueMessage {

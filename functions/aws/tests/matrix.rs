@@ -479,7 +479,13 @@ async fn only_message(w: &World, d: &Delivery) -> QueueMessage {
 async fn initial(w: &World, e: &Endpoint, trigger: Trigger) -> (Delivery, QueueMessage) {
     let d = w.delivery(e, trigger).await;
     let now = w.clock.now();
-    courier_app::ingest::enqueue_waiting(w.store.as_ref(), &w.planner(), std::slice::from_ref(&d), now)
+    let planner = w.planner();
+    let pipeline = courier_app::ingest::pipeline::Pipeline {
+        store: w.store.as_ref(),
+        planner: &planner,
+    };
+    pipeline
+        .enqueue_waiting(std::slice::from_ref(&d), now)
         .await
         .expect("enqueue");
     let m = only_message(w, &d).await;
@@ -489,14 +495,14 @@ async fn initial(w: &World, e: &Endpoint, trigger: Trigger) -> (Delivery, QueueM
 }
 
 /// A new delivery's first message sent ahead of the delivery's write
-/// (`ingest::send_ahead`, the API's order for an event due now): the item is
+/// (`ingest::send_ahead::send_ahead`, the API's order for an event due now): the item is
 /// written without a due-index entry.
 async fn initial_sent_ahead(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
     let now = w.clock.now();
     let event = contract::sample_event(&e.tenant_id, &w.ids.event(), now, serde_json::json!({"n": 1}));
     let mut d = contract::sample_delivery(&event, &e.id, &w.ids.delivery(), now, contract::sample_body(&event));
     courier_app::domain::shared_body::share(std::slice::from_mut(&mut d));
-    courier_app::ingest::send_ahead(&w.planner(), std::slice::from_mut(&mut d), now).await;
+    courier_app::ingest::send_ahead::send_ahead(&w.planner(), std::slice::from_mut(&mut d), now).await;
     assert!(d.carried_by_queue, "sent ahead");
     w.store
         .create_event(&event, std::slice::from_ref(&d))
@@ -526,7 +532,13 @@ async fn initial_sent_ahead(w: &World, e: &Endpoint) -> (Delivery, QueueMessage)
 async fn initial_stored_before(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
     let d = w.delivery_stored(e, Trigger::Initial, false).await;
     let now = w.clock.now();
-    courier_app::ingest::enqueue_waiting(w.store.as_ref(), &w.planner(), std::slice::from_ref(&d), now)
+    let planner = w.planner();
+    let pipeline = courier_app::ingest::pipeline::Pipeline {
+        store: w.store.as_ref(),
+        planner: &planner,
+    };
+    pipeline
+        .enqueue_waiting(std::slice::from_ref(&d), now)
         .await
         .expect("enqueue");
     let m = only_message(w, &d).await;

@@ -175,6 +175,16 @@ impl ApiResponse {
 }
 
 impl Api {
+    /// The ingest pipeline over the API's store and planner.
+    pub(crate) fn pipeline(&self) -> crate::ingest::pipeline::Pipeline<'_> {
+        crate::ingest::pipeline::Pipeline {
+            store: self.deliveries.as_ref(),
+            planner: &self.planner,
+        }
+    }
+}
+
+impl Api {
     /// Where operational events the API notices go, with console links built from
     /// the address the caller used.
     pub(crate) fn notifier(&self, headers: &axum::http::HeaderMap) -> OwnedNotifier<'_> {

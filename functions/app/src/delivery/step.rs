@@ -125,7 +125,7 @@ impl Sender {
             .attempt_id
             .clone()
             .unwrap_or_else(|| AttemptId::generate(now, &mut rng));
-        let young = crate::ingest::young_first_wait_ms(m, now, self.settings.unwritten_min_age_ms);
+        let young = crate::ingest::send_ahead::young_first_wait_ms(m, now, self.settings.unwritten_min_age_ms);
         if young > 0 {
             tokio::time::sleep(std::time::Duration::from_millis(young)).await;
         }
@@ -147,8 +147,8 @@ impl Sender {
             );
             // A first message sent ahead of its delivery's write can beat the write
             // by milliseconds: one more look after a short pause.
-            let unwritten =
-                matches!(claim, BoxedClaim::Refused(None)) && crate::ingest::recheck_unwritten(m, now).is_some();
+            let unwritten = matches!(claim, BoxedClaim::Refused(None))
+                && crate::ingest::send_ahead::recheck_unwritten(m, now).is_some();
             if unwritten && !looked_again && self.settings.unwritten_pause_ms > 0 {
                 looked_again = true;
                 tokio::time::sleep(std::time::Duration::from_millis(self.settings.unwritten_pause_ms)).await;
@@ -161,7 +161,7 @@ impl Sender {
             BoxedClaim::Refused(None) => {
                 // A first message may be sent just ahead of its delivery's write
                 // (`ingest::send_ahead`): look again a little later, within a window.
-                if let Some(until) = crate::ingest::recheck_unwritten(m, now) {
+                if let Some(until) = crate::ingest::send_ahead::recheck_unwritten(m, now) {
                     let wait = until.millis_since(now).div_euclid(1000) as u32;
                     Box::pin(self.planner.queue.send(m, wait))
                         .await

@@ -11,12 +11,11 @@ pub mod event_deliveries;
 pub mod operational;
 
 use crate::domain::fanout_message::{FanoutCursor, FanoutStep, WATCH_DELAY_SECONDS};
-use crate::domain::message::{QueueMessage, Trigger};
-use crate::domain::model::{
-    Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, FanoutLink, FanoutProgress, FanoutStatus,
-};
+use crate::domain::message::Trigger;
+use crate::domain::model::{Delivery, Endpoint, EndpointState, EventRecord, FanoutLink, FanoutProgress, FanoutStatus};
+use crate::ingest::pipeline::Pipeline;
 use crate::ingest::{self, NewEvent};
-use crate::pipeline::planner::{Path, Planner};
+use crate::pipeline::planner::Planner;
 use crate::ports::FanoutFaults;
 use crate::ports::{
     Clock, DeliveryStore, FanoutQueue, PortError, PortResult, Random, SubscriptionEntry, SubscriptionIndex,
@@ -292,53 +291,6 @@ impl Random for NoRandom {
     }
 }
 
-/// Queues attempt 1 of each delivery still waiting for it: those due within the
-/// queue's delay range in `send_batch` calls, later ones through the planner. A
-/// delivery whose message cannot be sent is marked dead-lettered (redrive resumes
-/// it) and the rest still go; the first error is returned after.
-pub async fn enqueue_first(
-    store: &dyn DeliveryStore,
-    planner: &Planner,
-    deliveries: &[Delivery],
-    now: Timestamp,
-) -> PortResult<()> {
-    let mut batch: Vec<(QueueMessage, u32)> = Vec::new();
-    let mut first_error = None;
-    let mut failed: Vec<QueueMessage> = Vec::new();
-    for d in deliveries {
-        if !matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) || d.attempt_count > 0 {
-            continue;
-        }
-        let m = ingest::first_message(d);
-        match planner.path(m.not_before, now) {
-            Path::Queue { delay_seconds } => batch.push((m, delay_seconds)),
-            Path::Schedule { .. } => {
-                if let Err(e) = planner.plan(m.clone(), now).await {
-                    first_error.get_or_insert(e);
-                    failed.push(m);
-                }
-            }
-        }
-    }
-    let mut results = planner.queue.send_batch(&batch).await.into_iter();
-    for (m, _) in batch {
-        // A result missing from the adapter's answer counts as a failed send.
-        let result = results
-            .next()
-            .unwrap_or_else(|| Err(PortError::Corrupt("send_batch answered fewer entries than sent".into())));
-        if let Err(e) = result {
-            first_error.get_or_insert(e);
-            failed.push(m);
-        }
-    }
-    for m in failed {
-        if let Err(mark) = crate::pipeline::dead_letter::mark(store, &m, now).await {
-            tracing::error!(delivery_id = %m.delivery_id, error = %mark, "could not mark an unqueued delivery");
-        }
-    }
-    first_error.map_or(Ok(()), Err)
-}
-
 /// Who takes a new event routed by subscription, as the request (ingest, or a
 /// schedule's firing) writes it: up to [`SYNC_LIMIT`] matching endpoints are loaded
 /// with their derived delivery ids, to be written with the event; beyond that they
@@ -535,7 +487,11 @@ impl FanoutWorker {
                 return Err(FanoutError::InjectedCrash);
             }
         }
-        if let Err(e) = enqueue_first(self.deliveries.as_ref(), &self.planner, &deliveries, now).await {
+        let pipeline = Pipeline {
+            store: self.deliveries.as_ref(),
+            planner: &self.planner,
+        };
+        if let Err(e) = pipeline.enqueue_waiting_batched(&deliveries, now).await {
             // The unqueued ones are marked dead-lettered (redrive resumes them); the
             // fan-out goes on.
             tracing::warn!(event_id = %event.id, error = %e, "some fan-out deliveries could not be queued");

@@ -2,7 +2,7 @@
 //! one (each through the single-event path); then the first messages of all their
 //! deliveries due now go out together with [`Queue::send_batch`] (SQS
 //! `SendMessageBatch`, ten to a call) before any of them is written
-//! ([`send_ahead_batch`], as a single event's go out before its write). What the
+//! (`send_ahead::send_ahead_batch`, as a single event's go out before its write). What the
 //! writes queue after them (a message whose send ahead failed, a repeat's stored
 //! deliveries) is held back by a [`HeldQueue`] and sent together the same way
 //! ([`send_held`]). A held message that cannot be sent is handled as a failed
@@ -10,8 +10,6 @@
 //! `redrive` (or an Idempotency-Key repeat) resumes it.
 
 use crate::domain::message::QueueMessage;
-use crate::domain::model::Delivery;
-use crate::ingest::{first_message, goes_ahead, note_sent_ahead};
 use crate::ports::{DeliveryStore, PortError, PortResult, Queue};
 use async_trait::async_trait;
 use courier_core::Timestamp;
@@ -70,28 +68,9 @@ impl Queue for HeldQueue {
     }
 }
 
-/// Sends the first message of each delivery that [`goes_ahead`], all in one
-/// `send_batch`, and marks those sent `carried_by_queue` (their write then files no
-/// due-index entry). One whose send failed is left unmarked: it is written with
-/// its entry and queued after the write, as every other message is.
-pub async fn send_ahead_batch(queue: &dyn Queue, deliveries: Vec<&mut Delivery>, now: Timestamp) {
-    if !queue.sends_at_once() {
-        return;
-    }
-    let mut due: Vec<&mut Delivery> = deliveries.into_iter().filter(|d| goes_ahead(d, now)).collect();
-    if due.is_empty() {
-        return;
-    }
-    let entries: Vec<(QueueMessage, u32)> = due.iter().map(|d| (first_message(d), 0)).collect();
-    // A result missing from the adapter's answer leaves its delivery unmarked.
-    for (d, result) in due.iter_mut().zip(queue.send_batch(&entries).await) {
-        note_sent_ahead(d, result);
-    }
-}
-
 /// Sends the held messages in one `send_batch` and returns, per failed message, its
 /// batch entry and the error. Each failed message's delivery is marked dead-lettered
-/// first (as [`crate::ingest::enqueue_waiting`] does for a failed single send).
+/// first (as [`crate::ingest::pipeline::Pipeline::enqueue_waiting`] does for a failed single send).
 pub async fn send_held(
     store: &dyn DeliveryStore,
     queue: &dyn Queue,

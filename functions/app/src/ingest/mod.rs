@@ -5,13 +5,14 @@
 
 pub mod batch;
 pub mod payload_schema;
+pub mod pipeline;
 pub mod request_reads;
+pub mod send_ahead;
 
 use crate::domain::message::{QueueMessage, Trigger};
 use crate::domain::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, EventTarget};
-use crate::pipeline::planner::Planner;
 use crate::ports::PortRng;
-use crate::ports::{DeliveryStore, PortError, Random};
+use crate::ports::Random;
 use courier_core::Timestamp;
 use courier_core::health::HealthStatus;
 use courier_core::ids::{DeliveryId, EventId};
@@ -232,143 +233,4 @@ fn bare_first_message(d: &Delivery) -> QueueMessage {
         completion_check: false,
         body: None,
     }
-}
-
-/// How long a first message sent ahead of its delivery's write may find no
-/// delivery: longer than any function that sends ahead can run (the API 10 s, the
-/// sender 150 s when it fires a schedule), so a message that still finds nothing
-/// after it belongs to a write that never happened and is dropped.
-pub const AHEAD_WINDOW_MS: i64 = 300_000;
-
-/// Longest wait between two looks for a delivery not written yet.
-const AHEAD_RECHECK_MAX_SECONDS: i64 = 60;
-
-/// Sends attempt 1 of each delivery due now before anything is written, and marks
-/// those sent `carried_by_queue`: their creating write then gives them no due-index
-/// entry, because the message in the queue is what moves them on (docs/cost.md,
-/// docs/reliability.md). A delivery whose send fails is left unmarked and gets its
-/// entry and the usual send after the write ([`enqueue_waiting`]). Nothing is sent
-/// ahead through a queue that only holds messages back (batch ingest's), and a
-/// delivery planned for later keeps the usual order.
-pub async fn send_ahead(planner: &Planner, deliveries: &mut [Delivery], now: Timestamp) {
-    if !planner.queue.sends_at_once() {
-        return;
-    }
-    for d in deliveries.iter_mut().filter(|d| goes_ahead(d, now)) {
-        let sent = planner.queue.send(&first_message(d), 0).await;
-        note_sent_ahead(d, sent);
-    }
-}
-
-/// Marks `d` queued ahead when its first message's send ahead succeeded; a failed
-/// one leaves it to be written with its due entry and sent after the write.
-pub(crate) fn note_sent_ahead(d: &mut Delivery, sent: Result<(), PortError>) {
-    match sent {
-        Ok(()) => d.carried_by_queue = true,
-        Err(e) => {
-            tracing::warn!(delivery_id = %d.id, error = %e, "could not queue a first message ahead of its write")
-        }
-    }
-}
-
-/// For a message whose delivery does not exist (yet): when to look again, if it
-/// may have been sent ahead of the delivery's write ([`send_ahead`]) and the write
-/// could still come. Only an initial first message, and only within
-/// [`AHEAD_WINDOW_MS`] of its `notBefore` (the instant ingest planned it for); the
-/// waits grow with the message's age, from 1 s to a minute.
-pub fn recheck_unwritten(m: &QueueMessage, now: Timestamp) -> Option<Timestamp> {
-    let age = now.millis_since(m.not_before);
-    if !may_precede_write(m) || !(0..AHEAD_WINDOW_MS).contains(&age) {
-        return None;
-    }
-    Some(now.plus_secs((age / 1000).clamp(1, AHEAD_RECHECK_MAX_SECONDS)))
-}
-
-/// Whether `d`'s first message may go out ahead of its write: a new, initial
-/// delivery due now (one planned for later is queued, or timed, after the write).
-pub fn goes_ahead(d: &Delivery, now: Timestamp) -> bool {
-    d.status == DeliveryStatus::Pending
-        && d.next_attempt_at.is_none_or(|t| t <= now)
-        && d.attempt_count == 0
-        && d.trigger == Trigger::Initial
-}
-
-/// How long to wait before claiming `m` so that it is `min_age_ms` old (counted
-/// from its `notBefore`, the instant ingest planned it for): a first message sent
-/// ahead of its write and handed over at once would otherwise claim a delivery
-/// the API is still writing, a claim refused and billed. 0 for any other message
-/// and for one that old already.
-pub fn young_first_wait_ms(m: &QueueMessage, now: Timestamp, min_age_ms: u64) -> u64 {
-    let age = now.millis_since(m.not_before);
-    match may_precede_write(m) && age >= 0 {
-        true => min_age_ms.saturating_sub(age as u64),
-        false => 0,
-    }
-}
-
-/// Whether `m` is a message [`send_ahead`] makes: an initial first message with no
-/// pre-assigned attempt.
-fn may_precede_write(m: &QueueMessage) -> bool {
-    m.attempt == 1
-        && m.trigger == Trigger::Initial
-        && m.attempt_id.is_none()
-        && m.source_attempt_id.is_none()
-        && !m.completion_check
-}
-
-/// Queues attempt 1 of every delivery still waiting for it. Safe to repeat: a
-/// duplicate message is dropped by the sender's claim. A delivery whose message cannot
-/// be queued is marked dead-lettered (so the API shows it and `redrive` resumes it),
-/// and the others are still queued: one failed enqueue never leaves the rest of an
-/// event's deliveries without a message or a mark. The first error is returned once
-/// every delivery has been tried.
-pub async fn enqueue_waiting(
-    store: &dyn DeliveryStore,
-    planner: &Planner,
-    deliveries: &[Delivery],
-    now: Timestamp,
-) -> Result<(), PortError> {
-    let mut first_error = None;
-    for d in deliveries {
-        let waiting = matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0;
-        if waiting && !d.carried_by_queue {
-            let m = first_message(d);
-            if let Err(e) = planner.plan(m.clone(), now).await {
-                if let Err(mark) = crate::pipeline::dead_letter::mark(store, &m, now).await {
-                    tracing::error!(delivery_id = %d.id, error = %mark, "could not mark an unqueued delivery");
-                }
-                first_error.get_or_insert(e);
-            }
-        }
-    }
-    first_error.map_or(Ok(()), Err)
-}
-
-/// Counts the deliveries an event's write dropped at once into their endpoints'
-/// statistics (`crate::domain::stats`); call once, after the write that created them (a
-/// repeated write that finds the event stored counts nothing). A failed count is
-/// logged and lost, never the event.
-pub async fn count_dropped(store: &dyn DeliveryStore, deliveries: &[Delivery], now: Timestamp) {
-    let Some(stats) = store.stats() else { return };
-    for d in deliveries.iter().filter(|d| d.status == DeliveryStatus::Dropped) {
-        if let Some(tally) = crate::domain::stats::StatsTally::of_settled(d, now) {
-            crate::pipeline::statistics::add_logged(stats, &tally).await;
-        }
-    }
-}
-
-/// Queues the deliveries due now ([`send_ahead`]), writes the event and its
-/// deliveries, then queues the rest.
-pub async fn store_and_enqueue(
-    store: &dyn DeliveryStore,
-    planner: &Planner,
-    event: &EventRecord,
-    deliveries: &[Delivery],
-    now: Timestamp,
-) -> Result<(), PortError> {
-    let mut deliveries = deliveries.to_vec();
-    send_ahead(planner, &mut deliveries, now).await;
-    store.create_event(event, &deliveries).await?;
-    count_dropped(store, &deliveries, now).await;
-    enqueue_waiting(store, planner, &deliveries, now).await
 }

@@ -79,17 +79,35 @@ pub fn resume_message(d: &Delivery, now: Timestamp) -> QueueMessage {
     }
 }
 
-/// Clears the mark and queues the delivery's next step.
+/// Clears the mark and queues the delivery's next step ([`resume_message`]).
 pub async fn redrive(
     store: &dyn DeliveryStore,
     planner: &Planner,
     d: &Delivery,
     now: Timestamp,
 ) -> Result<Delivery, PortError> {
+    redrive_as(store, planner, d, resume_message(d, now), now).await
+}
+
+/// Clears the mark and queues `message`, the step `d` waits for. When the message
+/// cannot be queued the delivery is marked again, so it never reads as on its way
+/// while nothing carries it.
+pub async fn redrive_as(
+    store: &dyn DeliveryStore,
+    planner: &Planner,
+    d: &Delivery,
+    message: QueueMessage,
+    now: Timestamp,
+) -> Result<Delivery, PortError> {
     let mut updated = d.clone();
     updated.dead_lettered_at = None;
     updated.version += 1;
     store.update_delivery(&updated, d.version).await?;
-    planner.plan(resume_message(&updated, now), now).await?;
+    if let Err(e) = planner.plan(message.clone(), now).await {
+        if let Err(mark) = mark(store, &message, now).await {
+            tracing::error!(delivery_id = %d.id, error = %mark, "could not mark an unqueued redrive");
+        }
+        return Err(e);
+    }
     Ok(updated)
 }

@@ -12,6 +12,7 @@ use crate::domain::model::{Endpoint, EventType, FanoutStatus, OccurrenceOf};
 use crate::domain::schedule::{FireMessage, Occurrence, Schedule, ScheduleState};
 use crate::fanout::{self, Route};
 use crate::ingest::payload_schema::{PayloadInvalid, SchemaCache, check_with};
+use crate::ingest::pipeline::Pipeline;
 use crate::ingest::{self, NewEvent};
 use crate::pipeline::planner::Planner;
 use crate::ports::PortRng;
@@ -89,6 +90,13 @@ enum Target {
 }
 
 impl ScheduleFirer {
+    fn pipeline(&self) -> Pipeline<'_> {
+        Pipeline {
+            store: self.deliveries.as_ref(),
+            planner: &self.planner,
+        }
+    }
+
     /// Handles one fire message. An error leaves the message for another try, which
     /// redoes the step exactly once (see the module docs).
     pub async fn fire(&self, m: &FireMessage) -> Result<FireOutcome, PortError> {
@@ -230,7 +238,7 @@ impl ScheduleFirer {
         let endpoints = [endpoint.clone()];
         let ids = o.delivery_id.iter().cloned().collect();
         let (event, deliveries) = self.new_event(schedule, o, &endpoints, ids, &payload, now);
-        ingest::store_and_enqueue(self.deliveries.as_ref(), &self.planner, &event, &deliveries, now).await
+        self.pipeline().write_event(&event, &deliveries, now).await.map(|_| ())
     }
 
     /// Routes the occurrence by subscription as ingest routes an event without
@@ -255,7 +263,7 @@ impl ScheduleFirer {
             self.new_event(schedule, o, &takers.endpoints, takers.delivery_ids, &payload, now);
         event.application_id = schedule.application_id.clone();
         event.fanout = Some(takers.progress);
-        ingest::store_and_enqueue(self.deliveries.as_ref(), &self.planner, &event, &deliveries, now).await?;
+        self.pipeline().write_event(&event, &deliveries, now).await?;
         fanout::start_steps(self.steps.as_ref(), &event).await
     }
 
@@ -272,13 +280,7 @@ impl ScheduleFirer {
             Some(id) => vec![id.clone()],
             None => event.targets.iter().map(|t| t.delivery_id.clone()).collect(),
         };
-        let mut stored = Vec::with_capacity(ids.len());
-        for id in &ids {
-            if let Some(d) = self.deliveries.get_delivery(id).await? {
-                stored.push(d);
-            }
-        }
-        ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &stored, now).await?;
+        self.pipeline().requeue(&ids, now).await?;
         if event
             .fanout
             .as_ref()

@@ -215,7 +215,7 @@ pub(crate) async fn test(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id
         t.outcome = "queued".into();
         t.reason = None;
     }
-    ingest::store_and_enqueue(api.deliveries.as_ref(), &api.planner, &event, &deliveries, now).await?;
+    api.pipeline().write_event(&event, &deliveries, now).await?;
     Ok(reply(
         StatusCode::ACCEPTED,
         &json!({"eventId": event.id, "deliveryId": deliveries.first().map(|d| d.id.clone())}),

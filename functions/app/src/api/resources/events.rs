@@ -13,6 +13,7 @@ use crate::api::resources::views::{event_view, expired};
 use crate::api::routes::{Authed, page_reply, reply};
 use crate::domain::message::Trigger;
 use crate::domain::model::{Delivery, Endpoint, EventRecord, IdempotencyRecord, Tenant};
+use crate::ingest::pipeline::Written;
 use crate::ingest::{self, NewEvent};
 use crate::ports::PortError;
 use crate::ports::PortRng;
@@ -142,7 +143,7 @@ impl Api {
         match self.prepare_event(tenant, body, idem).await? {
             Prepared::Answered(resp) => Ok(resp),
             Prepared::Write(w) => {
-                self.write_event(tenant, &w.event, &w.deliveries, w.now).await?;
+                self.write_event(&w.event, &w.deliveries, w.now).await?;
                 Ok(reply(StatusCode::ACCEPTED, &w.answer))
             }
         }
@@ -272,7 +273,7 @@ impl Api {
                 // request died before writing, then give the first answer again.
                 if let Some((event_id, delivery_ids)) = promised_ids(&first, endpoints) {
                     if self.deliveries.get_event(&tenant.id, &event_id).await?.is_some() {
-                        self.queue_stored(&delivery_ids, now).await?;
+                        self.pipeline().requeue(&delivery_ids, now).await?;
                     } else {
                         let new = NewEvent {
                             event_id,
@@ -283,7 +284,7 @@ impl Api {
                         if let Some(r) = &routed {
                             r.apply(&mut event, tenant);
                         }
-                        self.write_event(tenant, &event, &deliveries, now).await?;
+                        self.write_event(&event, &deliveries, now).await?;
                     }
                 }
                 let status = StatusCode::from_u16(first.status).unwrap_or(StatusCode::ACCEPTED);
@@ -303,79 +304,28 @@ impl Api {
         })))
     }
 
-    /// Queues the deliveries due now, writes the event, and queues the rest
-    /// (`ingest::store_and_enqueue`'s order). When the event exists already (two
-    /// requests with one Idempotency-Key both building it), the stored deliveries are
-    /// queued instead: a duplicate message is dropped by the sender's claim, so
-    /// queueing again is always safe, and a delivery whose first message was lost
-    /// goes out.
-    async fn write_event(
-        &self,
-        tenant: &Tenant,
-        event: &EventRecord,
-        deliveries: &[Delivery],
-        now: Timestamp,
-    ) -> ApiResult<()> {
-        // First messages go out before the write, so the write files no due-index
-        // entry for them (docs/reliability.md, "Sent ahead of the write").
-        let mut deliveries = deliveries.to_vec();
-        ingest::send_ahead(&self.planner, &mut deliveries, now).await;
-        let stored = self.deliveries.create_event(event, &deliveries).await;
-        self.finish_write(tenant, event, &deliveries, stored, now).await
+    /// Writes a new event through the ingest pipeline, then starts a large
+    /// fan-out's first step when the event is new.
+    async fn write_event(&self, event: &EventRecord, deliveries: &[Delivery], now: Timestamp) -> ApiResult<()> {
+        if self.pipeline().write_event(event, deliveries, now).await? == Written::New {
+            self.start_fanout(event).await?;
+        }
+        Ok(())
     }
 
-    /// What follows the write of a new event (`stored`, its result): the messages
-    /// not sent ahead, and a large fan-out's first step; or, when the event exists
-    /// already, its stored deliveries queued.
+    /// What follows a batch entry's write (`stored`, its result): the pipeline's
+    /// queueing, then a large fan-out's first step when the event is new.
     pub(super) async fn finish_write(
         &self,
-        tenant: &Tenant,
         event: &EventRecord,
         deliveries: &[Delivery],
         stored: Result<(), PortError>,
         now: Timestamp,
     ) -> ApiResult<()> {
-        match stored {
-            Ok(()) => {
-                ingest::count_dropped(self.deliveries.as_ref(), deliveries, now).await;
-                ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, deliveries, now).await?;
-                self.start_fanout(event).await?;
-            }
-            Err(PortError::Conflict(why)) => {
-                if self.deliveries.get_event(&tenant.id, &event.id).await?.is_none() {
-                    return Err(PortError::Conflict(why).into());
-                }
-                let ids: Vec<DeliveryId> = deliveries.iter().map(|d| d.id.clone()).collect();
-                self.queue_stored(&ids, now).await?;
-            }
-            Err(e) => return Err(e.into()),
+        if self.pipeline().after_write(event, deliveries, stored, now).await? == Written::New {
+            self.start_fanout(event).await?;
         }
         Ok(())
-    }
-
-    /// Queues attempt 1 of the stored deliveries that still wait for it. One marked
-    /// dead-lettered by an earlier failed enqueue is redriven (mark cleared, message
-    /// queued) so it does not read as dead-lettered once it is on its way. Every
-    /// delivery is tried; the first error is returned after.
-    async fn queue_stored(&self, ids: &[DeliveryId], now: Timestamp) -> ApiResult<()> {
-        let mut waiting = Vec::with_capacity(ids.len());
-        let mut first_error = None;
-        for id in ids {
-            let Some(d) = self.deliveries.get_delivery(id).await? else {
-                continue;
-            };
-            if d.dead_lettered_at.is_some() && d.attempt_count == 0 && !d.status.is_settled() {
-                if let Err(e) = self.redrive_marked(&d, now).await {
-                    first_error.get_or_insert(e);
-                }
-            } else {
-                waiting.push(d);
-            }
-        }
-        if let Err(e) = ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, &waiting, now).await {
-            first_error.get_or_insert(e);
-        }
-        first_error.map_or(Ok(()), |e| Err(e.into()))
     }
 }
 

@@ -13,8 +13,9 @@ use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::resources::events::{CreateEvent, EventWrite, Prepared};
 use crate::api::routes::{Authed, reply};
 use crate::domain::model::Tenant;
-use crate::ingest::batch::{HeldQueue, send_ahead_batch, send_held};
+use crate::ingest::batch::{HeldQueue, send_held};
 use crate::ingest::request_reads::{OnceEndpoints, OnceEventTypes};
+use crate::ingest::send_ahead::send_ahead_batch;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::{HeaderMap, HeaderValue};
@@ -89,9 +90,7 @@ pub(crate) async fn create(
     .await;
     for ((index, w), stored) in writes.iter().zip(stored) {
         held.start_entry(*index);
-        if let Err(e) = holding
-            .finish_write(&tenant, &w.event, &w.deliveries, stored, w.now)
-            .await
+        if let Err(e) = holding.finish_write(&w.event, &w.deliveries, stored, w.now).await
             && let Some(r) = results.get_mut(*index)
         {
             *r = (e.status(), e.body());

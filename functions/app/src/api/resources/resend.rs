@@ -190,32 +190,7 @@ impl Api {
                 }
             }
             for d in deliveries {
-                let queued = match self.deliveries.create_delivery(&d).await {
-                    Ok(()) => {
-                        ingest::enqueue_waiting(self.deliveries.as_ref(), &self.planner, std::slice::from_ref(&d), now)
-                            .await
-                    }
-                    Err(PortError::Conflict(why)) => match self.deliveries.get_delivery(&d.id).await? {
-                        Some(stored)
-                            if stored.dead_lettered_at.is_some()
-                                && stored.attempt_count == 0
-                                && !stored.status.is_settled() =>
-                        {
-                            self.redrive_marked(&stored, now).await.map(|_| ())
-                        }
-                        Some(stored) => {
-                            ingest::enqueue_waiting(
-                                self.deliveries.as_ref(),
-                                &self.planner,
-                                std::slice::from_ref(&stored),
-                                now,
-                            )
-                            .await
-                        }
-                        None => Err(PortError::Conflict(why)),
-                    },
-                    Err(e) => return Err(e.into()),
-                };
+                let queued = self.pipeline().write_delivery(&d, now).await;
                 match queued {
                     Ok(()) => created += 1,
                     Err(e) => {
@@ -519,17 +494,7 @@ impl Api {
     /// without a message.
     pub(crate) async fn redrive_marked(&self, d: &Delivery, now: Timestamp) -> Result<Delivery, PortError> {
         let message = self.waiting_step(d, now).await?;
-        let mut updated = d.clone();
-        updated.dead_lettered_at = None;
-        updated.version += 1;
-        self.deliveries.update_delivery(&updated, d.version).await?;
-        if let Err(e) = self.planner.plan(message.clone(), now).await {
-            if let Err(mark) = crate::pipeline::dead_letter::mark(self.deliveries.as_ref(), &message, now).await {
-                tracing::error!(delivery_id = %d.id, error = %mark, "could not mark an unqueued redrive");
-            }
-            return Err(e);
-        }
-        Ok(updated)
+        crate::pipeline::dead_letter::redrive_as(self.deliveries.as_ref(), &self.planner, d, message, now).await
     }
 
     /// The message for the step a dead-lettered delivery waits for. After an attempt
