@@ -22,6 +22,7 @@ use courier_app::api::{Api, ApiRequest};
 use courier_app::delivery::StepOutcome;
 use courier_app::domain::message::QueueMessage;
 use courier_app::domain::model::Tenant;
+use courier_app::domain::queue_message::Message;
 use courier_app::pipeline::planner::PlannerSettings;
 use courier_app::ports::PortRng;
 use courier_app::ports::{Clock, DeliveryStore, EndpointStore, HttpSender, Random};
@@ -226,7 +227,9 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
         .and_then(|e| e.records.first())
         .and_then(|r| r.body.as_deref())
         .ok_or("no delivery was created")?;
-    let m = QueueMessage::parse(first).map_err(|e| e.to_string())?;
+    let m = Message::parse(first)
+        .and_then(Message::into_delivery)
+        .map_err(|e| e.to_string())?;
     let ep_id = EndpointId::parse(&endpoint_id).map_err(|e| e.to_string())?;
     let ep = store
         .get_endpoint(&tenant.id, &ep_id)

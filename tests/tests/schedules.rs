@@ -6,6 +6,7 @@
 //! them again; a payload lost from storage settles `payload_unavailable` /
 //! `replace_payload` until a replace sends data again.
 
+use courier_app::domain::queue_message::Message;
 use courier_app::domain::schedule::FireMessage;
 
 use courier_app::ports::ScheduleStore;
@@ -107,7 +108,10 @@ async fn a_short_rate_schedule_fires_on_time_once_per_instant_and_follows_replac
     let sid = ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}"));
     let template = FireMessage::template(&h.stack.tenant.id, &sid);
     let planned0 = Timestamp::from_millis(p0);
-    let dup = FireMessage::parse(&FireMessage::from_template(&template, planned0)).unwrap_or_else(|e| panic!("{e}"));
+    let dup = match Message::parse(&FireMessage::from_template(&template, planned0)) {
+        Ok(Message::ScheduleFire(m)) => m,
+        other => panic!("expected a firing, got {other:?}"),
+    };
     match h.stack.firer.fire(&dup).await.unwrap_or_else(|e| panic!("{e}")) {
         FireOutcome::Repeated(o) => assert_eq!((o.planned_at, o.event_id.to_string()), (planned0, e0.clone())),
         other => panic!("expected the first occurrence again, got {other:?}"),

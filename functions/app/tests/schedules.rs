@@ -396,7 +396,6 @@ fn dlv(o: &Occurrence) -> DeliveryId {
 
 fn fire_message(id: &str, planned: Timestamp) -> FireMessage {
     FireMessage {
-        kind: "schedule_fire".into(),
         v: 1,
         tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
         schedule_id: ScheduleId::parse(id).unwrap_or_else(|e| panic!("{e}")),

@@ -106,7 +106,6 @@ async fn an_occurrence_marker_gets_a_ttl() {
     w.clock.set(planned.plus_millis(300));
     let fired = firer
         .fire(&FireMessage {
-            kind: "schedule_fire".into(),
             v: 1,
             tenant_id: tenant.clone(),
             schedule_id: id.clone(),

@@ -20,6 +20,7 @@ use aws_sdk_scheduler::types::{
     ActionAfterCompletion, DeadLetterConfig, FlexibleTimeWindow, FlexibleTimeWindowMode, RetryPolicy, Target,
 };
 use courier_app::domain::message::QueueMessage;
+use courier_app::domain::queue_message::Message;
 use courier_app::domain::schedule::RecurringSpec;
 use courier_app::domain::store_rules::{BadScheduleName, valid_schedule_name};
 use courier_app::ports::RecurringTimer;
@@ -136,7 +137,7 @@ impl SchedulerTimer {
                 continue;
             }
             let input = resp.target().and_then(|t| t.input()).unwrap_or_default();
-            match QueueMessage::parse(input) {
+            match Message::parse(input).and_then(Message::into_delivery) {
                 Ok(message) => due.push((at, name, message)),
                 Err(e) => {
                     tracing::warn!(schedule = %name, error = %e, "due schedule without a queue message; left alone")
@@ -419,9 +420,9 @@ mod tests {
         let config = aws_config::SdkConfig::builder()
             .behavior_version(aws_config::BehaviorVersion::latest())
             .build();
-        let message = QueueMessage::parse(
+        let message = Message::parse(
             r#"{"v":1,"deliveryId":"dlv_01JAAAAAAAAAAAAAAAAAAAAAAA","tenantId":"ten_01JAAAAAAAAAAAAAAAAAAAAAAA","endpointId":"ep_01JAAAAAAAAAAAAAAAAAAAAAAA","attempt":2,"notBefore":"2026-12-01T08:09:10Z","trigger":"retry"}"#,
-        )
+        ).and_then(Message::into_delivery)
         .unwrap_or_else(|e| panic!("{e}"));
         let timer = SchedulerTimer::new(&config, "g", "arn:aws:sqs:r:1:q", "arn:aws:iam::1:role/s");
         let t = timer.target(&message).unwrap_or_else(|e| panic!("{e}"));

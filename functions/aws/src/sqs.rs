@@ -14,6 +14,7 @@ use aws_sdk_sqs::types::{
 };
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use courier_app::domain::message::QueueMessage;
+use courier_app::domain::queue_message::Message;
 use courier_app::domain::store_rules::{DelayOutOfRange, MAX_DELAY_SECONDS};
 use courier_app::ports::{PortError, PortResult, Queue};
 use std::collections::BTreeMap;
@@ -307,7 +308,7 @@ impl SqsQueue {
     }
 }
 
-/// Fan-out steps go on the delivery queue as their own JSON (`"kind": "fanout"`).
+/// Fan-out steps go on the delivery queue as `Message::Fanout` (`"kind": "fanout"`).
 #[async_trait]
 impl courier_app::ports::FanoutQueue for SqsQueue {
     async fn send_fanout(
@@ -318,7 +319,7 @@ impl courier_app::ports::FanoutQueue for SqsQueue {
         self.client()
             .send_message()
             .queue_url(&self.queue_url)
-            .message_body(step.to_json())
+            .message_body(Message::Fanout(step.clone()).to_json())
             .delay_seconds(i32::try_from(delay_seconds.min(900)).unwrap_or(900))
             .send()
             .await

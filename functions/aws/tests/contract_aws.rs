@@ -8,6 +8,7 @@
 mod layout;
 
 use courier_app::domain::message::QueueMessage;
+use courier_app::domain::queue_message::Message;
 use courier_app::ports::{PortError, PortResult};
 use courier_app::testing::contract::{self, QueueProbe, T0, TimerProbe};
 use courier_app::testing::memory::ManualClock;
@@ -237,7 +238,11 @@ impl QueueProbe for SqsProbe<'_> {
             }
             for m in batch {
                 self.0.delete(&m.receipt_handle).await?;
-                out.push(QueueMessage::parse(&m.body).map_err(|e| PortError::Corrupt(e.to_string()))?);
+                out.push(
+                    Message::parse(&m.body)
+                        .and_then(Message::into_delivery)
+                        .map_err(|e| PortError::Corrupt(e.to_string()))?,
+                );
             }
         }
     }
@@ -262,7 +267,12 @@ async fn queue_contract() {
     courier_app::ports::Queue::send(&queue, &msg, 0).await.expect("send");
     let got = queue.receive(10, 1, 30).await.expect("receive");
     assert_eq!(got.len(), 1);
-    assert_eq!(QueueMessage::parse(&got[0].body).expect("parse"), msg);
+    assert_eq!(
+        Message::parse(&got[0].body)
+            .and_then(Message::into_delivery)
+            .expect("parse"),
+        msg
+    );
     assert!(!got[0].message_id.is_empty() && !got[0].receipt_handle.is_empty() && !got[0].md5_of_body.is_empty());
     assert_eq!(
         got[0].attributes.get("ApproximateReceiveCount").map(String::as_str),
@@ -331,7 +341,9 @@ async fn timer_contract() {
     assert_eq!(target.arn(), res.queue_arn);
     assert_eq!(target.role_arn(), res.scheduler_role_arn);
     assert_eq!(
-        QueueMessage::parse(target.input().unwrap_or_default()).expect("input"),
+        Message::parse(target.input().unwrap_or_default())
+            .and_then(Message::into_delivery)
+            .expect("input"),
         msg
     );
     let due = timer.list_due(at).await.expect("due");

@@ -9,6 +9,7 @@ use courier_app::adapters::system::OsSecrets;
 use courier_app::delivery::{DropReason, EndpointCache, Sender, SenderSettings, StepError, StepOutcome};
 use courier_app::domain::message::{QueueMessage, Trigger};
 use courier_app::domain::model::{Delivery, DeliveryStatus, Endpoint};
+use courier_app::domain::queue_message::Message;
 use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::OverdueIndex;
 use courier_app::ports::{Claim, Clock, DeliveryStore, EndpointStore, PortError, PortResult, Queue, Random, Timer};
@@ -321,7 +322,9 @@ impl World {
                 break;
             }
             for r in self.queue.receive(10, 1, 30).await.expect("receive") {
-                let m = QueueMessage::parse(&r.body).expect("a queue message");
+                let m = Message::parse(&r.body)
+                    .and_then(Message::into_delivery)
+                    .expect("a queue message");
                 if m.delivery_id == d.id {
                     out.push((m, Some(r.receipt_handle)));
                 } else {
@@ -666,7 +669,9 @@ async fn redrive(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
         .expect("to the DLQ");
     let dead = dlq.receive(1, 1, 30).await.expect("receive from the DLQ");
     assert_eq!(dead.len(), 1);
-    let m = QueueMessage::parse(&dead[0].body).expect("message");
+    let m = Message::parse(&dead[0].body)
+        .and_then(Message::into_delivery)
+        .expect("message");
     let now = w.clock.now();
     let marked = courier_app::pipeline::dead_letter::mark(w.store.as_ref(), &m, now)
         .await

@@ -4,6 +4,7 @@
 //! `SqsQueue::delete_batch` likewise.
 
 use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::queue_message::Message;
 use courier_app::ports::{PortError, Queue};
 use courier_app::testing::contract::{Ids, T0};
 use courier_aws::SqsQueue;
@@ -65,7 +66,9 @@ async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone(
             break;
         }
         for m in batch {
-            let parsed = QueueMessage::parse(&m.body).unwrap_or_else(|e| panic!("{e}"));
+            let parsed = Message::parse(&m.body)
+                .and_then(Message::into_delivery)
+                .unwrap_or_else(|e| panic!("{e}"));
             got.insert(parsed.delivery_id.to_string());
         }
     }

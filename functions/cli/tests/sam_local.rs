@@ -7,6 +7,8 @@
 use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::config::{ALL_ENV, Config};
 use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::queue_message::Message;
+use courier_sender::invocation::{Source, Sources};
 use lambda_http::request::LambdaRequest;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -95,7 +97,14 @@ fn every_sample_event_parses_as_its_lambda_event_type() {
         ],
         "a new sample needs its check here"
     );
-    let queue_url = env_file().remove("COURIER_QUEUE_URL").expect("queue url");
+    let env = env_file();
+    let queue_arn = env.get("COURIER_QUEUE_ARN").expect("queue arn");
+    let var = |name: &str| env.get(name).map(String::as_str);
+    let sources = Sources::new(
+        var("COURIER_DLQ_URL"),
+        var("COURIER_SCHEDULE_DLQ_ARN"),
+        var("COURIER_SLOW_QUEUE_URL"),
+    );
     for (name, text) in &samples {
         if name.starts_with("api-") {
             let req: LambdaRequest =
@@ -120,8 +129,16 @@ fn every_sample_event_parses_as_its_lambda_event_type() {
             let event = sqs(name, text);
             assert!(!event.records.is_empty(), "{name}: at least one record");
             assert!(
-                courier_sender::from_queue(&event, &queue_url),
-                "{name}: from the delivery queue env.json names, so the sender sends rather than dead-letters"
+                event
+                    .records
+                    .iter()
+                    .all(|r| r.event_source_arn.as_deref() == Some(queue_arn.as_str())),
+                "{name}: from the delivery queue env.json names"
+            );
+            assert_eq!(
+                sources.source_of(&event),
+                Source::Deliveries,
+                "{name}: the sender sends rather than dead-letters"
             );
         }
     }
@@ -135,7 +152,9 @@ fn queue_messages_in_the_samples_are_accepted_by_the_sender() {
             .records
             .iter()
             .map(|r| {
-                QueueMessage::parse(r.body.as_deref().unwrap_or_default()).unwrap_or_else(|e| panic!("{name}: {e}"))
+                Message::parse(r.body.as_deref().unwrap_or_default())
+                    .and_then(Message::into_delivery)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"))
             })
             .collect()
     };

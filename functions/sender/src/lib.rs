@@ -6,7 +6,8 @@
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent, SqsMessage};
 use courier_app::delivery::metrics::StepSample;
 use courier_app::delivery::{EndpointCache, Sender, StepError, StepOutcome};
-use courier_app::domain::message::{MessageError, QueueMessage};
+use courier_app::domain::fanout_message::FanoutStep;
+use courier_app::domain::queue_message::{Message, MessageError};
 use courier_app::domain::schedule::FireMessage;
 use courier_app::schedules::fire::ScheduleFirer;
 use futures_util::stream::FuturesOrdered;
@@ -18,7 +19,7 @@ use tracing::Instrument;
 use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::fmt::{MakeWriter, SubscriberBuilder};
 
-pub mod dispatch;
+pub mod invocation;
 pub mod log_buffer;
 pub mod log_format;
 pub mod maintenance;
@@ -67,7 +68,8 @@ pub struct RecordResult {
 /// moves it to the dead-letter queue after its receive limit).
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    /// The body is not a queue message: it can never succeed.
+    /// The body is not a queue message (unreadable, of an unknown kind or version):
+    /// it can never succeed.
     #[error("unreadable message: {0}")]
     Unreadable(#[from] MessageError),
     /// The step failed (a port unavailable, a conflict that kept recurring).
@@ -76,12 +78,9 @@ pub enum RecordError {
     /// A fan-out step failed (or this sender works none); redone on redelivery.
     #[error("fan-out step: {0}")]
     Fanout(String),
-    /// A schedule fire message that is not one, or whose step failed (left for retry).
+    /// A schedule firing failed (or this sender has no firer); left for retry.
     #[error("schedule firing: {0}")]
     Fire(String),
-    /// A message `kind` this sender does not handle.
-    #[error("unknown message kind {0:?}")]
-    UnknownKind(String),
     /// The message was to move to the slow lane but could not be sent there.
     #[error("could not move the message to the slow lane")]
     Divert,
@@ -228,16 +227,7 @@ async fn handle_record(
     at: RecordAt<'_>,
 ) -> Result<StepOutcome, RecordError> {
     let body = record.body.as_deref().unwrap_or("");
-    match dispatch::kind_of(body) {
-        dispatch::MessageKind::Delivery => {}
-        dispatch::MessageKind::Fanout => return handle_fanout(sender, body).await,
-        dispatch::MessageKind::ScheduleFire => return handle_fire(schedules, body).await,
-        dispatch::MessageKind::Unknown(kind) => {
-            tracing::error!(kind, "queue message of an unknown kind");
-            return Err(RecordError::UnknownKind(kind));
-        }
-    }
-    match QueueMessage::parse(body) {
+    match Message::parse(body) {
         // An unreadable message can never succeed: it is reported as failed so SQS
         // moves it to the dead-letter queue after its receive limit, where it stays
         // visible instead of vanishing.
@@ -246,7 +236,9 @@ async fn handle_record(
             tracing::error!(message_id, error = %e, "unreadable queue message");
             Err(RecordError::Unreadable(e))
         }
-        Ok(m) => {
+        Ok(Message::Fanout(step)) => handle_fanout(sender, &step).await,
+        Ok(Message::ScheduleFire(m)) => handle_fire(schedules, &m).await,
+        Ok(Message::Delivery(m)) => {
             let span = tracing::info_span!("attempt", delivery_id = %m.delivery_id, attempt = m.attempt, trigger = m.trigger.as_str());
             // The span is attached to the future, never held across an await: the batch's
             // records run interleaved on one task, and an entered guard would leak one
@@ -312,16 +304,12 @@ async fn handle_record(
 
 /// Works one fan-out step message. A failure leaves it for redelivery: the step is
 /// redone, writing no delivery twice.
-async fn handle_fanout(sender: &Sender, body: &str) -> Result<StepOutcome, RecordError> {
-    let step = courier_app::domain::fanout_message::FanoutStep::parse(body).map_err(|e| {
-        tracing::error!(error = %e, "unreadable fan-out message");
-        RecordError::Fanout(e.to_string())
-    })?;
+async fn handle_fanout(sender: &Sender, step: &FanoutStep) -> Result<StepOutcome, RecordError> {
     let Some(worker) = &sender.fanout else {
         return Err(RecordError::Fanout("this sender works no fan-out steps".into()));
     };
     let span = tracing::info_span!("fanout", event_id = %step.event_id, processed = step.cursor.processed);
-    match worker.step(&step).instrument(span).await {
+    match worker.step(step).instrument(span).await {
         Ok(done) => Ok(StepOutcome::FanoutStep {
             created: done.created,
             matched: done.matched,
@@ -335,16 +323,12 @@ async fn handle_fanout(sender: &Sender, body: &str) -> Result<StepOutcome, Recor
 }
 
 /// One schedule firing: the occurrence made (or found) and its delivery queued.
-async fn handle_fire(schedules: Option<&ScheduleFirer>, body: &str) -> Result<StepOutcome, RecordError> {
-    let m = FireMessage::parse(body).map_err(|e| {
-        tracing::error!(error = %e, "unreadable schedule fire message");
-        RecordError::Fire(e.to_string())
-    })?;
+async fn handle_fire(schedules: Option<&ScheduleFirer>, m: &FireMessage) -> Result<StepOutcome, RecordError> {
     let Some(firer) = schedules else {
         tracing::error!(schedule_id = %m.schedule_id, "schedule fire message but no schedules configured");
         return Err(RecordError::Fire("no schedule firer configured".into()));
     };
-    match firer.fire(&m).await {
+    match firer.fire(m).await {
         Ok(outcome) => {
             tracing::info!(schedule_id = %m.schedule_id, planned_at = %m.planned_at, outcome = ?outcome, "schedule fired");
             Ok(StepOutcome::Fired(Box::new(outcome)))
@@ -366,65 +350,51 @@ pub struct Recovery<'a> {
 }
 
 impl Recovery<'_> {
-    /// Recovers one dead-lettered message of a kind other than a delivery step;
-    /// answers whether it is done with (false: left on the queue for another try).
-    pub async fn recover(&self, kind: &dispatch::MessageKind, record: &SqsMessage) -> bool {
-        use courier_app::maintenance::dead_letter_kinds::{FanoutResumed, LateFiring, fire_late, resume_fanout};
-        let body = record.body.as_deref().unwrap_or("");
-        match kind {
-            dispatch::MessageKind::Fanout => {
-                let Ok(step) = courier_app::domain::fanout_message::FanoutStep::parse(body) else {
-                    tracing::error!("unreadable fan-out step in a dead-letter queue; left there");
-                    return false;
-                };
-                let Some(worker) = self.fanout else {
-                    tracing::error!(event_id = %step.event_id, "dead-lettered fan-out step but no fan-out worker");
-                    return false;
-                };
-                match resume_fanout(worker, &step).await {
-                    Ok(FanoutResumed::Stepped(done)) => {
-                        tracing::warn!(event_id = %step.event_id, processed = step.cursor.processed, created = done.created, more = done.next.is_some(), "dead-lettered fan-out step resumed");
-                        true
-                    }
-                    Ok(FanoutResumed::Abandoned(why)) => {
-                        tracing::error!(event_id = %step.event_id, error = %why, "dead-lettered fan-out step cannot be resumed; dropped");
-                        true
-                    }
-                    Err(e) => {
-                        tracing::error!(event_id = %step.event_id, error = %e, "could not resume a dead-lettered fan-out step; left there");
-                        false
-                    }
-                }
+    /// Resumes a dead-lettered fan-out step; answers whether it is done with
+    /// (false: left on the queue for another try).
+    pub async fn fanout(&self, step: &FanoutStep) -> bool {
+        use courier_app::maintenance::dead_letter_kinds::{FanoutResumed, resume_fanout};
+        let Some(worker) = self.fanout else {
+            tracing::error!(event_id = %step.event_id, "dead-lettered fan-out step but no fan-out worker");
+            return false;
+        };
+        match resume_fanout(worker, step).await {
+            Ok(FanoutResumed::Stepped(done)) => {
+                tracing::warn!(event_id = %step.event_id, processed = step.cursor.processed, created = done.created, more = done.next.is_some(), "dead-lettered fan-out step resumed");
+                true
             }
-            dispatch::MessageKind::ScheduleFire => {
-                let Ok(m) = FireMessage::parse(body) else {
-                    tracing::error!("unreadable schedule firing in a dead-letter queue; left there");
-                    return false;
-                };
-                let Some(firer) = self.firer else {
-                    tracing::error!(schedule_id = %m.schedule_id, "dead-lettered firing but no schedule firer");
-                    return false;
-                };
-                match fire_late(firer, &m, receive_count(record)).await {
-                    Ok(LateFiring::Fired(outcome)) => {
-                        tracing::warn!(schedule_id = %m.schedule_id, planned_at = %m.planned_at, outcome = ?outcome, "dead-lettered firing fired late");
-                        true
-                    }
-                    Ok(LateFiring::Failed(o)) => {
-                        tracing::error!(schedule_id = %m.schedule_id, planned_at = %m.planned_at, failure = ?o.failure, "dead-lettered firing could not be made; occurrence marked failed");
-                        true
-                    }
-                    Err(e) => {
-                        tracing::warn!(schedule_id = %m.schedule_id, error = %e, "dead-lettered firing failed again; left for another try");
-                        false
-                    }
-                }
+            Ok(FanoutResumed::Abandoned(why)) => {
+                tracing::error!(event_id = %step.event_id, error = %why, "dead-lettered fan-out step cannot be resumed; dropped");
+                true
             }
-            dispatch::MessageKind::Unknown(kind) => {
-                tracing::error!(kind, "dead-lettered message of an unknown kind; left there");
+            Err(e) => {
+                tracing::error!(event_id = %step.event_id, error = %e, "could not resume a dead-lettered fan-out step; left there");
                 false
             }
-            dispatch::MessageKind::Delivery => false,
+        }
+    }
+
+    /// Fires a dead-lettered firing late (or marks its occurrence failed on its
+    /// last try, `record`'s receive count); answers whether it is done with.
+    pub async fn firing(&self, m: &FireMessage, record: &SqsMessage) -> bool {
+        use courier_app::maintenance::dead_letter_kinds::{LateFiring, fire_late};
+        let Some(firer) = self.firer else {
+            tracing::error!(schedule_id = %m.schedule_id, "dead-lettered firing but no schedule firer");
+            return false;
+        };
+        match fire_late(firer, m, receive_count(record)).await {
+            Ok(LateFiring::Fired(outcome)) => {
+                tracing::warn!(schedule_id = %m.schedule_id, planned_at = %m.planned_at, outcome = ?outcome, "dead-lettered firing fired late");
+                true
+            }
+            Ok(LateFiring::Failed(o)) => {
+                tracing::error!(schedule_id = %m.schedule_id, planned_at = %m.planned_at, failure = ?o.failure, "dead-lettered firing could not be made; occurrence marked failed");
+                true
+            }
+            Err(e) => {
+                tracing::warn!(schedule_id = %m.schedule_id, error = %e, "dead-lettered firing failed again; left for another try");
+                false
+            }
         }
     }
 }
@@ -453,44 +423,29 @@ pub async fn handle_dead_letters(
     for record in &event.records {
         let message_id = record.message_id.clone().unwrap_or_default();
         let body = record.body.as_deref().unwrap_or("");
-        let kind = dispatch::kind_of(body);
-        let ok = if kind != dispatch::MessageKind::Delivery {
-            recovery.recover(&kind, record).await
-        } else {
-            match QueueMessage::parse(body) {
+        let ok = match Message::parse(body) {
+            Err(e) => {
+                tracing::error!(message_id, error = %e, "unreadable message in the dead-letter queue; left there");
+                false
+            }
+            Ok(Message::Delivery(m)) => match courier_app::pipeline::dead_letter::mark(store, &m, clock.now()).await {
+                Ok(outcome) => {
+                    tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, outcome = ?outcome, "dead-lettered message");
+                    true
+                }
                 Err(e) => {
-                    tracing::error!(message_id, error = %e, "unreadable message in the dead-letter queue; left there");
+                    tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not mark a dead-lettered delivery; message left in the DLQ");
                     false
                 }
-                Ok(m) => match courier_app::pipeline::dead_letter::mark(store, &m, clock.now()).await {
-                    Ok(outcome) => {
-                        tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, outcome = ?outcome, "dead-lettered message");
-                        true
-                    }
-                    Err(e) => {
-                        tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not mark a dead-lettered delivery; message left in the DLQ");
-                        false
-                    }
-                },
-            }
+            },
+            Ok(Message::Fanout(step)) => recovery.fanout(&step).await,
+            Ok(Message::ScheduleFire(m)) => recovery.firing(&m, record).await,
         };
         if !ok {
             response.add_failure(message_id);
         }
     }
     response
-}
-
-/// True when an SQS event came from the queue named by `queue_url` (Lambda events
-/// carry the queue ARN, whose last part is the queue name, like the URL's).
-pub fn from_queue(event: &SqsEvent, queue_url: &str) -> bool {
-    let name = queue_url.rsplit('/').next().unwrap_or("");
-    !name.is_empty()
-        && event
-            .records
-            .first()
-            .and_then(|r| r.event_source_arn.as_deref())
-            .is_some_and(|arn| arn.rsplit(':').next() == Some(name))
 }
 
 /// A panic's message, when it is text.

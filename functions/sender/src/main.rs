@@ -1,13 +1,14 @@
 //! The sender Lambda: SQS-triggered with ReportBatchItemFailures. Reads config once,
 //! builds the AWS clients and the HTTP client once (connections are reused across
-//! invocations), then hands each batch to the shared handler. It also drains the
-//! two dead-letter queues (the delivery queue's and Scheduler's) and runs the
-//! reconciler when its `rate()` schedule invokes it with `{"task": "reconcile"}`.
+//! invocations). Each invocation is typed once at the edge (which queue a batch
+//! came from, or the reconciler's tick; `courier_sender::invocation`) and handed to
+//! its handler: the delivery queue's and the slow lane's batches to the shared
+//! handler, the two dead-letter queues (the delivery queue's and Scheduler's) to
+//! theirs, and `{"task": "reconcile"}` from its `rate()` schedule to the reconciler.
 
-use aws_lambda_events::event::sqs::SqsBatchResponse;
 use courier_app::config::Config;
 use courier_app::wiring::Settings;
-use courier_sender::maintenance::{self, Invocation};
+use courier_sender::invocation::{Answer, Handlers, Invocation, Sources};
 use lambda_runtime::{Error, LambdaEvent, service_fn};
 use std::sync::Arc;
 
@@ -37,10 +38,9 @@ async fn main() -> Result<(), Error> {
             queue,
         })
     });
-    let slow_queue_url = config.slow_queue_url.clone().unwrap_or_default();
     courier_sender::set_metrics_target(config.metrics.clone());
-    let dlq_url = config.dlq_url.clone().unwrap_or_default();
-    let schedule_dlq_arn = config.schedule_dlq_arn.clone().unwrap_or_default();
+    // Which queue is which, once: each batch is then told by its source ARN alone.
+    let sources = Arc::new(Sources::from_config(&config));
     let reconcile = courier_app::maintenance::reconcile::ReconcileSettings {
         grace_ms: i64::from(config.reconcile_grace_seconds) * 1000,
         ..Default::default()
@@ -55,44 +55,20 @@ async fn main() -> Result<(), Error> {
         let sender = sender.clone();
         let firer = firer.clone();
         let dlq_store = dlq_store.clone();
-        let dlq_url = dlq_url.clone();
-        let schedule_dlq_arn = schedule_dlq_arn.clone();
         let slow_lane = slow_lane.clone();
-        let slow_queue_url = slow_queue_url.clone();
+        let sources = sources.clone();
         async move {
-            let clock = courier_app::adapters::system::SystemClock;
-            let batch = match event.payload {
-                Invocation::Task(_) => {
-                    maintenance::run_reconcile(dlq_store.as_ref(), &sender.planner, &clock, reconcile).await?;
-                    return Ok::<serde_json::Value, Error>(serde_json::json!({}));
-                }
-                Invocation::Sqs(batch) => batch,
-            };
-            let recovery = courier_sender::Recovery {
-                fanout: sender.fanout.as_deref(),
+            let handlers = Handlers {
+                sender: &sender,
                 firer: Some(&firer),
+                store: dlq_store.as_ref(),
+                slow_lane: slow_lane.as_deref(),
+                reconcile,
             };
-            let response: SqsBatchResponse = if courier_sender::from_queue(&batch, &dlq_url) {
-                // The delivery queue's DLQ: a delivery step marks its delivery, other
-                // kinds are recovered.
-                courier_sender::handle_dead_letters(dlq_store.as_ref(), &clock, recovery, batch).await
-            } else if maintenance::from_queue_arn(&batch, &schedule_dlq_arn) {
-                // Scheduler's DLQ: each message goes back on its way.
-                maintenance::handle_schedule_dead_letters(&sender.planner, &clock, recovery, batch).await
-            } else {
-                use courier_sender::slow_lane::Lane;
-                let lane = slow_lane.as_deref().map(|s| {
-                    if courier_sender::from_queue(&batch, &slow_queue_url) {
-                        Lane::Slow(s)
-                    } else {
-                        Lane::Main(s)
-                    }
-                });
-                courier_sender::handle_batch_in(&sender, Some(&firer), lane, batch)
-                    .await
-                    .0
-            };
-            Ok::<serde_json::Value, Error>(serde_json::to_value(response)?)
+            match handlers.handle(sources.work(event.payload)).await? {
+                Answer::Reconciled(_) => Ok::<serde_json::Value, Error>(serde_json::json!({})),
+                Answer::Batch(response) => Ok(serde_json::to_value(response)?),
+            }
         }
     }))
     .await

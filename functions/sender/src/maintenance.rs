@@ -5,34 +5,11 @@
 //! Shared by the Lambda binary and the local runner.
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::queue_message::Message;
 use courier_app::maintenance::reconcile::{ReconcileReport, ReconcileSettings, reconcile};
 use courier_app::pipeline::planner::Planner;
 use courier_app::ports::OverdueIndex;
 use courier_app::ports::{Clock, DeliveryStore};
-use serde::Deserialize;
-
-/// What a sender invocation carries: an SQS batch (any of its three queues), or a
-/// maintenance task from its schedule.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum Invocation {
-    Task(TaskEvent),
-    Sqs(SqsEvent),
-}
-
-/// The input of the reconciler's schedule.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TaskEvent {
-    pub task: Task,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Task {
-    Reconcile,
-}
 
 /// One reconciler run, logged. An error is returned (and the invocation fails, which
 /// Scheduler retries and Lambda counts in `Errors`) only when nothing could be done.
@@ -76,42 +53,29 @@ pub async fn handle_schedule_dead_letters(
     for record in &event.records {
         let message_id = record.message_id.clone().unwrap_or_default();
         let body = record.body.as_deref().unwrap_or("");
-        let kind = crate::dispatch::kind_of(body);
-        let ok = if kind != crate::dispatch::MessageKind::Delivery {
-            recovery.recover(&kind, record).await
-        } else {
-            match QueueMessage::parse(body) {
+        let ok = match Message::parse(body) {
+            Err(e) => {
+                tracing::error!(message_id, error = %e, "unreadable message in the Scheduler dead-letter queue");
+                false
+            }
+            Ok(Message::Delivery(m)) => match planner.plan(m.clone(), clock.now()).await {
+                Ok(path) => {
+                    tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, path = ?path, "schedule dead letter put back on its way");
+                    true
+                }
                 Err(e) => {
-                    tracing::error!(message_id, error = %e, "unreadable message in the Scheduler dead-letter queue");
+                    tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not re-plan a schedule dead letter");
                     false
                 }
-                Ok(m) => match planner.plan(m.clone(), clock.now()).await {
-                    Ok(path) => {
-                        tracing::warn!(delivery_id = %m.delivery_id, attempt = m.attempt, path = ?path, "schedule dead letter put back on its way");
-                        true
-                    }
-                    Err(e) => {
-                        tracing::error!(delivery_id = %m.delivery_id, error = %e, "could not re-plan a schedule dead letter");
-                        false
-                    }
-                },
-            }
+            },
+            Ok(Message::Fanout(step)) => recovery.fanout(&step).await,
+            Ok(Message::ScheduleFire(m)) => recovery.firing(&m, record).await,
         };
         if !ok {
             response.add_failure(message_id);
         }
     }
     response
-}
-
-/// True when an SQS event came from the queue whose ARN is `arn`.
-pub fn from_queue_arn(event: &SqsEvent, arn: &str) -> bool {
-    !arn.is_empty()
-        && event
-            .records
-            .first()
-            .and_then(|r| r.event_source_arn.as_deref())
-            .is_some_and(|a| a == arn)
 }
 
 #[cfg(test)]
@@ -130,20 +94,6 @@ mod tests {
         serde_json::from_value(serde_json::json!({ "Records": records })).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    #[test]
-    fn an_invocation_is_a_task_or_an_sqs_batch() {
-        let task: Invocation = serde_json::from_str(r#"{"task":"reconcile"}"#).unwrap_or_else(|e| panic!("{e}"));
-        assert!(matches!(task, Invocation::Task(TaskEvent { task: Task::Reconcile })));
-        let batch: Invocation =
-            serde_json::from_str(r#"{"Records":[{"messageId":"a","body":"{}","eventSourceARN":"arn:aws:sqs:r:1:q"}]}"#)
-                .unwrap_or_else(|e| panic!("{e}"));
-        match batch {
-            Invocation::Sqs(e) => assert_eq!(e.records.len(), 1),
-            other => panic!("expected a batch, got {other:?}"),
-        }
-        assert!(serde_json::from_str::<Invocation>(r#"{"task":"drop_table"}"#).is_err());
-    }
-
     #[tokio::test]
     async fn a_schedule_dead_letter_goes_back_to_the_queue_and_garbage_stays_failed() {
         let clock = Arc::new(ManualClock::new(Timestamp::from_secs(1_800_000_000)));
@@ -155,8 +105,6 @@ mod tests {
         };
         let m = r#"{"v":1,"deliveryId":"dlv_01JAAAAAAAAAAAAAAAAAAAAAAA","tenantId":"ten_01JAAAAAAAAAAAAAAAAAAAAAAA","endpointId":"ep_01JAAAAAAAAAAAAAAAAAAAAAAA","attempt":3,"notBefore":"2027-01-15T08:00:00Z","trigger":"retry"}"#;
         let event = sqs("arn:aws:sqs:r:1:sdlq", &[m, "not json"]);
-        assert!(from_queue_arn(&event, "arn:aws:sqs:r:1:sdlq"));
-        assert!(!from_queue_arn(&event, "arn:aws:sqs:r:1:q"));
         let response = handle_schedule_dead_letters(&planner, clock.as_ref(), crate::Recovery::default(), event).await;
         let failed: Vec<&str> = response
             .batch_item_failures
@@ -168,7 +116,9 @@ mod tests {
         assert_eq!(sent.len(), 1);
         assert_eq!(
             sent[0].message,
-            QueueMessage::parse(m).unwrap_or_else(|e| panic!("{e}"))
+            Message::parse(m)
+                .and_then(Message::into_delivery)
+                .unwrap_or_else(|e| panic!("{e}"))
         );
         assert_eq!(sent[0].delay_seconds, 0, "an overdue step goes at once");
     }

@@ -2,19 +2,24 @@
 //! fan-out step is resumed from its cursor and the fan-out completes; a
 //! dead-lettered firing is fired late, or, when it still cannot be on its last
 //! try, its occurrence is marked failed with the reason the occurrence list shows.
+//! And each invocation goes to its handler: a batch by the queue it came from, the
+//! reconciler's tick to the reconciler.
 
 #[path = "../../app/tests/common/mod.rs"]
 mod common;
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};
 use common::{KEY, T0, World, raw, status};
+use courier_app::domain::queue_message::Message;
 use courier_app::domain::schedule::FireMessage;
 use courier_app::fanout::FanoutWorker;
-use courier_app::ports::NoFanoutFaults;
+use courier_app::maintenance::reconcile::ReconcileSettings;
+use courier_app::ports::{Clock, NoFanoutFaults};
 use courier_app::schedules::fire::ScheduleFirer;
 use courier_core::Timestamp;
 use courier_core::ids::{ScheduleId, TenantId};
 use courier_sender::Recovery;
+use courier_sender::invocation::{Answer, Handlers, Invocation, Source, Sources, Task, TaskEvent};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -111,7 +116,7 @@ async fn a_dead_lettered_fan_out_step_is_resumed_and_the_fan_out_completes() {
         w.store.as_ref(),
         w.clock.as_ref(),
         recovery,
-        dead_letter(&second[0].to_json(), 1),
+        dead_letter(&Message::Fanout(second[0].clone()).to_json(), 1),
     )
     .await;
     assert_eq!(failed(&r), Vec::<&str>::new());
@@ -143,14 +148,13 @@ async fn a_dead_lettered_firing_is_fired_late_or_its_occurrence_marked_failed() 
     assert_eq!(s, 201, "{b}");
     let id = b["id"].as_str().unwrap_or_default().to_owned();
     let fire = |planned: Timestamp| {
-        serde_json::to_string(&FireMessage {
-            kind: "schedule_fire".into(),
+        Message::ScheduleFire(FireMessage {
             v: 1,
             tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
             schedule_id: ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}")),
             planned_at: planned,
         })
-        .unwrap_or_else(|e| panic!("{e}"))
+        .to_json()
     };
     let firer = firer(&w);
     let recovery = Recovery {
@@ -224,4 +228,94 @@ async fn a_dead_lettered_firing_is_fired_late_or_its_occurrence_marked_failed() 
     .await;
     assert_eq!(failed(&r), Vec::<&str>::new());
     assert_eq!(w.queue.waiting().len(), 1, "no delivery for the failed occurrence");
+}
+
+/// The sender's queues as a deployment names them.
+fn sources() -> Sources {
+    Sources::new(
+        Some("https://sqs.eu-west-1.amazonaws.com/1/courier-dlq"),
+        Some("arn:aws:sqs:eu-west-1:1:courier-schedule-dlq"),
+        Some("https://sqs.eu-west-1.amazonaws.com/1/courier-slow"),
+    )
+}
+
+fn handlers(w: &World) -> Handlers<'_, courier_app::testing::memory::MemoryStore> {
+    Handlers {
+        sender: &w.sender,
+        firer: None,
+        store: w.store.as_ref(),
+        slow_lane: None,
+        reconcile: ReconcileSettings::default(),
+    }
+}
+
+/// The same first attempt of a delivery, from each queue: attempted from the
+/// delivery queue and the slow lane, its delivery marked from the delivery DLQ, put
+/// back on the queue from Scheduler's DLQ.
+#[tokio::test]
+async fn a_batch_goes_to_the_handler_of_the_queue_it_came_from() {
+    for (queue, source, expected) in [
+        ("courier-deliveries", Source::Deliveries, (1, false, 0)),
+        ("courier-slow", Source::SlowLane, (1, false, 0)),
+        ("courier-dlq", Source::DeadLetters, (0, true, 0)),
+        ("courier-schedule-dlq", Source::SchedulerDeadLetters, (0, false, 1)),
+    ] {
+        let w = World::new(vec![status(200)], 5).await;
+        let ep = w.endpoint(json!("greatwait")).await;
+        let id = w.event(&ep).await;
+        let queued = w.queue.drain_visible(w.clock.now());
+        assert_eq!(queued.len(), 1, "{queued:?}");
+        let event: SqsEvent = serde_json::from_value(json!({"Records": [{
+            "messageId": "m0",
+            "body": queued[0].0.to_json(),
+            "attributes": {"ApproximateReceiveCount": "1"},
+            "eventSourceARN": format!("arn:aws:sqs:eu-west-1:1:{queue}"),
+        }]}))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let work = sources().work(Invocation::Sqs(event));
+        assert!(
+            matches!(&work, courier_sender::invocation::Work::Batch(s, _) if *s == source),
+            "{queue}: {work:?}"
+        );
+        let answer = handlers(&w).handle(work).await.unwrap_or_else(|e| panic!("{e}"));
+        let Answer::Batch(r) = answer else {
+            panic!("{queue}: a batch's answer, got {answer:?}")
+        };
+        assert_eq!(failed(&r), Vec::<&str>::new(), "{queue}");
+        let requests = w.http.requests.lock().map(|r| r.len()).unwrap_or_default();
+        let dead = w.delivery(&id).await.dead_lettered_at.is_some();
+        assert_eq!((requests, dead, w.queue.waiting().len()), expected, "{queue}");
+    }
+}
+
+/// The reconciler's tick runs the reconciler: a redelivery whose message was lost
+/// is put back on its way (as `functions/app/tests/recovery.rs` sets it up).
+#[tokio::test]
+async fn the_reconciler_s_tick_runs_the_reconciler() {
+    let w = World::new(vec![status(200), status(200)], 5).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let id = w.event(&ep).await;
+    w.run(&id, 5).await;
+    let auth = format!("Bearer {KEY}");
+    let headers = [
+        ("authorization", auth.as_str()),
+        ("content-type", "application/json"),
+        ("idempotency-key", "again-1"),
+    ];
+    let path = format!("/v1/deliveries/{id}/redeliver");
+    let (s, answer, _) = raw(&w, "POST", &path, None, &headers, b"{}").await;
+    assert_eq!(s, 202, "{answer}");
+    assert_eq!(
+        w.queue.drain_visible(w.clock.now()).len(),
+        1,
+        "the redelivery's message, lost"
+    );
+    w.clock.advance_millis(3_600_000);
+    let work = sources().work(Invocation::Task(TaskEvent { task: Task::Reconcile }));
+    match handlers(&w).handle(work).await {
+        Ok(Answer::Reconciled(report)) => assert_eq!(report.requeued, vec![id.clone()], "{report:?}"),
+        other => panic!("expected a reconciler run, got {other:?}"),
+    }
+    let requeued: Vec<_> = w.queue.waiting().into_iter().map(|q| q.message.delivery_id).collect();
+    assert_eq!(requeued, vec![id]);
 }

@@ -1,5 +1,7 @@
-//! The delivery queue message: which attempt of which delivery to make, and not
-//! before when. Versioned so a message from an older sender is still understood.
+//! The delivery step message ([`QueueMessage`]): which attempt of which delivery to
+//! make, and not before when. Versioned so a message from an older sender is still
+//! understood. It travels as `crate::domain::queue_message::Message::Delivery`,
+//! whose reader is the only one.
 
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
@@ -78,28 +80,9 @@ pub struct QueueMessage {
     pub body: Option<std::sync::Arc<str>>,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum MessageError {
-    #[error("queue message is not valid JSON for the v1 format: {0}")]
-    Malformed(#[from] serde_json::Error),
-    #[error("queue message version {0} is not supported")]
-    Version(u32),
-    #[error("queue message attempt number must be at least 1")]
-    AttemptZero,
-}
-
 impl QueueMessage {
-    pub fn parse(body: &str) -> Result<Self, MessageError> {
-        let m: QueueMessage = serde_json::from_str(body)?;
-        if m.v != 1 {
-            return Err(MessageError::Version(m.v));
-        }
-        if m.attempt == 0 {
-            return Err(MessageError::AttemptZero);
-        }
-        Ok(m)
-    }
-
+    /// The message's wire form: `Message::Delivery`'s, which carries no `kind`
+    /// (written here without wrapping it, as the hot path sends it).
     pub fn to_json(&self) -> String {
         // Serialising a struct of strings and numbers cannot fail.
         serde_json::to_string(self).unwrap_or_default()
@@ -114,8 +97,14 @@ impl QueueMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::queue_message::{Message, MessageError, MessageKind};
     use courier_core::RandomSource;
     use courier_core::rng::SplitMix64;
+
+    /// A delivery step through the one reader.
+    fn delivery(text: &str) -> Result<QueueMessage, MessageError> {
+        Message::parse(text).and_then(Message::into_delivery)
+    }
 
     fn message() -> QueueMessage {
         let mut rng = SplitMix64::new(9);
@@ -138,14 +127,14 @@ mod tests {
     #[test]
     fn round_trips_through_its_json() {
         let m = message();
-        assert_eq!(QueueMessage::parse(&m.to_json()).ok(), Some(m.clone()));
+        assert_eq!(delivery(&m.to_json()).ok(), Some(m.clone()));
         let bare = QueueMessage {
             source_attempt_id: None,
             attempt_id: None,
             completion_check: false,
             ..m
         };
-        assert_eq!(QueueMessage::parse(&bare.to_json()).ok(), Some(bare.clone()));
+        assert_eq!(delivery(&bare.to_json()).ok(), Some(bare.clone()));
         // The same from a JSON value, as an adapter might hand it over.
         let value = serde_json::to_value(&bare).unwrap_or_default();
         assert_eq!(serde_json::from_value::<QueueMessage>(value).ok(), Some(bare));
@@ -157,7 +146,7 @@ mod tests {
         let mut value = serde_json::to_value(&m).unwrap_or_default();
         value["attemptId"] = serde_json::Value::Null;
         value["sourceAttemptId"] = serde_json::Value::Null;
-        let parsed = QueueMessage::parse(&value.to_string()).ok();
+        let parsed = delivery(&value.to_string()).ok();
         assert_eq!(parsed.map(|p| (p.attempt_id, p.source_attempt_id)), Some((None, None)));
     }
 
@@ -173,13 +162,11 @@ mod tests {
         ] {
             let mut value = serde_json::to_value(&m).unwrap_or_default();
             value[field] = bad;
-            let err = QueueMessage::parse(&value.to_string())
-                .map(|_| ())
-                .map_err(|e| e.to_string());
+            let err = delivery(&value.to_string()).map(|_| ()).map_err(|e| e.to_string());
             assert!(err.is_err(), "{field} accepted");
         }
         let escaped = m.to_json().replace("dlv_", "dlv\\u005f");
-        assert_eq!(QueueMessage::parse(&escaped).ok(), Some(m));
+        assert_eq!(delivery(&escaped).ok(), Some(m));
     }
 
     fn generated(seed: u64) -> QueueMessage {
@@ -210,13 +197,13 @@ mod tests {
             let expected = match (m.v, m.attempt) {
                 (1, 1..) => Ok(m.clone()),
                 (1, _) => Err(MessageError::AttemptZero.to_string()),
-                (v, _) => Err(MessageError::Version(v).to_string()),
+                (version, _) => Err(MessageError::Version {
+                    kind: MessageKind::Delivery,
+                    version,
+                }
+                .to_string()),
             };
-            assert_eq!(
-                QueueMessage::parse(&text).map_err(|e| e.to_string()),
-                expected,
-                "{text}"
-            );
+            assert_eq!(delivery(&text).map_err(|e| e.to_string()), expected, "{text}");
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod credential;
 pub mod fanout_message;
 pub mod message;
 pub mod model;
+pub mod queue_message;
 pub mod schedule;
 pub mod secrets;
 pub mod shared_body;
