@@ -3,7 +3,9 @@
 //! dead-lettered firing is fired late, or, when it still cannot be on its last
 //! try, its occurrence is marked failed with the reason the occurrence list shows.
 
-#[path = "../../app/tests/common/mod.rs"]
+// courier-app's test world; this file uses a part of it.
+#[path = "../../app/tests/it/common/mod.rs"]
+#[allow(dead_code)]
 mod common;
 
 use aws_lambda_events::event::sqs::{SqsBatchResponse, SqsEvent};

@@ -4,10 +4,8 @@
 //! for the other methods of those paths); and every status a request provokes here is
 //! one the table (hence the document) lists for that route.
 
-mod common;
-
+use crate::common::{KEY, T0, World, status};
 use async_trait::async_trait;
-use common::{KEY, T0, World, status};
 use courier_app::api::{ApiRequest, ROUTES, Route};
 use courier_app::ports::{AdmissionRefusal, Clock, UrlAdmission};
 use courier_core::ids::{AttemptId, DeliveryId};
@@ -687,7 +685,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
     let m = courier_app::ingest::first_message(&w.delivery(&dead).await);
     let marked = courier_app::pipeline::dead_letter::mark(w.store.as_ref(), &m, w.clock.now())
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     assert_eq!(marked, courier_app::pipeline::dead_letter::DeadLetterOutcome::Marked);
     // An endpoint for the lifecycle calls.
     let life = w.endpoint(json!("tanitar")).await;
@@ -1585,7 +1583,7 @@ async fn every_provoked_status_is_documented_for_its_route() {
     // What the table lists but these cheap requests cannot provoke: a revoke racing
     // eight concurrent writers, replay-dead over more than 10,000 failed deliveries,
     // deleting an application whose endpoints have deliveries in flight (tested in
-    // tests/applications.rs), and a schedule change racing another writer.
+    // tests/it/applications.rs), and a schedule change racing another writer.
     let all: Observed = ROUTES
         .iter()
         .flat_map(|r| r.statuses.iter().map(move |s| (r.method, r.path, *s)))

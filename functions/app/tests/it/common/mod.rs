@@ -1,6 +1,5 @@
 //! Shared world for the app tests: memory fakes, a manual clock, a scripted HTTP
 //! sender and the API, wired like the Lambdas wire the AWS adapters.
-#![allow(dead_code)]
 
 use async_trait::async_trait;
 use courier_app::api::{Api, ApiRequest, ApiSettings};
@@ -217,12 +216,12 @@ impl World {
             fanout: None,
         };
         let tenant = Tenant {
-            id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
+            id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("tenant id"),
             name: "t".into(),
         };
         courier_app::api::register_key(store.as_ref(), KEY, &tenant)
             .await
-            .unwrap_or_else(|e| panic!("{e}"));
+            .expect("register the key");
         World {
             clock,
             store,
@@ -271,7 +270,7 @@ impl World {
             .call("POST", "/v1/events", json!({"endpointId": ep, "payload": {"k": 1}}))
             .await;
         assert_eq!(s, 202, "{b}");
-        DeliveryId::parse(b["deliveries"][0]["id"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"))
+        DeliveryId::parse(b["deliveries"][0]["id"].as_str().unwrap_or_default()).expect("delivery id in the answer")
     }
 
     pub async fn delivery(&self, id: &DeliveryId) -> Delivery {
@@ -287,7 +286,7 @@ impl World {
     pub async fn step(&self) -> Vec<StepOutcome> {
         let now = self.clock.now();
         for s in self.timer.take_due(now) {
-            self.queue.send(&s.message, 0).await.unwrap_or_else(|e| panic!("{e}"));
+            self.queue.send(&s.message, 0).await.expect("enqueue a due message");
         }
         let cache = EndpointCache::default();
         let mut out = vec![];

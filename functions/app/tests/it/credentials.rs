@@ -3,9 +3,7 @@
 //! key service declines the attempt as `credentials_unavailable` (nothing sent), and
 //! in steady state a sender asks the key service nothing.
 
-mod common;
-
-use common::{World, status};
+use crate::common::{World, status};
 use courier_app::adapters::envelope::EnvelopeSealer;
 use courier_app::delivery::StepOutcome;
 use courier_app::ports::EndpointStore;
@@ -36,7 +34,7 @@ async fn endpoint_with_key(w: &World) -> (String, String) {
 
 /// The endpoint as the store holds it, as JSON text.
 async fn stored(w: &World, ep: &str) -> String {
-    let id = EndpointId::parse(ep).unwrap_or_else(|e| panic!("{e}"));
+    let id = EndpointId::parse(ep).expect("endpoint id");
     let e = w
         .store
         .get_endpoint(&w.api_tenant(), &id)
@@ -53,7 +51,7 @@ trait TenantOf {
 
 impl TenantOf for World {
     fn api_tenant(&self) -> courier_core::ids::TenantId {
-        courier_core::ids::TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"))
+        courier_core::ids::TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("tenant id")
     }
 }
 
@@ -102,7 +100,7 @@ async fn credentials_are_stored_sealed_and_opened_for_the_attempt() {
     );
     let ts: i64 = ts.parse().unwrap_or_default();
     for s in [&secret, &new_secret] {
-        let key = SigningSecret::parse(s).unwrap_or_else(|e| panic!("{e}"));
+        let key = SigningSecret::parse(s).unwrap();
         assert!(verify(&key, &id, ts, &req.body, &sig), "not signed with {s}");
     }
 }
@@ -169,7 +167,7 @@ async fn a_value_moved_to_another_endpoint_does_not_open_there() {
     let read = |id: &str| {
         let store = w.store.clone();
         let tenant = tenant.clone();
-        let id = EndpointId::parse(id).unwrap_or_else(|e| panic!("{e}"));
+        let id = EndpointId::parse(id).unwrap();
         async move {
             store
                 .get_endpoint(&tenant, &id)
@@ -186,10 +184,7 @@ async fn a_value_moved_to_another_endpoint_does_not_open_there() {
     to.headers = from.headers.clone();
     let version = to.version;
     to.version += 1;
-    w.store
-        .update_endpoint(&to, version)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    w.store.update_endpoint(&to, version).await.unwrap();
     w.sender.sealer = Arc::new(EnvelopeSealer::new(
         w.sealer.source().clone(),
         Arc::new(FixedSecrets::new(23)),

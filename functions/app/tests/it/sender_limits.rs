@@ -3,9 +3,7 @@
 //! (not sent, not counted), comes back no earlier than its token, and an in-flight
 //! slot is held for exactly the attempt. Also the API's `rateLimit` / `maxInFlight`.
 
-mod common;
-
-use common::{T0, World};
+use crate::common::{T0, World};
 use courier_app::delivery::{EndpointCache, Sender, SenderSettings, StepOutcome};
 use courier_app::ports::limiter::{Admission, Limiter};
 use courier_app::ports::{Clock, HttpSender, OutboundRequest, SendResult};
@@ -18,8 +16,8 @@ use std::sync::{Arc, Mutex};
 fn ids(w: &World, ep: &str) -> (TenantId, EndpointId) {
     let _ = w;
     (
-        TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-        EndpointId::parse(ep).unwrap_or_else(|e| panic!("{e}")),
+        TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("tenant id"),
+        EndpointId::parse(ep).expect("endpoint id"),
     )
 }
 
@@ -188,7 +186,7 @@ async fn an_in_flight_slot_is_held_for_the_attempt_and_a_full_cap_holds_until_on
         let cache = EndpointCache::default();
         let mut out = vec![];
         for (m, _) in queue.drain_visible(clock.now()) {
-            out.push(sender.handle(&m, &cache).await.unwrap_or_else(|e| panic!("{e}")));
+            out.push(sender.handle(&m, &cache).await.unwrap());
         }
         out
     };
@@ -248,7 +246,7 @@ async fn the_deployment_default_limits_endpoints_without_their_own() {
     let mut held = 0;
     let mut sent = 0;
     for (m, _) in w.queue.drain_visible(T0) {
-        match sender.handle(&m, &cache).await.unwrap_or_else(|e| panic!("{e}")) {
+        match sender.handle(&m, &cache).await.unwrap() {
             StepOutcome::Throttled { .. } => held += 1,
             StepOutcome::Attempted { .. } => sent += 1,
             other => panic!("{other:?}"),
@@ -331,14 +329,14 @@ async fn a_bad_limit_is_a_400_naming_its_field() {
 #[test]
 fn an_endpoint_stored_without_the_limit_fields_still_reads() {
     let e = courier_app::testing::contract::sample_endpoint(
-        &TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-        &EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
+        &TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
+        &EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
         T0,
     );
     let mut stored = serde_json::to_value(&e).unwrap_or_default();
     assert_eq!(stored.get("rateLimit"), None, "unset limits are not written");
     stored.as_object_mut().map(|o| o.remove("maxInFlight"));
-    let read: courier_app::domain::model::Endpoint = serde_json::from_value(stored).unwrap_or_else(|e| panic!("{e}"));
+    let read: courier_app::domain::model::Endpoint = serde_json::from_value(stored).unwrap();
     assert_eq!((read.rate_limit, read.max_in_flight), (None, None));
     assert!(read.limits(&Limits::default()).is_none());
 }

@@ -6,9 +6,9 @@
 //! is problem+json; afterwards nothing accepted is lost: every endpoint created is
 //! listed and every delivery accepted can be read.
 
-mod common;
+use crate::common;
 
-use common::{KEY, World, raw};
+use crate::common::{KEY, World, raw};
 use courier_app::api::ApiRequest;
 use courier_core::outcome::{AttemptOutcome, ResponseSummary, TransportFailure};
 use proptest::prelude::*;

@@ -3,9 +3,7 @@
 //! naming `snippet`), and a page of attempts stays under the list byte bound
 //! however its snippets serialise, continuing on the next page.
 
-mod common;
-
-use common::World;
+use crate::common::World;
 use courier_core::outcome::{AttemptOutcome, ResponseSummary};
 use serde_json::{Value, json};
 

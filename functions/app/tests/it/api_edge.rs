@@ -3,11 +3,9 @@
 //! first and alike for every bad one, and the body limit on every route, all through
 //! the router as HTTP requests.
 
-mod common;
-
+use crate::common::{KEY, World, raw, status};
 use axum::body::Body;
 use axum::http::Request;
-use common::{KEY, World, raw, status};
 use courier_app::api::ClientAddr;
 use courier_app::api::http::limits::MAX_BODY_BYTES;
 use serde_json::{Value, json};
@@ -21,7 +19,7 @@ async fn from(w: &World, source: Option<IpAddr>, method: &str, path: &str, heade
     for (k, v) in headers {
         req = req.header(*k, *v);
     }
-    let mut req = req.body(Body::empty()).unwrap_or_else(|e| panic!("{e}"));
+    let mut req = req.body(Body::empty()).expect("request");
     if let Some(ip) = source {
         req.extensions_mut().insert(ClientAddr(ip));
     }
@@ -33,7 +31,7 @@ async fn from(w: &World, source: Option<IpAddr>, method: &str, path: &str, heade
     let status = resp.status().as_u16();
     let body = axum::body::to_bytes(resp.into_body(), usize::MAX)
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .expect("response body");
     (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 

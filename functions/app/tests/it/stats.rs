@@ -2,9 +2,9 @@
 //! once each, and the three stats routes answer the endpoint's, the application's
 //! and the tenant's figures with exact values.
 
-mod common;
+use crate::common;
 
-use common::{T0, World, status};
+use crate::common::{T0, World, status};
 use serde_json::{Value, json};
 
 fn totals(b: &Value) -> Value {
@@ -44,7 +44,7 @@ async fn attempts_are_counted_once_and_summed_per_application_and_tenant() {
     w.sender
         .handle(&dup, &courier_app::delivery::EndpointCache::default())
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
 
     let (s, b) = w
         .call(

@@ -2,9 +2,7 @@
 //! (including concurrent duplicates), lifecycle effects, and malformed input always
 //! answering a clear 4xx problem+json, never a 500.
 
-mod common;
-
-use common::{KEY, T0, World, raw, status};
+use crate::common::{KEY, T0, World, raw, status};
 use courier_app::domain::model::{DeliveryStatus, Tenant};
 use courier_app::ports::DeliveryStore;
 use courier_core::ids::{DeliveryId, TenantId};
@@ -15,12 +13,12 @@ const OTHER_KEY: &str = "ck_other_tenant";
 
 async fn with_other_tenant(w: &World) {
     let t = Tenant {
-        id: TenantId::parse("ten_01JBBBBBBBBBBBBBBBBBBBBBBB").unwrap_or_else(|e| panic!("{e}")),
+        id: TenantId::parse("ten_01JBBBBBBBBBBBBBBBBBBBBBBB").expect("tenant id"),
         name: "other".into(),
     };
     courier_app::api::register_key(w.store.as_ref(), OTHER_KEY, &t)
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .expect("register the other key");
 }
 
 async fn as_key(w: &World, key: &str, method: &str, path: &str, body: Value, idem: Option<&str>) -> (u16, Value) {
@@ -474,7 +472,7 @@ async fn a_repeat_rebuilds_an_event_whose_first_request_died_before_writing() {
     let events = w.store.all_events();
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].id.as_str(), "evt_01JCCCCCCCCCCCCCCCCCCCCCCC");
-    let dlv = DeliveryId::parse("dlv_01JCCCCCCCCCCCCCCCCCCCCCCC").unwrap_or_else(|e| panic!("{e}"));
+    let dlv = DeliveryId::parse("dlv_01JCCCCCCCCCCCCCCCCCCCCCCC").unwrap();
     w.run(&dlv, 5).await;
     assert_eq!(w.delivery(&dlv).await.status, DeliveryStatus::Succeeded);
     assert_eq!(w.http.requests.lock().map(|r| r.len()).unwrap_or(0), 1);
@@ -530,7 +528,7 @@ async fn rotation_signs_with_both_secrets_until_the_grace_ends() {
         .await;
     assert_eq!(s, 201);
     let ep = created["id"].as_str().unwrap_or_default().to_owned();
-    let old = SigningSecret::parse(created["secret"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let old = SigningSecret::parse(created["secret"].as_str().unwrap_or_default()).unwrap();
     let (s, rotated) = w
         .call(
             "POST",
@@ -539,7 +537,7 @@ async fn rotation_signs_with_both_secrets_until_the_grace_ends() {
         )
         .await;
     assert_eq!(s, 200, "{rotated}");
-    let new = SigningSecret::parse(rotated["secret"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let new = SigningSecret::parse(rotated["secret"].as_str().unwrap_or_default()).unwrap();
     assert_ne!(old, new);
     let states: Vec<&str> = rotated["secrets"]
         .as_array()
@@ -616,7 +614,7 @@ async fn test_event_is_refused_while_the_breaker_is_open_and_never_changes_healt
     w.clock.advance_secs(30);
     let (s, b) = w.call("POST", &format!("/v1/endpoints/{ep}/test"), json!({})).await;
     assert_eq!(s, 202, "{b}");
-    let test_id = DeliveryId::parse(b["deliveryId"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let test_id = DeliveryId::parse(b["deliveryId"].as_str().unwrap_or_default()).unwrap();
     w.run(&test_id, 3).await;
     let (_, view) = w.call("GET", &format!("/v1/endpoints/{ep}"), json!({})).await;
     // The failed test did not count as an exhausted delivery.

@@ -2,9 +2,7 @@
 //! `courier_console::serve` with no API key, other methods and other paths keep the
 //! API's own answers.
 
-mod common;
-
-use common::{World, raw};
+use crate::common::{World, raw};
 
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers

@@ -4,9 +4,7 @@
 //! application's, or the tenant's without one), once per change, never about a
 //! delivery of such an event; producers cannot send or declare those types.
 
-mod common;
-
-use common::{World, status};
+use crate::common::{World, status};
 use courier_app::fanout::FanoutWorker;
 use courier_app::fanout::operational::{Notice, Notifier};
 use courier_app::ports::{Clock, EndpointStore};
@@ -117,8 +115,8 @@ async fn the_same_change_noticed_twice_is_one_event() {
     let e = w
         .store
         .get_endpoint(
-            &courier_core::ids::TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-            &courier_core::ids::EndpointId::parse(&ep).unwrap_or_else(|e| panic!("{e}")),
+            &courier_core::ids::TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
+            &courier_core::ids::EndpointId::parse(&ep).unwrap(),
         )
         .await
         .ok()
@@ -131,8 +129,8 @@ async fn the_same_change_noticed_twice_is_one_event() {
         steps: w.queue.as_ref(),
         console_url: None,
     };
-    notifier.emit(&notice).await.unwrap_or_else(|e| panic!("{e}"));
-    notifier.emit(&notice).await.unwrap_or_else(|e| panic!("{e}"));
+    notifier.emit(&notice).await.unwrap();
+    notifier.emit(&notice).await.unwrap();
     settle(&w).await;
     assert_eq!(
         received(&w, watcher),
@@ -337,13 +335,13 @@ async fn a_fan_out_with_no_step_for_its_watch_is_told_and_goes_on() {
     w.clock.advance_secs(300);
     let at = w.clock.now();
     let fanout = worker(&w);
-    let done = fanout.step(&watches[0]).await.unwrap_or_else(|e| panic!("{e}"));
+    let done = fanout.step(&watches[0]).await.unwrap();
     assert_eq!((done.created, done.matched), (51, 51));
     settle(&w).await;
     // The watches still to come (the stalled notice's own fan-out's) find their
     // steps done: nothing more.
     for watch in w.queue.drain_delayed_fanout() {
-        let again = fanout.step(&watch).await.unwrap_or_else(|e| panic!("{e}"));
+        let again = fanout.step(&watch).await.unwrap();
         assert_eq!((again.created, again.matched), (0, 0));
     }
     assert_eq!(

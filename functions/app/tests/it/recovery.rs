@@ -3,9 +3,7 @@
 //! when the reconciler finds it, as that redelivery under the attempt id the 202
 //! promised.
 
-mod common;
-
-use common::{KEY, World, raw, status};
+use crate::common::{KEY, World, raw, status};
 use courier_app::delivery::StepOutcome;
 use courier_app::domain::message::Trigger;
 use courier_app::maintenance::reconcile::{ReconcileSettings, reconcile};
@@ -43,7 +41,7 @@ async fn a_reopened_redelivery_recovered_by_the_reconciler_keeps_its_promised_at
         ReconcileSettings::default(),
     )
     .await
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     assert_eq!(report.requeued, vec![id.clone()]);
     let waiting = w.queue.waiting();
     assert_eq!(waiting.len(), 1);

@@ -3,9 +3,9 @@
 //! rest), is refused on operator-only routes, and stops working when it expires or
 //! is revoked.
 
-mod common;
+use crate::common;
 
-use common::{KEY, World, raw, status};
+use crate::common::{KEY, World, raw, status};
 use serde_json::{Value, json};
 
 async fn as_token(w: &World, token: &str, method: &str, path: &str, body: Value) -> (u16, Value) {

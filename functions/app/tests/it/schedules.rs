@@ -2,9 +2,9 @@
 //! created by a refused call), Idempotency-Key repeats, the recurring timer kept in
 //! step, and firings made into exactly one occurrence each.
 
-mod common;
+use crate::common;
 
-use common::{KEY, World, raw, status};
+use crate::common::{KEY, World, raw, status};
 use courier_app::domain::schedule::{FireMessage, Occurrence, RecurringSpec};
 use courier_app::ports::ScheduleStore;
 use courier_app::schedules::fire::{FireOutcome, ScheduleFirer};
@@ -54,11 +54,8 @@ fn nothing_created(w: &World, recurring: &MemoryRecurring) -> impl std::future::
     let store = w.schedules.clone();
     let empty = recurring.all().is_empty();
     async move {
-        let tenant = TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}"));
-        let page = store
-            .list_schedules(&tenant, None, 100)
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
+        let tenant = TenantId::parse(TENANT).expect("tenant id");
+        let page = store.list_schedules(&tenant, None, 100).await.expect("list schedules");
         assert_eq!(page.items, vec![]);
         assert!(empty, "no recurring timer");
     }
@@ -398,8 +395,8 @@ fn fire_message(id: &str, planned: Timestamp) -> FireMessage {
     FireMessage {
         kind: "schedule_fire".into(),
         v: 1,
-        tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
-        schedule_id: ScheduleId::parse(id).unwrap_or_else(|e| panic!("{e}")),
+        tenant_id: TenantId::parse(TENANT).expect("tenant id"),
+        schedule_id: ScheduleId::parse(id).expect("schedule id"),
         planned_at: planned,
     }
 }
@@ -412,17 +409,11 @@ async fn a_firing_makes_one_occurrence_even_when_it_comes_twice() {
     let planned = t("2027-01-16T08:00:00Z");
     w.clock.set(planned.plus_millis(300));
     let f = firer(&w);
-    let first = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let first = f.fire(&fire_message(&id, planned)).await.unwrap();
     let FireOutcome::Created(occ) = first else {
         panic!("{first:?}")
     };
-    let second = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let second = f.fire(&fire_message(&id, planned)).await.unwrap();
     assert_eq!(second, FireOutcome::Repeated(occ.clone()));
     let starts = w.run(&dlv(&occ), 10).await;
     assert_eq!(
@@ -465,22 +456,13 @@ async fn paused_deleted_and_out_of_window_firings_do_nothing() {
     let (_, b, _) = create(&w, Some("k"), &body).await;
     let id = b["id"].as_str().unwrap_or_default().to_owned();
     let f = firer(&w);
-    let late = f
-        .fire(&fire_message(&id, t("2027-01-18T08:00:00Z")))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let late = f.fire(&fire_message(&id, t("2027-01-18T08:00:00Z"))).await.unwrap();
     assert_eq!(late, FireOutcome::Skipped { why: "outside_window" });
     w.call("POST", &format!("/v1/schedules/{id}/pause"), Value::Null).await;
-    let paused = f
-        .fire(&fire_message(&id, t("2027-01-16T08:00:00Z")))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let paused = f.fire(&fire_message(&id, t("2027-01-16T08:00:00Z"))).await.unwrap();
     assert_eq!(paused, FireOutcome::Skipped { why: "schedule_paused" });
     w.call("DELETE", &format!("/v1/schedules/{id}"), Value::Null).await;
-    let gone = f
-        .fire(&fire_message(&id, t("2027-01-16T08:00:00Z")))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let gone = f.fire(&fire_message(&id, t("2027-01-16T08:00:00Z"))).await.unwrap();
     assert_eq!(
         gone,
         FireOutcome::Skipped {
@@ -497,11 +479,7 @@ async fn paused_deleted_and_out_of_window_firings_do_nothing() {
 /// occurrence the firing created.
 async fn fire_created(w: &World, id: &str, planned: Timestamp) -> Occurrence {
     w.clock.set(planned);
-    match firer(w)
-        .fire(&fire_message(id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-    {
+    match firer(w).fire(&fire_message(id, planned)).await.expect("fire") {
         FireOutcome::Created(o) => o,
         _ => panic!("the firing did not create an occurrence"),
     }
@@ -523,8 +501,8 @@ async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
     let (w, ep) = world_with_endpoint().await;
     let (_, b, _) = create(&w, Some("k"), &cron_body(&ep)).await;
     let id = b["id"].as_str().unwrap_or_default().to_owned();
-    let tenant = TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}"));
-    let sid = ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}"));
+    let tenant = TenantId::parse(TENANT).unwrap();
+    let sid = ScheduleId::parse(&id).unwrap();
     // The stored data is lost.
     let mut stored = w
         .schedules
@@ -535,10 +513,7 @@ async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
         .unwrap_or_else(|| panic!("stored"));
     stored.payload = None;
     stored.version = 2;
-    w.schedules
-        .update_schedule(&stored, 1)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    w.schedules.update_schedule(&stored, 1).await.unwrap();
     let list = fire_unusable(&w, &id, t("2027-01-16T08:00:00Z")).await;
     assert_eq!(list["items"][0]["status"], "failed");
     assert_eq!(
@@ -551,7 +526,7 @@ async fn an_unusable_payload_settles_payload_unavailable_until_replaced() {
     let next = t("2027-01-17T08:00:00Z");
     w.clock.set(next);
     let f = firer(&w);
-    let FireOutcome::Created(fixed) = f.fire(&fire_message(&id, next)).await.unwrap_or_else(|e| panic!("{e}")) else {
+    let FireOutcome::Created(fixed) = f.fire(&fire_message(&id, next)).await.unwrap() else {
         panic!("created")
     };
     w.run(&dlv(&fixed), 10).await;
@@ -572,7 +547,7 @@ async fn application(w: &World) {
     w.applications
         .create_application(&courier_app::domain::model::Application {
             id: APP.to_owned(),
-            tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
+            tenant_id: TenantId::parse(TENANT).expect("tenant id"),
             name: "customer 42".to_owned(),
             uid: Some("customer-42".to_owned()),
             metadata: None,
@@ -583,7 +558,7 @@ async fn application(w: &World) {
             live_endpoints: 0,
         })
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .expect("create the application");
 }
 
 /// An endpoint with these subscription fields (and `policy` greatwait).
@@ -633,19 +608,12 @@ async fn a_schedule_for_an_application_and_type_fans_each_occurrence_out_once() 
     let planned = t("2027-01-16T08:00:00Z");
     w.clock.set(planned.plus_millis(300));
     let f = firer(&w);
-    let FireOutcome::Created(occ) = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-    else {
+    let FireOutcome::Created(occ) = f.fire(&fire_message(&id, planned)).await.unwrap() else {
         panic!("created")
     };
     assert_eq!(occ.delivery_id, None, "a fan-out's deliveries are found from its event");
     // A duplicate firing finds the occurrence: no second event, no second delivery.
-    let again = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let again = f.fire(&fire_message(&id, planned)).await.unwrap();
     assert_eq!(again, FireOutcome::Repeated(occ.clone()));
     let (s, ev) = w
         .call("GET", &format!("/v1/events/{}", occ.event_id), Value::Null)
@@ -732,21 +700,14 @@ async fn a_large_fan_out_writes_its_later_deliveries_as_the_occurrence_says() {
     let planned = t("2027-01-16T08:00:00Z");
     w.clock.set(planned.plus_millis(300));
     let f = firer(&w);
-    let FireOutcome::Created(occ) = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-    else {
+    let FireOutcome::Created(occ) = f.fire(&fire_message(&id, planned)).await.unwrap() else {
         panic!("created")
     };
     let steps = w.queue.drain_fanout();
     assert_eq!(steps.len(), 1, "the first step is queued");
     // A duplicate firing before any step ran queues the first step again (the step
     // that was lost with a crashed firing); steps write each delivery once.
-    let again = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let again = f.fire(&fire_message(&id, planned)).await.unwrap();
     assert_eq!(again, FireOutcome::Repeated(occ.clone()));
     assert_eq!(w.queue.drain_fanout(), steps);
     // The step runs later than the firing; its deliveries still count from the
@@ -762,13 +723,10 @@ async fn a_large_fan_out_writes_its_later_deliveries_as_the_occurrence_says() {
         page: courier_app::fanout::STEP_PAGE,
         console_url: None,
     };
-    let done = worker.step(&steps[0]).await.unwrap_or_else(|e| panic!("{e}"));
+    let done = worker.step(&steps[0]).await.unwrap();
     assert_eq!((done.created, done.next), (n, None));
     // Once a step has recorded progress, a duplicate firing queues none.
-    let again = f
-        .fire(&fire_message(&id, planned))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let again = f.fire(&fire_message(&id, planned)).await.unwrap();
     assert_eq!(again, FireOutcome::Repeated(occ.clone()));
     assert_eq!(w.queue.drain_fanout(), vec![]);
     let (_, list) = w
@@ -939,7 +897,7 @@ async fn a_payload_its_types_schema_no_longer_takes_settles_payload_unavailable_
     let next = t("2027-01-17T08:00:00Z");
     w.clock.set(next);
     let f = firer(&w);
-    let FireOutcome::Created(ok) = f.fire(&fire_message(&id, next)).await.unwrap_or_else(|e| panic!("{e}")) else {
+    let FireOutcome::Created(ok) = f.fire(&fire_message(&id, next)).await.unwrap() else {
         panic!("created")
     };
     w.run(&dlv(&ok), 10).await;

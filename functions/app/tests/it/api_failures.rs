@@ -9,10 +9,10 @@
 //! wrapper, so a new write in a handler is covered without touching this file, and a
 //! new operation is one row of [`operations`].
 
-mod common;
+use crate::common;
 
+use crate::common::{KEY, T0, World, raw, status};
 use async_trait::async_trait;
-use common::{KEY, T0, World, raw, status};
 use courier_app::api::{Api, ApiSettings};
 use courier_app::domain::message::{QueueMessage, Trigger};
 use courier_app::domain::model::{

@@ -4,9 +4,7 @@
 //! link allowed to set them on its own endpoint. (TLS material is checked by the
 //! HTTP adapter: see functions/http and the end-to-end tests.)
 
-mod common;
-
-use common::{KEY, World, raw, status};
+use crate::common::{KEY, World, raw, status};
 use courier_app::domain::connectivity::ClientAuth;
 use courier_core::outcome::{AttemptOutcome, TokenFailure};
 use serde_json::{Value, json};

@@ -3,9 +3,9 @@
 //! channels, state), and large fan-outs worked in steps, redone after a crash with
 //! each delivery written once.
 
-mod common;
+use crate::common;
 
-use common::{T0, World};
+use crate::common::{T0, World};
 use courier_app::domain::fanout_message::FanoutStep;
 use courier_app::domain::model::{Application, FanoutStatus};
 use courier_app::fanout::FanoutWorker;

@@ -3,9 +3,7 @@
 //! refusing payloads that fail their type's schema (422 `payload_invalid` with the
 //! pointer), single and batched.
 
-mod common;
-
-use common::{KEY, T0, World, raw};
+use crate::common::{KEY, T0, World, raw};
 use courier_app::domain::model::Tenant;
 use courier_core::ids::TenantId;
 use serde_json::{Value, json};
@@ -385,12 +383,12 @@ async fn bad_application_input_is_refused_naming_the_field() {
 async fn applications_and_event_types_belong_to_one_tenant() {
     let w = World::new(vec![], 0).await;
     let t = Tenant {
-        id: TenantId::parse("ten_01JBBBBBBBBBBBBBBBBBBBBBBB").unwrap_or_else(|e| panic!("{e}")),
+        id: TenantId::parse("ten_01JBBBBBBBBBBBBBBBBBBBBBBB").unwrap(),
         name: "other".into(),
     };
     courier_app::api::register_key(w.store.as_ref(), OTHER_KEY, &t)
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     let (_, b) = call(&w, "POST", "/v1/applications", json!({"name": "Acme", "uid": "cust-1"})).await;
     let id = id_of(&b);
     call(

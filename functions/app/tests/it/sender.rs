@@ -1,9 +1,9 @@
 //! The sender and ingest use cases over the in-memory fakes with a manual clock:
 //! exact instants, the SQS-vs-Scheduler split, the claim protocol, health effects.
 
-mod common;
+use crate::common;
 
-use common::{T0, World, status};
+use crate::common::{T0, World, status};
 use courier_app::delivery::{DropReason, EndpointCache, StepOutcome};
 use courier_app::domain::message::QueueMessage;
 use courier_app::domain::model::DeliveryStatus;
@@ -77,11 +77,7 @@ async fn an_early_message_is_redelayed_to_its_not_before() {
         not_before: T0.plus_millis(2_500),
         ..m
     };
-    let out = w
-        .sender
-        .handle(&early, &EndpointCache::default())
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = w.sender.handle(&early, &EndpointCache::default()).await.unwrap();
     assert_eq!(
         out,
         StepOutcome::Redelayed {
@@ -101,7 +97,7 @@ async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
     let id = w.event(&ep).await;
     let (m, _) = w.queue.drain_visible(T0).remove(0);
     // A sender claims attempt 1 and dies before recording anything.
-    let dead = courier_core::ids::AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
+    let dead = courier_core::ids::AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
     let claim = w
         .store
         .claim_attempt(
@@ -109,14 +105,10 @@ async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
             &courier_app::testing::contract::test_claim(1, &dead, T0, T0.plus_millis(6_000)),
         )
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     assert!(matches!(claim, courier_app::ports::Claim::Claimed { lost: None, .. }));
     // While its lease lives, the same message is a duplicate in flight.
-    let out = w
-        .sender
-        .handle(&m, &EndpointCache::default())
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = w.sender.handle(&m, &EndpointCache::default()).await.unwrap();
     assert_eq!(
         out,
         StepOutcome::Dropped {
@@ -125,11 +117,7 @@ async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
     );
     // After the lease: the lost attempt is recorded as ambiguous and a retry planned.
     w.clock.set(T0.plus_millis(6_000));
-    let out = w
-        .sender
-        .handle(&m, &EndpointCache::default())
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = w.sender.handle(&m, &EndpointCache::default()).await.unwrap();
     let StepOutcome::LostRecorded { attempt, delivery } = out else {
         panic!("expected a lost attempt, got {out:?}")
     };
@@ -140,11 +128,7 @@ async fn duplicates_are_dropped_and_a_lost_attempt_is_recorded_ambiguous() {
     // Greatwait: 2 s after the lost attempt's end (its lease end).
     assert_eq!(delivery.next_attempt_at, Some(T0.plus_millis(8_000)));
     // A third copy of the attempt-1 message is now stale.
-    let out = w
-        .sender
-        .handle(&m, &EndpointCache::default())
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = w.sender.handle(&m, &EndpointCache::default()).await.unwrap();
     assert_eq!(out, StepOutcome::Dropped { why: DropReason::Stale });
     let starts = w.run(&id, 10).await;
     assert_eq!(starts, [T0.plus_millis(8_000)]);
@@ -169,7 +153,7 @@ async fn tanitar_disabled_endpoint_kills_pending_delivery_without_sending() {
     e.version += 1;
     courier_app::ports::EndpointStore::update_endpoint(w.store.as_ref(), &e, v)
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     w.run(&id, 5).await;
     let d = w.delivery(&id).await;
     assert_eq!(d.status, DeliveryStatus::Failed);
@@ -294,12 +278,7 @@ async fn long_running_202_waits_for_the_receivers_report() {
     let out = w.step().await;
     assert!(matches!(out[0], StepOutcome::AwaitingCompletion { .. }), "{out:?}");
     assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Pending);
-    let req = w
-        .http
-        .requests
-        .lock()
-        .map(|r| r[0].clone())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let req = w.http.requests.lock().map(|r| r[0].clone()).unwrap();
     let token = header(&req, "webhook-completion-token").unwrap_or_default();
     let att = header(&req, "webhook-attempt-id").unwrap_or_default();
     assert!(token.starts_with(&format!("{id}.")));
@@ -537,7 +516,7 @@ async fn tanitar_unsafe_url_and_missing_secret_are_dead_before_sending() {
     e.version += 1;
     courier_app::ports::EndpointStore::update_endpoint(w.store.as_ref(), &e, v)
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     let sent_before = w.http.requests.lock().map(|r| r.len()).unwrap_or(0);
     w.run(&id, 3).await;
     assert_eq!(
@@ -677,7 +656,7 @@ async fn a_mangled_stored_payload_is_terminal_payload_unavailable_without_sendin
     d.body = "truncated{".into();
     d.body_hash = None;
     d.version += 1;
-    w.store.update_delivery(&d, v).await.unwrap_or_else(|e| panic!("{e}"));
+    w.store.update_delivery(&d, v).await.unwrap();
     w.run(&id, 3).await;
     let d = w.delivery(&id).await;
     assert_eq!(
@@ -917,7 +896,7 @@ async fn a_second_copy_of_a_redelivery_is_refused_while_the_first_is_in_flight()
         http.release.notify_one();
         second
     });
-    let second = second.unwrap_or_else(|e| panic!("{e}"));
+    let second = second.unwrap();
     assert_eq!(
         second,
         StepOutcome::Dropped {
@@ -1070,7 +1049,7 @@ async fn a_body_that_is_not_the_one_its_hash_names_is_never_sent() {
     let v = d.version;
     d.body_hash = Some(courier_app::domain::shared_body::hash("something else"));
     d.version += 1;
-    w.store.update_delivery(&d, v).await.unwrap_or_else(|e| panic!("{e}"));
+    w.store.update_delivery(&d, v).await.unwrap();
     w.run(&id, 3).await;
     let d = w.delivery(&id).await;
     assert_eq!(
@@ -1090,8 +1069,8 @@ async fn sent_ahead(
     Vec<courier_app::domain::model::Delivery>,
 ) {
     use courier_app::ingest::{NewEvent, build, send_ahead};
-    let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
-    let id = EndpointId::parse(ep).unwrap_or_else(|e| panic!("{e}"));
+    let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("tenant id");
+    let id = EndpointId::parse(ep).expect("endpoint id");
     let endpoint = w
         .store
         .get_endpoint(&tenant, &id)
@@ -1164,10 +1143,7 @@ async fn a_first_message_sent_ahead_of_its_write_is_looked_at_again_and_sent_onc
         (waiting.len(), waiting[0].visible_at, waiting[0].message.not_before),
         (1, until, T0)
     );
-    w.store
-        .create_event(&event, &deliveries)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    w.store.create_event(&event, &deliveries).await.unwrap();
     // No due-index entry: the message on the queue is what moves it on.
     let overdue = courier_app::ports::OverdueIndex::overdue(w.store.as_ref(), T0.plus_secs(3_600), 10).await;
     assert_eq!(overdue.ok(), Some(vec![]));

@@ -1,10 +1,10 @@
 //! Smaller holes in the safety nets, each shown through a public seam: a bad
 //! completion token makes the table write nothing.
 
-mod common;
+use crate::common;
 
+use crate::common::{World, raw, status};
 use async_trait::async_trait;
-use common::{World, raw, status};
 use courier_app::domain::model::IdempotencyRecord;
 use courier_app::ports::{IdempotencyStore, PortResult};
 use serde_json::json;
@@ -87,8 +87,8 @@ async fn an_occurrence_marker_gets_a_ttl() {
     )
     .await;
     assert_eq!(s, 201, "{b}");
-    let id = ScheduleId::parse(b["id"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
-    let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
+    let id = ScheduleId::parse(b["id"].as_str().unwrap_or_default()).unwrap();
+    let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
     let firer = ScheduleFirer {
         schedules: w.schedules.clone(),
         endpoints: w.store.clone(),
@@ -113,13 +113,9 @@ async fn an_occurrence_marker_gets_a_ttl() {
             planned_at: planned,
         })
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     assert!(matches!(fired, FireOutcome::Created(_)), "{fired:?}");
-    let stored = w
-        .schedules
-        .list_occurrences(&tenant, &id, None, 10)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let stored = w.schedules.list_occurrences(&tenant, &id, None, 10).await.unwrap();
     let want = planned.plus_millis(300).millis() / 1000 + 35 * 86_400;
     assert_eq!(
         stored.items.iter().map(|o| o.expires_at).collect::<Vec<_>>(),

@@ -3,9 +3,7 @@
 //! message the port is given (signed as a webhook is), and each AWS answer judged
 //! by the endpoint's policy as the HTTP status it means.
 
-mod common;
-
-use common::{World, status};
+use crate::common::{World, status};
 use courier_app::domain::model::DeliveryStatus;
 use courier_core::ids::DeliveryId;
 use courier_core::outcome::{AttemptOutcome, DestinationAnswer, ResponseSummary};

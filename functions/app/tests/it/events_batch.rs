@@ -4,10 +4,8 @@
 //! failed sent again after its write, and one that fails both times handled as a
 //! failed single send (its delivery marked dead-lettered, its entry a 503).
 
-mod common;
-
+use crate::common::{KEY, T0, World, raw, status};
 use async_trait::async_trait;
-use common::{KEY, T0, World, raw, status};
 use courier_app::domain::message::QueueMessage;
 use courier_app::ports::OverdueIndex;
 use courier_app::ports::{PortError, PortResult, Queue};
@@ -21,7 +19,7 @@ async fn batch(w: &World, body: &Value) -> (u16, Value) {
 }
 
 fn delivery_id(result: &Value) -> DeliveryId {
-    DeliveryId::parse(result["deliveries"][0]["id"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"))
+    DeliveryId::parse(result["deliveries"][0]["id"].as_str().unwrap_or_default()).expect("delivery id in the answer")
 }
 
 #[tokio::test]
@@ -206,11 +204,7 @@ async fn first_messages_go_ahead_in_one_send_batch_and_one_that_failed_goes_afte
     let d = w.delivery(&again).await;
     assert_eq!((d.status.as_str(), d.dead_lettered_at), ("pending", None));
     // Only the one not sent ahead has a due-index entry.
-    let due = w
-        .store
-        .overdue(T0.plus_secs(3_600), 10)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let due = w.store.overdue(T0.plus_secs(3_600), 10).await.unwrap();
     assert_eq!(due, vec![again.clone()]);
     // Each delivered once.
     assert_eq!(w.step().await.len(), 3);
