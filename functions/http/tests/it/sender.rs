@@ -2,9 +2,7 @@
 //! timeouts, hang-ups, refused ports, DNS and TLS failures, and SSRF refusals.
 //! Network traffic stays on loopback (and the `.invalid` TLD, which never resolves).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use courier_app::ports::HttpSender;
 use courier_core::outcome::{AttemptOutcome, PreSendFailure, ResponseSummary, TransportFailure};
 use std::time::{Duration, Instant};

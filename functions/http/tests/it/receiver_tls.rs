@@ -2,9 +2,7 @@
 //! for a client certificate signed by a test CA, one whose server certificate a
 //! private CA signed. Certificates: tests/fixtures/README.md.
 
-mod common;
-
-use common::{WAIT, bind, read_request, response};
+use crate::common::{WAIT, bind, read_request, response};
 use courier_app::domain::connection::{ReceiverConnection, TlsRequest};
 use courier_app::ports::{HttpSender, OutboundRequest};
 use courier_core::outcome::{AttemptOutcome, TransportFailure};
@@ -15,13 +13,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::io::AsyncWriteExt;
 
-const CA: &str = include_str!("fixtures/test-ca.crt");
-const SERVER_CERT: &str = include_str!("fixtures/ca-signed-server.crt");
-const SERVER_KEY: &str = include_str!("fixtures/ca-signed-server.key");
-const CLIENT_CERT: &str = include_str!("fixtures/ca-signed-client.crt");
-const CLIENT_KEY: &str = include_str!("fixtures/ca-signed-client.key");
-const SELF_SIGNED_CERT: &str = include_str!("fixtures/localhost.crt");
-const SELF_SIGNED_KEY: &str = include_str!("fixtures/localhost.key");
+const CA: &str = include_str!("../fixtures/test-ca.crt");
+const SERVER_CERT: &str = include_str!("../fixtures/ca-signed-server.crt");
+const SERVER_KEY: &str = include_str!("../fixtures/ca-signed-server.key");
+const CLIENT_CERT: &str = include_str!("../fixtures/ca-signed-client.crt");
+const CLIENT_KEY: &str = include_str!("../fixtures/ca-signed-client.key");
+const SELF_SIGNED_CERT: &str = include_str!("../fixtures/localhost.crt");
+const SELF_SIGNED_KEY: &str = include_str!("../fixtures/localhost.key");
 
 /// Handshakes completed and requests answered.
 #[derive(Default)]

@@ -3,8 +3,6 @@
 //! hang up, stream forever). Every accept, read and write loop is bounded in time
 //! and count.
 
-#![allow(dead_code)] // each test binary uses a different subset
-
 use courier_app::ports::OutboundRequest;
 use courier_http::{AdmissionPolicy, ReqwestSender, SenderOptions};
 use std::net::SocketAddr;
@@ -142,8 +140,8 @@ pub async fn serve_once(response: Vec<u8>) -> (String, SocketAddr, tokio::task::
 
 /// A self-signed certificate for `localhost` (P-256, valid until 2126) and its key:
 /// a receiver whose certificate no public root vouches for.
-pub const LOCALHOST_CERT: &str = include_str!("../fixtures/localhost.crt");
-const LOCALHOST_KEY: &str = include_str!("../fixtures/localhost.key");
+pub const LOCALHOST_CERT: &str = include_str!("../../fixtures/localhost.crt");
+const LOCALHOST_KEY: &str = include_str!("../../fixtures/localhost.key");
 
 /// [`serve_once`] over TLS with [`LOCALHOST_CERT`]. The URL is
 /// `https://localhost:<port>/hook`. The task ends with what was received, or with

@@ -3,10 +3,10 @@
 //! issues expiring tokens, and a receiver that takes only the bearer tokens that
 //! server issued and has not expired. The sender's clock is a manual one.
 
-mod common;
+use crate::common;
 
+use crate::common::{WAIT, accept, bind, read_request, response};
 use base64::Engine as _;
-use common::{WAIT, accept, bind, read_request, response};
 use courier_app::domain::connection::{OAuthRequest, ReceiverConnection};
 use courier_app::domain::connectivity::ClientAuth;
 use courier_app::ports::{Clock, HttpSender, OutboundRequest};
