@@ -127,16 +127,16 @@ mod tests {
             .enumerate()
             .map(|(i, b)| serde_json::json!({"messageId": format!("m{i}"), "body": b, "eventSourceARN": arn}))
             .collect();
-        serde_json::from_value(serde_json::json!({ "Records": records })).unwrap_or_else(|e| panic!("{e}"))
+        serde_json::from_value(serde_json::json!({ "Records": records })).unwrap()
     }
 
     #[test]
     fn an_invocation_is_a_task_or_an_sqs_batch() {
-        let task: Invocation = serde_json::from_str(r#"{"task":"reconcile"}"#).unwrap_or_else(|e| panic!("{e}"));
+        let task: Invocation = serde_json::from_str(r#"{"task":"reconcile"}"#).unwrap();
         assert!(matches!(task, Invocation::Task(TaskEvent { task: Task::Reconcile })));
         let batch: Invocation =
             serde_json::from_str(r#"{"Records":[{"messageId":"a","body":"{}","eventSourceARN":"arn:aws:sqs:r:1:q"}]}"#)
-                .unwrap_or_else(|e| panic!("{e}"));
+                .unwrap();
         match batch {
             Invocation::Sqs(e) => assert_eq!(e.records.len(), 1),
             other => panic!("expected a batch, got {other:?}"),
@@ -166,10 +166,7 @@ mod tests {
         assert_eq!(failed, ["m1"]);
         let sent = queue.waiting();
         assert_eq!(sent.len(), 1);
-        assert_eq!(
-            sent[0].message,
-            QueueMessage::parse(m).unwrap_or_else(|e| panic!("{e}"))
-        );
+        assert_eq!(sent[0].message, QueueMessage::parse(m).unwrap());
         assert_eq!(sent[0].delay_seconds, 0, "an overdue step goes at once");
     }
 }

@@ -101,7 +101,7 @@ fn event(bodies: &[String]) -> SqsEvent {
             })
         })
         .collect();
-    serde_json::from_value(serde_json::json!({ "Records": records })).unwrap_or_else(|e| panic!("{e}"))
+    serde_json::from_value(serde_json::json!({ "Records": records })).expect("an SQS event")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,7 +4,7 @@
 //! try, its occurrence is marked failed with the reason the occurrence list shows.
 
 // courier-app's test world; this file uses a part of it.
-#[path = "../../app/tests/it/common/mod.rs"]
+#[path = "../../../app/tests/it/common/mod.rs"]
 #[allow(dead_code)]
 mod common;
 
@@ -30,7 +30,7 @@ fn dead_letter(body: &str, receives: u32) -> SqsEvent {
         "attributes": {"ApproximateReceiveCount": receives.to_string()},
         "eventSourceARN": "arn:aws:sqs:eu-west-1:1:dlq",
     }]}))
-    .unwrap_or_else(|e| panic!("{e}"))
+    .expect("an SQS event")
 }
 
 fn failed(r: &SqsBatchResponse) -> Vec<&str> {
@@ -100,7 +100,7 @@ async fn a_dead_lettered_fan_out_step_is_resumed_and_the_fan_out_completes() {
     let worker = worker(&w);
     let first = w.queue.drain_fanout();
     assert_eq!(first.len(), 1);
-    worker.step(&first[0]).await.unwrap_or_else(|e| panic!("{e}"));
+    worker.step(&first[0]).await.unwrap();
     // The second step fails its five receives and lands in the dead-letter queue.
     let second = w.queue.drain_fanout();
     assert_eq!(second.len(), 1);
@@ -121,7 +121,7 @@ async fn a_dead_lettered_fan_out_step_is_resumed_and_the_fan_out_completes() {
     let third = w.queue.drain_fanout();
     assert_eq!(third.len(), 1);
     assert_eq!(third[0].cursor.processed, 50);
-    worker.step(&third[0]).await.unwrap_or_else(|e| panic!("{e}"));
+    worker.step(&third[0]).await.unwrap();
     assert!(w.queue.drain_fanout().is_empty());
     let (s, e) = w.call("GET", &format!("/v1/events/{event_id}"), Value::Null).await;
     assert_eq!(s, 200, "{e}");
@@ -148,11 +148,11 @@ async fn a_dead_lettered_firing_is_fired_late_or_its_occurrence_marked_failed() 
         serde_json::to_string(&FireMessage {
             kind: "schedule_fire".into(),
             v: 1,
-            tenant_id: TenantId::parse(TENANT).unwrap_or_else(|e| panic!("{e}")),
-            schedule_id: ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}")),
+            tenant_id: TenantId::parse(TENANT).unwrap(),
+            schedule_id: ScheduleId::parse(&id).unwrap(),
             planned_at: planned,
         })
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap()
     };
     let firer = firer(&w);
     let recovery = Recovery {
