@@ -133,7 +133,7 @@ async fn the_table_holds_no_plaintext_secret_after_create_rotate_and_rewrite() {
         r.header("webhook-signature").unwrap_or_default(),
     );
     for s in [&first, &second] {
-        let key = SigningSecret::parse(s).unwrap_or_else(|e| panic!("{e}"));
+        let key = SigningSecret::parse(s).unwrap();
         assert!(verify(&key, id, ts, &r.body, sig), "not signed with {s}");
     }
     h.stop().await;
@@ -150,7 +150,7 @@ async fn the_migration_seals_credentials_stored_in_the_clear() {
         )
         .await;
     assert_eq!(s, 201, "{b}");
-    let id = EndpointId::parse(b["id"].as_str().unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+    let id = EndpointId::parse(b["id"].as_str().unwrap_or_default()).unwrap();
     let store = h.stack.store.clone();
     let mut e = store
         .get_endpoint(&h.stack.tenant.id, &id)
@@ -167,10 +167,7 @@ async fn the_migration_seals_credentials_stored_in_the_clear() {
     }];
     let version = e.version;
     e.version += 1;
-    store
-        .update_endpoint(&e, version)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    store.update_endpoint(&e, version).await.unwrap();
     let items = raw_items(&h).await;
     assert!(items.contains("k-v1-plain") && items.contains("whsec_MfKQ9r8"));
     let report = seal_stored(
@@ -180,7 +177,7 @@ async fn the_migration_seals_credentials_stored_in_the_clear() {
         |_| {},
     )
     .await
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     assert_eq!((report.sealed, report.next_cursor), (1, None));
     let items = raw_items(&h).await;
     assert!(
@@ -194,7 +191,7 @@ async fn the_migration_seals_credentials_stored_in_the_clear() {
         |_| {},
     )
     .await
-    .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap();
     assert_eq!(again.sealed, 0);
     h.stop().await;
 }

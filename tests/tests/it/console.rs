@@ -326,11 +326,7 @@ async fn operator_finds_a_failing_delivery_reads_its_remediation_and_redelivers_
         "none"
     );
     // An unknown key is refused on the login page.
-    b.wait_for("#api-key")
-        .await
-        .send_keys("ck_not_a_key")
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    b.wait_for("#api-key").await.send_keys("ck_not_a_key").await.unwrap();
     b.click("#login").await;
     assert_eq!(
         b.wait_text("#login-error", "not known").await,
@@ -720,7 +716,7 @@ async fn create_schedule(h: &Harness, key: &str, body: Value) -> Value {
         .await
         .unwrap_or_else(|e| panic!("create schedule: {e}"));
     assert_eq!(resp.status().as_u16(), 201);
-    resp.json().await.unwrap_or_else(|e| panic!("{e}"))
+    resp.json().await.expect("the created schedule as JSON")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -784,7 +780,7 @@ async fn operator_follows_a_schedules_occurrences_pauses_resumes_and_deletes_it(
 
     // The stored payload is lost: the next occurrences show payload_unavailable and
     // what to do about it.
-    let sid = courier_core::ids::ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}"));
+    let sid = courier_core::ids::ScheduleId::parse(&id).unwrap();
     let mut stored = h
         .stack
         .store
@@ -799,7 +795,7 @@ async fn operator_follows_a_schedules_occurrences_pauses_resumes_and_deletes_it(
         .store
         .update_schedule(&stored, stored.version - 1)
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     let mut broken = false;
     // Bounded: 100 polls of 100 ms, then refreshes of the page's list.
     for _ in 0..100 {
@@ -1125,7 +1121,7 @@ async fn a_portal_customer_adds_an_endpoint_and_follows_its_deliveries_on_its_ow
             vec![json!(secret)],
         )
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     assert_eq!(leaked, json!(false), "the secret is still in the page");
 
     // A test event, delivered and signed with that secret, appears in the log.
@@ -1138,7 +1134,7 @@ async fn a_portal_customer_adds_an_endpoint_and_follows_its_deliveries_on_its_ow
     assert_eq!(got.len(), 1);
     let r = &got[0];
     let ts: i64 = r.header("webhook-timestamp").and_then(|t| t.parse().ok()).unwrap_or(-1);
-    let key = SigningSecret::parse(&secret).unwrap_or_else(|e| panic!("{e}"));
+    let key = SigningSecret::parse(&secret).unwrap();
     let webhook_id = h.delivery(&test_delivery).await["webhookId"]
         .as_str()
         .unwrap_or_default()
@@ -1211,7 +1207,7 @@ async fn a_portal_customer_adds_an_endpoint_and_follows_its_deliveries_on_its_ow
             vec![json!(created)],
         )
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     b.set_value("#range-since", since.as_str().unwrap_or_default()).await;
     b.click("#replay-range").await;
     let replayed = b.wait_text("#replay-range + span", "sent again.").await;

@@ -194,8 +194,7 @@ async fn a_stepped_fan_out_survives_a_crashed_step_with_no_duplicate() {
             writes.spawn(async move { store.put_unindexed_endpoint(&e).await });
         }
         while let Some(r) = writes.join_next().await {
-            r.unwrap_or_else(|e| panic!("{e}"))
-                .unwrap_or_else(|e| panic!("write endpoint: {e}"));
+            r.unwrap().unwrap_or_else(|e| panic!("write endpoint: {e}"));
         }
     }
     eprintln!("{N} endpoints written after {:?}", started.elapsed());
@@ -316,8 +315,7 @@ async fn an_endpoint_gone_with_410_is_told_to_the_operations_endpoint() {
     let settled = h.settled(&dlv, SETTLE).await;
     assert_eq!(settled["status"], "failed", "{settled}");
     let got = ops.wait_for(2, SETTLE).await;
-    let secret = courier_core::signing::SigningSecret::parse(watcher["secret"].as_str().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let secret = courier_core::signing::SigningSecret::parse(watcher["secret"].as_str().unwrap_or_default()).unwrap();
     let mut told: Vec<(String, Value)> = Vec::new();
     for r in &got {
         let ts: i64 = r.header("webhook-timestamp").and_then(|t| t.parse().ok()).unwrap_or(-1);

@@ -46,7 +46,7 @@ async fn first_attempt_succeeds_with_a_verifiable_signature() {
     assert_eq!(attempts[0]["diagnostic"], "delivered");
     assert_eq!(attempts[0]["responseStatus"], 204);
     let ts: i64 = r.header("webhook-timestamp").and_then(|t| t.parse().ok()).unwrap_or(-1);
-    let secret = SigningSecret::parse(&secret).unwrap_or_else(|e| panic!("{e}"));
+    let secret = SigningSecret::parse(&secret).unwrap();
     assert!(
         verify(&secret, &id, ts, &r.body, r.header("webhook-signature").unwrap_or("")),
         "signature must verify"
@@ -238,9 +238,9 @@ async fn duplicate_queue_message_sends_nothing_twice() {
     let id = h.event(&ep, json!({})).await;
     let dup = QueueMessage {
         v: 1,
-        delivery_id: DeliveryId::parse(&id).unwrap_or_else(|e| panic!("{e}")),
+        delivery_id: DeliveryId::parse(&id).unwrap(),
         tenant_id: h.stack.tenant.id.clone(),
-        endpoint_id: EndpointId::parse(&ep).unwrap_or_else(|e| panic!("{e}")),
+        endpoint_id: EndpointId::parse(&ep).unwrap(),
         attempt: 1,
         not_before: courier_core::Timestamp(0),
         trigger: Trigger::Initial,
@@ -258,8 +258,8 @@ async fn duplicate_queue_message_sends_nothing_twice() {
         1,
         "attempt 1 is in flight"
     );
-    h.stack.queue.send(&dup, 0).await.unwrap_or_else(|e| panic!("{e}"));
-    h.stack.queue.send(&dup, 1).await.unwrap_or_else(|e| panic!("{e}"));
+    h.stack.queue.send(&dup, 0).await.unwrap();
+    h.stack.queue.send(&dup, 1).await.unwrap();
     let d = h.settled(&id, SETTLE).await;
     assert_eq!(d["status"], "succeeded");
     tokio::time::sleep(Duration::from_secs(3)).await;

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 /// What one webhook carried: its planned instant, its event id and its data.
 fn envelope(r: &Received) -> (i64, String, Value) {
-    let v: Value = serde_json::from_slice(&r.body).unwrap_or_else(|e| panic!("{e}"));
+    let v: Value = serde_json::from_slice(&r.body).expect("a webhook body in JSON");
     (
         ms(&v["plannedAt"]),
         v["id"].as_str().unwrap_or_default().to_owned(),
@@ -72,14 +72,14 @@ async fn a_short_rate_schedule_fires_on_time_once_per_instant_and_follows_replac
             .json(&body)
             .send()
     };
-    let resp = create("e2e-1", body.clone()).await.unwrap_or_else(|e| panic!("{e}"));
+    let resp = create("e2e-1", body.clone()).await.unwrap();
     assert_eq!(resp.status().as_u16(), 201);
-    let created: Value = resp.json().await.unwrap_or_else(|e| panic!("{e}"));
+    let created: Value = resp.json().await.unwrap();
     let id = created["id"].as_str().unwrap_or_default().to_owned();
     // The same key and body: the same schedule, not a second one.
     let again: Value = create("e2e-1", body.clone())
         .await
-        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap()
         .json()
         .await
         .unwrap_or_default();
@@ -104,11 +104,11 @@ async fn a_short_rate_schedule_fires_on_time_once_per_instant_and_follows_replac
     }
 
     // A duplicate firing (Scheduler delivers at least once) finds the occurrence.
-    let sid = ScheduleId::parse(&id).unwrap_or_else(|e| panic!("{e}"));
+    let sid = ScheduleId::parse(&id).unwrap();
     let template = FireMessage::template(&h.stack.tenant.id, &sid);
     let planned0 = Timestamp::from_millis(p0);
-    let dup = FireMessage::parse(&FireMessage::from_template(&template, planned0)).unwrap_or_else(|e| panic!("{e}"));
-    match h.stack.firer.fire(&dup).await.unwrap_or_else(|e| panic!("{e}")) {
+    let dup = FireMessage::parse(&FireMessage::from_template(&template, planned0)).unwrap();
+    match h.stack.firer.fire(&dup).await.unwrap() {
         FireOutcome::Repeated(o) => assert_eq!((o.planned_at, o.event_id.to_string()), (planned0, e0.clone())),
         other => panic!("expected the first occurrence again, got {other:?}"),
     }
@@ -116,7 +116,7 @@ async fn a_short_rate_schedule_fires_on_time_once_per_instant_and_follows_replac
         .queue
         .send_text(&FireMessage::from_template(&template, planned0))
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
 
     // Replace: the next occurrence carries the new data.
     let replaced_at = now_ms();
@@ -161,11 +161,7 @@ async fn a_short_rate_schedule_fires_on_time_once_per_instant_and_follows_replac
     let version = stored.version;
     stored.payload = None;
     stored.version = version + 1;
-    h.stack
-        .store
-        .update_schedule(&stored, version)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    h.stack.store.update_schedule(&stored, version).await.unwrap();
     let broken_at = now_ms();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let broken = loop {
@@ -239,11 +235,7 @@ async fn a_schedule_for_a_type_reaches_every_subscribed_endpoint_once_per_firing
         ScriptedReceiver::start(vec![Reply::Status(200)]).await,
         ScriptedReceiver::start(vec![Reply::Status(200)]).await,
     );
-    let (a, b, other) = (
-        a.unwrap_or_else(|e| panic!("{e}")),
-        b.unwrap_or_else(|e| panic!("{e}")),
-        other.unwrap_or_else(|e| panic!("{e}")),
-    );
+    let (a, b, other) = (a.unwrap(), b.unwrap(), other.unwrap());
     for (rx, filter) in [
         (&a, json!(["tick.*"])),
         (&b, Value::Null),
@@ -266,9 +258,9 @@ async fn a_schedule_for_a_type_reaches_every_subscribed_endpoint_once_per_firing
         .json(&json!({"type": "tick.routed", "rate": "rate(2 seconds)", "payload": {"n": 7}}))
         .send()
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
     assert_eq!(resp.status().as_u16(), 201);
-    let created: Value = resp.json().await.unwrap_or_else(|e| panic!("{e}"));
+    let created: Value = resp.json().await.unwrap();
     let id = created["id"].as_str().unwrap_or_default().to_owned();
     let got_a = a.wait_for(3, Duration::from_secs(15)).await;
     let got_b = b.wait_for(3, Duration::from_secs(15)).await;
