@@ -109,5 +109,5 @@ impl Harness {
 pub fn ms(v: &Value) -> i64 {
     courier_core::Timestamp::parse_rfc3339(v.as_str().unwrap_or_default())
         .map(|t| t.millis())
-        .unwrap_or_else(|e| panic!("{e}"))
+        .expect("an RFC 3339 time")
 }

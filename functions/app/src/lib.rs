@@ -3,7 +3,7 @@
 //! runner serve the same router). I/O only happens through the traits in
 //! [`ports`]; AWS and reqwest live in other crates.
 //!
-//! Folders by role, lower layers first (a test, `tests/layers.rs`, holds each to
+//! Folders by role, lower layers first (a test, `tests/it/layers.rs`, holds each to
 //! what it may import): [`domain`] (records and messages), [`ports`] (every trait),
 //! [`adapters`] (ports served without a cloud service), [`pipeline`] (planning a
 //! step, dead-letter marks), the use cases [`endpoints`], [`ingest`], [`fanout`],

@@ -113,7 +113,7 @@ mod tests {
     use courier_app::domain::schedule::RecurringSpec;
 
     fn t(s: &str) -> Timestamp {
-        Timestamp::parse_rfc3339(s).unwrap_or_else(|e| panic!("{e}"))
+        Timestamp::parse_rfc3339(s).unwrap()
     }
 
     fn entry(expression: &str, timezone: &str, start: Option<Timestamp>) -> RecurringEntry {

@@ -210,16 +210,16 @@ mod tests {
             Some(arn) => serde_json::json!({"messageId": "a", "body": "{}", "eventSourceARN": arn}),
             None => serde_json::json!({"messageId": "a", "body": "{}"}),
         };
-        serde_json::from_value(serde_json::json!({ "Records": [record] })).unwrap_or_else(|e| panic!("{e}"))
+        serde_json::from_value(serde_json::json!({ "Records": [record] })).unwrap()
     }
 
     #[test]
     fn an_invocation_is_a_task_or_an_sqs_batch() {
-        let task: Invocation = serde_json::from_str(r#"{"task":"reconcile"}"#).unwrap_or_else(|e| panic!("{e}"));
+        let task: Invocation = serde_json::from_str(r#"{"task":"reconcile"}"#).unwrap();
         assert!(matches!(task, Invocation::Task(TaskEvent { task: Task::Reconcile })));
         let batch: Invocation =
             serde_json::from_str(r#"{"Records":[{"messageId":"a","body":"{}","eventSourceARN":"arn:aws:sqs:r:1:q"}]}"#)
-                .unwrap_or_else(|e| panic!("{e}"));
+                .unwrap();
         match batch {
             Invocation::Sqs(e) => assert_eq!(e.records.len(), 1),
             other => panic!("expected a batch, got {other:?}"),

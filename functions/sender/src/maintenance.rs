@@ -91,7 +91,7 @@ mod tests {
             .enumerate()
             .map(|(i, b)| serde_json::json!({"messageId": format!("m{i}"), "body": b, "eventSourceARN": arn}))
             .collect();
-        serde_json::from_value(serde_json::json!({ "Records": records })).unwrap_or_else(|e| panic!("{e}"))
+        serde_json::from_value(serde_json::json!({ "Records": records })).unwrap()
     }
 
     #[tokio::test]
@@ -116,9 +116,7 @@ mod tests {
         assert_eq!(sent.len(), 1);
         assert_eq!(
             sent[0].message,
-            Message::parse(m)
-                .and_then(Message::into_delivery)
-                .unwrap_or_else(|e| panic!("{e}"))
+            Message::parse(m).and_then(Message::into_delivery).unwrap()
         );
         assert_eq!(sent[0].delay_seconds, 0, "an overdue step goes at once");
     }

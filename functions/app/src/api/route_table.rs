@@ -9,7 +9,7 @@ pub struct Route {
     /// OpenAPI path template, e.g. `/v1/endpoints/{id}/disable`.
     pub path: &'static str,
     /// Success and error statuses, ascending. `docs/openapi.json` documents exactly
-    /// these (checked by `tests/openapi.rs`). 405 belongs to the path's other methods,
+    /// these (checked by `tests/it/openapi.rs`). 405 belongs to the path's other methods,
     /// so no operation lists it.
     pub statuses: &'static [u16],
 }

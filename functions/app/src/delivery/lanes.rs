@@ -242,8 +242,8 @@ mod tests {
 
     fn ids() -> (TenantId, EndpointId) {
         (
-            TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-            EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAB").unwrap_or_else(|e| panic!("{e}")),
+            TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
+            EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAB").unwrap(),
         )
     }
 
@@ -326,12 +326,12 @@ mod tests {
         let t = ids().0;
         let now = Timestamp(1_000_000);
         for n in 0..super::MAX_TRACKED_ENDPOINTS {
-            let e = EndpointId::parse(&format!("ep_01J{n:023}")).unwrap_or_else(|e| panic!("{e}"));
+            let e = EndpointId::parse(&format!("ep_01J{n:023}")).unwrap();
             // A fast attempt leaves an idle entry behind.
             lanes.observe(&t, &e, 10, false, now);
         }
         assert_eq!(lanes.tracked(), super::MAX_TRACKED_ENDPOINTS);
-        let slow = EndpointId::parse("ep_01JZZZZZZZZZZZZZZZZZZZZZZZ").unwrap_or_else(|e| panic!("{e}"));
+        let slow = EndpointId::parse("ep_01JZZZZZZZZZZZZZZZZZZZZZZZ").unwrap();
         lanes.observe(&t, &slow, 0, true, now);
         assert_eq!(lanes.tracked(), 1, "the idle ones made room");
     }

@@ -259,11 +259,11 @@ mod tests {
 
     fn delivery(status: DeliveryStatus) -> Delivery {
         Delivery {
-            id: DeliveryId::parse("dlv_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-            tenant_id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-            event_id: EventId::parse("evt_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-            endpoint_id: EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
-            webhook_id: DeliveryId::parse("dlv_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
+            id: DeliveryId::parse("dlv_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
+            tenant_id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
+            event_id: EventId::parse("evt_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
+            endpoint_id: EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
+            webhook_id: DeliveryId::parse("dlv_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
             status,
             dead_reason: None,
             trigger: Trigger::Initial,
@@ -294,7 +294,7 @@ mod tests {
     fn attempted(state: &'static str, status: DeliveryStatus, duration_ms: u64, started_ms: i64) -> StepOutcome {
         let d = delivery(status);
         let attempt = Attempt {
-            id: AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}")),
+            id: AttemptId::parse("att_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap(),
             delivery_id: d.id.clone(),
             tenant_id: d.tenant_id.clone(),
             number: 1,

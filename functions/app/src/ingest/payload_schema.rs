@@ -163,7 +163,7 @@ mod tests {
     use serde_json::json;
 
     fn tenant() -> TenantId {
-        TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"))
+        TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap()
     }
 
     fn ty(schema: Option<Value>, updated: i64) -> EventType {

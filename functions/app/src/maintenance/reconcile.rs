@@ -229,15 +229,15 @@ mod tests {
     }
 
     fn dlv(last: char) -> DeliveryId {
-        DeliveryId::parse(&format!("dlv_{}", body(last))).unwrap_or_else(|e| panic!("{e}"))
+        DeliveryId::parse(&format!("dlv_{}", body(last))).unwrap()
     }
 
     fn delivery(last: char, due: i64) -> Delivery {
         Delivery {
             id: dlv(last),
-            tenant_id: TenantId::parse(&format!("ten_{}", body('T'))).unwrap_or_else(|e| panic!("{e}")),
-            event_id: EventId::parse(&format!("evt_{}", body('E'))).unwrap_or_else(|e| panic!("{e}")),
-            endpoint_id: EndpointId::parse(&format!("ep_{}", body('P'))).unwrap_or_else(|e| panic!("{e}")),
+            tenant_id: TenantId::parse(&format!("ten_{}", body('T'))).unwrap(),
+            event_id: EventId::parse(&format!("evt_{}", body('E'))).unwrap(),
+            endpoint_id: EndpointId::parse(&format!("ep_{}", body('P'))).unwrap(),
             webhook_id: dlv(last),
             status: DeliveryStatus::Retrying,
             dead_reason: None,
@@ -267,7 +267,7 @@ mod tests {
     }
 
     fn att(last: char) -> AttemptId {
-        AttemptId::parse(&format!("att_{}", body(last))).unwrap_or_else(|e| panic!("{e}"))
+        AttemptId::parse(&format!("att_{}", body(last))).unwrap()
     }
 
     struct World {

@@ -89,8 +89,8 @@ mod tests {
 
     #[test]
     fn a_batch_adds_up_per_endpoint_and_minute() {
-        let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
-        let ep = EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap_or_else(|e| panic!("{e}"));
+        let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
+        let ep = EndpointId::parse("ep_01JAAAAAAAAAAAAAAAAAAAAAAA").unwrap();
         let tally = |at: i64, streak| {
             let mut counts = StatsCounts::default();
             counts.attempts[1] = 1;

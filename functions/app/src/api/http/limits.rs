@@ -1,5 +1,5 @@
 //! Every limit the API enforces, in one place. docs/openapi.json states each of them
-//! (tests/openapi.rs checks the document against these values).
+//! (tests/it/openapi.rs checks the document against these values).
 
 /// Most a request body may be; anything longer is refused with 413 before parsing.
 pub const MAX_BODY_BYTES: usize = 320 * 1024;

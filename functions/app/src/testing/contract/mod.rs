@@ -1,6 +1,6 @@
 //! The port contract suite: one set of exact-value checks that every store, queue
 //! and timer implementation must pass, the in-memory fakes
-//! (`tests/contract_memory.rs`) and the AWS adapters against the emulator
+//! (`tests/it/contract_memory.rs`) and the AWS adapters against the emulator
 //! (`courier-aws`'s `tests/contract_aws.rs`) alike. If a fake and its adapter ever
 //! disagree, one of them is wrong, and this suite is where that shows.
 //!
