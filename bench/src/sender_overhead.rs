@@ -41,9 +41,9 @@ use std::time::{Duration, Instant};
 /// SQS hands Lambda up to 10 messages per batch (template.yaml: BatchSize 10).
 pub const BATCH_SIZE: usize = 10;
 /// Below this sender / bare throughput the table flags section 1. Runs on a shared
-/// two-core machine read 0.61-0.93 for the same code, so only a drop well below
-/// that spread says the sender itself got slower.
-pub const GUARD_RATIO: f64 = 0.7;
+/// two-core machine read 0.61-0.93 for the same code, so the guard sits at the
+/// bottom of that spread: a median below it says the sender itself got slower.
+pub const GUARD_RATIO: f64 = 0.6;
 const API_KEY: &str = "ck_bench_sender_overhead";
 
 #[derive(Debug, Clone)]

@@ -1,8 +1,8 @@
 //! `LazyClient`: an SDK client built the first time it is used, not when its
-//! adapter is. Building a client costs a cold start about 0.1 ms per service (each
-//! SDK crate parses its endpoint-partition table and compiles its region patterns),
-//! and the sender's usual path (first attempt succeeds) never touches SQS or
-//! Scheduler: those clients wait until the first retry, and are built once.
+//! adapter is. Building a client takes cold-start time (each SDK crate parses its
+//! endpoint-partition table and compiles its region patterns), and the sender's usual
+//! path (first attempt succeeds) never touches SQS or Scheduler: those clients wait
+//! until the first retry, and are built once.
 
 use std::sync::{Arc, OnceLock};
 

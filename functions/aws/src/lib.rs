@@ -195,8 +195,8 @@ pub async fn aws_config_from_env() -> Result<aws_config::SdkConfig, NoHttpClient
         loader = loader.credentials_provider(aws_config::environment::EnvironmentVariableCredentialsProvider::new());
     }
     // The default region chain asks the environment first too, but building it also
-    // builds an instance-metadata client (about 0.2 ms of a cold start) that a
-    // region from the environment (always there on Lambda) never lets it use.
+    // builds an instance-metadata client (cold-start time) that a region from the
+    // environment (always there on Lambda) never lets it use.
     if let Some(region) = env_region(|name| std::env::var(name).ok()) {
         loader = loader.region(aws_config::Region::new(region));
     }

@@ -236,10 +236,9 @@ pub fn lambda_command(bin: impl AsRef<Path>, runtime_api: &str) -> Command {
 /// The environment Lambda gives a Courier function polling `runtime_api`: its
 /// settings, a region, static dummy credentials, and no instance metadata. Used as
 /// the whole environment ([`lambda_command`]), it has no `HOME`, as on Lambda, so the
-/// SDK's default `~/.aws` files do not resolve to the host's. (Pointing
-/// `AWS_CONFIG_FILE` at a missing file instead, as this once did, made the SDK log
-/// two warnings at every start that a real Lambda never logs, in the init time
-/// section 4 of the bench measures.)
+/// SDK's default `~/.aws` files do not resolve to the host's (pointing
+/// `AWS_CONFIG_FILE` at a missing file instead makes the SDK log warnings at every
+/// start that a real Lambda never logs).
 pub fn lambda_env(runtime_api: &str) -> [(&'static str, String); 20] {
     [
         ("AWS_LAMBDA_RUNTIME_API", runtime_api.to_owned()),

@@ -3,7 +3,7 @@
 //! only to addresses that pass the SSRF check, bounds the whole attempt by the
 //! request's timeout and reads at most `read_limit` body bytes.
 
-use crate::admission::{AdmissionError, AdmissionPolicy, AllowedPorts, check_url};
+use crate::admission::{AdmissionPolicy, AllowedPorts, check_url};
 use crate::client_cache::{BoundedCache, cache_key};
 use crate::endpoint_tls::{EndpointTlsError, client_config_for};
 use crate::failure::outcome_of;
@@ -12,7 +12,7 @@ use crate::resolver::CheckedResolver;
 use async_trait::async_trait;
 use bytes::Bytes;
 use courier_app::domain::connection::{OAuthRequest, ReceiverConnection, TlsRequest};
-use courier_app::ports::{Clock, HeaderText, HttpSender, OutboundHeader, OutboundRequest, SendResult};
+use courier_app::ports::{Clock, HttpSender, OutboundHeader, OutboundRequest, SendResult};
 use courier_core::outcome::{AttemptOutcome, PreSendFailure, READ_HEADERS, ResponseSummary, TransportFailure};
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use std::net::SocketAddr;
@@ -199,14 +199,8 @@ impl ReqwestSender {
     /// The sender with explicit options, failing when the client cannot be built
     /// (TLS backend initialisation): preferable at startup.
     pub fn try_new(options: SenderOptions) -> Result<Self, SenderBuildError> {
-        // reqwest's connector keeps the client's user agent and is cloned for every
-        // request: the default name as a static value makes that clone a copy of a
-        // pointer, not a count kept in shared memory.
-        let user_agent = match constant_value(&options.user_agent) {
-            Some(shared) => shared,
-            None => HeaderValue::from_str(&options.user_agent)
-                .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?,
-        };
+        let user_agent = HeaderValue::from_str(&options.user_agent)
+            .map_err(|_| SenderBuildError::UserAgent(options.user_agent.clone()))?;
         // The process's one TLS configuration (public roots compiled in), shared
         // with the AWS SDK's client (see `crate::tls`); a configuration of its own
         // when the deployment trusts a private CA for its receivers.
@@ -282,7 +276,7 @@ impl ReqwestSender {
         // The URL is re-admitted at every attempt: the deployment's rules may have
         // tightened since the endpoint was stored, and IP-literal hosts never reach
         // the resolver, so this is where they are checked.
-        let url = match admitted(&request.url, self.admission) {
+        let url = match check_url(&request.url, self.admission) {
             Ok(url) => url,
             Err(reason) => {
                 tracing::info!(error = %reason, "endpoint URL no longer passes admission; not sending");
@@ -311,8 +305,7 @@ impl ReqwestSender {
         };
         let timeout = Duration::from_millis(request.timeout_ms.max(1));
         // One deadline bounds the whole attempt: token fetches, connecting, sending
-        // and the body read (reqwest's own per-request timeout would start later,
-        // so it could never fire first, yet costs a boxed timer per attempt).
+        // and the body read (reqwest's own per-request timeout would start later).
         let deadline = tokio::time::Instant::from_std(started) + timeout;
         let exchange = Exchange {
             url,
@@ -391,7 +384,7 @@ impl ReqwestSender {
         oauth: &OAuthRequest,
         deadline: tokio::time::Instant,
     ) -> Result<(HeaderValue, Option<Duration>), AttemptOutcome> {
-        let url = match admitted(&oauth.token_url, self.admission) {
+        let url = match check_url(&oauth.token_url, self.admission) {
             Ok(url) => url,
             Err(reason) => {
                 tracing::info!(error = %reason, "token URL no longer passes admission; not sending");
@@ -471,10 +464,8 @@ impl HttpSender for ReqwestSender {
     }
 }
 
-/// reqwest's retry policy for a client that never retries. `retry::never()` alone
-/// still lets reqwest copy every request (headers, URI, body handle) in case it
-/// retries, and drop the copy unused: a header map's worth of allocations per
-/// request. A limit of zero retries makes reqwest skip the copy.
+/// reqwest's retry policy for a client that never retries. The zero limit also
+/// spares copying each request in case of a retry that never comes.
 pub fn no_retries() -> reqwest::retry::Builder {
     reqwest::retry::never().max_retries_per_request(0)
 }
@@ -488,76 +479,26 @@ fn sending_policy(allow_private: bool) -> AdmissionPolicy {
     }
 }
 
-thread_local! {
-    /// The last URL this thread admitted, and under which policy: a batch's attempts
-    /// mostly go to one endpoint, and parsing the URL again costs more than the rest
-    /// of preparing the request.
-    static LAST_ADMITTED: std::cell::RefCell<Option<(String, AdmissionPolicy, Url)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// [`check_url`], remembered for the last URL: its result depends on the URL text
-/// and the policy alone (names are checked again at every connection, by the
-/// resolver).
-fn admitted(url: &str, policy: AdmissionPolicy) -> Result<Url, AdmissionError> {
-    let hit = LAST_ADMITTED.with_borrow(|last| {
-        last.as_ref()
-            .filter(|(text, p, _)| text == url && *p == policy)
-            .map(|(_, _, parsed)| parsed.clone())
-    });
-    if let Some(parsed) = hit {
-        return Ok(parsed);
-    }
-    let parsed = check_url(url, policy)?;
-    LAST_ADMITTED.set(Some((url.to_owned(), policy, parsed.clone())));
-    Ok(parsed)
-}
-
-/// Names every attempt carries, as static `HeaderName`s: parsing them from text would
-/// look each one up again (or copy it into a fresh allocation) on every attempt.
-static ATTEMPT_HEADER_NAMES: [HeaderName; 7] = [
-    HeaderName::from_static("content-type"),
-    HeaderName::from_static("user-agent"),
-    HeaderName::from_static("webhook-id"),
-    HeaderName::from_static("webhook-timestamp"),
-    HeaderName::from_static("webhook-signature"),
-    HeaderName::from_static("webhook-attempt"),
-    HeaderName::from_static("webhook-attempt-id"),
-];
-
 /// The value if it is visible ASCII and tabs only (`HeaderValue`'s own checks would
-/// also pass other bytes). The value's bytes are shared, never copied: static text
-/// stays static, and a slice of the attempt's buffer counts a reference.
-fn header_value(value: HeaderText) -> Option<HeaderValue> {
-    if !value.as_bytes().iter().all(|&b| b == b'\t' || (32..127).contains(&b)) {
+/// also pass other bytes).
+fn header_value(value: &str) -> Option<HeaderValue> {
+    if !value.bytes().all(|b| b == b'\t' || (32..127).contains(&b)) {
         return None;
     }
-    HeaderValue::from_maybe_shared(value.into_bytes()).ok()
-}
-
-/// The shared static value for `text`, when it is the default user agent.
-fn constant_value(text: &str) -> Option<HeaderValue> {
-    (text == courier_app::delivery::USER_AGENT).then(|| HeaderValue::from_static(courier_app::delivery::USER_AGENT))
-}
-
-fn header_name(name: &str) -> Option<HeaderName> {
-    match ATTEMPT_HEADER_NAMES.iter().find(|known| known.as_str() == name) {
-        Some(known) => Some(known.clone()),
-        None => HeaderName::from_bytes(name.as_bytes()).ok(),
-    }
+    HeaderValue::from_str(value).ok()
 }
 
 /// The outbound headers, or the name of the first one that is not valid HTTP.
 fn request_headers(pairs: Vec<OutboundHeader>) -> Result<HeaderMap, String> {
     let mut headers = HeaderMap::with_capacity(pairs.len());
     for (name, value) in pairs {
-        let Some(header_name) = header_name(&name) else {
+        let Ok(header_name) = HeaderName::from_bytes(name.as_bytes()) else {
             return Err(name.into_owned());
         };
         if CLIENT_OWNED_HEADERS.contains(&header_name.as_str()) {
             continue;
         }
-        let Some(header_value) = header_value(value) else {
+        let Some(header_value) = header_value(&value) else {
             return Err(name.into_owned());
         };
         headers.append(header_name, header_value);
@@ -585,11 +526,11 @@ pub(crate) async fn read_capped(
             let more = match declared {
                 Some(length) => length > body.len() as u64,
                 // Chunked: only the next chunk can tell whether there is more.
-                None => !matches!(by_deadline(deadline, response.chunk()).await, Ok(Ok(None))),
+                None => !matches!(tokio::time::timeout_at(deadline, response.chunk()).await, Ok(Ok(None))),
             };
             return (body, more);
         }
-        match by_deadline(deadline, response.chunk()).await {
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
             Ok(Ok(Some(chunk))) => {
                 if chunk.is_empty() {
                     empty_chunks += 1;
@@ -613,20 +554,6 @@ pub(crate) async fn read_capped(
             }
             Err(_elapsed) => return (body, true),
         }
-    }
-}
-
-/// `future`'s output, or `Elapsed` once `deadline` passes. A future that is ready
-/// at its first poll (a small body arrives with the response's head) finishes
-/// without a timer: making one, and dropping it, would cost more than the read.
-async fn by_deadline<F: std::future::Future>(
-    deadline: tokio::time::Instant,
-    future: F,
-) -> Result<F::Output, tokio::time::error::Elapsed> {
-    let mut future = std::pin::pin!(future);
-    match std::future::poll_fn(|cx| std::task::Poll::Ready(future.as_mut().poll(cx))).await {
-        std::task::Poll::Ready(output) => Ok(output),
-        std::task::Poll::Pending => tokio::time::timeout_at(deadline, future).await,
     }
 }
 
@@ -682,43 +609,19 @@ mod tests {
         );
         // Static values are held to the same rule as the others.
         assert_eq!(
-            request_headers(vec![(Cow::Borrowed("x-ok"), HeaderText::from_static("line\nbreak"))]),
+            request_headers(vec![(Cow::Borrowed("x-ok"), Cow::Borrowed("line\nbreak"))]),
             Err("x-ok".to_owned())
         );
         assert_eq!(
-            request_headers(vec![(
-                Cow::Borrowed("content-type"),
-                HeaderText::from_static("application/json")
-            )])
-            .ok()
-            .and_then(|h| h.get("content-type").cloned()),
+            request_headers(vec![(Cow::Borrowed("content-type"), Cow::Borrowed("application/json"))])
+                .ok()
+                .and_then(|h| h.get("content-type").cloned()),
             Some(HeaderValue::from_static("application/json"))
         );
     }
 
     fn owned(name: &str, value: &str) -> OutboundHeader {
-        (Cow::Owned(name.to_owned()), HeaderText::from(value.to_owned()))
-    }
-
-    #[test]
-    fn admission_is_remembered_per_url_and_policy() {
-        let strict = AdmissionPolicy::STRICT;
-        let local = AdmissionPolicy {
-            allow_http: true,
-            allow_private: true,
-        };
-        let url = "http://127.0.0.1:8080/hook";
-        for _ in 0..2 {
-            assert!(admitted(url, local).is_ok());
-            // The same text under a stricter policy is checked again, and refused.
-            assert!(admitted(url, strict).is_err());
-        }
-        let other = "http://127.0.0.1:8080/other";
-        assert_eq!(
-            admitted(other, local).map(|u| u.to_string()).ok(),
-            Some(other.to_owned())
-        );
-        assert_eq!(admitted(url, local).map(|u| u.to_string()).ok(), Some(url.to_owned()));
+        (Cow::Owned(name.to_owned()), Cow::Owned(value.to_owned()))
     }
 
     #[test]

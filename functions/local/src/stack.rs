@@ -270,8 +270,7 @@ impl Stack {
             })
         });
         // Lambda's event source mapping starts with five pollers working batches side
-        // by side; one poller working them one after another made messages that came
-        // due together wait for each other's batches (the bench's timer lateness showed it).
+        // by side, so messages that come due together do not wait for each other's batches.
         for _ in 0..SENDER_POLLERS {
             tasks.push(tokio::spawn(poll_loop(
                 Consumer::Sender(sender.clone(), firer.clone(), slow_lane.clone().map(LaneOf::Main)),

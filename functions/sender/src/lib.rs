@@ -122,10 +122,7 @@ pub async fn handle_batch_in(
     let cache = EndpointCache::default();
     // The steps' metric samples, written as EMF documents when the batch ends.
     let emf = emf_enabled().then(|| Mutex::new(Vec::new()));
-    // Polls only the records whose I/O woke the batch (join_all of a small batch
-    // polls all ten on every wake-up), and keeps the results in record order. (A
-    // task per record measured slower: the bench's handler-alone figure rose from
-    // about 4.6 to 6.0 us per delivery.)
+    // The records run concurrently in one task, their results kept in record order.
     // Unwind safety: what a panicking step leaves behind is the cache's and the EMF
     // buffer's locks, both read as absent when poisoned, and the ports' own state,
     // which recover from a poisoned lock.
@@ -167,8 +164,6 @@ pub async fn handle_batch_in(
             }
         }
     }
-    // The message ids are moved out of the batch, which is done with: a copy would
-    // read each id's text again, long after SQS's event was parsed.
     let results: Vec<RecordResult> = caught
         .into_iter()
         .zip(event.records)

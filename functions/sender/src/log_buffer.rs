@@ -1,7 +1,6 @@
 //! Where the sender's log lines go: stdout, but gathered while a batch is worked and
 //! written in one go when it ends. On Lambda, stdout is a pipe, and a write per line
-//! cost a system call and a wake-up of the log collector for every delivery, more
-//! than the rest of the line's logging together (bench section 1 measured it).
+//! would cost a system call and a wake-up of the log collector for every delivery.
 //!
 //! Lines are still written in the order they were logged, and never later than the
 //! end of their batch: warnings and errors go out at once (after what is held, to
@@ -25,7 +24,7 @@ pub struct LogBuffer<S> {
 struct State<S> {
     sink: S,
     held: Vec<u8>,
-    /// Batches open now (the bench works several at once in one process).
+    /// Batches open now (a process may work several at once).
     open_batches: usize,
 }
 

@@ -2,9 +2,8 @@
 //! `{"timestamp":…,"level":…,"fields":{…},"span":{…,"name":…}}`, the shape of
 //! tracing-subscriber's JSON format without its span list. That format collects an
 //! event's fields into a map of JSON values, and reads each span's stored fields
-//! back from JSON text before writing them again; per delivery that was most of
-//! the logging's CPU. Here span fields are stored as JSON members once, when the
-//! span is created, and copied into each line as they are.
+//! back from JSON text before writing them again. Here span fields are stored as
+//! JSON members once, when the span is created, and copied into each line as they are.
 
 use std::fmt::{self, Write};
 use tracing::field::{Field, Visit};

@@ -12,16 +12,12 @@ use courier_sender::invocation::{Answer, Handlers, Invocation, Sources};
 use lambda_runtime::{Error, LambdaEvent, service_fn};
 use std::sync::Arc;
 
-/// mimalloc rather than glibc's malloc: per-thread free lists with no arena lock,
-/// where glibc spent about a quarter of the handler's CPU per delivery (workers
-/// freeing what another worker allocated).
+/// mimalloc rather than glibc's malloc: per-thread free lists, no arena lock.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// tokio's current-thread runtime: an instance works one batch at a time, with a
-/// share of a vCPU at this memory size. On the multi-thread runtime every response
-/// crossed threads (the connection's task woke the batch's on another worker), and
-/// the bench measured the sender's CPU per delivery 30 % higher (section 1).
+/// tokio's current-thread runtime: an instance works one batch at a time on a share
+/// of a vCPU, and no response has to cross threads to wake the batch.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Error> {
     courier_sender::init_logging();

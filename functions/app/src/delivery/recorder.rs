@@ -110,18 +110,7 @@ impl Recorder<'_> {
         &self,
         m: &QueueMessage,
         endpoint: &Endpoint,
-        delivery: Delivery,
-        done: AttemptDone,
-    ) -> Result<StepOutcome, StepError> {
-        self.finish_boxed(m, endpoint, Box::new(delivery), done).await
-    }
-
-    /// [`Recorder::finish`] for a delivery already boxed: the outcome reuses the box.
-    pub(super) async fn finish_boxed(
-        &self,
-        m: &QueueMessage,
-        endpoint: &Endpoint,
-        mut delivery: Box<Delivery>,
+        mut delivery: Delivery,
         done: AttemptDone,
     ) -> Result<StepOutcome, StepError> {
         let AttemptDone {
@@ -154,19 +143,10 @@ impl Recorder<'_> {
             &mut PortRng(self.random),
         );
         if let (Decision::AwaitCompletion { until }, Some(token)) = (decision, &completion_token) {
-            return Box::pin(self.await_completion(
-                m,
-                endpoint,
-                *delivery,
-                attempt_id,
-                started,
-                duration_ms,
-                until,
-                token,
-            ))
-            .await;
+            return self
+                .await_completion(m, endpoint, delivery, attempt_id, started, duration_ms, until, token)
+                .await;
         }
-        // Boxed before the writes, so that neither is held in this future across them.
         let attempt = Box::new(attempt_record(
             &delivery,
             attempt_id,
@@ -180,7 +160,6 @@ impl Recorder<'_> {
             &decision,
         ));
         let lost = outcome == AttemptOutcome::Lost;
-        drop(outcome);
         // The record is conditional on the claim this step holds (the delivery as
         // claimed carries it, with the token only the claimer knows).
         let expected = claim_id.as_ref().unwrap_or(attempt_id);
@@ -211,9 +190,15 @@ impl Recorder<'_> {
         self.after_record(m, endpoint, &delivery, &cls, &decision, ended)
             .await?;
         Ok(if lost {
-            StepOutcome::LostRecorded { attempt, delivery }
+            StepOutcome::LostRecorded {
+                attempt,
+                delivery: Box::new(delivery),
+            }
         } else {
-            StepOutcome::Attempted { attempt, delivery }
+            StepOutcome::Attempted {
+                attempt,
+                delivery: Box::new(delivery),
+            }
         })
     }
 
@@ -379,7 +364,7 @@ impl Recorder<'_> {
         }
         let now = self.clock.now().max(ended);
         if let Some(events) = health
-            && let Err(e) = Box::pin(self.update_health(endpoint, events, now, tell)).await
+            && let Err(e) = self.update_health(endpoint, events, now, tell).await
         {
             // Health is advisory for this delivery; the step itself is durable.
             tracing::warn!(endpoint = %endpoint.id, error = %e, "endpoint health update failed");
@@ -402,7 +387,7 @@ impl Recorder<'_> {
                 completion_check: false,
                 body: None,
             };
-            Box::pin(self.planner.plan(next, now)).await.map_err(StepError::Plan)?;
+            self.planner.plan(next, now).await.map_err(StepError::Plan)?;
         }
         Ok(())
     }

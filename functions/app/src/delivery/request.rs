@@ -5,13 +5,12 @@ use super::endpoint_cache::PreparedEndpoint;
 use super::{HEADER_ATTEMPT, HEADER_ATTEMPT_ID, USER_AGENT};
 use crate::domain::message::{QueueMessage, Trigger};
 use crate::domain::model::{Delivery, Endpoint};
-use crate::ports::{HeaderText, OutboundRequest, SharedHeaderText};
+use crate::ports::{OutboundHeader, OutboundRequest};
 use bytes::Bytes;
 use courier_core::Timestamp;
 use courier_core::ids::AttemptId;
-use courier_core::signing::{SIGNATURE_LEN, signature_header_keys_into};
+use courier_core::signing::signature_header_keys;
 use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 /// The envelope for this trigger: the stored bytes for automatic attempts, the same
@@ -66,37 +65,22 @@ pub(super) fn prepared_request(
     let body = body_for(delivery, m.trigger);
     let ts = now.millis().div_euclid(1000);
     let webhook_id = delivery.webhook_id.as_str();
-    // The attempt's own values are written into one buffer and cut from it: two
-    // allocations for the four, and copies of the request's headers count references.
-    let mut text = String::with_capacity(webhook_id.len() + 20 + SIGNATURE_LEN + attempt_id.as_str().len());
-    text.push_str(webhook_id);
-    let id_end = text.len();
-    let _ = write!(text, "{ts}");
-    let ts_end = text.len();
-    signature_header_keys_into(prepared.signing_keys(now), webhook_id, ts, &body, &mut text);
-    let signature_end = text.len();
-    text.push_str(attempt_id.as_str());
-    let end = text.len();
-    let text = SharedHeaderText::from(text);
-    // The ranges were measured around whole pushes, so they always cut cleanly.
-    let cut = |range| text.slice(range).unwrap_or_default();
-    let attempt = attempt_text(m.attempt);
-    // Room for the policy's attempt header and a completion token too.
-    let mut headers = Vec::with_capacity(9);
-    headers.extend([
+    let signature = signature_header_keys(prepared.signing_keys(now), webhook_id, ts, &body);
+    let attempt = m.attempt.to_string();
+    let mut headers: Vec<OutboundHeader> = vec![
+        (Cow::Borrowed("content-type"), Cow::Borrowed("application/json")),
+        (Cow::Borrowed("user-agent"), Cow::Borrowed(USER_AGENT)),
+        (Cow::Borrowed("webhook-id"), Cow::Owned(webhook_id.to_owned())),
+        (Cow::Borrowed("webhook-timestamp"), Cow::Owned(ts.to_string())),
+        (Cow::Borrowed("webhook-signature"), Cow::Owned(signature)),
+        (Cow::Borrowed(HEADER_ATTEMPT), Cow::Owned(attempt.clone())),
         (
-            Cow::Borrowed("content-type"),
-            HeaderText::from_static("application/json"),
+            Cow::Borrowed(HEADER_ATTEMPT_ID),
+            Cow::Owned(attempt_id.as_str().to_owned()),
         ),
-        (Cow::Borrowed("user-agent"), HeaderText::from_static(USER_AGENT)),
-        (Cow::Borrowed("webhook-id"), cut(0..id_end)),
-        (Cow::Borrowed("webhook-timestamp"), cut(id_end..ts_end)),
-        (Cow::Borrowed("webhook-signature"), cut(ts_end..signature_end)),
-        (Cow::Borrowed(HEADER_ATTEMPT), attempt.clone()),
-        (Cow::Borrowed(HEADER_ATTEMPT_ID), cut(signature_end..end)),
-    ]);
+    ];
     if let Some(h) = &endpoint.policy.attempt_header {
-        headers.push((Cow::Owned(h.clone()), attempt));
+        headers.push((Cow::Owned(h.clone()), Cow::Owned(attempt)));
     }
     // The endpoint's own, after Courier's: their names never collide (the API
     // refuses the names Courier sets).
@@ -104,7 +88,7 @@ pub(super) fn prepared_request(
     // this (`credentials_unavailable`).
     for h in &endpoint.headers {
         if let Some(value) = h.value.plain() {
-            headers.push((Cow::Owned(h.name.clone()), HeaderText::from(value.to_owned())));
+            headers.push((Cow::Owned(h.name.clone()), Cow::Owned(value.to_owned())));
         }
     }
     OutboundRequest {
@@ -114,15 +98,5 @@ pub(super) fn prepared_request(
         timeout_ms: endpoint.timeout_ms(),
         read_limit: endpoint.policy.snippet.read_bytes(),
         connection: prepared.connection.clone(),
-    }
-}
-
-/// The attempt number as header text: static for the numbers most attempts carry,
-/// so those copy nothing.
-pub(super) fn attempt_text(number: u32) -> HeaderText {
-    const SMALL: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
-    match SMALL.get(number as usize) {
-        Some(text) => HeaderText::from_static(text),
-        None => HeaderText::from(number.to_string()),
     }
 }

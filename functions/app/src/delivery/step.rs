@@ -9,8 +9,8 @@ use super::request::prepared_request;
 use super::{AttemptDone, DropReason, HEADER_COMPLETION_TOKEN, Sender, StepError, StepOutcome};
 use crate::domain::message::{QueueMessage, Trigger};
 use crate::domain::model::{ClaimRecord, Delivery, DeliverySettings, Endpoint, EndpointState};
+use crate::ports::Claim;
 use crate::ports::PortRng;
-use crate::ports::{Claim, HeaderText};
 use courier_core::Timestamp;
 use courier_core::decide::SettleReason;
 use courier_core::health::HealthStatus;
@@ -18,27 +18,6 @@ use courier_core::ids::AttemptId;
 use courier_core::outcome::{AttemptOutcome, PreSendFailure};
 use std::borrow::Cow;
 use std::sync::Arc;
-
-/// [`Claim`] with its delivery boxed (see [`Sender::handle`]).
-pub(super) enum BoxedClaim {
-    Claimed {
-        delivery: Box<Delivery>,
-        lost: Option<ClaimRecord>,
-    },
-    Refused(Option<Box<Delivery>>),
-}
-
-impl From<Claim> for BoxedClaim {
-    fn from(claim: Claim) -> Self {
-        match claim {
-            Claim::Claimed { delivery, lost } => BoxedClaim::Claimed {
-                delivery: Box::new(delivery),
-                lost,
-            },
-            Claim::Refused(d) => BoxedClaim::Refused(d.map(Box::new)),
-        }
-    }
-}
 
 impl Sender {
     pub(super) async fn endpoint(
@@ -75,23 +54,18 @@ impl Sender {
             return Err(StepError::InjectedFailure);
         }
         let now = self.clock.now();
-        // The rarer paths below are boxed: every await inlines its future into this
-        // one, which every record of a batch allocates and moves, so the common path
-        // (claim, send, record) keeps it a third of the size it would be.
         if m.not_before > now {
-            Box::pin(self.planner.plan(m.clone(), now))
-                .await
-                .map_err(StepError::Plan)?;
+            self.planner.plan(m.clone(), now).await.map_err(StepError::Plan)?;
             return Ok(StepOutcome::Redelayed { until: m.not_before });
         }
         if m.completion_check {
-            return Box::pin(self.check_completion(m, now)).await;
+            return self.check_completion(m, now).await;
         }
         let prepared = match self.endpoint(m, cache).await {
             Ok(e) => e,
             // The message names an endpoint that is not this tenant's: it cannot be
             // ours to send. Claim and settle as an identity conflict below.
-            Err(StepError::EndpointMissing(_)) => return Box::pin(self.identity_conflict(m, cache, now)).await,
+            Err(StepError::EndpointMissing(_)) => return self.identity_conflict(m, cache, now).await,
             Err(e) => return Err(e),
         };
         // Limits are checked before the claim, so a held attempt writes nothing to
@@ -101,7 +75,7 @@ impl Sender {
             return self.attempt(m, &prepared, now).await;
         }
         let now = self.clock.now().max(now);
-        let slot = match Box::pin(self.hold(m, &prepared.endpoint, &limits, now)).await? {
+        let slot = match self.hold(m, &prepared.endpoint, &limits, now).await? {
             hold::Hold::Held(outcome) => return Ok(outcome),
             hold::Hold::Go { slot } => slot,
         };
@@ -135,20 +109,15 @@ impl Sender {
             // step: a slow endpoint read must not shorten the time the request has.
             let now = self.clock.now().max(now);
             let claim = self.new_claim(m.attempt, &attempt_id, now, endpoint.timeout_ms());
-            // Boxed here, not when the outcome is: then it is not held in this future
-            // across the request, and the outcome reuses the box. Converted in the same
-            // statement as the await, so the unboxed answer (500 bytes) is never a local
-            // of this future, whose every record of a batch allocates and moves.
-            let claim = BoxedClaim::from(
-                self.deliveries
-                    .claim_attempt(&m.delivery_id, &claim)
-                    .await
-                    .map_err(StepError::Store)?,
-            );
+            let claim = self
+                .deliveries
+                .claim_attempt(&m.delivery_id, &claim)
+                .await
+                .map_err(StepError::Store)?;
             // A first message sent ahead of its delivery's write can beat the write
             // by milliseconds: one more look after a short pause.
-            let unwritten = matches!(claim, BoxedClaim::Refused(None))
-                && crate::ingest::send_ahead::recheck_unwritten(m, now).is_some();
+            let unwritten =
+                matches!(claim, Claim::Refused(None)) && crate::ingest::send_ahead::recheck_unwritten(m, now).is_some();
             if unwritten && !looked_again && self.settings.unwritten_pause_ms > 0 {
                 looked_again = true;
                 tokio::time::sleep(std::time::Duration::from_millis(self.settings.unwritten_pause_ms)).await;
@@ -157,41 +126,41 @@ impl Sender {
             break (now, claim);
         };
         let (delivery, lost) = match claim {
-            BoxedClaim::Claimed { delivery, lost } => (delivery, lost),
-            BoxedClaim::Refused(None) => {
+            Claim::Claimed { delivery, lost } => (delivery, lost),
+            Claim::Refused(None) => {
                 // A first message may be sent just ahead of its delivery's write
                 // (`ingest::send_ahead`): look again a little later, within a window.
                 if let Some(until) = crate::ingest::send_ahead::recheck_unwritten(m, now) {
                     let wait = until.millis_since(now).div_euclid(1000) as u32;
-                    Box::pin(self.planner.queue.send(m, wait))
-                        .await
-                        .map_err(StepError::Plan)?;
+                    self.planner.queue.send(m, wait).await.map_err(StepError::Plan)?;
                     return Ok(StepOutcome::NotYetWritten { until });
                 }
                 return Ok(StepOutcome::Dropped {
                     why: DropReason::UnknownDelivery,
                 });
             }
-            BoxedClaim::Refused(Some(d)) => return Box::pin(self.refused(&d, m, now)).await,
+            Claim::Refused(Some(d)) => return self.refused(&d, m, now).await,
         };
         if let Some(lost) = lost {
-            return Box::pin(self.recorder().record_lost(m, endpoint, *delivery, lost, &attempt_id)).await;
+            return self
+                .recorder()
+                .record_lost(m, endpoint, delivery, lost, &attempt_id)
+                .await;
         }
         if delivery.tenant_id != m.tenant_id || delivery.endpoint_id != m.endpoint_id {
             let outcome = AttemptOutcome::pre_send(PreSendFailure::IdentityConflict);
             return self
                 .recorder()
-                .finish_boxed(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                .finish(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
-        let delivery = Box::pin(self.with_body(delivery, m)).await?;
+        let delivery = self.with_body(delivery, m).await?;
         let ctx = context(&delivery, endpoint);
         if m.trigger != Trigger::Redelivery && m.trigger != Trigger::Test && !endpoint.policy.may_start(&ctx, now) {
-            return Box::pin(
-                self.recorder()
-                    .settle_without_attempt(*delivery, endpoint, SettleReason::Deadline, now),
-            )
-            .await;
+            return self
+                .recorder()
+                .settle_without_attempt(delivery, endpoint, SettleReason::Deadline, now)
+                .await;
         }
         let failure = pre_send_check(endpoint, &delivery, m.trigger, now).or(prepared
             .credentials_unavailable
@@ -200,7 +169,7 @@ impl Sender {
             let outcome = AttemptOutcome::pre_send(failure);
             return self
                 .recorder()
-                .finish_boxed(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
+                .finish(m, endpoint, delivery, AttemptDone::declined(&attempt_id, now, outcome))
                 .await;
         }
         let completion_token = self.completion_token(endpoint, &delivery, m);
@@ -208,7 +177,7 @@ impl Sender {
         if let Some(token) = &completion_token {
             request
                 .headers
-                .push((Cow::Borrowed(HEADER_COMPLETION_TOKEN), HeaderText::from(token.clone())));
+                .push((Cow::Borrowed(HEADER_COMPLETION_TOKEN), Cow::Owned(token.clone())));
         }
         // The request ends no later than the lease minus the margin its writes
         // need: the time since the claim (the body read above) comes off the
@@ -239,7 +208,7 @@ impl Sender {
             duration_ms: sent.duration_ms,
             completion_token,
         };
-        self.recorder().finish_boxed(m, endpoint, delivery, done).await
+        self.recorder().finish(m, endpoint, delivery, done).await
     }
 
     /// The claimed delivery with its body: a delivery whose body is stored once, in
@@ -248,11 +217,7 @@ impl Sender {
     /// usually), else the event's (one read). A body found nowhere, or not the one
     /// the hash names, stays empty, and the pre-send check records the attempt as
     /// `payload_unavailable` rather than send other bytes.
-    pub(super) async fn with_body(
-        &self,
-        mut delivery: Box<Delivery>,
-        m: &QueueMessage,
-    ) -> Result<Box<Delivery>, StepError> {
+    pub(super) async fn with_body(&self, mut delivery: Delivery, m: &QueueMessage) -> Result<Delivery, StepError> {
         let Some(h) = delivery.body_hash.as_deref().filter(|_| delivery.body.is_empty()) else {
             return Ok(delivery);
         };
@@ -416,7 +381,7 @@ impl Sender {
     async fn refused(&self, d: &Delivery, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
         if !m.completion_check && next_step_unplanned(d, m) {
             let next = crate::pipeline::dead_letter::resume_message(d, now);
-            Box::pin(self.planner.plan(next, now)).await.map_err(StepError::Plan)?;
+            self.planner.plan(next, now).await.map_err(StepError::Plan)?;
         }
         Ok(StepOutcome::Dropped {
             why: refusal_reason(d, m, now),

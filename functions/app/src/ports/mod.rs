@@ -469,109 +469,9 @@ pub trait Timer: Send + Sync {
     async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()>;
 }
 
-/// One header of an outbound request, name then value. The names and the fixed
-/// values are static text, so preparing a request copies only what changes from
-/// one attempt to the next.
-pub type OutboundHeader = (Cow<'static, str>, HeaderText);
-
-/// A header value: static text, or a slice of one buffer that an attempt's own
-/// values share (see `sender::prepared_request`). The HTTP client copies a
-/// request's header map once per request; a shared slice is then copied by
-/// counting a reference, where an owned string of its own would be moved into a
-/// fresh allocation. Always UTF-8: it is only made from text.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct HeaderText(Bytes);
-
-impl HeaderText {
-    pub const fn from_static(text: &'static str) -> Self {
-        HeaderText(Bytes::from_static(text.as_bytes()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        // Made only from `str` (whole, or cut on character boundaries).
-        std::str::from_utf8(&self.0).unwrap_or_default()
-    }
-
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.0
-    }
-
-    pub fn into_bytes(self) -> Bytes {
-        self.0
-    }
-}
-
-impl Default for HeaderText {
-    fn default() -> Self {
-        HeaderText::from_static("")
-    }
-}
-
-impl std::ops::Deref for HeaderText {
-    type Target = str;
-
-    fn deref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl From<&'static str> for HeaderText {
-    fn from(text: &'static str) -> Self {
-        HeaderText::from_static(text)
-    }
-}
-
-impl From<String> for HeaderText {
-    fn from(text: String) -> Self {
-        HeaderText(Bytes::from(text))
-    }
-}
-
-impl std::fmt::Debug for HeaderText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl std::fmt::Display for HeaderText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl PartialEq<str> for HeaderText {
-    fn eq(&self, other: &str) -> bool {
-        self.as_bytes() == other.as_bytes()
-    }
-}
-
-impl PartialEq<&str> for HeaderText {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_bytes() == other.as_bytes()
-    }
-}
-
-/// Text several [`HeaderText`]s are cut from (see [`SharedHeaderText::slice`]).
-pub struct SharedHeaderText(Bytes);
-
-impl SharedHeaderText {
-    /// `self[range]` as a value sharing this buffer. `None` when the range is out of
-    /// bounds or does not fall on character boundaries.
-    pub fn slice(&self, range: std::ops::Range<usize>) -> Option<HeaderText> {
-        let bytes = &self.0;
-        // A byte starts a character unless it continues one (0b10xx_xxxx); the
-        // same test as `str::is_char_boundary`.
-        let boundary = |i: usize| i == bytes.len() || bytes.get(i).is_some_and(|&b| (b as i8) >= -0x40);
-        (range.start <= range.end && boundary(range.start) && boundary(range.end))
-            .then(|| HeaderText(bytes.slice(range)))
-    }
-}
-
-impl From<String> for SharedHeaderText {
-    fn from(text: String) -> Self {
-        SharedHeaderText(Bytes::from(text))
-    }
-}
+/// One header of an outbound request, name then value: static text for what every
+/// attempt carries, owned for what changes.
+pub type OutboundHeader = (Cow<'static, str>, Cow<'static, str>);
 
 /// One outbound webhook request, fully prepared (body signed, headers set).
 #[derive(Debug, Clone)]
@@ -694,36 +594,5 @@ pub trait UrlAdmission: Send + Sync {
             field: "clientCertificate",
             detail: "TLS settings cannot be checked by this deployment".to_owned(),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn header_text_cuts_only_on_character_boundaries() {
-        let text = SharedHeaderText::from("dlv_1caf\u{e9}!".to_owned());
-        let cut = |range| text.slice(range).map(|t| t.to_string());
-        assert_eq!(cut(0..5).as_deref(), Some("dlv_1"));
-        assert_eq!(cut(5..10).as_deref(), Some("caf\u{e9}"));
-        assert_eq!(cut(10..11).as_deref(), Some("!"));
-        assert_eq!(cut(11..11).as_deref(), Some(""));
-        // Inside the two bytes of "é", past the end, and backwards: refused.
-        assert_eq!(cut(5..9), None);
-        assert_eq!(cut(9..11), None);
-        assert_eq!(cut(0..12), None);
-        let (start, end) = (3, 2);
-        assert_eq!(cut(start..end), None);
-    }
-
-    #[test]
-    fn header_text_compares_and_shows_as_its_text() {
-        let owned = HeaderText::from("v1,abc".to_owned());
-        assert_eq!(owned, "v1,abc");
-        assert_eq!(owned, HeaderText::from_static("v1,abc"));
-        assert_eq!(format!("{owned} {owned:?}"), "v1,abc \"v1,abc\"");
-        assert_eq!(owned.split(',').count(), 2);
-        assert_eq!(HeaderText::default().as_bytes(), b"");
     }
 }

@@ -1,19 +1,9 @@
-//! `MemoryStore`: every store port over sharded in-memory maps, with the same
+//! `MemoryStore`: every store port over in-memory maps, with the same
 //! conditions as the DynamoDB adapter, and the reconciler's due index over it.
 
 use super::*;
 
 mod indexes;
-
-/// The store's id keys are hashed with FxHash instead of SipHash, which cost more
-/// than the rest of a lookup. The store holds test, local and bench data, where hash
-/// flooding is no concern.
-type IdHash = rustc_hash::FxBuildHasher;
-
-/// Deliveries and their attempts are split over this many shards, each behind its
-/// own lock: with one lock over everything, concurrent senders spent more time
-/// waiting for each other (futex sleeps and wake-ups) than in their lookups.
-const SHARDS: usize = 16;
 
 #[derive(Default)]
 struct StoreState {
@@ -78,18 +68,13 @@ impl StoreState {
     }
 }
 
-/// One shard of the deliveries, each kept with its attempts, so recording an
-/// outcome takes one lock and one lookup. Entries are boxed: the table then holds
-/// only keys and pointers (40 bytes a slot instead of about 500), so probing it
-/// touches a few cache lines and pages rather than one of each per slot looked at.
+/// The deliveries, each kept with its attempts.
 #[derive(Default)]
-struct DeliveryShard {
-    deliveries: HashMap<DeliveryId, Box<StoredDelivery>, IdHash>,
+struct Deliveries {
+    deliveries: HashMap<DeliveryId, StoredDelivery>,
 }
 
-/// A delivery and its attempts in (number, id) order. Kept together, recording an
-/// attempt updates an entry it has already found instead of inserting into a second
-/// map keyed by the same id (which grew, and rehashed, with every first attempt).
+/// A delivery and its attempts in (number, id) order.
 struct StoredDelivery {
     delivery: Delivery,
     attempts: Vec<Attempt>,
@@ -106,20 +91,22 @@ struct StoredDelivery {
     lost_claim: Option<ClaimRecord>,
 }
 
-impl DeliveryShard {
+impl Deliveries {
     /// Stores a new delivery. An expired one under the same id keeps its attempts, as
     /// DynamoDB keeps attempt items until their own TTL.
     fn put_new(&mut self, d: &Delivery) {
         match self.deliveries.get_mut(&d.id) {
             Some(stored) => {
-                overwrite(&mut stored.delivery, d);
-                stored.delivery.carried_by_queue = false;
+                stored.delivery = Delivery {
+                    carried_by_queue: false,
+                    ..d.clone()
+                };
                 stored.due_entry = !d.carried_by_queue;
                 stored.due_moved = None;
                 stored.lost_claim = None;
             }
             None => {
-                let stored = Box::new(StoredDelivery {
+                let stored = StoredDelivery {
                     delivery: Delivery {
                         carried_by_queue: false,
                         ..d.clone()
@@ -128,59 +115,17 @@ impl DeliveryShard {
                     due_entry: !d.carried_by_queue,
                     due_moved: None,
                     lost_claim: None,
-                });
+                };
                 self.deliveries.insert(d.id.clone(), stored);
             }
         }
     }
 
-    fn live_mut(&mut self, id: &DeliveryId, now: &CallNow<'_>) -> Option<&mut StoredDelivery> {
+    fn live_mut(&mut self, id: &DeliveryId, now: Timestamp) -> Option<&mut StoredDelivery> {
         self.deliveries
             .get_mut(id)
-            .map(|s| &mut **s)
-            .filter(|s| now.live(s.delivery.expires_at))
+            .filter(|s| is_live(s.delivery.expires_at, now))
     }
-}
-
-/// `*to = from.clone()`, reusing the strings `to` already holds (the body above all:
-/// it never changes once written). The fields are destructured, so a field added to
-/// `Delivery` and not listed here does not compile.
-fn overwrite(to: &mut Delivery, from: &Delivery) {
-    macro_rules! clone_fields_from {
-        ($($field:ident),* $(,)?) => {{
-            let Delivery { $($field),* } = from;
-            $(to.$field.clone_from($field);)*
-        }};
-    }
-    clone_fields_from!(
-        id,
-        tenant_id,
-        event_id,
-        endpoint_id,
-        webhook_id,
-        status,
-        dead_reason,
-        trigger,
-        attempt_count,
-        next_attempt,
-        receiver_failures,
-        next_attempt_at,
-        last_planned,
-        claim,
-        created_at,
-        planned_at,
-        settled_at,
-        dead_lettered_at,
-        awaiting,
-        throttled_until,
-        body,
-        body_hash,
-        expires_at,
-        version,
-        delivery_settings,
-        carried_by_queue,
-        redelivery,
-    );
 }
 
 /// `d` keeping its own body: what every create call but `create_event` stores.
@@ -194,21 +139,13 @@ fn with_own_body(d: &Delivery) -> std::borrow::Cow<'_, Delivery> {
     }
 }
 
-/// Which shard holds a delivery. Bits 32..36 of the key's hash: the shard's own map
-/// indexes its buckets by the low bits and tags them with the top seven, and a shard
-/// chosen by either would leave its keys all alike there.
-fn shard_of(id: &DeliveryId) -> usize {
-    use std::hash::BuildHasher;
-    ((IdHash::default().hash_one(id) >> 32) as usize) % SHARDS
-}
-
 /// Every store port in memory. Reads consult the injected clock to hide TTL-expired
-/// items, exactly like the DynamoDB adapter. Lock order, where a call takes more
-/// than one: `state`, then shards in ascending index.
+/// items, exactly like the DynamoDB adapter. Lock order, where a call takes both:
+/// `state`, then `deliveries`.
 pub struct MemoryStore {
     clock: Arc<dyn Clock>,
     state: Mutex<StoreState>,
-    shards: [Mutex<DeliveryShard>; SHARDS],
+    deliveries: Mutex<Deliveries>,
     /// Fault injection: the next N calls fail with `Unavailable`.
     failures: AtomicU32,
 }
@@ -222,7 +159,7 @@ impl MemoryStore {
         MemoryStore {
             clock,
             state: Mutex::new(StoreState::default()),
-            shards: std::array::from_fn(|_| Mutex::new(DeliveryShard::default())),
+            deliveries: Mutex::new(Deliveries::default()),
             failures: AtomicU32::new(0),
         }
     }
@@ -234,16 +171,10 @@ impl MemoryStore {
 
     /// Every stored delivery, expired ones included (for test assertions).
     pub fn all_deliveries(&self) -> Vec<Delivery> {
-        let mut v: Vec<Delivery> = self
-            .shards
-            .iter()
-            .flat_map(|s| {
-                lock(s)
-                    .deliveries
-                    .values()
-                    .map(|stored| stored.delivery.clone())
-                    .collect::<Vec<_>>()
-            })
+        let mut v: Vec<Delivery> = lock(&self.deliveries)
+            .deliveries
+            .values()
+            .map(|stored| stored.delivery.clone())
             .collect();
         v.sort_by(|a, b| a.id.cmp(&b.id));
         v
@@ -251,17 +182,11 @@ impl MemoryStore {
 
     /// Every stored attempt of every delivery, in (delivery, number, id) order.
     pub fn all_attempts(&self) -> Vec<Attempt> {
-        let mut by_delivery: Vec<(DeliveryId, Vec<Attempt>)> = self
-            .shards
+        let mut by_delivery: Vec<(DeliveryId, Vec<Attempt>)> = lock(&self.deliveries)
+            .deliveries
             .iter()
-            .flat_map(|s| {
-                lock(s)
-                    .deliveries
-                    .iter()
-                    .filter(|(_, stored)| !stored.attempts.is_empty())
-                    .map(|(id, stored)| (id.clone(), stored.attempts.clone()))
-                    .collect::<Vec<_>>()
-            })
+            .filter(|(_, stored)| !stored.attempts.is_empty())
+            .map(|(id, stored)| (id.clone(), stored.attempts.clone()))
             .collect();
         by_delivery.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         by_delivery.into_iter().flat_map(|(_, v)| v).collect()
@@ -282,13 +207,10 @@ impl MemoryStore {
 
     /// Fails the call when a failure is injected.
     fn check_injected(&self) -> PortResult<()> {
-        // Read first: a read-modify-write on every call would move the counter's cache
-        // line between the cores of concurrent callers even when nothing is injected.
-        let injected = self.failures.load(Ordering::SeqCst) > 0
-            && self
-                .failures
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok();
+        let injected = self
+            .failures
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
         if injected {
             return Err(PortError::Unavailable(Box::new(InjectedFailure)));
         }
@@ -301,60 +223,19 @@ impl MemoryStore {
         Ok((lock(&self.state), now))
     }
 
-    /// Fails the call when a failure is injected, else takes the lock of the shard
-    /// holding `id`, with the call's "now" left to read when something asks for it.
-    fn begin_shard(&self, id: &DeliveryId) -> PortResult<(MutexGuard<'_, DeliveryShard>, CallNow<'_>)> {
-        self.check_injected()?;
-        Ok((lock(&self.shards[shard_of(id)]), CallNow::unread(self.clock.as_ref())))
+    /// [`Self::begin_call`], then the lock over the deliveries.
+    fn begin_deliveries(&self) -> PortResult<(MutexGuard<'_, Deliveries>, Timestamp)> {
+        let now = self.begin_call()?;
+        Ok((lock(&self.deliveries), now))
     }
 }
 
-fn live_delivery<'a>(shard: &'a DeliveryShard, id: &DeliveryId, now: &CallNow<'_>) -> Option<&'a Delivery> {
-    shard
+fn live_delivery<'a>(deliveries: &'a Deliveries, id: &DeliveryId, now: Timestamp) -> Option<&'a Delivery> {
+    deliveries
         .deliveries
         .get(id)
         .map(|s| &s.delivery)
-        .filter(|d| now.live(d.expires_at))
-}
-
-/// A shard call's "now", read from the store's clock at most once, and only when an
-/// item with a TTL asks. The deliveries a sender claims and records have none until
-/// they settle, so those two calls read no clock.
-struct CallNow<'a> {
-    clock: &'a dyn Clock,
-    read: std::cell::Cell<Option<Timestamp>>,
-}
-
-impl<'a> CallNow<'a> {
-    fn unread(clock: &'a dyn Clock) -> Self {
-        CallNow {
-            clock,
-            read: std::cell::Cell::new(None),
-        }
-    }
-
-    /// A "now" the call has read already.
-    fn known(clock: &'a dyn Clock, now: Timestamp) -> Self {
-        CallNow {
-            clock,
-            read: std::cell::Cell::new(Some(now)),
-        }
-    }
-
-    fn get(&self) -> Timestamp {
-        match self.read.get() {
-            Some(now) => now,
-            None => {
-                let now = self.clock.now();
-                self.read.set(Some(now));
-                now
-            }
-        }
-    }
-
-    fn live(&self, expires_at: Option<i64>) -> bool {
-        expires_at.is_none() || is_live(expires_at, self.get())
-    }
+        .filter(|d| is_live(d.expires_at, now))
 }
 
 #[async_trait]
@@ -499,35 +380,20 @@ impl DeliveryStore for MemoryStore {
         if st.events.get(&event.id).is_some_and(|e| is_live(e.expires_at, now)) {
             return Err(PortError::Conflict(format!("event {} already exists", event.id)));
         }
-        // Every shard the event writes to, locked in ascending order (after `state`)
-        // for the whole check-then-write, as one transaction.
-        let mut wanted = [false; SHARDS];
-        for d in deliveries {
-            wanted[shard_of(&d.id)] = true;
-        }
-        let mut shards: [Option<MutexGuard<'_, DeliveryShard>>; SHARDS] = Default::default();
-        for (i, guard) in shards.iter_mut().enumerate() {
-            if wanted[i] {
-                *guard = Some(lock(&self.shards[i]));
-            }
-        }
-        let known_now = CallNow::known(self.clock.as_ref(), now);
+        // Held for the whole check-then-write, as one transaction.
+        let mut stored = lock(&self.deliveries);
         for (i, d) in deliveries.iter().enumerate() {
-            let taken = shards[shard_of(&d.id)]
-                .as_deref()
-                .is_some_and(|shard| live_delivery(shard, &d.id, &known_now).is_some());
+            let taken = live_delivery(&stored, &d.id, now).is_some();
             if taken || deliveries[..i].iter().any(|o| o.id == d.id) {
                 return Err(PortError::Conflict(format!("delivery {} already exists", d.id)));
             }
         }
         let shared = shared_body::event_body(deliveries);
         for d in deliveries {
-            if let Some(shard) = shards[shard_of(&d.id)].as_deref_mut() {
-                if shared_body::in_event(d, shared.as_ref()) {
-                    shard.put_new(&shared_body::stored_form(d));
-                } else {
-                    shard.put_new(&with_own_body(d));
-                }
+            if shared_body::in_event(d, shared.as_ref()) {
+                stored.put_new(&shared_body::stored_form(d));
+            } else {
+                stored.put_new(&with_own_body(d));
             }
         }
         match shared {
@@ -539,8 +405,8 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn create_delivery(&self, delivery: &Delivery) -> PortResult<()> {
-        let (mut st, now) = self.begin_shard(&delivery.id)?;
-        if live_delivery(&st, &delivery.id, &now).is_some() {
+        let (mut st, now) = self.begin_deliveries()?;
+        if live_delivery(&st, &delivery.id, now).is_some() {
             return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
         }
         st.put_new(&with_own_body(delivery));
@@ -548,11 +414,11 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn create_event_delivery(&self, _event: &EventRecord, delivery: &Delivery) -> PortResult<()> {
-        let (mut shard, now) = self.begin_shard(&delivery.id)?;
-        if live_delivery(&shard, &delivery.id, &now).is_some() {
+        let (mut deliveries, now) = self.begin_deliveries()?;
+        if live_delivery(&deliveries, &delivery.id, now).is_some() {
             return Err(PortError::Conflict(format!("delivery {} already exists", delivery.id)));
         }
-        shard.put_new(&with_own_body(delivery));
+        deliveries.put_new(&with_own_body(delivery));
         Ok(())
     }
 
@@ -613,8 +479,8 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn get_delivery(&self, id: &DeliveryId) -> PortResult<Option<Delivery>> {
-        let (st, now) = self.begin_shard(id)?;
-        Ok(live_delivery(&st, id, &now).cloned())
+        let (st, now) = self.begin_deliveries()?;
+        Ok(live_delivery(&st, id, now).cloned())
     }
 
     async fn event_body(&self, event: &EventId) -> PortResult<Option<Arc<str>>> {
@@ -627,9 +493,8 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn claim_attempt(&self, id: &DeliveryId, claim: &ClaimRecord) -> PortResult<Claim> {
-        let (mut st, clock_now) = self.begin_shard(id)?;
-        // Claimed in place: the one copy made is the delivery handed back.
-        let Some(stored) = st.live_mut(id, &clock_now) else {
+        let (mut st, clock_now) = self.begin_deliveries()?;
+        let Some(stored) = st.live_mut(id, clock_now) else {
             return Ok(Claim::Refused(None));
         };
         let current = &mut stored.delivery;
@@ -656,8 +521,8 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn note_hold(&self, id: &DeliveryId, number: u32, until: Timestamp, now: Timestamp) -> PortResult<bool> {
-        let (mut st, clock_now) = self.begin_shard(id)?;
-        match st.live_mut(id, &clock_now) {
+        let (mut st, clock_now) = self.begin_deliveries()?;
+        match st.live_mut(id, clock_now) {
             Some(stored) if hold_note_allowed(&stored.delivery, number, now) => {
                 stored.delivery.throttled_until = Some(until);
                 // The entry moves with the hold, as the DynamoDB note moves `GSI4SK`.
@@ -669,12 +534,9 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn record_attempt(&self, delivery: &Delivery, attempt: &Attempt, held: &ClaimRecord) -> PortResult<()> {
-        // Copied before the lock is taken: concurrent steps wait on it.
-        let copy = attempt.clone();
         let delivery = &*shared_body::stored_form(delivery);
-        let (mut st, now) = self.begin_shard(&delivery.id)?;
-        // One lookup serves the check and both writes.
-        let stored = st.live_mut(&delivery.id, &now);
+        let (mut st, now) = self.begin_deliveries()?;
+        let stored = st.live_mut(&delivery.id, now);
         let holds = stored.as_ref().is_some_and(|s| claim_held_by(&s.delivery, held));
         let stored = match stored {
             Some(stored) if holds => stored,
@@ -690,34 +552,33 @@ impl DeliveryStore for MemoryStore {
                 )));
             }
         };
-        let new = recorded_onto(&stored.delivery, delivery);
-        overwrite(&mut stored.delivery, &new);
-        stored.delivery.carried_by_queue = false;
+        stored.delivery = Delivery {
+            carried_by_queue: false,
+            ..recorded_onto(&stored.delivery, delivery)
+        };
         stored.due_entry = !delivery.carried_by_queue;
         stored.due_moved = None;
         let list = &mut stored.attempts;
-        if list.capacity() == 0 {
-            // Most deliveries end after one attempt.
-            list.reserve_exact(1);
-        }
         // Replaces an attempt recorded under the same number and id, as a map keyed
         // by them would.
         match list.binary_search_by(|a| (a.number, &a.id).cmp(&(attempt.number, &attempt.id))) {
-            Ok(i) => list[i] = copy,
-            Err(i) => list.insert(i, copy),
+            Ok(i) => list[i] = attempt.clone(),
+            Err(i) => list.insert(i, attempt.clone()),
         }
         Ok(())
     }
 
     async fn update_delivery(&self, delivery: &Delivery, expected_version: u64) -> PortResult<()> {
         let delivery = &*shared_body::stored_form(delivery);
-        let (mut st, now) = self.begin_shard(&delivery.id)?;
-        match st.live_mut(&delivery.id, &now) {
+        let (mut st, now) = self.begin_deliveries()?;
+        match st.live_mut(&delivery.id, now) {
             // Exactly this state is stored already: a repeated call (see `claim_held_by`).
             Some(stored) if stored.delivery == *delivery => Ok(()),
             Some(stored) if stored.delivery.version == expected_version => {
-                overwrite(&mut stored.delivery, delivery);
-                stored.delivery.carried_by_queue = false;
+                stored.delivery = Delivery {
+                    carried_by_queue: false,
+                    ..delivery.clone()
+                };
                 stored.due_entry = !delivery.carried_by_queue;
                 stored.due_moved = None;
                 Ok(())
@@ -731,11 +592,17 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn list_attempts(&self, delivery: &DeliveryId) -> PortResult<Vec<Attempt>> {
-        let (st, now) = self.begin_shard(delivery)?;
+        let (st, now) = self.begin_deliveries()?;
         Ok(st
             .deliveries
             .get(delivery)
-            .map(|s| s.attempts.iter().filter(|a| now.live(a.expires_at)).cloned().collect())
+            .map(|s| {
+                s.attempts
+                    .iter()
+                    .filter(|a| is_live(a.expires_at, now))
+                    .cloned()
+                    .collect()
+            })
             .unwrap_or_default())
     }
 
@@ -745,14 +612,14 @@ impl DeliveryStore for MemoryStore {
         cursor: Option<&str>,
         limit: u32,
     ) -> PortResult<Page<Attempt>> {
-        let (st, now) = self.begin_shard(delivery)?;
+        let (st, now) = self.begin_deliveries()?;
         let items = st
             .deliveries
             .get(delivery)
             .map(|s| {
                 s.attempts
                     .iter()
-                    .filter(|a| now.live(a.expires_at))
+                    .filter(|a| is_live(a.expires_at, now))
                     .map(|a| (format!("{:010}#{}", a.number, a.id), a.clone()))
                     .collect()
             })
@@ -767,20 +634,20 @@ impl DeliveryStore for MemoryStore {
     }
 
     async fn get_attempt(&self, delivery: &DeliveryId, id: &AttemptId) -> PortResult<Option<Attempt>> {
-        let (st, now) = self.begin_shard(delivery)?;
+        let (st, now) = self.begin_deliveries()?;
         Ok(st
             .deliveries
             .get(delivery)
-            .and_then(|s| s.attempts.iter().find(|a| &a.id == id && now.live(a.expires_at)))
+            .and_then(|s| s.attempts.iter().find(|a| &a.id == id && is_live(a.expires_at, now)))
             .cloned())
     }
 
     async fn last_attempt(&self, delivery: &DeliveryId) -> PortResult<Option<Attempt>> {
-        let (st, now) = self.begin_shard(delivery)?;
+        let (st, now) = self.begin_deliveries()?;
         Ok(st
             .deliveries
             .get(delivery)
-            .and_then(|s| s.attempts.iter().rev().find(|a| now.live(a.expires_at)))
+            .and_then(|s| s.attempts.iter().rev().find(|a| is_live(a.expires_at, now)))
             .cloned())
     }
 
@@ -794,23 +661,18 @@ impl DeliveryStore for MemoryStore {
         limit: u32,
     ) -> PortResult<Page<Delivery>> {
         let now = self.begin_call()?;
-        // Shard by shard, like a DynamoDB index query, which is not a snapshot either.
-        let mut items: Vec<(String, Delivery)> = Vec::new();
-        for shard in &self.shards {
-            items.extend(
-                lock(shard)
-                    .deliveries
-                    .values()
-                    .map(|s| &s.delivery)
-                    .filter(|d| {
-                        &d.endpoint_id == endpoint
-                            && is_live(d.expires_at, now)
-                            && status.is_none_or(|s| d.status.as_str() == s)
-                            && in_window(d.created_at, since, until)
-                    })
-                    .map(|d| (time_key(d.created_at, d.id.as_str()), d.clone())),
-            );
-        }
+        let mut items: Vec<(String, Delivery)> = lock(&self.deliveries)
+            .deliveries
+            .values()
+            .map(|s| &s.delivery)
+            .filter(|d| {
+                &d.endpoint_id == endpoint
+                    && is_live(d.expires_at, now)
+                    && status.is_none_or(|s| d.status.as_str() == s)
+                    && in_window(d.created_at, since, until)
+            })
+            .map(|d| (time_key(d.created_at, d.id.as_str()), d.clone()))
+            .collect();
         items.sort_by(|a, b| b.0.cmp(&a.0));
         let scope = ListScope {
             name: format!("deliveries {endpoint} {}", status.unwrap_or("*")),
@@ -846,19 +708,17 @@ impl DeliveryStore for MemoryStore {
             // of the tenant's but replays, by its creation instant, for its event.
             Some(ep) => {
                 let mut items = Vec::new();
-                for shard in &self.shards {
-                    for d in lock(shard).deliveries.values().map(|s| &s.delivery) {
-                        if &d.endpoint_id != ep
-                            || &d.tenant_id != tenant
-                            || d.trigger == Trigger::Replay
-                            || !is_live(d.expires_at, now)
-                            || !in_window(d.created_at, since, until)
-                        {
-                            continue;
-                        }
-                        if let Some(e) = live_event(&d.event_id) {
-                            items.push((time_key(d.created_at, d.id.as_str()), e.clone()));
-                        }
+                for d in lock(&self.deliveries).deliveries.values().map(|s| &s.delivery) {
+                    if &d.endpoint_id != ep
+                        || &d.tenant_id != tenant
+                        || d.trigger == Trigger::Replay
+                        || !is_live(d.expires_at, now)
+                        || !in_window(d.created_at, since, until)
+                    {
+                        continue;
+                    }
+                    if let Some(e) = live_event(&d.event_id) {
+                        items.push((time_key(d.created_at, d.id.as_str()), e.clone()));
                     }
                 }
                 items

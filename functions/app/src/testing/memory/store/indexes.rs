@@ -76,20 +76,14 @@ impl crate::ports::OverdueIndex for MemoryStore {
         let now = self.begin_call()?;
         // Keyed as DynamoDB's `GSI4SK` (due instant, then id), which is the cursor.
         let key = |at: Timestamp, id: &DeliveryId| format!("{:015}#{id}", at.millis().max(0));
-        let mut due: Vec<(String, DeliveryId)> = self
-            .shards
-            .iter()
-            .flat_map(|s| {
-                lock(s)
-                    .deliveries
-                    .values()
-                    .filter(|stored| stored.due_entry && is_live(stored.delivery.expires_at, now))
-                    .filter_map(|stored| {
-                        let at = crate::maintenance::reconcile::due_at(&stored.delivery)?;
-                        let at = stored.due_moved.unwrap_or(at);
-                        (at < before).then(|| (key(at, &stored.delivery.id), stored.delivery.id.clone()))
-                    })
-                    .collect::<Vec<_>>()
+        let mut due: Vec<(String, DeliveryId)> = lock(&self.deliveries)
+            .deliveries
+            .values()
+            .filter(|stored| stored.due_entry && is_live(stored.delivery.expires_at, now))
+            .filter_map(|stored| {
+                let at = crate::maintenance::reconcile::due_at(&stored.delivery)?;
+                let at = stored.due_moved.unwrap_or(at);
+                (at < before).then(|| (key(at, &stored.delivery.id), stored.delivery.id.clone()))
             })
             .filter(|(k, _)| after.is_none_or(|a| k.as_str() > a))
             .collect();
@@ -104,8 +98,8 @@ impl crate::ports::OverdueIndex for MemoryStore {
     }
 
     async fn move_due(&self, id: &DeliveryId, at: Timestamp) -> PortResult<()> {
-        let (mut st, now) = self.begin_shard(id)?;
-        if let Some(stored) = st.live_mut(id, &now).filter(|s| s.due_entry) {
+        let (mut st, now) = self.begin_deliveries()?;
+        if let Some(stored) = st.live_mut(id, now).filter(|s| s.due_entry) {
             stored.due_moved = Some(at);
         }
         Ok(())
@@ -171,18 +165,16 @@ impl crate::ports::StatsStore for MemoryStore {
         use crate::domain::model::DeliveryStatus;
         let now = self.begin_call()?;
         let mut b = crate::domain::stats::Backlog::default();
-        for shard in &self.shards {
-            for d in lock(shard).deliveries.values().map(|s| &s.delivery) {
-                if &d.endpoint_id != endpoint || !is_live(d.expires_at, now) {
-                    continue;
-                }
-                match d.status {
-                    DeliveryStatus::Pending => b.pending += 1,
-                    // An ambiguous delivery has its next attempt planned: a retry.
-                    DeliveryStatus::Retrying | DeliveryStatus::Ambiguous => b.retrying += 1,
-                    DeliveryStatus::Scheduled => b.scheduled += 1,
-                    _ => {}
-                }
+        for d in lock(&self.deliveries).deliveries.values().map(|s| &s.delivery) {
+            if &d.endpoint_id != endpoint || !is_live(d.expires_at, now) {
+                continue;
+            }
+            match d.status {
+                DeliveryStatus::Pending => b.pending += 1,
+                // An ambiguous delivery has its next attempt planned: a retry.
+                DeliveryStatus::Retrying | DeliveryStatus::Ambiguous => b.retrying += 1,
+                DeliveryStatus::Scheduled => b.scheduled += 1,
+                _ => {}
             }
         }
         Ok(b)
