@@ -41,7 +41,7 @@ clippy:
 
 lint: fmt-check clippy
 
-# Tests start their own emulator processes (one per test binary, on free ports) from
+# Tests start their own emulator processes (one per test, on free ports) from
 # the venv, and stop them when they finish. With cargo-nextest installed, nextest runs
 # them and its summary line ends the run. Without it, `cargo test` runs the same tests
 # (a binary at a time, so slower) after a line saying so; NEXTEST=0 forces that path.

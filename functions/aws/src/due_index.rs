@@ -194,9 +194,7 @@ mod tests {
         let ids: Vec<DeliveryId> = alphabet
             .chars()
             .flat_map(|a| alphabet.chars().map(move |b| (a, b)))
-            .map(|(a, b)| {
-                DeliveryId::parse(&format!("dlv_01JAAAAAAAAAAAAAAAAAAAAA{a}{b}")).unwrap_or_else(|e| panic!("{e}"))
-            })
+            .map(|(a, b)| DeliveryId::parse(&format!("dlv_01JAAAAAAAAAAAAAAAAAAAAA{a}{b}")).unwrap())
             .collect();
         let shards: Vec<u32> = ids.iter().map(due_shard).collect();
         assert!(shards.iter().all(|s| *s < DUE_SHARDS));

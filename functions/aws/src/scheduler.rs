@@ -423,9 +423,9 @@ mod tests {
         let message = Message::parse(
             r#"{"v":1,"deliveryId":"dlv_01JAAAAAAAAAAAAAAAAAAAAAAA","tenantId":"ten_01JAAAAAAAAAAAAAAAAAAAAAAA","endpointId":"ep_01JAAAAAAAAAAAAAAAAAAAAAAA","attempt":2,"notBefore":"2026-12-01T08:09:10Z","trigger":"retry"}"#,
         ).and_then(Message::into_delivery)
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap();
         let timer = SchedulerTimer::new(&config, "g", "arn:aws:sqs:r:1:q", "arn:aws:iam::1:role/s");
-        let t = timer.target(&message).unwrap_or_else(|e| panic!("{e}"));
+        let t = timer.target(&message).unwrap();
         let retry = t.retry_policy().unwrap_or_else(|| panic!("a retry policy"));
         assert_eq!(
             (retry.maximum_event_age_in_seconds(), retry.maximum_retry_attempts()),
@@ -434,7 +434,7 @@ mod tests {
         assert!(t.dead_letter_config().is_none());
         assert_eq!(t.input(), Some(message.to_json().as_str()));
         let timer = timer.with_dead_letter_queue("arn:aws:sqs:r:1:sdlq");
-        let t = timer.target(&message).unwrap_or_else(|e| panic!("{e}"));
+        let t = timer.target(&message).unwrap();
         assert_eq!(
             t.dead_letter_config().and_then(|d| d.arn()),
             Some("arn:aws:sqs:r:1:sdlq")

@@ -1,7 +1,7 @@
 //! The port contract suite: one set of exact-value checks that every store, queue
 //! and timer implementation must pass, the in-memory fakes
 //! (`tests/it/contract_memory.rs`) and the AWS adapters against the emulator
-//! (`courier-aws`'s `tests/contract_aws.rs`) alike. If a fake and its adapter ever
+//! (`courier-aws`'s `tests/it/contract_aws.rs`) alike. If a fake and its adapter ever
 //! disagree, one of them is wrong, and this suite is where that shows.
 //!
 //! The functions panic on the first broken rule (they are test code shipped in the

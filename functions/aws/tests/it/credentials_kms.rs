@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 async fn setup(prefix: &str) -> (Emulator, aws_config::SdkConfig, Resources) {
     let emu = Emulator::start().await.expect("AWS emulator");
-    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+    let config = emu.sdk_config().await.expect("emulator");
     let resources = ensure_resources(&config, &ResourceNames::with_prefix(prefix))
         .await
         .expect("bootstrap");

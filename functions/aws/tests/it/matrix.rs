@@ -201,7 +201,7 @@ struct World {
 impl World {
     async fn new() -> World {
         let emu = Emulator::start().await.expect("AWS emulator");
-        let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+        let config = emu.sdk_config().await.expect("emulator");
         let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-matrix"))
             .await
             .expect("bootstrap");

@@ -1,10 +1,8 @@
 //! The port contract suite run against the AWS adapters on a private moto server
 //! (one per test), and the adapters' own tests; the DynamoDB layout's tests are
-//! in `layout` (contract_aws/layout.rs). Needs `make venv` first; fails (does not
+//! in `layout` (it/contract_aws/layout.rs). Needs `make venv` first; fails (does not
 //! skip) without it.
 
-// A crate root looks for its modules beside it; this one keeps them in its folder.
-#[path = "contract_aws/layout.rs"]
 mod layout;
 
 use courier_app::domain::message::QueueMessage;
@@ -20,7 +18,7 @@ use std::sync::Arc;
 
 async fn setup() -> (Emulator, aws_config::SdkConfig, Resources) {
     let emu = Emulator::start().await.expect("AWS emulator");
-    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+    let config = emu.sdk_config().await.expect("emulator");
     let resources = ensure_resources(&config, &ResourceNames::with_prefix("courier-test"))
         .await
         .expect("bootstrap");

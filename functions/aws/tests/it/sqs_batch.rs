@@ -33,7 +33,7 @@ fn first_attempt(ids: &Ids, tenant: &TenantId, endpoint: &EndpointId) -> QueueMe
 #[tokio::test]
 async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone() {
     let emu = Emulator::start().await.expect("AWS emulator");
-    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+    let config = emu.sdk_config().await.unwrap();
     let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-batch"))
         .await
         .expect("bootstrap");
@@ -61,14 +61,12 @@ async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone(
     let mut got = BTreeSet::new();
     // Bounded: at most 10 receives of up to 10 messages each.
     for _ in 0..10 {
-        let batch = queue.receive(10, 1, 60).await.unwrap_or_else(|e| panic!("{e}"));
+        let batch = queue.receive(10, 1, 60).await.unwrap();
         if batch.is_empty() && got.len() == expected.len() {
             break;
         }
         for m in batch {
-            let parsed = Message::parse(&m.body)
-                .and_then(Message::into_delivery)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let parsed = Message::parse(&m.body).and_then(Message::into_delivery).unwrap();
             got.insert(parsed.delivery_id.to_string());
         }
     }
@@ -80,7 +78,7 @@ async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone(
 #[tokio::test]
 async fn delete_batch_deletes_in_calls_of_ten_and_fails_a_bad_handle_alone() {
     let emu = Emulator::start().await.expect("AWS emulator");
-    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+    let config = emu.sdk_config().await.unwrap();
     let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-delete"))
         .await
         .expect("bootstrap");
@@ -95,7 +93,7 @@ async fn delete_batch_deletes_in_calls_of_ten_and_fails_a_bad_handle_alone() {
         if handles.len() == 12 {
             break;
         }
-        let batch = queue.receive(10, 1, 1).await.unwrap_or_else(|e| panic!("{e}"));
+        let batch = queue.receive(10, 1, 1).await.unwrap();
         handles.extend(batch.into_iter().map(|m| m.receipt_handle));
     }
     assert_eq!(handles.len(), 12);
@@ -108,6 +106,6 @@ async fn delete_batch_deletes_in_calls_of_ten_and_fails_a_bad_handle_alone() {
     }
     // Past the visibility timeout nothing comes back.
     tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
-    let again = queue.receive(10, 1, 30).await.unwrap_or_else(|e| panic!("{e}"));
+    let again = queue.receive(10, 1, 30).await.unwrap();
     assert_eq!(again.len(), 0, "{again:?}");
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 #[tokio::test]
 async fn the_dynamo_store_keeps_the_due_index_contract() {
     let emu = Emulator::start().await.expect("AWS emulator");
-    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+    let config = emu.sdk_config().await.unwrap();
     let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-due"))
         .await
         .expect("bootstrap");
@@ -28,7 +28,7 @@ async fn an_idle_reconciler_run_is_one_query_per_shard_and_nothing_else() {
     use courier_app::pipeline::planner::Planner;
     use courier_testkit::counting::RequestCounter;
     let emu = Emulator::start().await.expect("AWS emulator");
-    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+    let config = emu.sdk_config().await.unwrap();
     let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-due-idle"))
         .await
         .expect("bootstrap");
@@ -79,7 +79,7 @@ async fn held_entries_in_one_shard_do_not_starve_a_lost_delivery_in_another() {
     use courier_aws::due_index::due_shard;
     use courier_testkit::counting::RequestCounter;
     let emu = Emulator::start().await.expect("AWS emulator");
-    let config = emu.sdk_config().await.unwrap_or_else(|e| panic!("{e}"));
+    let config = emu.sdk_config().await.unwrap();
     let res = ensure_resources(&config, &ResourceNames::with_prefix("courier-due-held"))
         .await
         .expect("bootstrap");
