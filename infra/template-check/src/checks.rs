@@ -403,11 +403,15 @@ fn runtime_calls(calls: &[SdkCall]) -> impl Iterator<Item = &SdkCall> {
 /// over-approximation, never missing a call. functions/app's `api` module counts
 /// only for a binary whose sources name `courier_app::api`, and functions/aws's
 /// `destinations` module (STS AssumeRole on customers' roles) only for one whose
-/// sources name `courier_aws::destinations`: by name alone, every binary that
-/// sends anything would reach the destination port's `send`.
+/// sources name `courier_aws::destinations` or build the sender's outbound ports
+/// (`Deployment::outbound`, which builds the destinations adapter): by name alone,
+/// every binary that sends anything would reach the destination port's `send`.
 pub fn reachable_names(f: &FunctionCode, app: &[SourceFile], aws: &[SourceFile]) -> BTreeSet<String> {
     let uses_api = f.sources.iter().any(|s| s.text.contains("courier_app::api"));
-    let uses_destinations = f.sources.iter().any(|s| s.text.contains("courier_aws::destinations"));
+    let uses_destinations = f
+        .sources
+        .iter()
+        .any(|s| s.text.contains("courier_aws::destinations") || s.text.contains(".outbound("));
     let space: Vec<(String, String)> = app
         .iter()
         .filter(|s| uses_api || !s.name.starts_with("api/"))
