@@ -400,7 +400,7 @@ async fn run_sender(
 
 /// The child-process side of the log variant (`courier-bench sender-child
 /// <deliveries> <concurrency> <url>`): logs to stdout like the Lambda (its
-/// subscriber, functions/sender/src/main.rs), prints its figures as `RESULT <json>`
+/// subscriber and metric lines, functions/sender/src/main.rs), prints its figures as `RESULT <json>`
 /// on stderr.
 pub fn child(args: &[String]) -> Result<(), String> {
     let [n, concurrency, url] = args else {
@@ -414,6 +414,11 @@ pub fn child(args: &[String]) -> Result<(), String> {
     let w = rt.block_on(world(url, &[n]))?;
     let batches = w.batches.into_iter().next().unwrap_or_default();
     courier_sender::init_logging();
+    // Metric lines printed, as on Lambda.
+    courier_sender::set_metrics_target(courier_app::delivery::metrics::MetricsTarget {
+        print: true,
+        ..Default::default()
+    });
     let u = Usage::start();
     let (ok, failed) = rt.block_on(run_sender(
         &w.ports,
@@ -434,8 +439,6 @@ fn run_child(n: usize, concurrency: usize, url: &str) -> Result<Variant, String>
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut child = Command::new(exe)
         .args(["sender-child", &n.to_string(), &concurrency.to_string(), url])
-        // What makes the handler print its EMF lines, as on Lambda.
-        .env("COURIER_EMF", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -21,6 +21,13 @@ pub const ENV_TRUSTED_CA_PEM: &str = "COURIER_TRUSTED_CA_PEM";
 pub const ENV_SCHEDULE_DLQ_ARN: &str = "COURIER_SCHEDULE_DLQ_ARN";
 pub const ENV_RECONCILE_GRACE: &str = "COURIER_RECONCILE_GRACE_SECONDS";
 pub const ENV_METRICS_NAMESPACE: &str = "COURIER_METRICS_NAMESPACE";
+/// Prints the sender's metric lines outside Lambda (the bench's Lambda stand-in).
+pub const ENV_EMF: &str = "COURIER_EMF";
+/// Set by Lambda in every function's environment.
+pub const ENV_LAMBDA_FUNCTION_NAME: &str = "AWS_LAMBDA_FUNCTION_NAME";
+/// Names read beside [`ALL_ENV`] that the template does not set: Lambda's own, and
+/// the switch for metric lines outside it.
+pub const RUNTIME_ENV: [&str; 2] = [ENV_LAMBDA_FUNCTION_NAME, ENV_EMF];
 pub const ENV_STACK_NAME: &str = "COURIER_STACK_NAME";
 /// The ports endpoint URLs may name (`80,443,1024-65535` when unset); the API parses
 /// it with `courier_http::AllowedPorts::parse` at start and refuses to start on a bad one.
@@ -156,8 +163,8 @@ impl Config {
 
     /// [`Config::from_env`] with the environment given as a lookup by name.
     pub fn from_lookup(var: impl Fn(&str) -> Option<OsString>) -> Result<Self, ConfigError> {
-        let mut vars = HashMap::with_capacity(ALL_ENV.len());
-        for name in ALL_ENV {
+        let mut vars = HashMap::with_capacity(ALL_ENV.len() + RUNTIME_ENV.len());
+        for name in ALL_ENV.into_iter().chain(RUNTIME_ENV) {
             if let Some(value) = var(name) {
                 let value = value.into_string().map_err(|_| ConfigError::NotUnicode(name))?;
                 vars.insert(name.to_owned(), value);
@@ -230,6 +237,7 @@ impl Config {
                     .map(|v| v.trim())
                     .filter(|v| !v.is_empty())
                     .map(str::to_owned),
+                print: vars.contains_key(ENV_LAMBDA_FUNCTION_NAME) || vars.contains_key(ENV_EMF),
             },
             allowed_ports: vars
                 .get(ENV_ALLOWED_PORTS)
@@ -511,6 +519,7 @@ mod tests {
             crate::delivery::metrics::MetricsTarget {
                 namespace: "Courier/prod".to_owned(),
                 stack: Some("courier-prod".to_owned()),
+                print: false,
             }
         );
         assert_eq!(c.reconcile_grace_seconds, 120);
@@ -576,12 +585,14 @@ mod tests {
             Config::from_lookup(lookup_with((ENV_TRUSTED_CA_PEM, vec![0xc3]))),
             Err(ConfigError::NotUnicode(ENV_TRUSTED_CA_PEM))
         );
-        // The lookup is asked for Courier's names and nothing else.
+        // The lookup is asked for Courier's names and Lambda's function name, nothing
+        // else.
         let asked = std::cell::RefCell::new(Vec::new());
         let _ = Config::from_lookup(|name| {
             asked.borrow_mut().push(name.to_owned());
             None
         });
-        assert_eq!(asked.into_inner(), ALL_ENV.map(str::to_owned).to_vec());
+        let expected: Vec<String> = ALL_ENV.into_iter().chain(RUNTIME_ENV).map(str::to_owned).collect();
+        assert_eq!(asked.into_inner(), expected);
     }
 }

@@ -29,6 +29,11 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Metric lines, as the sender Lambda prints them, when asked for.
+    courier_sender::set_metrics_target(courier_app::delivery::metrics::MetricsTarget {
+        print: std::env::var_os(courier_app::config::ENV_EMF).is_some(),
+        ..Default::default()
+    });
     let opts = StackOptions {
         api_addr: addr,
         dev_api_key: std::env::var("COURIER_DEV_API_KEY").ok().filter(|k| !k.is_empty()),

@@ -452,14 +452,10 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
         .unwrap_or("(not text)")
 }
 
-/// EMF lines are for CloudWatch: printed only inside Lambda (or when asked). Read
-/// once per process: the environment does not change under a running function, and
-/// each look-up takes the environment's lock and scans it.
+/// EMF lines are for CloudWatch: printed only inside Lambda (or when asked; the
+/// deployment's [`MetricsTarget`](courier_app::delivery::metrics::MetricsTarget)).
 fn emf_enabled() -> bool {
-    static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ENABLED.get_or_init(|| {
-        std::env::var_os("AWS_LAMBDA_FUNCTION_NAME").is_some() || std::env::var_os("COURIER_EMF").is_some()
-    })
+    metrics_target().print
 }
 
 /// The step's outcome line. The record's span already names the delivery, the

@@ -21,6 +21,9 @@ pub const NAMESPACE: &str = "Courier";
 pub struct MetricsTarget {
     pub namespace: String,
     pub stack: Option<String>,
+    /// Whether the lines are printed: inside Lambda, where CloudWatch Logs turns
+    /// them into metrics, or when `COURIER_EMF` asks for them; never otherwise.
+    pub print: bool,
 }
 
 impl Default for MetricsTarget {
@@ -28,6 +31,7 @@ impl Default for MetricsTarget {
         MetricsTarget {
             namespace: NAMESPACE.to_owned(),
             stack: None,
+            print: false,
         }
     }
 }
@@ -392,6 +396,7 @@ mod tests {
         let target = MetricsTarget {
             namespace: "Courier/prod".to_owned(),
             stack: Some("courier-prod".to_owned()),
+            print: true,
         };
         let docs = serde_json::to_value(batch_metrics_for(&samples, Timestamp(7), &target)).unwrap_or_default();
         assert_eq!(docs[0]["Stack"], json!("courier-prod"));
