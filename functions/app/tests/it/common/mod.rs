@@ -2,18 +2,17 @@
 //! sender and the API, wired like the Lambdas wire the AWS adapters.
 
 use async_trait::async_trait;
-use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::api::{Api, ApiRequest};
 use courier_app::delivery::{EndpointCache, Sender, SenderSettings, StepOutcome};
 use courier_app::domain::model::{Delivery, Tenant};
-use courier_app::pipeline::planner::{Planner, PlannerSettings};
-use courier_app::ports::NoFaults;
 use courier_app::ports::{
     AdmissionRefusal, Clock, DeliveryStore, DestinationMessage, DestinationSender, HttpSender, OutboundRequest, Queue,
     Random, SendResult, UrlAdmission,
 };
 use courier_app::testing::memory::{
-    FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer,
+    FixedSecrets, ManualClock, MemoryApplications, MemoryPorts, MemoryQueue, MemoryStore, MemoryTimer,
 };
+use courier_app::wiring::{Ports, Settings};
 use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, TenantId};
 use courier_core::outcome::{AttemptOutcome, ResponseSummary};
@@ -145,10 +144,7 @@ pub const KEY: &str = "ck_test_key";
 impl World {
     pub async fn new(script: Vec<AttemptOutcome>, duration_ms: i64) -> World {
         let clock = Arc::new(ManualClock::new(T0));
-        let store = Arc::new(MemoryStore::new(clock.clone()));
-        let queue = Arc::new(MemoryQueue::new(clock.clone()));
-        let timer = Arc::new(MemoryTimer::new());
-        let limiter = Arc::new(courier_app::testing::memory::MemoryLimiter::new());
+        let fakes = MemoryPorts::new(clock.clone());
         let http = Arc::new(ScriptedHttp {
             clock: clock.clone(),
             script: Mutex::new(script.into()),
@@ -159,62 +155,36 @@ impl World {
             script: Mutex::new(VecDeque::new()),
             messages: Mutex::new(vec![]),
         });
-        let planner = Planner {
-            queue: queue.clone(),
-            timer: timer.clone(),
-            settings: PlannerSettings::default(),
-        };
-        let random: Arc<dyn Random> = Arc::new(Zero);
-        let applications = Arc::new(MemoryApplications::new());
-        let schedules = Arc::new(courier_app::testing::memory::MemorySchedules::new());
-        let recurring = Arc::new(courier_app::testing::memory::MemoryRecurring::new());
-        let sealer = Arc::new(courier_app::testing::memory::MemorySealer::in_memory(Arc::new(
-            FixedSecrets::new(13),
-        )));
-        let api = Api {
-            tenants: store.clone(),
-            endpoints: store.clone(),
-            deliveries: store.clone(),
-            idempotency: store.clone(),
-            applications: applications.clone(),
-            schemas: Default::default(),
-            planner: planner.clone(),
-            clock: clock.clone(),
-            random: Arc::new(courier_app::testing::memory::SeededRandom::new(1)),
-            secrets: Arc::new(FixedSecrets::new(7)),
-            sealer: sealer.clone(),
-            admission: Arc::new(AllowAll),
-            settings: ApiSettings::default(),
-            limiter: Default::default(),
-            subscriptions: store.clone(),
-            fanout_queue: queue.clone(),
-            schedules: courier_app::ports::Schedules {
-                store: schedules.clone(),
-                timer: recurring.clone(),
-                second_rates: false,
-            },
-        };
-        let sender = Sender {
-            secrets: Arc::new(FixedSecrets::new(9)),
-            deliveries: store.clone(),
-            endpoints: store.clone(),
-            sealer: sealer.clone(),
-            http: http.clone(),
-            destinations: destinations.clone(),
-            clock: clock.clone(),
-            random,
-            planner,
-            faults: Arc::new(NoFaults),
-            settings: SenderSettings {
+        let ports = fakes.ports();
+        let settings = Settings {
+            sender: SenderSettings {
                 lease_margin_ms: 5_000,
                 // Steps run when a test says, after the API's writes: no first
                 // message needs to wait for its delivery to be written.
                 unwritten_min_age_ms: 0,
                 ..SenderSettings::default()
             },
-            limiter: limiter.clone(),
-            fanout: None,
+            ..Settings::default()
         };
+        let api = ports.api(&settings);
+        // The sender draws the lowest jitter and its own secrets.
+        let sender = Ports {
+            random: Arc::new(Zero),
+            secrets: Arc::new(FixedSecrets::new(9)),
+            ..ports
+        }
+        .sender(&settings, &fakes.outbound(http.clone(), destinations.clone()), None);
+        let MemoryPorts {
+            store,
+            applications,
+            queue,
+            timer,
+            schedules,
+            recurring,
+            limiter,
+            sealer,
+            ..
+        } = fakes;
         let tenant = Tenant {
             id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("tenant id"),
             name: "t".into(),
