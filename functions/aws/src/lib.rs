@@ -35,14 +35,15 @@ pub use scheduler::SchedulerTimer;
 pub use sqs::SqsQueue;
 
 /// The adapters a deployed function needs, built once at start-up from its config:
-/// the table (every store port) and the planner (the queue and Scheduler timers).
+/// the table (every store port), the delivery queue and Scheduler. [`Deployment::ports`]
+/// hands them to the use cases; the planner's settings come from the config there
+/// (`courier_app::wiring::Settings::from_config`).
 pub struct Deployment {
     pub store: std::sync::Arc<DynamoStore>,
-    pub planner: courier_app::pipeline::planner::Planner,
-    /// The delivery queue, for fan-out steps.
-    pub steps: std::sync::Arc<SqsQueue>,
-    /// Scheduler's recurring schedules (the `/v1/schedules` timers).
-    pub recurring: std::sync::Arc<SchedulerTimer>,
+    /// The delivery queue: delivery steps and fan-out steps.
+    pub queue: std::sync::Arc<SqsQueue>,
+    /// Scheduler: one-shot timers for long waits and the recurring schedules.
+    pub timer: std::sync::Arc<SchedulerTimer>,
     /// The slow lane's queue, when the deployment has one (`COURIER_SLOW_QUEUE_URL`).
     pub slow_lane: Option<std::sync::Arc<SqsQueue>>,
     /// Seals and opens endpoint credentials; its KMS client is built when the
@@ -78,18 +79,10 @@ impl Deployment {
                 .as_ref()
                 .map(|url| std::sync::Arc::new(SqsQueue::new(&sdk, url.clone()))),
             sdk: sdk.clone(),
-            recurring: timer.clone(),
             sealer: std::sync::Arc::new(sealer),
             store,
-            steps: queue.clone(),
-            planner: courier_app::pipeline::planner::Planner {
-                queue,
-                timer,
-                settings: courier_app::pipeline::planner::PlannerSettings {
-                    sqs_max_delay_seconds: config.sqs_max_delay_seconds,
-                    schedule_lead_seconds: config.schedule_lead_seconds,
-                },
-            },
+            queue,
+            timer,
         })
     }
 }
@@ -115,10 +108,10 @@ impl Deployment {
             applications: self.store.clone(),
             subscriptions: self.store.clone(),
             schedules: self.store.clone(),
-            recurring: self.recurring.clone(),
-            queue: self.planner.queue.clone(),
-            timer: self.planner.timer.clone(),
-            steps: self.steps.clone(),
+            recurring: self.timer.clone(),
+            queue: self.queue.clone(),
+            timer: self.timer.clone(),
+            steps: self.queue.clone(),
             sealer: self.sealer.clone(),
             admission: Arc::new(
                 courier_http::HttpAdmission::new(admission_policy(config)).with_allowed_ports(allowed_ports(config)?),
