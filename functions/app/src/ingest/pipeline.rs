@@ -137,9 +137,7 @@ impl Pipeline<'_> {
     pub async fn enqueue_waiting(&self, deliveries: &[Delivery], now: Timestamp) -> Result<(), PortError> {
         let mut first_error = None;
         for d in deliveries {
-            let waiting =
-                matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0;
-            if waiting && !d.carried_by_queue {
+            if waits_for_first(d) && !d.carried_by_queue {
                 let m = first_message(d);
                 if let Err(e) = self.planner.plan(m.clone(), now).await {
                     if let Err(mark) = dead_letter::mark(self.store, &m, now).await {
@@ -162,7 +160,7 @@ impl Pipeline<'_> {
         let mut first_error = None;
         let mut failed: Vec<QueueMessage> = Vec::new();
         for d in deliveries {
-            if !matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) || d.attempt_count > 0 {
+            if !waits_for_first(d) {
                 continue;
             }
             let m = first_message(d);
@@ -206,4 +204,10 @@ impl Pipeline<'_> {
             }
         }
     }
+}
+
+/// Whether `d` still waits for its first attempt's message: pending or scheduled,
+/// nothing attempted yet.
+fn waits_for_first(d: &Delivery) -> bool {
+    matches!(d.status, DeliveryStatus::Pending | DeliveryStatus::Scheduled) && d.attempt_count == 0
 }

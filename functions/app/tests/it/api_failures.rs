@@ -9,8 +9,6 @@
 //! wrapper, so a new write in a handler is covered without touching this file, and a
 //! new operation is one row of [`operations`].
 
-use crate::common;
-
 use crate::common::{KEY, T0, World, raw, status};
 use async_trait::async_trait;
 use courier_app::api::{Api, ApiSettings};
@@ -257,7 +255,7 @@ fn flaky_api(w: &World, faults: &Arc<Faults>) -> Api {
         random: Arc::new(SeededRandom::new(99)),
         secrets: Arc::new(FixedSecrets::new(11)),
         sealer: w.sealer.clone(),
-        admission: Arc::new(common::AllowAll),
+        admission: Arc::new(courier_app::testing::memory::AdmitAll),
         settings: ApiSettings::default(),
         limiter: Default::default(),
         subscriptions: w.store.clone(),

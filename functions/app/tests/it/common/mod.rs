@@ -6,8 +6,7 @@ use courier_app::api::{Api, ApiRequest};
 use courier_app::delivery::{EndpointCache, Sender, SenderSettings, StepOutcome};
 use courier_app::domain::model::{Delivery, Tenant};
 use courier_app::ports::{
-    AdmissionRefusal, Clock, DeliveryStore, DestinationMessage, DestinationSender, HttpSender, OutboundRequest, Queue,
-    Random, SendResult, UrlAdmission,
+    Clock, DeliveryStore, DestinationMessage, DestinationSender, HttpSender, OutboundRequest, Queue, Random, SendResult,
 };
 use courier_app::testing::memory::{
     FixedSecrets, ManualClock, MemoryApplications, MemoryPorts, MemoryQueue, MemoryStore, MemoryTimer,
@@ -27,14 +26,6 @@ pub struct Zero;
 impl Random for Zero {
     fn next_u64(&self) -> u64 {
         0
-    }
-}
-
-pub struct AllowAll;
-#[async_trait]
-impl UrlAdmission for AllowAll {
-    async fn admit(&self, url: &str) -> Result<String, AdmissionRefusal> {
-        Ok(url.to_owned())
     }
 }
 
