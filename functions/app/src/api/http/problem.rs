@@ -116,7 +116,7 @@ pub struct ApiError {
     pub detail: String,
     pub retry_after: Option<u64>,
     /// The `Allow` header of a 405 (RFC 9110, section 15.5.6).
-    pub allow: Option<&'static str>,
+    pub allow: Option<String>,
     /// For `payload_invalid`: the JSON pointer of the first failing place in the
     /// payload, shown as the problem's `pointer`.
     pub pointer: Option<String>,
@@ -162,10 +162,10 @@ impl ApiError {
     }
     /// A 405 whose `Allow` header is `allow` (comma-separated); the detail names the
     /// methods besides HEAD.
-    pub fn method_not_allowed(allow: &'static str) -> Self {
+    pub fn method_not_allowed(allow: &str) -> Self {
         let listed: Vec<&str> = allow.split(", ").filter(|m| *m != "HEAD").collect();
         ApiError {
-            allow: Some(allow),
+            allow: Some(allow.to_owned()),
             ..ApiError::new(
                 ProblemCode::MethodNotAllowed,
                 format!("allowed methods: {}", listed.join(", ")),
@@ -221,8 +221,8 @@ impl IntoResponse for ApiError {
         if let Some(ra) = self.retry_after {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(ra));
         }
-        if let Some(allow) = self.allow {
-            headers.insert(header::ALLOW, HeaderValue::from_static(allow));
+        if let Some(allow) = self.allow.as_deref().and_then(|a| HeaderValue::from_str(a).ok()) {
+            headers.insert(header::ALLOW, allow);
         }
         resp
     }

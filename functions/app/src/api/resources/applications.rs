@@ -17,9 +17,11 @@ use crate::domain::model::{Application, Endpoint, EndpointDefaults, PORTAL_PRESE
 use crate::endpoints::application_delete::endpoint_with_deliveries_in_flight;
 use crate::ports::PortError;
 use crate::ports::PortRng;
+use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::ids::{ApplicationId, EndpointId};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -486,3 +488,11 @@ const SLOT_TRIES: usize = 32;
 
 /// Pages of the tenant's endpoints a delete reads to find the application's own.
 const MAX_ENDPOINT_PAGES: usize = 100;
+
+/// The routes of `/v1/applications` and one application; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/applications", routing::post(create).get(list))
+        .route("/v1/applications/{id}", routing::get(get).patch(update).delete(delete))
+}

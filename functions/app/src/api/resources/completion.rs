@@ -15,10 +15,12 @@ use crate::api::routes::{Id, reply};
 use crate::delivery::{AttemptDone, Recorder, StepError, StepOutcome};
 use crate::domain::message::QueueMessage;
 use crate::domain::model::{AwaitingCompletion, Delivery};
+use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::ids::{AttemptId, DeliveryId};
 use serde::Deserialize;
 use serde_json::json;
@@ -225,4 +227,10 @@ impl Api {
             Err(e) => Err(ApiError::unavailable(e.to_string())),
         }
     }
+}
+
+/// The routes of `/v1/attempts/{attemptId}/complete`, limited per source address; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new().route("/v1/attempts/{attemptId}/complete", routing::post(complete))
 }

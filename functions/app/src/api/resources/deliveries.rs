@@ -8,9 +8,11 @@ use crate::api::resources::endpoints::id_from_path;
 use crate::api::resources::views::{attempt_view, delivery_view, expired};
 use crate::api::routes::{Authed, Id, IdPair, page_reply, reply};
 use crate::domain::model::{Delivery, Tenant};
+use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::ids::{AttemptId, DeliveryId};
 use serde_json::Value;
 use std::sync::Arc;
@@ -98,4 +100,14 @@ impl Api {
             .filter(|d| d.tenant_id == tenant.id && !expired(d.expires_at, now))
             .ok_or_else(|| ApiError::not_found("delivery"))
     }
+}
+
+/// The routes of deliveries and their attempts; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/endpoints/{id}/deliveries", routing::get(list_for_endpoint))
+        .route("/v1/deliveries/{id}", routing::get(get))
+        .route("/v1/deliveries/{id}/attempts", routing::get(attempts))
+        .route("/v1/deliveries/{id}/attempts/{attemptId}", routing::get(attempt))
 }

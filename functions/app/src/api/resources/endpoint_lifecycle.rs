@@ -14,10 +14,12 @@ use crate::domain::model::{DeliveryStatus, EndpointState, SecretRecord, SecretSt
 use crate::fanout::operational::Notice;
 use crate::ingest::{self, NewEvent};
 use crate::ports::PortRng;
+use axum::Router;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::health::{HealthEvent, SmartHealth};
 use courier_core::ids::EventId;
 use courier_core::operational::{DisableCause, OperationalType};
@@ -220,4 +222,15 @@ pub(crate) async fn test(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id
         StatusCode::ACCEPTED,
         &json!({"eventId": event.id, "deliveryId": deliveries.first().map(|d| d.id.clone())}),
     ))
+}
+
+/// The routes of an endpoint's lifecycle and secrets; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/endpoints/{id}/disable", routing::post(disable))
+        .route("/v1/endpoints/{id}/enable", routing::post(enable))
+        .route("/v1/endpoints/{id}/revoke", routing::post(revoke))
+        .route("/v1/endpoints/{id}/secrets/rotate", routing::post(rotate_secret))
+        .route("/v1/endpoints/{id}/test", routing::post(test))
 }

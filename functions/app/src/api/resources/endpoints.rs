@@ -23,9 +23,11 @@ use crate::domain::model::{
 };
 use crate::ports::PortError;
 use crate::ports::PortRng;
+use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::decide::LatencyClass;
 use courier_core::decide::SettleReason;
 use courier_core::destination::Destination;
@@ -755,4 +757,12 @@ impl Api {
             "the endpoint kept changing underneath this call; retry",
         ))
     }
+}
+
+/// The routes of `/v1/endpoints` and one endpoint; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/endpoints", routing::post(create).get(list))
+        .route("/v1/endpoints/{id}", routing::get(get).patch(update).delete(delete))
 }

@@ -15,9 +15,11 @@ use crate::api::routes::{Authed, Id, page_reply, reply};
 use crate::domain::model::{EventType, Tenant};
 use crate::ingest::payload_schema;
 use crate::ports::PortError;
+use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::Timestamp;
 use courier_core::subscription::check_type_name;
 use serde::Deserialize;
@@ -245,4 +247,12 @@ impl Api {
             )
         })
     }
+}
+
+/// The routes of `/v1/event-types` and one event type; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/event-types", routing::post(create).get(list))
+        .route("/v1/event-types/{name}", routing::get(get).patch(update))
 }

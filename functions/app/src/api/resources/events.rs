@@ -17,9 +17,11 @@ use crate::ingest::pipeline::Written;
 use crate::ingest::{self, NewEvent};
 use crate::ports::PortError;
 use crate::ports::PortRng;
+use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing;
 use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, EndpointId, EventId};
 use serde::Deserialize;
@@ -377,4 +379,13 @@ pub(super) fn checked_payload(payload: Option<Value>, event_type: Option<&str>) 
         )));
     }
     Ok(payload)
+}
+
+/// The routes of `/v1/events` and one event; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/events", routing::post(create).get(list))
+        .route("/v1/events/{id}", routing::get(get))
+        .route("/v1/events/{id}/deliveries", routing::get(deliveries))
 }

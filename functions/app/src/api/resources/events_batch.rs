@@ -16,10 +16,12 @@ use crate::domain::model::Tenant;
 use crate::ingest::batch::{HeldQueue, send_held};
 use crate::ingest::request_reads::{OnceEndpoints, OnceEventTypes};
 use crate::ingest::send_ahead::send_ahead_batch;
+use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
+use axum::routing;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -189,4 +191,10 @@ impl Api {
         let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
         Ok(One::Answered(status, body))
     }
+}
+
+/// The routes of `/v1/events/batch`; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new().route("/v1/events/batch", routing::post(create))
 }

@@ -15,6 +15,7 @@ pub(crate) mod event_types;
 pub(crate) mod events;
 pub(crate) mod events_batch;
 pub(crate) mod fanout;
+pub(crate) mod health;
 pub(crate) mod portal;
 pub(crate) mod portal_fields;
 pub(crate) mod resend;

@@ -16,14 +16,16 @@ use crate::api::Api;
 use crate::api::http::auth::{self, hash_key};
 use crate::api::http::body::ApiJson;
 use crate::api::http::limits::MAX_CREDENTIAL_LEN;
-use crate::api::http::portal_access::{PORTAL_TOKEN_PREFIX, Portal, PortalAccess};
+use crate::api::http::portal_access::{self, PORTAL_TOKEN_PREFIX, Portal, PortalAccess};
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::routes::{Authed, Id, reply};
 use crate::domain::model::{Application, PortalSettings, Tenant};
+use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
+use axum::routing;
 use base64::Engine;
 use courier_core::ids::{EndpointId, TenantId};
 use courier_core::time::Timestamp;
@@ -384,4 +386,22 @@ pub(crate) async fn session(Portal(access): Portal) -> ApiResult<Response> {
             "expiresAt": access.expires_at.to_rfc3339(),
         }),
     ))
+}
+
+/// The routes of portal links, the portal session and the portal activity log; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/portal-links", routing::post(create))
+        .route("/v1/portal-links/{id}", routing::delete(revoke))
+        .route("/v1/portal/session", routing::get(session))
+        .route(
+            "/v1/applications/{id}/portal-links",
+            routing::post(create_for_application),
+        )
+        .route("/v1/portal-activity", routing::get(portal_access::tenant_activity))
+        .route(
+            "/v1/applications/{id}/portal-activity",
+            routing::get(portal_access::application_activity),
+        )
 }

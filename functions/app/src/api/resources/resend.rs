@@ -18,10 +18,12 @@ use crate::domain::model::{
 use crate::ingest::{self, NewEvent};
 use crate::ports::PortRng;
 use crate::ports::{PortError, Random};
+use axum::Router;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::Timestamp;
 use courier_core::ids::AttemptId;
 use serde::Deserialize;
@@ -600,4 +602,14 @@ impl Random for KeyedRandom {
         out.copy_from_slice(&digest[..8]);
         u64::from_be_bytes(out)
     }
+}
+
+/// The routes of replays, redeliveries and redrives; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/endpoints/{id}/replay", routing::post(replay))
+        .route("/v1/endpoints/{id}/replay-dead", routing::post(replay_dead))
+        .route("/v1/deliveries/{id}/redeliver", routing::post(redeliver))
+        .route("/v1/deliveries/{id}/redrive", routing::post(redrive))
 }

@@ -17,10 +17,12 @@ use crate::domain::model::Tenant;
 use crate::domain::schedule::{FireMessage, Occurrence, RecurrenceSpec, RecurringSpec, Schedule, ScheduleState};
 use crate::ports::PortError;
 use crate::ports::PortRng;
+use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::Timestamp;
 use courier_core::decide::LatencyClass;
 use courier_core::ids::{EndpointId, ScheduleId};
@@ -468,4 +470,15 @@ impl Api {
         }
         Ok(v)
     }
+}
+
+/// The routes of `/v1/schedules` and one schedule; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/schedules", routing::post(create).get(list))
+        .route("/v1/schedules/{id}", routing::get(get).put(replace).delete(delete))
+        .route("/v1/schedules/{id}/pause", routing::post(pause))
+        .route("/v1/schedules/{id}/resume", routing::post(resume))
+        .route("/v1/schedules/{id}/occurrences", routing::get(occurrences))
 }

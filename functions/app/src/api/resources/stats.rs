@@ -10,9 +10,11 @@ use crate::api::http::query::query_params;
 use crate::api::routes::{Authed, Id, reply};
 use crate::domain::model::{Endpoint, Tenant};
 use crate::domain::stats::{Backlog, Granularity, MAX_SUMMED_ENDPOINTS, StatsCounts, StatsWindow, stats_view};
+use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing;
 use courier_core::Timestamp;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -218,6 +220,15 @@ pub(crate) async fn endpoint(
     // One endpoint's figures are its counters, read fresh every time.
     let answer = api.sum_stats(&tenant, std::slice::from_ref(&e), &window).await?;
     Ok(reply(StatusCode::OK, &answer))
+}
+
+/// The routes of the statistics of the tenant, an application and an endpoint; the method router answers the path's other methods (405
+/// with `Allow`).
+pub(crate) fn router() -> Router<Arc<Api>> {
+    Router::new()
+        .route("/v1/stats", routing::get(tenant))
+        .route("/v1/applications/{id}/stats", routing::get(application))
+        .route("/v1/endpoints/{id}/stats", routing::get(endpoint))
 }
 
 #[cfg(test)]
