@@ -12,7 +12,7 @@ include infra/bench.mk
 include infra/conformance.mk
 
 
-.PHONY: help tenant run test test-rust lint fmt fmt-check clippy build deploy bench clean-local
+.PHONY: help tenant run test test-rust lint fmt fmt-check clippy build deploy bench clean-local openapi openapi-check
 
 help:
 	@echo "make run     start the local stack (moto emulator, API on 127.0.0.1:3000, sender, timers; DEMO=0 skips the demo receiver)"
@@ -20,6 +20,7 @@ help:
 	@echo "make build   sam build (arm64 bootstrap binaries for Lambda)"
 	@echo "make deploy  sam deploy (uses samconfig.toml)"
 	@echo "make bench   print performance and cost figures"
+	@echo "make openapi regenerate docs/openapi.json from the code (utoipa, the courier-app 'openapi' feature)"
 	@echo "make tenant  create a tenant and API key in a deployment (COURIER_TABLE=... NAME=...)"
 
 run: venv
@@ -29,6 +30,17 @@ run: venv
 tenant:
 	@test -n "$(NAME)" || (echo "usage: COURIER_TABLE=<table> make tenant NAME=<tenant name>" && exit 2)
 	$(CARGO) run --quiet -p courier-local --bin courier-admin -- create-tenant --name "$(NAME)"
+
+# docs/openapi.json is generated from the code (handlers' #[utoipa::path], the wire
+# types' schemas): never edit it by hand. courier-app's tests fail while the file
+# differs from what the code generates; openapi-check validates it as OpenAPI 3.1.
+openapi:
+	$(CARGO) run --quiet -p courier-app --features openapi --bin courier-openapi > docs/openapi.json.tmp
+	mv docs/openapi.json.tmp docs/openapi.json
+
+openapi-check: venv
+	test -x $(VENV)/bin/openapi-spec-validator || $(VENV)/bin/pip install --quiet --disable-pip-version-check 'openapi-spec-validator>=0.7'
+	$(VENV)/bin/openapi-spec-validator docs/openapi.json
 
 fmt:
 	$(CARGO) fmt --all
@@ -61,4 +73,4 @@ test-rust: venv
 	fi
 
 # test-rust last: the run ends with the test runner's summary line.
-test: lint template-lint test-conformance test-rust
+test: lint openapi-check template-lint test-conformance test-rust

@@ -7,9 +7,11 @@
 //! no input reaches a panic or a 500.
 
 pub mod http;
+#[cfg(feature = "openapi")]
+pub mod openapi;
 pub mod resources;
-mod route_table;
 mod routes;
+pub mod wire;
 
 pub use http::auth::{ClientAddr, bearer_key, create_tenant, hash_key, register_key};
 pub use http::body::parse_json;
@@ -22,7 +24,6 @@ pub use resources::completion::HEADER_COMPLETION_TOKEN;
 pub use resources::event_types::event_type_view;
 pub use resources::stats::stats_window;
 pub use resources::views::{attempt_view, delivery_view, endpoint_status, endpoint_view, event_view};
-pub use route_table::{ROUTES, Route};
 
 use crate::ingest::payload_schema::SchemaCache;
 use crate::pipeline::planner::Planner;

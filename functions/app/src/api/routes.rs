@@ -10,6 +10,7 @@ use crate::api::resources::{
     applications, completion, console, deliveries, endpoint_lifecycle, endpoints, event_types, events, events_batch,
     health, portal, resend, schedules, stats,
 };
+use crate::api::wire::common::Page;
 use crate::domain::model::Tenant;
 use axum::Router;
 use axum::body::Body;
@@ -18,21 +19,24 @@ use axum::http::request::Parts;
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
+use serde::Serialize;
 use std::sync::Arc;
 use tower::Layer;
 
-/// A JSON answer.
-pub(crate) fn reply(status: StatusCode, value: &Value) -> Response {
+/// A JSON answer with its status.
+pub(crate) fn reply<T: Serialize>(status: StatusCode, value: &T) -> Response {
     (status, axum::Json(value)).into_response()
 }
 
 /// A list's answer, the shape every list route shares: one page of items in their
 /// view, and the cursor to the next page (null after the last).
-pub(crate) fn page_reply(items: Vec<Value>, next_cursor: Option<&str>) -> Response {
+pub(crate) fn page_reply<T: Serialize>(items: Vec<T>, next_cursor: Option<&str>) -> Response {
     reply(
         StatusCode::OK,
-        &serde_json::json!({"items": items, "nextCursor": next_cursor}),
+        &Page {
+            items,
+            next_cursor: next_cursor.map(str::to_owned),
+        },
     )
 }
 

@@ -80,6 +80,9 @@ const LAYERS: &[(&str, &[&str])] = &[
             "config",
         ],
     ),
+    // Binaries of their own (the OpenAPI generator): outside the library, they
+    // reach it through `courier_app::`, never through `crate::`.
+    ("bin", &[]),
 ];
 
 /// What `domain` may `use` besides itself.

@@ -557,8 +557,10 @@ async fn every_route_answers_each_credential_exactly() {
         ),
     ];
     let listed: std::collections::BTreeSet<(&str, &str)> = table.iter().map(|(m, p, _, _)| (*m, *p)).collect();
-    let routes: std::collections::BTreeSet<(&str, &str)> =
-        courier_app::api::ROUTES.iter().map(|r| (r.method, r.path)).collect();
+    let routes: std::collections::BTreeSet<(&str, &str)> = crate::common::operations::ROUTES
+        .iter()
+        .map(|r| (r.method, r.path))
+        .collect();
     assert_eq!(listed, routes, "the table covers every route, once");
     for (method, template, body, want) in &table {
         for (i, credential) in CREDENTIALS.iter().enumerate() {

@@ -368,6 +368,31 @@ async fn activity_page(
 }
 
 /// `GET /v1/applications/{id}/portal-activity`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/applications/{id}/portal-activity",
+        operation_id = "listApplicationPortalActivity",
+        tag = "portal",
+        summary = r#"Portal activity of an application"#,
+        description = r#"Every write made with a portal link of this application (link, route, fields set, answer, instant), newest first, kept 90 days. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"One page of activity."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn application_activity(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -380,6 +405,29 @@ pub(crate) async fn application_activity(
 }
 
 /// `GET /v1/portal-activity`: writes through links without an application.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/portal-activity",
+        operation_id = "listPortalActivity",
+        tag = "portal",
+        summary = r#"Portal activity of links without an application"#,
+        description = r#"Every write made with a portal link made by `POST /v1/portal-links` (link, route, fields set, answer, instant), newest first, kept 90 days. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"One page of activity."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn tenant_activity(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,

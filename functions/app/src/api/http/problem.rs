@@ -1,10 +1,10 @@
 //! RFC 9457 problem+json: [`ProblemCode`] owns each refusal's status, title and code,
 //! and [`ApiError`] is one refusal with its detail, rendered as an axum response.
 
+use crate::api::wire::problem::Problem;
 use crate::ports::PortError;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 
 /// Every kind of refusal the API answers with. The code is what clients match on; the
 /// status and title follow from it, so they cannot disagree anywhere.
@@ -190,27 +190,26 @@ impl ApiError {
         self.problem.code()
     }
     /// The problem+json document.
+    pub fn problem_document(&self) -> Problem {
+        Problem {
+            type_uri: self.problem.type_uri(),
+            title: self.problem.title(),
+            status: self.problem.status(),
+            code: self.problem.code(),
+            detail: self.detail.clone(),
+            retry_after_seconds: self.retry_after,
+            pointer: self.pointer.clone(),
+        }
+    }
+    /// The problem+json document as JSON.
     pub fn body(&self) -> serde_json::Value {
-        let mut body = json!({
-            "type": self.problem.type_uri(),
-            "title": self.problem.title(),
-            "status": self.problem.status(),
-            "code": self.problem.code(),
-            "detail": self.detail,
-        });
-        if let Some(ra) = self.retry_after {
-            body["retryAfterSeconds"] = json!(ra);
-        }
-        if let Some(p) = &self.pointer {
-            body["pointer"] = json!(p);
-        }
-        body
+        serde_json::to_value(self.problem_document()).unwrap_or(serde_json::Value::Null)
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::to_vec(&self.body()).unwrap_or_default();
+        let body = serde_json::to_vec(&self.problem_document()).unwrap_or_default();
         let status = StatusCode::from_u16(self.problem.status()).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
         let mut resp = (status, body).into_response();
         let headers = resp.headers_mut();

@@ -12,6 +12,7 @@ use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::{list_query, query_params};
 use crate::api::resources::endpoint_limits;
 use crate::api::routes::{Authed, Id, page_reply, reply};
+use crate::api::wire::applications::{ApplicationDeleted, ApplicationIn, ApplicationOut, ApplicationPatch};
 use crate::domain::model::EndpointState;
 use crate::domain::model::{Application, Endpoint, EndpointDefaults, PORTAL_PRESETS, PortalSettings, Tenant};
 use crate::endpoints::application_delete::endpoint_with_deliveries_in_flight;
@@ -23,30 +24,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing;
 use courier_core::ids::{ApplicationId, EndpointId};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct CreateApplication {
-    name: Option<String>,
-    uid: Option<String>,
-    metadata: Option<Value>,
-    portal: Option<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct UpdateApplication {
-    name: Option<String>,
-    #[serde(default)]
-    uid: Patch<Value>,
-    #[serde(default)]
-    metadata: Patch<Value>,
-    /// Fields absent keep their value.
-    portal: Option<Value>,
-}
 
 fn check_name(name: &str) -> ApiResult<()> {
     let n = name.chars().count();
@@ -191,27 +170,39 @@ fn portal_settings(value: &Value, current: &PortalSettings) -> ApiResult<PortalS
     Ok(out)
 }
 
+/// An application as the API shows it, as JSON (the console and tests read it so).
 pub fn application_view(a: &Application) -> Value {
-    json!({
-        "id": a.id,
-        "name": a.name,
-        "uid": a.uid,
-        "metadata": a.metadata,
-        "portal": a.portal,
-        "liveEndpoints": a.live_endpoints,
-        // What the customer's role trust policy names (`sts:ExternalId`) for this
-        // application's destinations, shown before any endpoint exists.
-        "externalId": courier_core::destination::external_id(a.tenant_id.as_str(), Some(&a.id)),
-        "createdAt": a.created_at,
-        "updatedAt": a.updated_at,
-    })
+    serde_json::to_value(ApplicationOut::from(a)).unwrap_or(Value::Null)
 }
 
 /// `POST /v1/applications`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/applications",
+        operation_id = "createApplication",
+        tag = "applications",
+        summary = r#"Create an application"#,
+        description = r#"One of your own customers, whose endpoints are grouped under it. `uid` is your own id for the customer: unique among your applications, and accepted wherever an application id is. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        request_body(content = crate::api::wire::applications::ApplicationIn, content_type = "application/json"),
+        responses(
+        (status = 201, description = r#"The application."#, body = crate::api::wire::applications::ApplicationOut),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
-    ApiJson { value: body, .. }: ApiJson<CreateApplication>,
+    ApiJson { value: body, .. }: ApiJson<ApplicationIn>,
 ) -> ApiResult<Response> {
     let name = body
         .name
@@ -241,7 +232,7 @@ pub(crate) async fn create(
         live_endpoints: 0,
     };
     match api.applications.create_application(&app).await {
-        Ok(()) => Ok(reply(StatusCode::CREATED, &application_view(&app))),
+        Ok(()) => Ok(reply(StatusCode::CREATED, &ApplicationOut::from(&app))),
         // Ids are fresh, so a conflict is the uid.
         Err(PortError::Conflict(_)) => Err(uid_taken(app.uid.as_deref().unwrap_or_default())),
         Err(e) => Err(e.into()),
@@ -249,6 +240,29 @@ pub(crate) async fn create(
 }
 
 /// `GET /v1/applications`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/applications",
+        operation_id = "listApplications",
+        tag = "applications",
+        summary = r#"List applications"#,
+        description = r#"Your applications by id, a page at a time. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"One page of applications."#, body = crate::api::wire::common::Page<crate::api::wire::applications::ApplicationOut>),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn list(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -259,22 +273,71 @@ pub(crate) async fn list(
         .applications
         .list_applications(&tenant.id, q.cursor.as_deref(), q.limit)
         .await?;
-    let items: Vec<Value> = page.items.iter().map(application_view).collect();
+    let items: Vec<ApplicationOut> = page.items.iter().map(ApplicationOut::from).collect();
     Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
 /// `GET /v1/applications/{id}`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/applications/{id}",
+        operation_id = "getApplication",
+        tag = "applications",
+        summary = r#"Get an application"#,
+        description = r#"The application with this id, or with this `uid`. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The application."#, body = crate::api::wire::applications::ApplicationOut),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let app = api.load_application(&tenant, &id).await?;
-    Ok(reply(StatusCode::OK, &application_view(&app)))
+    Ok(reply(StatusCode::OK, &ApplicationOut::from(&app)))
 }
 
 /// `PATCH /v1/applications/{id}`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        patch,
+        path = "/v1/applications/{id}",
+        operation_id = "updateApplication",
+        tag = "applications",
+        summary = r#"Change an application"#,
+        description = r#"Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata (`null` removes it; an object replaces it whole). Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
+    ),
+        request_body(content = crate::api::wire::applications::ApplicationPatch, content_type = "application/json"),
+        responses(
+        (status = 200, description = r#"The application as changed."#, body = crate::api::wire::applications::ApplicationOut),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn update(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     Id(id): Id,
-    ApiJson { value: body, .. }: ApiJson<UpdateApplication>,
+    ApiJson { value: body, .. }: ApiJson<ApplicationPatch>,
 ) -> ApiResult<Response> {
     if let Some(n) = &body.name {
         check_name(n)?;
@@ -325,7 +388,7 @@ pub(crate) async fn update(
         app.version += 1;
         app.updated_at = api.clock.now().max(app.updated_at);
         match api.applications.update_application(&app, expected).await {
-            Ok(()) => return Ok(reply(StatusCode::OK, &application_view(&app))),
+            Ok(()) => return Ok(reply(StatusCode::OK, &ApplicationOut::from(&app))),
             Err(PortError::Conflict(_)) => continue,
             Err(e) => return Err(e.into()),
         }
@@ -336,6 +399,31 @@ pub(crate) async fn update(
 }
 
 /// `DELETE /v1/applications/{id}[?force=true]`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        delete,
+        path = "/v1/applications/{id}",
+        operation_id = "deleteApplication",
+        tag = "applications",
+        summary = r#"Delete an application"#,
+        description = r#"Deletes the application and frees its uid. Refused while its endpoints have deliveries in flight (scheduled, pending, retrying or ambiguous) unless `force=true`. Its endpoints stay but are disabled (as by `POST /v1/endpoints/{id}/disable`): they take no new events until enabled again. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
+        ("force" = Option<bool>, Query, description = r#"Delete even while deliveries are in flight."#),
+    ),
+        responses(
+        (status = 200, description = r#"The application is deleted."#, body = crate::api::wire::applications::ApplicationDeleted),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn delete(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -390,7 +478,13 @@ pub(crate) async fn delete(
     if !api.applications.delete_application(&tenant.id, &app.id).await? {
         return Err(ApiError::not_found("application"));
     }
-    Ok(reply(StatusCode::OK, &json!({"id": app.id, "deleted": true})))
+    Ok(reply(
+        StatusCode::OK,
+        &ApplicationDeleted {
+            id: app.id,
+            deleted: true,
+        },
+    ))
 }
 
 impl Api {

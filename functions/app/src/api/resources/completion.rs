@@ -75,6 +75,34 @@ fn spent_key(delivery: &DeliveryId, token_hash: &str) -> String {
 
 /// The route's handler: the token first (401 for any bad one), then the id, then
 /// the body, then whether the attempt still waits.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/attempts/{attemptId}/complete",
+        operation_id = "completeAttempt",
+        tag = "receivers",
+        summary = r#"Report long-running work"#,
+        description = r#"Called by a receiver, not with an API key: it answered an attempt with 202 to say the work goes on, and reports the result here before the endpoint's long-running allowance ends, authorised by the `webhook-completion-token` header that came with that attempt. The report settles the attempt as the policy decides (success, or a failure that may be retried)."#,
+        params(
+        ("attemptId" = crate::api::openapi::schemas::AttemptId, Path, description = r#"The id the receiver got in `webhook-attempt-id`."#),
+        ("webhook-completion-token" = crate::api::openapi::schemas::CompletionToken, Header, description = r#"The token received in the attempt's `webhook-completion-token` header (at most 256 characters)."#),
+    ),
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 200, description = r#"The report was recorded."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+        security(()),
+    )
+)]
 pub(crate) async fn complete(State(api): State<Arc<Api>>, Id(raw_attempt): Id, req: Request) -> ApiResult<Response> {
     let source = client_addr(&req);
     let token = req

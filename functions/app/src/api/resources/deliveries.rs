@@ -18,6 +18,33 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// `GET /v1/endpoints/{id}/deliveries`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/endpoints/{id}/deliveries",
+        operation_id = "listEndpointDeliveries",
+        tag = "deliveries",
+        summary = r#"An endpoint's delivery log"#,
+        description = r#"Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time range."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+        ("status" = Option<crate::api::openapi::schemas::DeliveryStatus>, Query, description = r#"Only deliveries in this status."#),
+        ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"Only items created at or after this instant."#),
+        ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"Only items created at or before this instant (not before `since`)."#),
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"One page of deliveries."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn list_for_endpoint(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -44,6 +71,27 @@ pub(crate) fn delivery_page(api: &Api, page: &crate::domain::model::Page<Deliver
 }
 
 /// `GET /v1/deliveries/{id}`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/deliveries/{id}",
+        operation_id = "getDelivery",
+        tag = "deliveries",
+        summary = r#"Get a delivery"#,
+        description = r#"Where one delivery of an event to an endpoint stands."#,
+        params(
+        ("id" = crate::api::openapi::schemas::DeliveryId, Path, description = r#"The delivery id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The delivery."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let d = api.load_delivery(&tenant, &id).await?;
     Ok(reply(StatusCode::OK, &delivery_view(&d)))
@@ -53,6 +101,30 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
 /// at most `list_bytes::MAX_LIST_BYTES` of attempts, so an answer stays far below
 /// Lambda's response limit however many attempts (and how large their response
 /// snippets) a delivery has.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/deliveries/{id}/attempts",
+        operation_id = "listAttempts",
+        tag = "deliveries",
+        summary = r#"A delivery's attempts"#,
+        description = r#"The delivery's attempts, oldest first, one page at a time: pass `nextCursor` back as `cursor` for the next page. Pages keep every answer small however many attempts (and how large their response snippets) a delivery has."#,
+        params(
+        ("id" = crate::api::openapi::schemas::DeliveryId, Path, description = r#"The delivery id. A malformed id answers 404 like an unknown one."#),
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"The attempts."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn attempts(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -73,6 +145,28 @@ pub(crate) async fn attempts(
 }
 
 /// `GET /v1/deliveries/{id}/attempts/{attemptId}`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/deliveries/{id}/attempts/{attemptId}",
+        operation_id = "getAttempt",
+        tag = "deliveries",
+        summary = r#"Get one attempt"#,
+        description = r#"One attempt of the delivery."#,
+        params(
+        ("id" = crate::api::openapi::schemas::DeliveryId, Path, description = r#"The delivery id. A malformed id answers 404 like an unknown one."#),
+        ("attemptId" = crate::api::openapi::schemas::AttemptId, Path, description = r#"The attempt id."#),
+    ),
+        responses(
+        (status = 200, description = r#"The attempt."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn attempt(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,

@@ -41,6 +41,29 @@ pub(crate) struct RotateBody {
 }
 
 /// `POST /v1/endpoints/{id}/disable`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/endpoints/{id}/disable",
+        operation_id = "disableEndpoint",
+        tag = "endpoints",
+        summary = r#"Disable an endpoint"#,
+        description = r#"Stops sending to the endpoint until it is enabled again. Takes no body."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The endpoint, now `disabled`."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn disable(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -67,6 +90,29 @@ pub(crate) async fn disable(
 }
 
 /// `POST /v1/endpoints/{id}/revoke`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/endpoints/{id}/revoke",
+        operation_id = "revokeEndpoint",
+        tag = "endpoints",
+        summary = r#"Revoke an endpoint"#,
+        description = r#"Permanently stops the endpoint: nothing more is sent and it cannot be enabled again. Takes no body."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The endpoint, now `revoked`."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let was_live = AtomicBool::new(false);
     let e = api
@@ -87,6 +133,35 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
 
 /// `POST /v1/endpoints/{id}/enable`, with `replaySince` re-sending what the endpoint
 /// missed meanwhile.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/endpoints/{id}/enable",
+        operation_id = "enableEndpoint",
+        tag = "endpoints",
+        summary = r#"Enable an endpoint"#,
+        description = r#"Makes a disabled (or SmartChat-paused/disabled) endpoint active again. With `replaySince`, the endpoint's events from then until now are sent again (as with replay); `replayed` counts them. The body may be omitted. With `replaySince` and an `Idempotency-Key`, a repeat of the call (same key, same body) finishes a replay that failed part-way (a 503) instead of starting another: every event is re-sent once."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+        ("Idempotency-Key" = Option<crate::api::openapi::schemas::IdempotencyKey>, Header, description = r#"1-255 visible ASCII characters. The same key with the same body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; with another body it answers 422."#),
+    ),
+        request_body(content = Option<serde_json::Value>, content_type = "application/json"),
+        responses(
+        (status = 200, description = r#"The endpoint, now active."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn enable(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -141,6 +216,33 @@ pub(crate) async fn enable(
 
 /// `POST /v1/endpoints/{id}/secrets/rotate`: a new active secret; the current one
 /// keeps signing (as well) until the grace period ends.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/endpoints/{id}/secrets/rotate",
+        operation_id = "rotateSecret",
+        tag = "endpoints",
+        summary = r#"Rotate the signing secret"#,
+        description = r#"Creates a new active signing secret (returned once, in `secret`). The previous active secret becomes `retiring`: requests keep carrying a signature made with it too until `graceSeconds` have passed. The body may be omitted."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+    ),
+        request_body(content = Option<serde_json::Value>, content_type = "application/json"),
+        responses(
+        (status = 200, description = r#"The endpoint with its new secret."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn rotate_secret(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -181,6 +283,29 @@ pub(crate) async fn rotate_secret(
 }
 
 /// `POST /v1/endpoints/{id}/test`: a `courier.test` event to this endpoint only.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/endpoints/{id}/test",
+        operation_id = "testEndpoint",
+        tag = "endpoints",
+        summary = r#"Send a test event"#,
+        description = r#"Sends a `courier.test` event (trigger `test`, payload `{"test": true}`) right away, whatever the endpoint's health (only an open circuit breaker refuses it); its outcome never changes that health. Takes no body."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 202, description = r#"The test event was queued."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn test(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let e = api.load_endpoint(&tenant, &id).await?;
     let now = api.clock.now();

@@ -208,6 +208,30 @@ fn check_timeout(t: Option<u64>) -> ApiResult<()> {
 }
 
 /// `POST /v1/endpoints`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/endpoints",
+        operation_id = "createEndpoint",
+        tag = "endpoints",
+        summary = r#"Create an endpoint"#,
+        description = r#"Registers a receiver URL with a delivery policy. The URL goes through admission: https only (http only where the deployment allows it), no userinfo, and the host must resolve only to public addresses (private and loopback ones only where the deployment allows them, as the local runner does). The answer carries the endpoint's first signing secret, which is shown only this once."#,
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 201, description = r#"The endpoint was created; `secret` is its signing secret."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -218,6 +242,28 @@ pub(crate) async fn create(
 }
 
 /// `GET /v1/endpoints`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/endpoints",
+        operation_id = "listEndpoints",
+        tag = "endpoints",
+        summary = r#"List endpoints"#,
+        description = r#"Your tenant's endpoints, a page at a time."#,
+        params(
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"One page of endpoints."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn list(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -240,12 +286,61 @@ pub(crate) async fn list(
 }
 
 /// `GET /v1/endpoints/{id}`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/endpoints/{id}",
+        operation_id = "getEndpoint",
+        tag = "endpoints",
+        summary = r#"Get an endpoint"#,
+        description = r#"The endpoint with its derived `status`, its secrets' states (never their values), and for policies with a health model its `breaker` or `health`."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The endpoint."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let e = api.load_endpoint(&tenant, &id).await?;
     Ok(reply(StatusCode::OK, &endpoint_view(&e, api.clock.now())))
 }
 
 /// `PATCH /v1/endpoints/{id}`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        patch,
+        path = "/v1/endpoints/{id}",
+        operation_id = "updateEndpoint",
+        tag = "endpoints",
+        summary = r#"Change an endpoint"#,
+        description = r#"Changes the URL (admitted again, exactly as on create), the policy, the timeout, the latency class, the long-running allowance or the description. Secrets and health are kept; a policy with a different health model starts that model afresh. A revoked endpoint cannot be changed."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+    ),
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 200, description = r#"The endpoint as changed."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn update(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -258,6 +353,29 @@ pub(crate) async fn update(
 
 /// `DELETE /v1/endpoints/{id}`: revoked at once, its waiting deliveries settled,
 /// gone from every list; its history stays readable.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        delete,
+        path = "/v1/endpoints/{id}",
+        operation_id = "deleteEndpoint",
+        tag = "endpoints",
+        summary = r#"Delete an endpoint"#,
+        description = r#"The endpoint stops taking events at once (it is revoked), its deliveries waiting for an attempt settle as failed with the revoked reason (`ENDPOINT_REVOKED` in Tanitar's spelling, `endpoint_revoked` otherwise; one under an attempt finishes that attempt first), it leaves every list, and its delivery history stays readable until retention ends. A portal token may delete the endpoints of its scope."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The endpoint as deleted: `revoked`, with `deletedAt`."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     api.delete_endpoint(&tenant, &id).await
 }

@@ -12,6 +12,7 @@ use crate::api::http::patch::Patch;
 use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::list_query;
 use crate::api::routes::{Authed, Id, page_reply, reply};
+use crate::api::wire::event_types::{EventTypeIn, EventTypeOut, EventTypePatch};
 use crate::domain::model::{EventType, Tenant};
 use crate::ingest::payload_schema;
 use crate::ports::PortError;
@@ -22,31 +23,8 @@ use axum::response::Response;
 use axum::routing;
 use courier_core::Timestamp;
 use courier_core::subscription::check_type_name;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct CreateEventType {
-    name: Option<String>,
-    description: Option<String>,
-    deprecated: Option<bool>,
-    schema: Option<Value>,
-    example: Option<Value>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct UpdateEventType {
-    #[serde(default)]
-    description: Patch<Value>,
-    deprecated: Option<bool>,
-    #[serde(default)]
-    schema: Patch<Value>,
-    #[serde(default)]
-    example: Patch<Value>,
-}
 
 fn check_description(d: &str) -> ApiResult<()> {
     if d.chars().count() > MAX_DESCRIPTION {
@@ -84,23 +62,39 @@ fn check_example(example: &Value, schema: Option<&Value>) -> ApiResult<()> {
     Ok(())
 }
 
+/// An event type as the API shows it, as JSON (lists bound their pages by its size).
 pub fn event_type_view(t: &EventType) -> Value {
-    json!({
-        "name": t.name,
-        "description": t.description,
-        "deprecated": t.deprecated,
-        "schema": t.schema,
-        "example": t.example,
-        "createdAt": t.created_at,
-        "updatedAt": t.updated_at,
-    })
+    serde_json::to_value(EventTypeOut::from(t)).unwrap_or(Value::Null)
 }
 
 /// `POST /v1/event-types`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/event-types",
+        operation_id = "createEventType",
+        tag = "event-types",
+        summary = r#"Declare an event type"#,
+        description = r#"A kind of event you send, by name, with an optional JSON Schema (draft 2020-12) for its payloads: from then on `POST /v1/events` (and each entry of a batch) with this `type` refuses a payload that does not match it with 422 `payload_invalid`. Events of types never declared are accepted as they are. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        request_body(content = crate::api::wire::event_types::EventTypeIn, content_type = "application/json"),
+        responses(
+        (status = 201, description = r#"The event type."#, body = crate::api::wire::event_types::EventTypeOut),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
-    ApiJson { value: body, .. }: ApiJson<CreateEventType>,
+    ApiJson { value: body, .. }: ApiJson<EventTypeIn>,
 ) -> ApiResult<Response> {
     let name = body
         .name
@@ -134,7 +128,7 @@ pub(crate) async fn create(
         updated_at: now,
     };
     match api.applications.create_event_type(&event_type).await {
-        Ok(()) => Ok(reply(StatusCode::CREATED, &event_type_view(&event_type))),
+        Ok(()) => Ok(reply(StatusCode::CREATED, &EventTypeOut::from(&event_type))),
         Err(PortError::Conflict(_)) => Err(ApiError::conflict(format!(
             "event type {:?} exists; change it with PATCH",
             event_type.name
@@ -144,6 +138,28 @@ pub(crate) async fn create(
 }
 
 /// `GET /v1/event-types`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/event-types",
+        operation_id = "listEventTypes",
+        tag = "event-types",
+        summary = r#"List event types"#,
+        description = r#"Your event types by name, a page at a time. Needs an API key (a portal token is refused)."#,
+        params(
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"One page of event types."#, body = crate::api::wire::common::Page<crate::api::wire::event_types::EventTypeOut>),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn list(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -162,18 +178,65 @@ pub(crate) async fn list(
 }
 
 /// `GET /v1/event-types/{name}`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/event-types/{name}",
+        operation_id = "getEventType",
+        tag = "event-types",
+        summary = r#"Get an event type"#,
+        description = r#"The event type of this name, with its schema. Needs an API key (a portal token is refused)."#,
+        params(
+        ("name" = crate::api::openapi::schemas::EventTypeName, Path, description = r#"The event type's name. A name no type can have answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The event type."#, body = crate::api::wire::event_types::EventTypeOut),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(name): Id) -> ApiResult<Response> {
     let t = api.load_event_type(&tenant, &name).await?;
-    Ok(reply(StatusCode::OK, &event_type_view(&t)))
+    Ok(reply(StatusCode::OK, &EventTypeOut::from(&t)))
 }
 
 /// `PATCH /v1/event-types/{name}`: `description`, `schema` and `example` may be
 /// `null` to clear.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        patch,
+        path = "/v1/event-types/{name}",
+        operation_id = "updateEventType",
+        tag = "event-types",
+        summary = r#"Change an event type"#,
+        description = r#"Changes the description (`null` removes it), `deprecated`, or the schema (`null` removes it; a new one is checked as on create and applies to events accepted after the change). Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("name" = crate::api::openapi::schemas::EventTypeName, Path, description = r#"The event type's name. A name no type can have answers 404 like an unknown one."#),
+    ),
+        request_body(content = crate::api::wire::event_types::EventTypePatch, content_type = "application/json"),
+        responses(
+        (status = 200, description = r#"The event type as changed."#, body = crate::api::wire::event_types::EventTypeOut),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn update(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     Id(name): Id,
-    ApiJson { value: body, .. }: ApiJson<UpdateEventType>,
+    ApiJson { value: body, .. }: ApiJson<EventTypePatch>,
 ) -> ApiResult<Response> {
     let description = match body.description {
         Patch::Keep => Patch::Keep,
@@ -201,7 +264,7 @@ pub(crate) async fn update(
     // Strictly later than before: compiled schemas are cached by `updatedAt`.
     t.updated_at = api.clock.now().max(Timestamp(t.updated_at.millis() + 1));
     match api.applications.update_event_type(&t).await {
-        Ok(()) => Ok(reply(StatusCode::OK, &event_type_view(&t))),
+        Ok(()) => Ok(reply(StatusCode::OK, &EventTypeOut::from(&t))),
         // Only a type that is gone fails to update.
         Err(PortError::Conflict(_)) => Err(ApiError::not_found("event type")),
         Err(e) => Err(e.into()),

@@ -62,6 +62,33 @@ pub(super) struct EventWrite {
 }
 
 /// `GET /v1/events`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/events",
+        operation_id = "listEvents",
+        tag = "events",
+        summary = r#"The audit log"#,
+        description = r#"Your tenant's events, newest first, each with its per-endpoint outcome at ingest (dropped ones included), optionally narrowed to one endpoint and a creation-time range."#,
+        params(
+        ("endpointId" = Option<crate::api::openapi::schemas::EndpointId>, Query, description = r#"Only events sent to this endpoint (an unknown one answers 404), read from the endpoint's delivery log: newest delivery first, `since`/`until` on the delivery's creation (the event's own instant, or a little later for a stepped fan-out), each event once under its original delivery (replays are not listed again)."#),
+        ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"Only items created at or after this instant."#),
+        ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"Only items created at or before this instant (not before `since`)."#),
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"One page of events."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn list(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -84,6 +111,28 @@ pub(crate) async fn list(
 
 /// `GET /v1/events/{id}`: the event with its deliveries at ingest and, for an
 /// event routed by subscription, its fan-out's progress.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/events/{id}",
+        operation_id = "getEvent",
+        tag = "events",
+        summary = r#"Get an event"#,
+        description = r#"One event of the audit log, with its per-endpoint outcome at ingest and, for an event routed by subscription, its fan-out's progress."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EventId, Path),
+    ),
+        responses(
+        (status = 200, description = r#"The event."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn get(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -100,6 +149,32 @@ pub(crate) async fn get(
 
 /// `GET /v1/events/{id}/deliveries`: the event's deliveries (those named at ingest,
 /// then its fan-out steps'), a page (`cursor`, `limit`) at a time.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/events/{id}/deliveries",
+        operation_id = "listEventDeliveries",
+        tag = "events",
+        summary = r#"An event's deliveries"#,
+        description = r#"The deliveries the event was routed to: those named at ingest (the endpoints named, or a fan-out done in the request) in that order, then those of a stepped fan-out in subscription index order, a page at a time. While a fan-out is `in_progress` the list holds the pages written so far. A page may be short (an endpoint of a fan-out page that did not take the event has no delivery); the list ends only when `nextCursor` is null. With `status`, a page keeps only its deliveries in that status, so filtered pages can be short or empty while more follow. Replay and test deliveries are in the endpoint's delivery log."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EventId, Path),
+        ("status" = Option<crate::api::openapi::schemas::DeliveryStatus>, Query, description = r#"Only deliveries in this status."#),
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"One page of deliveries."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn deliveries(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -125,6 +200,33 @@ pub(crate) async fn deliveries(
 }
 
 /// `POST /v1/events`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/events",
+        operation_id = "createEvent",
+        tag = "events",
+        summary = r#"Send an event"#,
+        description = r#"Creates one delivery per named endpoint and queues the first attempt of each (or schedules it for a future `plannedAt`). An endpoint that is not taking events (gavAI breaker open, SmartChat paused or disabled) gets a `dropped` delivery, visible in the audit log. With an `Idempotency-Key`, repeating the same body answers the first answer and creates nothing new; if the first request failed before storing the event, the repeat stores it under the ids that answer promised and queues it, so retrying with the same key is always safe. Without named endpoints the event is routed by subscription through the subscription index (see `FanoutProgress`); an event that matches nothing is still kept in the audit log. Fan-out deliveries have ids derived from the event and the endpoint, so a redone fan-out step writes each once."#,
+        params(
+        ("Idempotency-Key" = Option<crate::api::openapi::schemas::IdempotencyKey>, Header, description = r#"1-255 visible ASCII characters. The same key with the same body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; with another body it answers 422."#),
+    ),
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 202, description = r#"The event was accepted."#, body = serde_json::Value, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,

@@ -33,6 +33,28 @@ pub(crate) struct CreateBatch {
 }
 
 /// `POST /v1/events/batch`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/events/batch",
+        operation_id = "createEventBatch",
+        tag = "events",
+        summary = r#"Send up to 100 events in one request"#,
+        description = r#"Each entry of `events` is ingested exactly as `POST /v1/events` ingests its body, with its own optional `idempotencyKey` (the same keys as the `Idempotency-Key` header of `POST /v1/events`, fingerprinted over the entry without the key) and its own result: one bad entry (a bad field, an unknown endpoint, a reused key, a storage failure) never fails the others. The answer is 207 with one result per entry, in order. The first attempts of every entry are queued together (SQS `SendMessageBatch`, ten messages per call). The whole body must still fit in 320 KiB."#,
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 207, description = r#"One result per entry of `events`, in order."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,

@@ -290,6 +290,28 @@ impl Api {
 }
 
 /// `POST /v1/portal-links`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/portal-links",
+        operation_id = "createPortalLink",
+        tag = "portal",
+        summary = r#"Make a portal link"#,
+        description = r#"A short-lived, revocable link to the console for a tenant's customer, scoped to a set of endpoints. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 201, description = r#"The link and its token (shown once)."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -318,6 +340,32 @@ pub(crate) async fn create(
 }
 
 /// `POST /v1/applications/{id}/portal-links`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/applications/{id}/portal-links",
+        operation_id = "createApplicationPortalLink",
+        tag = "portal",
+        summary = r#"Make a portal link for an application"#,
+        description = r#"A short-lived, revocable console link for one application's customer: inside that application it lists, creates, changes and deletes endpoints (within the application's `portal` settings), reads and resends their deliveries and browses the event-type catalogue. `endpointIds` narrows it to some endpoints (then it cannot create any); `readOnly` takes away every write. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
+    ),
+        request_body(content = Option<serde_json::Value>, content_type = "application/json"),
+        responses(
+        (status = 201, description = r#"The link and its token (shown once)."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn create_for_application(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -343,6 +391,28 @@ pub(crate) async fn create_for_application(
 }
 
 /// `DELETE /v1/portal-links/{id}`: the link stops working at once.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        delete,
+        path = "/v1/portal-links/{id}",
+        operation_id = "revokePortalLink",
+        tag = "portal",
+        summary = r#"Revoke a portal link"#,
+        description = r#"The link's token stops working at once; the console shows its "link expired" page. Needs an API key."#,
+        params(
+        ("id" = crate::api::openapi::schemas::PortalLinkId, Path, description = r#"The portal link id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The link, now revoked."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let Some((owner, mut link)) = api.load_link(&id).await?.filter(|(owner, _)| *owner == tenant.id) else {
         return Err(ApiError::not_found("portal link"));
@@ -356,6 +426,24 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
 }
 
 /// `GET /v1/portal/session`: what the calling portal link allows, for the console.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/portal/session",
+        operation_id = "getPortalSession",
+        tag = "portal",
+        summary = r#"What this portal link allows"#,
+        description = r#"For a portal token: the link's application, scope, whether it is read-only or may create endpoints, the presets it may choose and its expiry. The console reads it on opening a portal link."#,
+        responses(
+        (status = 200, description = r#"The link's session."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn session(Portal(access): Portal) -> ApiResult<Response> {
     let Some(access) = access else {
         return Err(ApiError::not_found(

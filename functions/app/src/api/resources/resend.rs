@@ -50,6 +50,34 @@ pub(crate) fn time_field(name: &str, value: &str) -> ApiResult<Timestamp> {
 }
 
 /// `POST /v1/endpoints/{id}/replay`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/endpoints/{id}/replay",
+        operation_id = "replayEndpoint",
+        tag = "endpoints",
+        summary = r#"Replay a time range"#,
+        description = r#"Sends the endpoint's events created in [`since`, `until`] again (oldest first), as new deliveries with trigger `replay` that keep the original `webhook-id`. `since` may reach at most 7 days back and the range may hold at most 10,000 events. Requires an `Idempotency-Key`: repeating it with the same body answers the first answer and replays nothing more."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+        ("Idempotency-Key" = crate::api::openapi::schemas::IdempotencyKey, Header, description = r#"Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422."#),
+    ),
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 202, description = r#"The events are queued again."#, body = serde_json::Value, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn replay(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -61,6 +89,29 @@ pub(crate) async fn replay(
 }
 
 /// `POST /v1/endpoints/{id}/replay-dead`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/endpoints/{id}/replay-dead",
+        operation_id = "replayDead",
+        tag = "endpoints",
+        summary = r#"Replay failed deliveries"#,
+        description = r#"Sends again every `failed` delivery of the endpoint (test deliveries excepted), each keeping its `webhook-id`. Takes no body."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 202, description = r#"The failed deliveries are queued again."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn replay_dead(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -70,6 +121,35 @@ pub(crate) async fn replay_dead(
 }
 
 /// `POST /v1/deliveries/{id}/redeliver`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/deliveries/{id}/redeliver",
+        operation_id = "redeliver",
+        tag = "deliveries",
+        summary = r#"Redeliver"#,
+        description = r#"Makes one more attempt of a settled delivery (trigger `redelivery`), optionally naming the earlier attempt it follows up on (by default the last one). Requires an `Idempotency-Key`: repeating it with the same body answers the first answer and starts nothing new. The body may be omitted."#,
+        params(
+        ("id" = crate::api::openapi::schemas::DeliveryId, Path, description = r#"The delivery id. A malformed id answers 404 like an unknown one."#),
+        ("Idempotency-Key" = crate::api::openapi::schemas::IdempotencyKey, Header, description = r#"Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422."#),
+    ),
+        request_body(content = Option<serde_json::Value>, content_type = "application/json"),
+        responses(
+        (status = 202, description = r#"The new attempt is queued; `attemptId` is its id."#, body = serde_json::Value, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn redeliver(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -81,6 +161,29 @@ pub(crate) async fn redeliver(
 }
 
 /// `POST /v1/deliveries/{id}/redrive`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/deliveries/{id}/redrive",
+        operation_id = "redrive",
+        tag = "deliveries",
+        summary = r#"Redrive from the dead-letter queue"#,
+        description = r#"Puts a delivery whose queue message landed in the dead-letter queue (`deadLetteredAt` set) back on the queue at its next step. Takes no body."#,
+        params(
+        ("id" = crate::api::openapi::schemas::DeliveryId, Path, description = r#"The delivery id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 202, description = r#"The delivery, no longer dead-lettered."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn redrive(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     api.redrive(&tenant, &id).await
 }

@@ -258,6 +258,33 @@ impl Api {
 }
 
 /// `POST /v1/schedules`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/schedules",
+        operation_id = "createSchedule",
+        tag = "schedules",
+        summary = r#"Create a schedule"#,
+        description = r#"A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's syntax. Each firing becomes one occurrence: an event with `plannedAt` = the firing instant (the delivery horizon counts from it, by the schedule's `latencyClass` and `longRunningAllowanceSeconds` when set), for the endpoint or fanned out by subscription to every endpoint of the application that takes its `type`, sent under each endpoint's policy, made once per (schedule, instant) even when a firing comes twice. Requires an `Idempotency-Key`: repeating it with the same body answers the first answer and creates nothing more. The target is `endpointId`, or `type` with an optional `applicationId`."#,
+        params(
+        ("Idempotency-Key" = crate::api::openapi::schemas::IdempotencyKey, Header, description = r#"Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422."#),
+    ),
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 201, description = r#"The schedule, with its next firing instants."#, body = serde_json::Value, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -321,6 +348,29 @@ pub(crate) async fn create(
 }
 
 /// `GET /v1/schedules`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/schedules",
+        operation_id = "listSchedules",
+        tag = "schedules",
+        summary = r#"List schedules"#,
+        description = r#"Your schedules by id, with their next firing instants."#,
+        params(
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"A page of schedules."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn list(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -339,6 +389,28 @@ pub(crate) async fn list(
 }
 
 /// `GET /v1/schedules/{id}`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/schedules/{id}",
+        operation_id = "getSchedule",
+        tag = "schedules",
+        summary = r#"Get a schedule"#,
+        description = r#"The schedule and its next firing instants (none while paused)."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The schedule."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let s = api.load_schedule(&tenant, &id).await?;
     Ok(reply(StatusCode::OK, &api.schedule_view(&s)))
@@ -346,6 +418,34 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
 
 /// `PUT /v1/schedules/{id}`: new data and recurrence, same id (Greatwait's
 /// `schedules.replace`, which also repairs a payload that became unusable).
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        put,
+        path = "/v1/schedules/{id}",
+        operation_id = "replaceSchedule",
+        tag = "schedules",
+        summary = r#"Replace a schedule"#,
+        description = r#"Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the status is kept). The next occurrences use them; this is how an occurrence that settled `payload_unavailable` (remediation `replace_payload`) is fixed."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
+    ),
+        request_body(content = serde_json::Value, content_type = "application/json"),
+        responses(
+        (status = 200, description = r#"The schedule as replaced."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
+        (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
+        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn replace(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -372,6 +472,29 @@ pub(crate) async fn replace(
 }
 
 /// `POST /v1/schedules/{id}/pause`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/schedules/{id}/pause",
+        operation_id = "pauseSchedule",
+        tag = "schedules",
+        summary = r#"Pause a schedule"#,
+        description = r#"No firing while paused (a firing already on its way finds the pause and does nothing). Pausing a paused schedule changes nothing."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The paused schedule."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn pause(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let s = api
         .modify_schedule(&tenant, &id, |s| s.state = ScheduleState::Paused)
@@ -380,6 +503,29 @@ pub(crate) async fn pause(State(api): State<Arc<Api>>, Authed(tenant): Authed, I
 }
 
 /// `POST /v1/schedules/{id}/resume`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        post,
+        path = "/v1/schedules/{id}/resume",
+        operation_id = "resumeSchedule",
+        tag = "schedules",
+        summary = r#"Resume a schedule"#,
+        description = r#"Firings start again from the next instant; the ones missed while paused are not made up."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"The active schedule."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn resume(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let s = api
         .modify_schedule(&tenant, &id, |s| s.state = ScheduleState::Active)
@@ -389,6 +535,28 @@ pub(crate) async fn resume(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
 
 /// `DELETE /v1/schedules/{id}`: the timer first, so nothing fires for a schedule
 /// that is gone (a firing already on its way finds no schedule and does nothing).
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        delete,
+        path = "/v1/schedules/{id}",
+        operation_id = "deleteSchedule",
+        tag = "schedules",
+        summary = r#"Delete a schedule"#,
+        description = r#"Stops its firings; its occurrences stay readable."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
+    ),
+        responses(
+        (status = 200, description = r#"Deleted."#, body = serde_json::Value),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let s = api.load_schedule(&tenant, &id).await?;
     api.schedules.timer.delete_recurring(&s.timer_name()).await?;
@@ -399,6 +567,31 @@ pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
 /// `GET /v1/schedules/{id}/occurrences`: newest planned instant first, each with its
 /// event and its delivery's status and last attempt's diagnostic and remediation,
 /// or for a routed schedule its fan-out's progress.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/schedules/{id}/occurrences",
+        operation_id = "listOccurrences",
+        tag = "schedules",
+        summary = r#"List a schedule's occurrences"#,
+        description = r#"Each firing, newest planned instant first: the planned instant and the event it made; for a schedule with one endpoint, its delivery, the delivery's status and its last attempt's state, diagnostic and remediation; for a schedule routed by subscription, the fan-out's progress and whether the payload was unusable. A deleted schedule's occurrences stay readable."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
+        ("cursor" = Option<crate::api::openapi::schemas::Cursor>, Query, description = r#"`nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters."#),
+        ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
+    ),
+        responses(
+        (status = 200, description = r#"A page of occurrences."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn occurrences(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,

@@ -180,6 +180,30 @@ impl Api {
 }
 
 /// `GET /v1/stats`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/stats",
+        operation_id = "getTenantStats",
+        tag = "statistics",
+        summary = r#"Statistics of the tenant"#,
+        description = r#"Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed over the tenant's endpoints (at most 1,000), and the backlog. Counted as attempts are recorded; a crash between an outcome's record and its count may lose that count. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
+        params(
+        ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
+        ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
+        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+    ),
+        responses(
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 403, response = crate::api::openapi::responses::PortalForbidden),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn tenant(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -192,6 +216,31 @@ pub(crate) async fn tenant(
 
 /// `GET /v1/applications/{id}/stats`: a portal link's own application only, over
 /// the endpoints its scope reaches.
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/applications/{id}/stats",
+        operation_id = "getApplicationStats",
+        tag = "statistics",
+        summary = r#"Statistics of an application"#,
+        description = r#"The figures of `GET /v1/stats` summed over the application's endpoints (at most 1,000). A portal token reads its own application's (over the endpoints its link reaches); another application answers 404."#,
+        params(
+        ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
+        ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
+        ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
+        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+    ),
+        responses(
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn application(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
@@ -209,6 +258,31 @@ pub(crate) async fn application(
 }
 
 /// `GET /v1/endpoints/{id}/stats`
+#[cfg_attr(
+    feature = "openapi",
+    utoipa::path(
+        get,
+        path = "/v1/endpoints/{id}/stats",
+        operation_id = "getEndpointStats",
+        tag = "statistics",
+        summary = r#"Statistics of an endpoint"#,
+        description = r#"The endpoint's counters per minute or hour and its backlog. A portal token reads those of the endpoints in its link's scope."#,
+        params(
+        ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
+        ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
+        ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
+        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+    ),
+        responses(
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
+        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 401, response = crate::api::openapi::responses::Unauthorized),
+        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 429, response = crate::api::openapi::responses::RateLimited),
+        (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
+    ),
+    )
+)]
 pub(crate) async fn endpoint(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,

@@ -1,6 +1,8 @@
 //! Shared world for the app tests: memory fakes, a manual clock, a scripted HTTP
 //! sender and the API, wired like the Lambdas wire the AWS adapters.
 
+pub mod operations;
+
 use async_trait::async_trait;
 use courier_app::api::{Api, ApiRequest};
 use courier_app::delivery::{EndpointCache, Sender, SenderSettings, StepOutcome};
