@@ -1,5 +1,6 @@
-//! Every limit the API enforces, in one place. docs/openapi.json states each of them
-//! (tests/it/openapi.rs checks the document against these values).
+//! Every limit the API enforces, in one place. The generated OpenAPI document reads
+//! them (`api::openapi::schemas`, `api::openapi::responses`); where a derive can
+//! only take a literal, tests/it/openapi.rs checks it against these values.
 
 /// Most a request body may be; anything longer is refused with 413 before parsing.
 pub const MAX_BODY_BYTES: usize = 320 * 1024;
