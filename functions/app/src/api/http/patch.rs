@@ -75,6 +75,26 @@ impl<T> Patch<T> {
     }
 }
 
+/// In the OpenAPI document a PATCH field is its value's schema, optional and
+/// nullable: left out keeps, `null` clears.
+#[cfg(feature = "openapi")]
+impl<T: utoipa::ToSchema> utoipa::PartialSchema for Patch<T> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        OneOfBuilder::new()
+            .item(T::schema())
+            .item(ObjectBuilder::new().schema_type(Type::Null))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl<T: utoipa::ToSchema> utoipa::ToSchema for Patch<T> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        T::name()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Patch;
