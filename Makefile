@@ -10,6 +10,7 @@ include infra/build.mk
 include infra/template.mk
 include infra/bench.mk
 include infra/conformance.mk
+include infra/clients.mk
 
 
 .PHONY: help tenant run test test-rust lint fmt fmt-check clippy build deploy bench clean-local
@@ -61,4 +62,4 @@ test-rust: venv
 	fi
 
 # test-rust last: the run ends with the test runner's summary line.
-test: lint template-lint test-conformance test-rust
+test: lint template-lint test-conformance clients-check test-clients test-rust
