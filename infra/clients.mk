@@ -75,6 +75,7 @@ test-clients: clients-deps
 		kill -0 $$pid 2>/dev/null || { cat $(CLIENTS_TEST_LOG); exit 1; }; \
 		sleep 0.5; \
 	done; \
+	curl -sf -o /dev/null http://$$addr/healthz || { echo "test-clients: the stack did not answer /healthz in 60 s" >&2; cat $(CLIENTS_TEST_LOG); exit 1; }; \
 	export COURIER_URL=http://$$addr COURIER_API_KEY=$(CLIENTS_TEST_KEY); \
 	echo "test-clients: python client against $$COURIER_URL"; \
 	PYTHONPATH=clients/python PYTHONDONTWRITEBYTECODE=1 $(VENV)/bin/python clients/tests/python_flow.py || exit 1; \
