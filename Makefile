@@ -10,13 +10,15 @@ include infra/build.mk
 include infra/template.mk
 include infra/bench.mk
 include infra/conformance.mk
+include infra/clients.mk
 
 
 .PHONY: help tenant run test test-rust lint fmt fmt-check clippy build deploy bench clean-local openapi openapi-check
 
 help:
 	@echo "make run     start the local stack (moto emulator, API on 127.0.0.1:3000, sender, timers; DEMO=0 skips the demo receiver)"
-	@echo "make test    format check, clippy, template lint, every test (unit, contract, end-to-end) and the Schemathesis run (test-conformance)"
+	@echo "make test    format check, clippy, template lint, every test (unit, contract, end-to-end), the Schemathesis run (test-conformance) and the typed clients (clients-check, test-clients)"
+	@echo "make clients regenerate the typed clients in clients/ from docs/openapi.json (pinned generators)"
 	@echo "make build   sam build (arm64 bootstrap binaries for Lambda)"
 	@echo "make deploy  sam deploy (uses samconfig.toml)"
 	@echo "make bench   print performance and cost figures"
@@ -73,4 +75,4 @@ test-rust: venv
 	fi
 
 # test-rust last: the run ends with the test runner's summary line.
-test: lint openapi-check template-lint test-conformance test-rust
+test: lint openapi-check template-lint test-conformance clients-check test-clients test-rust

@@ -20,7 +20,7 @@ use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::adapters::system::{OsSeededRandom, SystemClock};
 use courier_app::api::{Api, ApiRequest};
 use courier_app::delivery::StepOutcome;
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::domain::model::Tenant;
 use courier_app::domain::queue_message::Message;
 use courier_app::pipeline::planner::PlannerSettings;
@@ -149,7 +149,7 @@ async fn api_call(api: &Api, method: &str, path: &str, body: Value) -> Result<Va
     Ok(r.body_json())
 }
 
-fn sqs_event(messages: &[QueueMessage], first_id: usize) -> Result<SqsEvent, String> {
+fn sqs_event(messages: &[DeliveryMessage], first_id: usize) -> Result<SqsEvent, String> {
     let records: Vec<Value> = messages
         .iter()
         .enumerate()
@@ -213,7 +213,7 @@ async fn world(url: &str, per_queue: &[usize]) -> Result<World, String> {
             )
             .await?;
         }
-        let messages: Vec<QueueMessage> = queue.drain_visible(clock.now()).into_iter().map(|(m, _)| m).collect();
+        let messages: Vec<DeliveryMessage> = queue.drain_visible(clock.now()).into_iter().map(|(m, _)| m).collect();
         let mut events = Vec::new();
         for (i, chunk) in messages.chunks(BATCH_SIZE).enumerate() {
             events.push(sqs_event(chunk, i * BATCH_SIZE)?);

@@ -19,7 +19,7 @@ use aws_sdk_scheduler::types::ScheduleState;
 use aws_sdk_scheduler::types::{
     ActionAfterCompletion, DeadLetterConfig, FlexibleTimeWindow, FlexibleTimeWindowMode, RetryPolicy, Target,
 };
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::domain::queue_message::Message;
 use courier_app::domain::schedule::RecurringSpec;
 use courier_app::domain::store_rules::{BadScheduleName, valid_schedule_name};
@@ -123,7 +123,7 @@ impl SchedulerTimer {
     /// (name, message), earliest first (then by name): what the local runner fires.
     /// Schedules that are not one-shot `at()`, or whose input is not a queue message
     /// (not Courier's), are left alone.
-    pub async fn list_due(&self, now: Timestamp) -> PortResult<Vec<(String, QueueMessage)>> {
+    pub async fn list_due(&self, now: Timestamp) -> PortResult<Vec<(String, DeliveryMessage)>> {
         // Recurring schedules (named by their Courier schedule id) are not timers.
         let read = self
             .read_group(None, |name| !name.starts_with(ScheduleId::PREFIX))
@@ -175,7 +175,7 @@ impl SchedulerTimer {
 impl SchedulerTimer {
     /// The schedule's target: the delivery queue, the message, the retry policy and
     /// the dead-letter queue.
-    pub fn target(&self, message: &QueueMessage) -> PortResult<Target> {
+    pub fn target(&self, message: &DeliveryMessage) -> PortResult<Target> {
         self.target_with_input(message.to_json())
     }
 
@@ -202,7 +202,7 @@ impl SchedulerTimer {
 
 #[async_trait]
 impl Timer for SchedulerTimer {
-    async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()> {
+    async fn schedule(&self, name: &str, at: Timestamp, message: &DeliveryMessage) -> PortResult<()> {
         // Scheduler's own name rule, checked here so the fake and every backend agree.
         if !valid_schedule_name(name) {
             return Err(PortError::Backend(Box::new(BadScheduleName(name.to_owned()))));

@@ -13,7 +13,7 @@ use aws_sdk_sqs::types::{
     SendMessageBatchRequestEntry,
 };
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::domain::queue_message::Message;
 use courier_app::domain::store_rules::{DelayOutOfRange, MAX_DELAY_SECONDS};
 use courier_app::ports::{PortError, PortResult, Queue};
@@ -330,7 +330,7 @@ impl courier_app::ports::FanoutQueue for SqsQueue {
 
 #[async_trait]
 impl Queue for SqsQueue {
-    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+    async fn send(&self, message: &DeliveryMessage, delay_seconds: u32) -> PortResult<()> {
         // SQS refuses longer delays; say so before the call, exactly as the fake does.
         if delay_seconds > MAX_DELAY_SECONDS {
             return Err(PortError::Backend(Box::new(DelayOutOfRange(delay_seconds))));
@@ -346,7 +346,7 @@ impl Queue for SqsQueue {
         Ok(())
     }
 
-    async fn send_batch(&self, entries: &[(QueueMessage, u32)]) -> Vec<PortResult<()>> {
+    async fn send_batch(&self, entries: &[(DeliveryMessage, u32)]) -> Vec<PortResult<()>> {
         let mut results: Vec<Option<PortResult<()>>> = Vec::with_capacity(entries.len());
         results.resize_with(entries.len(), || None);
         let mut pending = Vec::new();

@@ -5,7 +5,7 @@
 //! to a second late, in `make run` and in `make bench`'s timer lateness.
 
 use async_trait::async_trait;
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::ports::{PortResult, Queue};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -70,7 +70,7 @@ impl NotingQueue {
 
 #[async_trait]
 impl Queue for NotingQueue {
-    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+    async fn send(&self, message: &DeliveryMessage, delay_seconds: u32) -> PortResult<()> {
         self.inner.send(message, delay_seconds).await?;
         self.note(delay_seconds, Instant::now());
         Ok(())
@@ -78,7 +78,7 @@ impl Queue for NotingQueue {
 
     /// The inner queue's own batch call (SQS `SendMessageBatch`), each sent delayed
     /// entry noted as a single send's is.
-    async fn send_batch(&self, entries: &[(QueueMessage, u32)]) -> Vec<PortResult<()>> {
+    async fn send_batch(&self, entries: &[(DeliveryMessage, u32)]) -> Vec<PortResult<()>> {
         let results = self.inner.send_batch(entries).await;
         let sent_at = Instant::now();
         for ((_, delay_seconds), result) in entries.iter().zip(&results) {
@@ -125,7 +125,7 @@ mod tests {
     }
 
     /// A noting queue over a memory queue, its notes, and a retry's message.
-    fn fixture() -> (Arc<MemoryQueue>, Arc<DelayEnds>, NotingQueue, QueueMessage) {
+    fn fixture() -> (Arc<MemoryQueue>, Arc<DelayEnds>, NotingQueue, DeliveryMessage) {
         let now = Timestamp::from_millis(1_796_000_000_000);
         let inner = Arc::new(MemoryQueue::new(Arc::new(ManualClock::new(now))));
         let ends = Arc::new(DelayEnds::default());

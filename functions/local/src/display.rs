@@ -2,14 +2,14 @@
 //! number, status, diagnostic, next attempt) and per fired schedule.
 
 use courier_app::delivery::StepOutcome;
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_core::Timestamp;
 use courier_sender::RecordResult;
 use std::io::Write;
 
 pub trait StepSink: Send + Sync {
     fn step(&self, result: &RecordResult);
-    fn fired(&self, _schedule: &str, _message: &QueueMessage) {}
+    fn fired(&self, _schedule: &str, _message: &DeliveryMessage) {}
 }
 
 /// Shows nothing (tests).
@@ -96,7 +96,7 @@ impl StepSink for Console {
         let _ = writeln!(out, "{line}");
     }
 
-    fn fired(&self, schedule: &str, _message: &QueueMessage) {
+    fn fired(&self, schedule: &str, _message: &DeliveryMessage) {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "timer fired: {schedule}");
     }

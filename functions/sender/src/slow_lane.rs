@@ -3,7 +3,7 @@
 //! batch's other records are done (one `SendMessageBatch` per ten).
 
 use courier_app::delivery::lanes::Lanes;
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::ports::Queue;
 use courier_core::Timestamp;
 use std::sync::{Arc, Mutex};
@@ -33,10 +33,10 @@ impl<'a> Lane<'a> {
 
 /// The messages a batch moved, by record index.
 #[derive(Default)]
-pub struct Moved(Mutex<Vec<(usize, QueueMessage)>>);
+pub struct Moved(Mutex<Vec<(usize, DeliveryMessage)>>);
 
 impl Moved {
-    pub fn push(&self, index: usize, message: QueueMessage) {
+    pub fn push(&self, index: usize, message: DeliveryMessage) {
         if let Ok(mut v) = self.0.lock() {
             v.push((index, message));
         }
@@ -49,7 +49,7 @@ impl Moved {
         let moved = self.0.into_inner().unwrap_or_default();
         let mut failed = Vec::new();
         for chunk in moved.chunks(10) {
-            let entries: Vec<(QueueMessage, u32)> = chunk
+            let entries: Vec<(DeliveryMessage, u32)> = chunk
                 .iter()
                 .map(|(_, m)| (m.clone(), delay_seconds(m.not_before, now)))
                 .collect();

@@ -6,7 +6,7 @@
 //! once to a real receiver on 127.0.0.1.
 
 use courier_app::api::{Api, ApiRequest};
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::ports::{PortError, PortResult, Queue};
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
 use serde_json::{Value, json};
@@ -35,7 +35,7 @@ struct FailingQueue {
 impl Queue for FailingQueue {
     fn send<'a, 'b, 'c>(
         &'a self,
-        message: &'b QueueMessage,
+        message: &'b DeliveryMessage,
         delay_seconds: u32,
     ) -> Pin<Box<dyn Future<Output = PortResult<()>> + Send + 'c>>
     where

@@ -1,7 +1,7 @@
 //! End-to-end: endpoint health and states on the local stack, with short custom
 //! thresholds so each rule plays out in seconds; and the dead-letter queue.
 
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::ports::Faults;
 use courier_e2e::{Harness, Reply, ScriptedReceiver, test_options};
 use serde_json::{Value, json};
@@ -180,7 +180,7 @@ async fn endpoint_once(h: &Harness, ep: &str, pointer: &str, want: Value, within
 /// Fails every step while set, as if storage were down.
 struct Outage(AtomicBool);
 impl Faults for Outage {
-    fn fail_step(&self, _m: &QueueMessage) -> bool {
+    fn fail_step(&self, _m: &DeliveryMessage) -> bool {
         self.0.load(Ordering::SeqCst)
     }
 }

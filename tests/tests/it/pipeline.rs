@@ -2,7 +2,7 @@
 //! adapters, real HTTP receivers on 127.0.0.1:0).
 
 use courier_app::delivery::SenderSettings;
-use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::delivery_message::{DeliveryMessage, Trigger};
 use courier_app::pipeline::planner::PlannerSettings;
 use courier_app::ports::Faults;
 use courier_app::ports::Queue;
@@ -236,7 +236,7 @@ async fn duplicate_queue_message_sends_nothing_twice() {
     let rx = receiver(vec![Reply::Hang(Duration::from_millis(800)), Reply::Status(200)]).await;
     let (ep, _) = h.endpoint(&rx.url(), json!("greatwait")).await;
     let id = h.event(&ep, json!({})).await;
-    let dup = QueueMessage {
+    let dup = DeliveryMessage {
         v: 1,
         delivery_id: DeliveryId::parse(&id).unwrap(),
         tenant_id: h.stack.tenant.id.clone(),
@@ -271,7 +271,7 @@ async fn duplicate_queue_message_sends_nothing_twice() {
 /// Crashes the first attempt of every delivery after the request went out.
 struct CrashOnce(AtomicBool);
 impl Faults for CrashOnce {
-    fn crash_after_send(&self, m: &QueueMessage) -> bool {
+    fn crash_after_send(&self, m: &DeliveryMessage) -> bool {
         m.attempt == 1 && !self.0.swap(true, Ordering::SeqCst)
     }
 }
@@ -316,7 +316,7 @@ async fn crash_after_send_is_recorded_ambiguous_and_retried() {
 struct FiredSchedules(Mutex<Vec<String>>);
 impl StepSink for FiredSchedules {
     fn step(&self, _r: &RecordResult) {}
-    fn fired(&self, schedule: &str, _m: &QueueMessage) {
+    fn fired(&self, schedule: &str, _m: &DeliveryMessage) {
         if let Ok(mut v) = self.0.lock() {
             v.push(schedule.to_owned());
         }

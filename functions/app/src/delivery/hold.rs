@@ -6,7 +6,7 @@
 //! this and cost no request.
 
 use super::{Sender, StepError, StepOutcome};
-use crate::domain::message::QueueMessage;
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::model::Endpoint;
 use crate::ports::limiter::Admission;
 use courier_core::Timestamp;
@@ -29,7 +29,7 @@ impl Sender {
     /// mid-attempt frees the slot when its claim could be taken over anyway.
     pub(super) async fn hold(
         &self,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
         endpoint: &Endpoint,
         limits: &Limits,
         now: Timestamp,
@@ -54,7 +54,7 @@ impl Sender {
                 // of its wait (at most a second), never earlier.
                 let spread = (until.millis_since(now) / 4).clamp(0, MAX_HOLD_SPREAD_MS);
                 let until = until.plus_millis((self.random.next_u64() % (spread as u64 + 1)) as i64);
-                let next = QueueMessage {
+                let next = DeliveryMessage {
                     not_before: until,
                     ..m.clone()
                 };
@@ -77,7 +77,7 @@ impl Sender {
 
     /// Frees the attempt's in-flight slot. A failure is only logged: the slot's
     /// lease frees it anyway, and the attempt's outcome is already recorded.
-    pub(super) async fn release_slot(&self, m: &QueueMessage, slot: &str) {
+    pub(super) async fn release_slot(&self, m: &DeliveryMessage, slot: &str) {
         if let Err(e) = self.limiter.release(&m.tenant_id, &m.endpoint_id, slot).await {
             tracing::warn!(error = %e, "freeing an in-flight slot failed; its lease frees it");
         }

@@ -256,7 +256,7 @@ impl<'a> MetricsDocument<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::message::Trigger;
+    use crate::domain::delivery_message::Trigger;
     use crate::domain::model::{Attempt, Delivery, DeliveryStatus};
     use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, TenantId};
     use serde_json::json;

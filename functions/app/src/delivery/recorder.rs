@@ -2,7 +2,7 @@
 //! health), then the next step planned. Shared by the sender and the completion API.
 
 use super::{AttemptDone, DropReason, StepError, StepOutcome};
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{
     Attempt, AwaitingCompletion, ClaimRecord, Delivery, DeliverySettings, DeliveryStatus, Endpoint,
 };
@@ -47,7 +47,7 @@ impl Recorder<'_> {
     /// have reached the receiver, so it is `ambiguous`, and the policy decides.
     pub async fn record_lost(
         &self,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
         endpoint: &Endpoint,
         delivery: Delivery,
         lost: ClaimRecord,
@@ -62,7 +62,7 @@ impl Recorder<'_> {
             duration_ms: 0,
             completion_token: None,
         };
-        let m = QueueMessage {
+        let m = DeliveryMessage {
             attempt: lost.number,
             ..m.clone()
         };
@@ -108,7 +108,7 @@ impl Recorder<'_> {
 
     pub async fn finish(
         &self,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
         endpoint: &Endpoint,
         mut delivery: Delivery,
         done: AttemptDone,
@@ -254,7 +254,7 @@ impl Recorder<'_> {
     #[allow(clippy::too_many_arguments)]
     async fn await_completion(
         &self,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
         endpoint: &Endpoint,
         delivery: Delivery,
         attempt_id: &AttemptId,
@@ -283,7 +283,7 @@ impl Recorder<'_> {
                 why: DropReason::ClaimLost,
             });
         }
-        let check = QueueMessage {
+        let check = DeliveryMessage {
             v: 1,
             delivery_id: updated.id.clone(),
             tenant_id: updated.tenant_id.clone(),
@@ -314,7 +314,7 @@ impl Recorder<'_> {
     /// does any outcome recorded without a message in hand. The path is chosen as of
     /// now and again, later, when planning: a wait only shrinks, so an SQS delay now
     /// is one then.
-    fn retry_carried_by_queue(&self, m: &QueueMessage, decision: &Decision, ended: Timestamp) -> bool {
+    fn retry_carried_by_queue(&self, m: &DeliveryMessage, decision: &Decision, ended: Timestamp) -> bool {
         match decision {
             Decision::Retry { number, at, .. }
                 if self.message_in_hand && !m.completion_check && *number == m.attempt + 1 =>
@@ -332,7 +332,7 @@ impl Recorder<'_> {
     /// Runs only once the outcome is durable.
     async fn after_record(
         &self,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
         endpoint: &Endpoint,
         delivery: &Delivery,
         cls: &Classification,
@@ -370,7 +370,7 @@ impl Recorder<'_> {
             tracing::warn!(endpoint = %endpoint.id, error = %e, "endpoint health update failed");
         }
         if let Decision::Retry { number, at, .. } = decision {
-            let next = QueueMessage {
+            let next = DeliveryMessage {
                 v: 1,
                 delivery_id: delivery.id.clone(),
                 tenant_id: delivery.tenant_id.clone(),
@@ -587,7 +587,7 @@ pub(super) fn attempt_record(
     delivery: &Delivery,
     id: &AttemptId,
     number: u32,
-    m: &QueueMessage,
+    m: &DeliveryMessage,
     cls: &Classification,
     outcome: &AttemptOutcome,
     policy: &courier_core::Policy,

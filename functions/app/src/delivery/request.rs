@@ -3,7 +3,7 @@
 
 use super::endpoint_cache::PreparedEndpoint;
 use super::{HEADER_ATTEMPT, HEADER_ATTEMPT_ID, USER_AGENT};
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{Delivery, Endpoint};
 use crate::ports::{OutboundHeader, OutboundRequest};
 use bytes::Bytes;
@@ -47,7 +47,7 @@ impl AsRef<[u8]> for SharedText {
 pub fn build_request(
     endpoint: &Endpoint,
     delivery: &Delivery,
-    m: &QueueMessage,
+    m: &DeliveryMessage,
     attempt_id: &AttemptId,
     now: Timestamp,
 ) -> OutboundRequest {
@@ -57,7 +57,7 @@ pub fn build_request(
 pub(super) fn prepared_request(
     prepared: &PreparedEndpoint,
     delivery: &Delivery,
-    m: &QueueMessage,
+    m: &DeliveryMessage,
     attempt_id: &AttemptId,
     now: Timestamp,
 ) -> OutboundRequest {

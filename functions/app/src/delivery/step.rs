@@ -7,7 +7,7 @@ use super::hold;
 use super::recorder::{Recorder, context};
 use super::request::prepared_request;
 use super::{AttemptDone, DropReason, HEADER_COMPLETION_TOKEN, Sender, StepError, StepOutcome};
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{ClaimRecord, Delivery, DeliverySettings, Endpoint, EndpointState};
 use crate::ports::Claim;
 use crate::ports::PortRng;
@@ -22,7 +22,7 @@ use std::sync::Arc;
 impl Sender {
     pub(super) async fn endpoint(
         &self,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
         cache: &EndpointCache,
     ) -> Result<Arc<PreparedEndpoint>, StepError> {
         let slot = cache.slot(&m.tenant_id, &m.endpoint_id);
@@ -49,7 +49,7 @@ impl Sender {
     /// whose attempt is already recorded may be back because planning the next step
     /// failed after the record: it plans that step again (idempotent), see
     /// [`Sender::refused`].
-    pub async fn handle(&self, m: &QueueMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
+    pub async fn handle(&self, m: &DeliveryMessage, cache: &EndpointCache) -> Result<StepOutcome, StepError> {
         if self.faults.fail_step(m) {
             return Err(StepError::InjectedFailure);
         }
@@ -89,7 +89,7 @@ impl Sender {
     /// Claims, checks and makes the attempt, and records it.
     async fn attempt(
         &self,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
         prepared: &PreparedEndpoint,
         now: Timestamp,
     ) -> Result<StepOutcome, StepError> {
@@ -217,7 +217,7 @@ impl Sender {
     /// usually), else the event's (one read). A body found nowhere, or not the one
     /// the hash names, stays empty, and the pre-send check records the attempt as
     /// `payload_unavailable` rather than send other bytes.
-    pub(super) async fn with_body(&self, mut delivery: Delivery, m: &QueueMessage) -> Result<Delivery, StepError> {
+    pub(super) async fn with_body(&self, mut delivery: Delivery, m: &DeliveryMessage) -> Result<Delivery, StepError> {
         let Some(h) = delivery.body_hash.as_deref().filter(|_| delivery.body.is_empty()) else {
             return Ok(delivery);
         };
@@ -262,7 +262,7 @@ impl Sender {
         &self,
         endpoint: &Endpoint,
         delivery: &Delivery,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
     ) -> Option<String> {
         let own = delivery.delivery_settings.as_ref();
         if DeliverySettings::long_running_allowance_seconds(own, endpoint) == 0 || m.trigger == Trigger::Test {
@@ -275,7 +275,7 @@ impl Sender {
 
     /// A timer for long-running attempt N fired: if no report came, attempt N is
     /// recorded as `completion_timed_out` (ambiguous) and the policy decides.
-    pub(super) async fn check_completion(&self, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
+    pub(super) async fn check_completion(&self, m: &DeliveryMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
         let Some(delivery) = self
             .deliveries
             .get_delivery(&m.delivery_id)
@@ -308,7 +308,7 @@ impl Sender {
             duration_ms: aw.duration_ms,
             completion_token: None,
         };
-        let msg = QueueMessage {
+        let msg = DeliveryMessage {
             trigger: aw.trigger,
             ..m.clone()
         };
@@ -317,7 +317,7 @@ impl Sender {
 
     pub(super) async fn identity_conflict(
         &self,
-        m: &QueueMessage,
+        m: &DeliveryMessage,
         cache: &EndpointCache,
         now: Timestamp,
     ) -> Result<StepOutcome, StepError> {
@@ -333,7 +333,7 @@ impl Sender {
                 why: DropReason::UnknownDelivery,
             });
         };
-        let real = QueueMessage {
+        let real = DeliveryMessage {
             tenant_id: d.tenant_id.clone(),
             endpoint_id: d.endpoint_id.clone(),
             ..m.clone()
@@ -378,7 +378,7 @@ impl Sender {
     /// SQS delay has no due-index entry (`Recorder::message_in_hand`), so `m` is the
     /// only thing left that can move `d` on. A duplicate copy of a message whose
     /// next step is planned plans it once more, which its claim makes harmless.
-    async fn refused(&self, d: &Delivery, m: &QueueMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
+    async fn refused(&self, d: &Delivery, m: &DeliveryMessage, now: Timestamp) -> Result<StepOutcome, StepError> {
         if !m.completion_check && next_step_unplanned(d, m) {
             let next = crate::pipeline::dead_letter::resume_message(d, now);
             self.planner.plan(next, now).await.map_err(StepError::Plan)?;
@@ -405,7 +405,7 @@ impl Sender {
 
 /// The delivery recorded this message's attempt and waits for the next one: if the
 /// message is back, planning that next step may have failed.
-pub(super) fn next_step_unplanned(d: &Delivery, m: &QueueMessage) -> bool {
+pub(super) fn next_step_unplanned(d: &Delivery, m: &DeliveryMessage) -> bool {
     !d.status.is_settled()
         && d.next_attempt == m.attempt + 1
         && d.claim.is_none()
@@ -414,7 +414,7 @@ pub(super) fn next_step_unplanned(d: &Delivery, m: &QueueMessage) -> bool {
         && d.next_attempt_at.is_some()
 }
 
-pub(super) fn refusal_reason(d: &Delivery, m: &QueueMessage, now: Timestamp) -> DropReason {
+pub(super) fn refusal_reason(d: &Delivery, m: &DeliveryMessage, now: Timestamp) -> DropReason {
     if d.status.is_settled() {
         DropReason::AlreadySettled
     } else if d

@@ -4,8 +4,8 @@
 pub mod connection;
 pub mod connectivity;
 pub mod credential;
+pub mod delivery_message;
 pub mod fanout_message;
-pub mod message;
 pub mod model;
 pub mod queue_message;
 pub mod schedule;

@@ -5,7 +5,7 @@
 
 pub use crate::domain::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient};
 pub use crate::domain::credential::Credential;
-use crate::domain::message::Trigger;
+use crate::domain::delivery_message::Trigger;
 use courier_core::decide::LatencyClass;
 use courier_core::health::{BreakerState, SmartHealth};
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, EventId, ScheduleId, TenantId};

@@ -3,8 +3,8 @@
 //! ([`MessageError`]). The kinds' fields live beside their rules: the delivery step
 //! in `message`, the fan-out step in `fanout_message`, the firing in `schedule`.
 
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::fanout_message::FanoutStep;
-use crate::domain::message::QueueMessage;
 use crate::domain::schedule::FireMessage;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -22,7 +22,7 @@ pub enum Message {
     /// One attempt of a delivery (no `kind`). Last: serde requires an untagged
     /// variant to follow the tagged ones.
     #[serde(untagged)]
-    Delivery(QueueMessage),
+    Delivery(DeliveryMessage),
 }
 
 /// The kinds of [`Message`], for errors and logs.
@@ -138,7 +138,7 @@ impl Message {
     }
 
     /// The delivery step, for the places only one may be (a one-shot timer's input).
-    pub fn into_delivery(self) -> Result<QueueMessage, MessageError> {
+    pub fn into_delivery(self) -> Result<DeliveryMessage, MessageError> {
         match self {
             Message::Delivery(m) => Ok(m),
             other => Err(MessageError::NotADelivery(other.kind())),
@@ -156,8 +156,8 @@ impl Message {
 #[cfg(test)]
 mod tests {
     use super::{Message, MessageError, MessageKind};
+    use crate::domain::delivery_message::{DeliveryMessage, Trigger};
     use crate::domain::fanout_message::{FanoutCursor, FanoutStep};
-    use crate::domain::message::{QueueMessage, Trigger};
     use crate::domain::schedule::FireMessage;
     use courier_core::Timestamp;
     use courier_core::ids::{DeliveryId, EndpointId, EventId, ScheduleId, TenantId};
@@ -177,7 +177,7 @@ mod tests {
                 format!(
                     r#"{{"v":1,"deliveryId":"{DELIVERY}","tenantId":"{TENANT}","endpointId":"{ENDPOINT}","attempt":3,"notBefore":"2026-12-02T09:30:00.000Z","trigger":"retry"}}"#
                 ),
-                Message::Delivery(QueueMessage {
+                Message::Delivery(DeliveryMessage {
                     v: 1,
                     delivery_id: DeliveryId::parse(DELIVERY).expect("delivery id"),
                     tenant_id: tenant.clone(),

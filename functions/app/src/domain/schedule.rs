@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn fire_messages_from_the_template() {
-        // The one reader's tests (`domain::message`) read what this makes.
+        // The one reader's tests (`domain::delivery_message`) read what this makes.
         let tenant = TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("id");
         let id = ScheduleId::parse("sch_01JBBBBBBBBBBBBBBBBBBBBBBB").expect("id");
         let template = FireMessage::template(&tenant, &id);

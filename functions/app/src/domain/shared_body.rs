@@ -3,7 +3,7 @@
 //! them to it, what the first queue message carries of it, and how the sender gets
 //! it back (from the message when its hash matches, else from the event).
 
-use crate::domain::message::QueueMessage;
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::model::Delivery;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
@@ -69,7 +69,7 @@ pub fn stored_form(d: &Delivery) -> std::borrow::Cow<'_, Delivery> {
 /// The body a delivery's first message carries: a body stored in the event item
 /// (the message then spares the sender the read), when the message stays within
 /// [`MAX_MESSAGE_WITH_BODY`].
-pub fn for_message(d: &Delivery, message: &QueueMessage) -> Option<Arc<str>> {
+pub fn for_message(d: &Delivery, message: &DeliveryMessage) -> Option<Arc<str>> {
     if d.body_hash.is_none() || d.body.is_empty() {
         return None;
     }
@@ -79,7 +79,7 @@ pub fn for_message(d: &Delivery, message: &QueueMessage) -> Option<Arc<str>> {
     if bare + 2 * d.body.len() + 16 <= MAX_MESSAGE_WITH_BODY {
         return Some(d.body.clone());
     }
-    let with = QueueMessage {
+    let with = DeliveryMessage {
         body: Some(d.body.clone()),
         ..message.clone()
     };
@@ -88,7 +88,7 @@ pub fn for_message(d: &Delivery, message: &QueueMessage) -> Option<Arc<str>> {
 
 /// The body the message carries, if it is the one `body_hash` names. A message
 /// cannot change what is signed: one whose body does not match is ignored.
-pub fn from_message(message: &QueueMessage, body_hash: &str) -> Option<Arc<str>> {
+pub fn from_message(message: &DeliveryMessage, body_hash: &str) -> Option<Arc<str>> {
     message.body.as_ref().filter(|b| hash(b) == body_hash).cloned()
 }
 

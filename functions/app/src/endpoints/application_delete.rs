@@ -37,7 +37,7 @@ pub async fn endpoint_with_deliveries_in_flight(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::message::Trigger;
+    use crate::domain::delivery_message::Trigger;
     use crate::domain::model::{Endpoint, EndpointState};
     use crate::ingest::{self, NewEvent};
     use crate::ports::EndpointStore;

@@ -10,8 +10,8 @@
 pub mod event_deliveries;
 pub mod operational;
 
+use crate::domain::delivery_message::Trigger;
 use crate::domain::fanout_message::{FanoutCursor, FanoutStep, WATCH_DELAY_SECONDS};
-use crate::domain::message::Trigger;
 use crate::domain::model::{Delivery, Endpoint, EndpointState, EventRecord, FanoutLink, FanoutProgress, FanoutStatus};
 use crate::ingest::pipeline::Pipeline;
 use crate::ingest::{self, NewEvent};

@@ -9,7 +9,7 @@
 //! single send is: its delivery is marked dead-lettered, so the API shows it and
 //! `redrive` (or an Idempotency-Key repeat) resumes it.
 
-use crate::domain::message::QueueMessage;
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::ports::{DeliveryStore, PortError, PortResult, Queue};
 use async_trait::async_trait;
 use courier_core::Timestamp;
@@ -27,7 +27,7 @@ pub struct HeldQueue {
 #[derive(Debug, Clone)]
 pub struct Held {
     pub entry: usize,
-    pub message: QueueMessage,
+    pub message: DeliveryMessage,
     pub delay_seconds: u32,
 }
 
@@ -50,7 +50,7 @@ impl HeldQueue {
 
 #[async_trait]
 impl Queue for HeldQueue {
-    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+    async fn send(&self, message: &DeliveryMessage, delay_seconds: u32) -> PortResult<()> {
         let entry = self.current.lock().map(|c| *c).unwrap_or(0);
         self.held
             .lock()
@@ -80,7 +80,7 @@ pub async fn send_held(
     if held.is_empty() {
         return Vec::new();
     }
-    let entries: Vec<(QueueMessage, u32)> = held.iter().map(|h| (h.message.clone(), h.delay_seconds)).collect();
+    let entries: Vec<(DeliveryMessage, u32)> = held.iter().map(|h| (h.message.clone(), h.delay_seconds)).collect();
     let mut results = queue.send_batch(&entries).await.into_iter();
     let mut failed = Vec::new();
     for h in held {

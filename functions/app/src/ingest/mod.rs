@@ -9,7 +9,7 @@ pub mod pipeline;
 pub mod request_reads;
 pub mod send_ahead;
 
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{Delivery, DeliveryStatus, Endpoint, EventRecord, EventTarget};
 use crate::ports::PortRng;
 use crate::ports::Random;
@@ -213,14 +213,14 @@ pub fn carry_occurrence(event: &EventRecord, deliveries: &mut [Delivery]) {
 
 /// The queue message for a delivery's first attempt, carrying the delivery's body
 /// when the event item holds it and it fits (`shared_body::for_message`).
-pub fn first_message(d: &Delivery) -> QueueMessage {
+pub fn first_message(d: &Delivery) -> DeliveryMessage {
     let mut m = bare_first_message(d);
     m.body = crate::domain::shared_body::for_message(d, &m);
     m
 }
 
-fn bare_first_message(d: &Delivery) -> QueueMessage {
-    QueueMessage {
+fn bare_first_message(d: &Delivery) -> DeliveryMessage {
+    DeliveryMessage {
         v: 1,
         delivery_id: d.id.clone(),
         tenant_id: d.tenant_id.clone(),

@@ -9,7 +9,7 @@
 //! so queueing again is always safe, and one whose first message was lost goes out.
 //! Fan-out steps write their pages' deliveries themselves (`crate::fanout`).
 
-use crate::domain::message::QueueMessage;
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::model::{Delivery, DeliveryStatus, EventRecord};
 use crate::domain::stats::StatsTally;
 use crate::ingest::first_message;
@@ -156,9 +156,9 @@ impl Pipeline<'_> {
     /// dead-lettered (redrive resumes it) and the rest still go; the first error is
     /// returned after.
     pub async fn enqueue_waiting_batched(&self, deliveries: &[Delivery], now: Timestamp) -> Result<(), PortError> {
-        let mut batch: Vec<(QueueMessage, u32)> = Vec::new();
+        let mut batch: Vec<(DeliveryMessage, u32)> = Vec::new();
         let mut first_error = None;
-        let mut failed: Vec<QueueMessage> = Vec::new();
+        let mut failed: Vec<DeliveryMessage> = Vec::new();
         for d in deliveries {
             if !waits_for_first(d) {
                 continue;

@@ -6,7 +6,7 @@
 //! ([`recheck_unwritten`]) before dropping it as the message of a write that never
 //! happened.
 
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{Delivery, DeliveryStatus};
 use crate::ingest::first_message;
 use crate::pipeline::planner::Planner;
@@ -56,7 +56,7 @@ pub(crate) fn note_sent_ahead(d: &mut Delivery, sent: Result<(), PortError>) {
 /// could still come. Only an initial first message, and only within
 /// [`AHEAD_WINDOW_MS`] of its `notBefore` (the instant ingest planned it for); the
 /// waits grow with the message's age, from 1 s to a minute.
-pub fn recheck_unwritten(m: &QueueMessage, now: Timestamp) -> Option<Timestamp> {
+pub fn recheck_unwritten(m: &DeliveryMessage, now: Timestamp) -> Option<Timestamp> {
     let age = now.millis_since(m.not_before);
     if !may_precede_write(m) || !(0..AHEAD_WINDOW_MS).contains(&age) {
         return None;
@@ -78,7 +78,7 @@ pub fn goes_ahead(d: &Delivery, now: Timestamp) -> bool {
 /// ahead of its write and handed over at once would otherwise claim a delivery
 /// the API is still writing, a claim refused and billed. 0 for any other message
 /// and for one that old already.
-pub fn young_first_wait_ms(m: &QueueMessage, now: Timestamp, min_age_ms: u64) -> u64 {
+pub fn young_first_wait_ms(m: &DeliveryMessage, now: Timestamp, min_age_ms: u64) -> u64 {
     let age = now.millis_since(m.not_before);
     match may_precede_write(m) && age >= 0 {
         true => min_age_ms.saturating_sub(age as u64),
@@ -88,7 +88,7 @@ pub fn young_first_wait_ms(m: &QueueMessage, now: Timestamp, min_age_ms: u64) ->
 
 /// Whether `m` is a message [`send_ahead`] makes: an initial first message with no
 /// pre-assigned attempt.
-fn may_precede_write(m: &QueueMessage) -> bool {
+fn may_precede_write(m: &DeliveryMessage) -> bool {
     m.attempt == 1
         && m.trigger == Trigger::Initial
         && m.attempt_id.is_none()
@@ -108,7 +108,7 @@ pub async fn send_ahead_batch(queue: &dyn Queue, deliveries: Vec<&mut Delivery>,
     if due.is_empty() {
         return;
     }
-    let entries: Vec<(QueueMessage, u32)> = due.iter().map(|d| (first_message(d), 0)).collect();
+    let entries: Vec<(DeliveryMessage, u32)> = due.iter().map(|d| (first_message(d), 0)).collect();
     // A result missing from the adapter's answer leaves its delivery unmarked.
     for (d, result) in due.iter_mut().zip(queue.send_batch(&entries).await) {
         note_sent_ahead(d, result);

@@ -13,7 +13,7 @@
 //! second claim of the same attempt while the first is live, and any claim once
 //! the attempt is recorded), and the other is dropped as a duplicate.
 
-use crate::domain::message::QueueMessage;
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::model::Delivery;
 use crate::pipeline::dead_letter::resume_message;
 use crate::pipeline::planner::Planner;
@@ -91,9 +91,9 @@ fn first_shard(now: Timestamp, shards: u32) -> u32 {
 
 /// The message that moves an overdue delivery on: its completion check when a
 /// long-running attempt waits for a report, else its next attempt, due now.
-pub fn requeue_message(d: &Delivery, now: Timestamp) -> QueueMessage {
+pub fn requeue_message(d: &Delivery, now: Timestamp) -> DeliveryMessage {
     match &d.awaiting {
-        Some(aw) => QueueMessage {
+        Some(aw) => DeliveryMessage {
             v: 1,
             delivery_id: d.id.clone(),
             tenant_id: d.tenant_id.clone(),
@@ -241,7 +241,7 @@ mod tests {
             webhook_id: dlv(last),
             status: DeliveryStatus::Retrying,
             dead_reason: None,
-            trigger: crate::domain::message::Trigger::Initial,
+            trigger: crate::domain::delivery_message::Trigger::Initial,
             attempt_count: 1,
             next_attempt: 2,
             receiver_failures: 1,
@@ -323,7 +323,7 @@ mod tests {
         waiting.awaiting = Some(AwaitingCompletion {
             attempt_id: att('1'),
             number: 1,
-            trigger: crate::domain::message::Trigger::Initial,
+            trigger: crate::domain::delivery_message::Trigger::Initial,
             started_at: Timestamp(T0),
             until: Timestamp(T0 + 60_000),
             duration_ms: 5,
@@ -374,7 +374,7 @@ mod tests {
             (
                 &overdue.id,
                 2,
-                crate::domain::message::Trigger::Retry,
+                crate::domain::delivery_message::Trigger::Retry,
                 Timestamp(T0),
                 None
             )

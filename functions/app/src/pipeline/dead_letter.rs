@@ -3,7 +3,7 @@
 //! the delivery record holds everything needed to put its step back on the queue,
 //! which `POST /v1/deliveries/{id}/redrive` does. Nothing is lost silently.
 
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::Delivery;
 use crate::pipeline::planner::Planner;
 use crate::ports::{DeliveryStore, PortError};
@@ -21,7 +21,11 @@ pub enum DeadLetterOutcome {
 }
 
 /// Marks the delivery of a dead-lettered message (retrying version conflicts).
-pub async fn mark(store: &dyn DeliveryStore, m: &QueueMessage, now: Timestamp) -> Result<DeadLetterOutcome, PortError> {
+pub async fn mark(
+    store: &dyn DeliveryStore,
+    m: &DeliveryMessage,
+    now: Timestamp,
+) -> Result<DeadLetterOutcome, PortError> {
     for _ in 0..8 {
         let Some(d) = store.get_delivery(&m.delivery_id).await? else {
             return Ok(DeadLetterOutcome::Unknown);
@@ -53,7 +57,7 @@ pub async fn mark(store: &dyn DeliveryStore, m: &QueueMessage, now: Timestamp) -
 /// The message that resumes a delivery at its next step, due now. A delivery
 /// reopened for a redelivery that has not run yet resumes as that redelivery,
 /// under the attempt id its call promised.
-pub fn resume_message(d: &Delivery, now: Timestamp) -> QueueMessage {
+pub fn resume_message(d: &Delivery, now: Timestamp) -> DeliveryMessage {
     let promised = d
         .redelivery
         .as_ref()
@@ -64,7 +68,7 @@ pub fn resume_message(d: &Delivery, now: Timestamp) -> QueueMessage {
         (None, Trigger::Initial | Trigger::Retry, _) => Trigger::Retry,
         (None, t, _) => t,
     };
-    QueueMessage {
+    DeliveryMessage {
         v: 1,
         delivery_id: d.id.clone(),
         tenant_id: d.tenant_id.clone(),
@@ -96,7 +100,7 @@ pub async fn redrive_as(
     store: &dyn DeliveryStore,
     planner: &Planner,
     d: &Delivery,
-    message: QueueMessage,
+    message: DeliveryMessage,
     now: Timestamp,
 ) -> Result<Delivery, PortError> {
     let mut updated = d.clone();

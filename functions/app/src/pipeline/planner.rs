@@ -3,7 +3,7 @@
 //! Scheduler schedule aimed a little early. The message's `notBefore` makes the
 //! sender hold an early arrival back, so no attempt ever starts early.
 
-use crate::domain::message::QueueMessage;
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::ports::{PortResult, Queue, Timer};
 use courier_core::Timestamp;
 use std::sync::Arc;
@@ -58,14 +58,14 @@ impl Planner {
         }
     }
 
-    pub async fn plan(&self, message: QueueMessage, now: Timestamp) -> PortResult<Path> {
+    pub async fn plan(&self, message: DeliveryMessage, now: Timestamp) -> PortResult<Path> {
         let path = self.path(message.not_before, now);
         match path {
             Path::Queue { delay_seconds } => self.queue.send(&message, delay_seconds).await?,
             Path::Schedule { fire_at } => {
                 // A schedule's input is small (Scheduler takes at most 8,192
                 // characters): the sender reads a body from the event instead.
-                let message = QueueMessage { body: None, ..message };
+                let message = DeliveryMessage { body: None, ..message };
                 self.timer.schedule(&schedule_name(&message), fire_at, &message).await?
             }
         }
@@ -77,7 +77,7 @@ impl Planner {
 /// number, trigger and due second make a repeat of the same step collide (and so be a
 /// no-op), while a different instant for the same step gets a schedule of its own (so
 /// a new schedule can never be swallowed by an old one that is about to be deleted).
-pub fn schedule_name(m: &QueueMessage) -> String {
+pub fn schedule_name(m: &DeliveryMessage) -> String {
     format!(
         "{}-{}-{}-{}",
         m.delivery_id,

@@ -1,18 +1,18 @@
 //! Fault injection: hooks that let a test make the sender or the fan-out "crash"
 //! where a real Lambda could die. Production uses the `No...` implementations.
 
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::fanout_message::FanoutStep;
-use crate::domain::message::QueueMessage;
 
 /// Fault injection for tests: lets a test make the sender "crash" at a point where a
 /// real Lambda could die. Production uses [`NoFaults`].
 pub trait Faults: Send + Sync {
     /// Called first: true makes the step fail as if storage were down.
-    fn fail_step(&self, _message: &QueueMessage) -> bool {
+    fn fail_step(&self, _message: &DeliveryMessage) -> bool {
         false
     }
     /// Called after the HTTP attempt and before the outcome is recorded.
-    fn crash_after_send(&self, _message: &QueueMessage) -> bool {
+    fn crash_after_send(&self, _message: &DeliveryMessage) -> bool {
         false
     }
 }

@@ -12,7 +12,7 @@ pub use limiter::{Admission, Limiter};
 pub use overdue::{OverdueIndex, OverduePage};
 pub use schedules::{RecurringTimer, ScheduleStore, Schedules};
 
-use crate::domain::message::QueueMessage;
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -432,12 +432,12 @@ pub trait ApplicationStore: Send + Sync {
 #[async_trait]
 pub trait Queue: Send + Sync {
     /// Sends a message, visible after `delay_seconds` (0..=900).
-    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()>;
+    async fn send(&self, message: &DeliveryMessage, delay_seconds: u32) -> PortResult<()>;
 
     /// Sends several messages, one result per entry in order (one failed entry never
     /// fails the others). Adapters with a batch call (SQS `SendMessageBatch`) override
     /// it; the default sends one by one.
-    async fn send_batch(&self, entries: &[(QueueMessage, u32)]) -> Vec<PortResult<()>> {
+    async fn send_batch(&self, entries: &[(DeliveryMessage, u32)]) -> Vec<PortResult<()>> {
         let mut results = Vec::with_capacity(entries.len());
         for (message, delay_seconds) in entries {
             results.push(self.send(message, *delay_seconds).await);
@@ -466,7 +466,7 @@ pub trait FanoutQueue: Send + Sync {
 pub trait Timer: Send + Sync {
     /// Creates a one-shot schedule that puts `message` on the delivery queue at `at`.
     /// `name` is derived from delivery id + attempt number, so a repeat is a no-op.
-    async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()>;
+    async fn schedule(&self, name: &str, at: Timestamp, message: &DeliveryMessage) -> PortResult<()>;
 }
 
 /// One header of an outbound request, name then value: static text for what every

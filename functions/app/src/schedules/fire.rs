@@ -7,7 +7,7 @@
 //! redone step finds the marker and only makes sure its event exists and is queued:
 //! never a second occurrence.
 
-use crate::domain::message::Trigger;
+use crate::domain::delivery_message::Trigger;
 use crate::domain::model::{Endpoint, EventType, FanoutStatus, OccurrenceOf};
 use crate::domain::schedule::{FireMessage, Occurrence, Schedule, ScheduleState};
 use crate::fanout::{self, Route};

@@ -593,7 +593,7 @@ async fn redelivery_is_a_new_attempt_with_its_own_trigger() {
     assert_eq!(attempts[0], first, "earlier attempts are untouched");
     let a = &attempts[1];
     assert_eq!(a.id.as_str(), b["attemptId"].as_str().unwrap_or_default());
-    assert_eq!(a.trigger, courier_app::domain::message::Trigger::Redelivery);
+    assert_eq!(a.trigger, courier_app::domain::delivery_message::Trigger::Redelivery);
     assert_eq!(a.source_attempt_id.as_ref(), Some(&first.id));
     assert_eq!(w.delivery(&id).await.status, DeliveryStatus::Succeeded);
     let reqs = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();

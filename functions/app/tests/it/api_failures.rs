@@ -12,7 +12,7 @@
 use crate::common::{KEY, T0, World, raw, status};
 use async_trait::async_trait;
 use courier_app::api::{Api, ApiSettings};
-use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::delivery_message::{DeliveryMessage, Trigger};
 use courier_app::domain::model::{
     Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
 };
@@ -226,7 +226,7 @@ impl TenantStore for Flaky {
 
 #[async_trait]
 impl Queue for Flaky {
-    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+    async fn send(&self, message: &DeliveryMessage, delay_seconds: u32) -> PortResult<()> {
         self.faults.write("queue_send")?;
         self.queue.send(message, delay_seconds).await
     }

@@ -6,7 +6,7 @@
 
 use crate::common::{KEY, T0, World, raw, status};
 use async_trait::async_trait;
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::ports::OverdueIndex;
 use courier_app::ports::{PortError, PortResult, Queue};
 use courier_core::ids::DeliveryId;
@@ -157,11 +157,11 @@ async fn counting_world(fail: Vec<usize>) -> (World, Arc<CountingBatches>, Strin
 
 #[async_trait]
 impl Queue for CountingBatches {
-    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+    async fn send(&self, message: &DeliveryMessage, delay_seconds: u32) -> PortResult<()> {
         self.singles.fetch_add(1, Ordering::SeqCst);
         self.inner.send(message, delay_seconds).await
     }
-    async fn send_batch(&self, entries: &[(QueueMessage, u32)]) -> Vec<PortResult<()>> {
+    async fn send_batch(&self, entries: &[(DeliveryMessage, u32)]) -> Vec<PortResult<()>> {
         self.batches.fetch_add(1, Ordering::SeqCst);
         let mut out = Vec::new();
         for (m, d) in entries {

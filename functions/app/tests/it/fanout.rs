@@ -497,7 +497,7 @@ async fn a_replay_honours_the_subscription_the_endpoint_has_then() {
         .store
         .all_deliveries()
         .into_iter()
-        .filter(|d| d.trigger == courier_app::domain::message::Trigger::Replay)
+        .filter(|d| d.trigger == courier_app::domain::delivery_message::Trigger::Replay)
         .map(|d| events[d.event_id.as_str()])
         .collect();
     assert_eq!(replayed, vec!["invoice.paid"]);

@@ -1,11 +1,11 @@
 //! Property tests of the queue message reader, the sender's input from SQS:
-//! `Message::parse` reads a delivery step exactly as serde reads `QueueMessage`,
+//! `Message::parse` reads a delivery step exactly as serde reads `DeliveryMessage`,
 //! then holds it to the step's two rules. Texts here are the sender's own messages
 //! with random edits (characters cut, JSON fragments and odd characters put in):
 //! a value cut short, an escape or a quote inside a value, a duplicated or unknown
 //! field, trailing text, a `kind` put in.
 
-use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::delivery_message::{DeliveryMessage, Trigger};
 use courier_app::domain::queue_message::{Message, MessageError, MessageKind};
 use courier_core::Timestamp;
 use courier_core::ids::{AttemptId, DeliveryId, EndpointId, TenantId};
@@ -13,7 +13,7 @@ use courier_core::rng::SplitMix64;
 use proptest::prelude::*;
 
 /// The message's two rules on a well-formed message: version 1, attempt at least 1.
-fn checked(m: QueueMessage) -> Result<QueueMessage, String> {
+fn checked(m: DeliveryMessage) -> Result<DeliveryMessage, String> {
     match (m.v, m.attempt) {
         (1, 0) => Err(MessageError::AttemptZero.to_string()),
         (1, _) => Ok(m),
@@ -26,7 +26,7 @@ fn checked(m: QueueMessage) -> Result<QueueMessage, String> {
 }
 
 /// A delivery step through the one reader.
-fn read(text: &str) -> Result<QueueMessage, String> {
+fn read(text: &str) -> Result<DeliveryMessage, String> {
     Message::parse(text)
         .and_then(Message::into_delivery)
         .map_err(|e| e.to_string())
@@ -43,10 +43,10 @@ prop_compose! {
         attempt_id in any::<bool>(),
         completion_check in any::<bool>(),
         body in prop::option::of("[ -~\u{e9}\u{1F600}\\\\\"]{0,40}"),
-    ) -> QueueMessage {
+    ) -> DeliveryMessage {
         let now = Timestamp::from_millis(millis);
         let mut rng = SplitMix64::new(seed);
-        QueueMessage {
+        DeliveryMessage {
             v,
             delivery_id: DeliveryId::generate(now, &mut rng),
             tenant_id: TenantId::generate(now, &mut rng),
@@ -198,7 +198,7 @@ proptest! {
         edits in prop::collection::vec(edit(), 1..=3),
     ) {
         let text = edits.iter().fold(m.to_json(), |t, e| apply(&t, e));
-        match serde_json::from_str::<QueueMessage>(&text) {
+        match serde_json::from_str::<DeliveryMessage>(&text) {
             Ok(m) => prop_assert_eq!(read(&text), checked(m), "text: {}", text),
             Err(_) => prop_assert!(read(&text).is_err(), "text: {}", text),
         }

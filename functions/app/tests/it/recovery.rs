@@ -5,7 +5,7 @@
 
 use crate::common::{KEY, World, raw, status};
 use courier_app::delivery::StepOutcome;
-use courier_app::domain::message::Trigger;
+use courier_app::domain::delivery_message::Trigger;
 use courier_app::maintenance::reconcile::{ReconcileSettings, reconcile};
 use courier_app::ports::Clock;
 use serde_json::json;

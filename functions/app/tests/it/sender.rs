@@ -5,7 +5,7 @@ use crate::common;
 
 use crate::common::{T0, World, status};
 use courier_app::delivery::{DropReason, EndpointCache, StepOutcome};
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::domain::model::DeliveryStatus;
 use courier_app::domain::model::{Endpoint, Page};
 use courier_app::ports::{Clock, DeliveryStore, EndpointStore, OutboundRequest, PortResult};
@@ -73,7 +73,7 @@ async fn an_early_message_is_redelayed_to_its_not_before() {
     let ep = w.endpoint(json!("greatwait")).await;
     let id = w.event(&ep).await;
     let (m, _) = w.queue.drain_visible(T0).remove(0);
-    let early = QueueMessage {
+    let early = DeliveryMessage {
         not_before: T0.plus_millis(2_500),
         ..m
     };
@@ -712,7 +712,7 @@ async fn a_batch_reads_each_endpoint_once_while_its_records_run_concurrently() {
         endpoints: slow.clone(),
         ..w.sender
     };
-    let messages: Vec<QueueMessage> = w.queue.drain_visible(T0).into_iter().map(|(m, _)| m).collect();
+    let messages: Vec<DeliveryMessage> = w.queue.drain_visible(T0).into_iter().map(|(m, _)| m).collect();
     assert_eq!(messages.len(), 10);
     // One batch: every record is started before any endpoint read has answered.
     let cache = EndpointCache::default();
@@ -727,10 +727,10 @@ async fn a_batch_reads_each_endpoint_once_while_its_records_run_concurrently() {
     // An endpoint that does not exist is read once for the batch too, and so is the
     // delivery's real endpoint, which the conflict path reads.
     let unknown = EndpointId::generate(T0, &mut courier_core::rng::SplitMix64::new(5));
-    let strays: Vec<QueueMessage> = (0..3)
+    let strays: Vec<DeliveryMessage> = (0..3)
         .map(|_| {
             let d = messages[0].delivery_id.clone();
-            QueueMessage {
+            DeliveryMessage {
                 endpoint_id: unknown.clone(),
                 delivery_id: d,
                 ..messages[0].clone()
@@ -748,7 +748,7 @@ async fn a_batch_reads_each_endpoint_once_while_its_records_run_concurrently() {
 async fn first_step(
     policy: &str,
 ) -> (
-    QueueMessage,
+    DeliveryMessage,
     courier_app::domain::model::Delivery,
     Endpoint,
     courier_core::ids::AttemptId,
@@ -775,7 +775,7 @@ async fn first_step(
 async fn the_attempt_headers_carry_the_number_below_and_above_ten() {
     let (m, delivery, endpoint, attempt_id) = first_step("tanitar").await;
     for (number, text) in [(1, "1"), (9, "9"), (10, "10"), (123, "123")] {
-        let m = QueueMessage {
+        let m = DeliveryMessage {
             attempt: number,
             ..m.clone()
         };
@@ -793,8 +793,8 @@ async fn an_automatic_attempt_sends_the_stored_body_itself_and_a_redelivery_its_
     // Shared with the delivery, not copied (bodies run to 256 KiB).
     assert_eq!(r.body.as_ptr(), delivery.body.as_ptr());
 
-    let again = QueueMessage {
-        trigger: courier_app::domain::message::Trigger::Redelivery,
+    let again = DeliveryMessage {
+        trigger: courier_app::domain::delivery_message::Trigger::Redelivery,
         ..m
     };
     let r = courier_app::delivery::build_request(&endpoint, &delivery, &again, &attempt_id, T0);
@@ -942,7 +942,7 @@ impl EndpointStore for SlowEndpointReads {
 /// Crashes every step after its request, so the claim stays as taken.
 struct CrashAfterSend;
 impl courier_app::ports::Faults for CrashAfterSend {
-    fn crash_after_send(&self, _message: &QueueMessage) -> bool {
+    fn crash_after_send(&self, _message: &DeliveryMessage) -> bool {
         true
     }
 }
@@ -1023,7 +1023,7 @@ async fn a_message_cannot_change_what_is_signed_and_one_without_the_body_reads_t
         let d = w.delivery(&id).await;
         let m = w.queue.drain_visible(T0).remove(0).0;
         let stored = w.store.event_body(&d.event_id).await.ok().flatten().unwrap_or_default();
-        let m = QueueMessage {
+        let m = DeliveryMessage {
             body: carried.map(std::sync::Arc::from),
             ..m
         };
@@ -1087,7 +1087,7 @@ async fn sent_ahead(
         payload: json!({"k": 1}),
         planned_at: None,
         endpoints: std::slice::from_ref(&endpoint),
-        trigger: courier_app::domain::message::Trigger::Initial,
+        trigger: courier_app::domain::delivery_message::Trigger::Initial,
         webhook_ids: None,
         delivery_ids: None,
     };
@@ -1189,16 +1189,16 @@ async fn only_an_initial_first_message_waits_for_its_write() {
     let first = w.queue.drain_visible(T0).remove(0).0;
     assert_eq!(deliveries[0].id, first.delivery_id);
     let later = [
-        QueueMessage {
+        DeliveryMessage {
             attempt: 2,
-            trigger: courier_app::domain::message::Trigger::Retry,
+            trigger: courier_app::domain::delivery_message::Trigger::Retry,
             ..first.clone()
         },
-        QueueMessage {
-            trigger: courier_app::domain::message::Trigger::Redelivery,
+        DeliveryMessage {
+            trigger: courier_app::domain::delivery_message::Trigger::Redelivery,
             ..first.clone()
         },
-        QueueMessage {
+        DeliveryMessage {
             completion_check: true,
             ..first.clone()
         },
@@ -1269,9 +1269,9 @@ async fn a_first_message_handed_over_at_once_waits_until_it_is_50_ms_old_before_
     use courier_app::ingest::send_ahead::young_first_wait_ms;
     assert_eq!(young_first_wait_ms(&m, T0.plus_millis(50), 50), 0);
     assert_eq!(young_first_wait_ms(&m, T0.plus_millis(49), 50), 1);
-    let retry = QueueMessage {
+    let retry = DeliveryMessage {
         attempt: 2,
-        trigger: courier_app::domain::message::Trigger::Retry,
+        trigger: courier_app::domain::delivery_message::Trigger::Retry,
         ..m
     };
     assert_eq!(young_first_wait_ms(&retry, T0, 50), 0);

@@ -45,7 +45,7 @@ use aws_smithy_runtime_api::client::result::SdkError;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use courier_app::adapters::system::SystemClock;
-use courier_app::domain::message::Trigger;
+use courier_app::domain::delivery_message::Trigger;
 use courier_app::domain::model::{
     Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant,
 };

@@ -5,7 +5,7 @@
 
 mod layout;
 
-use courier_app::domain::message::QueueMessage;
+use courier_app::domain::delivery_message::DeliveryMessage;
 use courier_app::domain::queue_message::Message;
 use courier_app::ports::{PortError, PortResult};
 use courier_app::testing::contract::{self, QueueProbe, T0, TimerProbe};
@@ -227,7 +227,7 @@ struct SqsProbe<'a>(&'a SqsQueue);
 
 #[async_trait::async_trait]
 impl QueueProbe for SqsProbe<'_> {
-    async fn take_visible(&self) -> PortResult<Vec<QueueMessage>> {
+    async fn take_visible(&self) -> PortResult<Vec<DeliveryMessage>> {
         let mut out = Vec::new();
         loop {
             let batch = self.0.receive(10, 1, 60).await?;
@@ -295,7 +295,7 @@ struct SchedulerProbe<'a>(&'a SchedulerTimer);
 
 #[async_trait::async_trait]
 impl TimerProbe for SchedulerProbe<'_> {
-    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, QueueMessage)>> {
+    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, DeliveryMessage)>> {
         self.0.list_due(now).await
     }
     async fn delete(&self, name: &str) -> PortResult<()> {

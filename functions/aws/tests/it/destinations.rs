@@ -11,15 +11,13 @@ use aws_sdk_sqs::config::{ConfigBag, Intercept, RuntimeComponents, SharedInterce
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::orchestrator::{HttpResponse, Metadata};
 use aws_smithy_types::body::SdkBody;
-use courier_app::api::{Api, ApiRequest, ApiSettings};
+use courier_app::api::{Api, ApiRequest};
 use courier_app::delivery::{EndpointCache, Sender, SenderSettings, StepOutcome};
 use courier_app::domain::model::Tenant;
-use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::Clock;
 use courier_app::ports::NoFaults;
-use courier_app::testing::memory::{
-    FixedSecrets, ManualClock, MemoryApplications, MemoryQueue, MemoryStore, MemoryTimer,
-};
+use courier_app::testing::memory::{FixedSecrets, ManualClock, MemoryPorts, MemoryQueue, SeededRandom};
+use courier_app::wiring::{Ports, Settings};
 use courier_aws::destinations::AwsDestinations;
 use courier_aws::testing::{ACCOUNT_ID, Emulator};
 use courier_core::Timestamp;
@@ -111,14 +109,8 @@ impl World {
         let emu = Emulator::start().await.expect("moto");
         let sdk = emu.sdk_config().await.expect("sdk config");
         let clock = Arc::new(ManualClock::new(now()));
-        let store = Arc::new(MemoryStore::new(clock.clone()));
-        let queue = Arc::new(MemoryQueue::new(clock.clone()));
-        let timer = Arc::new(MemoryTimer::new());
-        let planner = Planner {
-            queue: queue.clone(),
-            timer: timer.clone(),
-            settings: PlannerSettings::default(),
-        };
+        let fakes = MemoryPorts::new(clock.clone());
+        let queue = fakes.queue.clone();
         let faults = Faults::default();
         let counter = RequestCounter::new(vec![]);
         let destinations = Arc::new(AwsDestinations::with_interceptors(
@@ -129,55 +121,31 @@ impl World {
                 SharedInterceptor::new(counter.clone()),
             ],
         ));
-        let sealer = Arc::new(courier_app::testing::memory::MemorySealer::in_memory(Arc::new(
-            courier_app::adapters::system::OsSecrets,
-        )));
-        let api = Api {
-            tenants: store.clone(),
-            endpoints: store.clone(),
-            deliveries: store.clone(),
-            idempotency: store.clone(),
-            applications: Arc::new(MemoryApplications::new()),
-            schemas: Default::default(),
-            planner: planner.clone(),
-            clock: clock.clone(),
-            random: Arc::new(courier_app::testing::memory::SeededRandom::new(1)),
-            secrets: Arc::new(FixedSecrets::new(7)),
+        let ports = Ports {
             admission: Arc::new(courier_http::HttpAdmission::new(courier_http::AdmissionPolicy::LOCAL)),
-            settings: ApiSettings::default(),
-            limiter: Default::default(),
-            subscriptions: store.clone(),
-            fanout_queue: queue.clone(),
-            schedules: courier_app::ports::Schedules {
-                store: Arc::new(courier_app::testing::memory::MemorySchedules::new()),
-                timer: Arc::new(courier_app::testing::memory::MemoryRecurring::new()),
-                second_rates: false,
-            },
-            sealer: sealer.clone(),
+            ..fakes.ports()
         };
-        let sender = Sender {
+        let api = ports.api(&Settings::default());
+        // The sender runs in its own process: its own secrets and ids.
+        let sender_ports = Ports {
             secrets: Arc::new(FixedSecrets::new(9)),
-            limiter: Arc::new(courier_app::testing::memory::MemoryLimiter::new()),
-            deliveries: store.clone(),
-            endpoints: store.clone(),
-            http: Arc::new(courier_http::ReqwestSender::new(true)),
-            destinations: destinations.clone(),
-            clock: clock.clone(),
-            random: Arc::new(courier_app::testing::memory::SeededRandom::new(3)),
-            planner,
-            faults: Arc::new(NoFaults),
-            settings: SenderSettings {
+            random: Arc::new(SeededRandom::new(3)),
+            ..ports
+        };
+        let settings = Settings {
+            sender: SenderSettings {
                 unwritten_min_age_ms: 0,
                 ..SenderSettings::default()
             },
-            fanout: None,
-            sealer,
+            ..Settings::default()
         };
+        let outbound = fakes.outbound(Arc::new(courier_http::ReqwestSender::new(true)), destinations.clone());
+        let sender = sender_ports.sender_with(&settings, &outbound, None, Arc::new(NoFaults));
         let tenant = Tenant {
             id: TenantId::parse("ten_01JAAAAAAAAAAAAAAAAAAAAAAA").expect("tenant"),
             name: "t".into(),
         };
-        courier_app::api::register_key(store.as_ref(), KEY, &tenant)
+        courier_app::api::register_key(fakes.store.as_ref(), KEY, &tenant)
             .await
             .expect("key");
         World {

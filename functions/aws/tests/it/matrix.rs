@@ -7,15 +7,16 @@
 
 use courier_app::adapters::system::OsSecrets;
 use courier_app::delivery::{DropReason, EndpointCache, Sender, SenderSettings, StepError, StepOutcome};
-use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::delivery_message::{DeliveryMessage, Trigger};
 use courier_app::domain::model::{Delivery, DeliveryStatus, Endpoint};
 use courier_app::domain::queue_message::Message;
-use courier_app::pipeline::planner::{Planner, PlannerSettings};
+use courier_app::pipeline::planner::Planner;
 use courier_app::ports::OverdueIndex;
 use courier_app::ports::{Claim, Clock, DeliveryStore, EndpointStore, PortError, PortResult, Queue, Random, Timer};
 use courier_app::ports::{Faults, NoFaults};
 use courier_app::testing::contract::{self, T0};
-use courier_app::testing::memory::ManualClock;
+use courier_app::testing::memory::{ManualClock, MemoryPorts, MemorySealer};
+use courier_app::wiring::{Ports, Settings};
 use courier_aws::bootstrap::{ResourceNames, Resources, ensure_resources};
 use courier_aws::testing::Emulator;
 use courier_aws::{DynamoStore, SchedulerTimer, SqsQueue};
@@ -157,7 +158,7 @@ fn unavailable() -> PortError {
 
 #[async_trait::async_trait]
 impl Queue for Switchable<SqsQueue> {
-    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+    async fn send(&self, message: &DeliveryMessage, delay_seconds: u32) -> PortResult<()> {
         if self.down.load(Ordering::SeqCst) {
             return Err(unavailable());
         }
@@ -167,7 +168,7 @@ impl Queue for Switchable<SqsQueue> {
 
 #[async_trait::async_trait]
 impl Timer for Switchable<SchedulerTimer> {
-    async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()> {
+    async fn schedule(&self, name: &str, at: Timestamp, message: &DeliveryMessage) -> PortResult<()> {
         if self.down.load(Ordering::SeqCst) {
             return Err(unavailable());
         }
@@ -178,7 +179,7 @@ impl Timer for Switchable<SchedulerTimer> {
 /// Crashes the first step after its request (before the outcome is recorded).
 struct CrashOnceAfterSend(AtomicBool);
 impl Faults for CrashOnceAfterSend {
-    fn crash_after_send(&self, _message: &QueueMessage) -> bool {
+    fn crash_after_send(&self, _message: &DeliveryMessage) -> bool {
         self.0.swap(false, Ordering::SeqCst)
     }
 }
@@ -226,7 +227,16 @@ impl World {
     }
 
     fn planner(&self) -> Planner {
-        Planner {
+        self.ports().planner(&Self::settings())
+    }
+
+    /// The AWS adapters under test, with planning switchable off; ports the matrix
+    /// does not exercise come from the in-memory fakes.
+    fn ports(&self) -> Ports {
+        let fakes = MemoryPorts::new(self.clock.clone());
+        Ports {
+            endpoints: self.store.clone(),
+            deliveries: self.store.clone(),
             queue: Arc::new(Switchable {
                 inner: self.queue.clone(),
                 down: self.planning_down.clone(),
@@ -235,32 +245,30 @@ impl World {
                 inner: self.timer.clone(),
                 down: self.planning_down.clone(),
             }),
-            settings: PlannerSettings::default(),
+            clock: self.clock.clone(),
+            random: Arc::new(Zero),
+            // Claim tokens as in production: no two senders share one.
+            secrets: Arc::new(OsSecrets),
+            sealer: Arc::new(MemorySealer::in_memory(Arc::new(OsSecrets))),
+            ..fakes.ports()
+        }
+    }
+
+    fn settings() -> Settings {
+        Settings {
+            sender: SenderSettings {
+                lease_margin_ms: LEASE_MARGIN_MS,
+                ..SenderSettings::default()
+            },
+            ..Settings::default()
         }
     }
 
     fn sender(&self, faults: Arc<dyn Faults>) -> Sender {
-        Sender {
-            // Claim tokens as in production: no two senders share one.
-            secrets: Arc::new(OsSecrets),
-            sealer: Arc::new(courier_app::testing::memory::MemorySealer::in_memory(Arc::new(
-                OsSecrets,
-            ))),
-            deliveries: self.store.clone(),
-            endpoints: self.store.clone(),
-            http: Arc::new(ReqwestSender::try_new(SenderOptions::new(AdmissionPolicy::LOCAL)).expect("client")),
-            destinations: std::sync::Arc::new(courier_app::ports::NoDestinations),
-            clock: self.clock.clone(),
-            random: Arc::new(Zero),
-            planner: self.planner(),
-            faults,
-            settings: SenderSettings {
-                lease_margin_ms: LEASE_MARGIN_MS,
-                ..SenderSettings::default()
-            },
-            fanout: None,
-            limiter: Arc::new(courier_app::testing::memory::MemoryLimiter::new()),
-        }
+        let http = Arc::new(ReqwestSender::try_new(SenderOptions::new(AdmissionPolicy::LOCAL)).expect("client"));
+        let fakes = MemoryPorts::new(self.clock.clone());
+        let outbound = fakes.outbound(http, Arc::new(courier_app::ports::NoDestinations));
+        self.ports().sender_with(&Self::settings(), &outbound, None, faults)
     }
 
     async fn endpoint(&self, policy: &str) -> Endpoint {
@@ -308,7 +316,7 @@ impl World {
     /// The next messages for `d` off the real transports: due schedules (fired as
     /// the local runner fires them), then the queue, polled a bounded number of
     /// times (SQS delays are real seconds). The clock moves to their notBefore.
-    async fn next_messages(&self, d: &Delivery) -> Vec<(QueueMessage, Option<String>)> {
+    async fn next_messages(&self, d: &Delivery) -> Vec<(DeliveryMessage, Option<String>)> {
         let mut out = Vec::new();
         let far = self.clock.now().plus_secs(86_400);
         for (name, m) in self.timer.list_due(far).await.expect("list schedules") {
@@ -407,7 +415,7 @@ struct Kind {
     name: &'static str,
     /// The endpoint's policy (JSON).
     policy: &'static str,
-    prepare: for<'a> fn(&'a World, &'a Endpoint) -> futures_util::future::BoxFuture<'a, (Delivery, QueueMessage)>,
+    prepare: for<'a> fn(&'a World, &'a Endpoint) -> futures_util::future::BoxFuture<'a, (Delivery, DeliveryMessage)>,
 }
 
 const GREATWAIT: &str = r#"{"base": "greatwait"}"#;
@@ -468,7 +476,7 @@ const KINDS: &[Kind] = &[
 ];
 
 /// The one message of `d` the transports hold now.
-async fn only_message(w: &World, d: &Delivery) -> QueueMessage {
+async fn only_message(w: &World, d: &Delivery) -> DeliveryMessage {
     let mut messages = w.next_messages(d).await;
     assert_eq!(messages.len(), 1, "one message for {}", d.id);
     let (m, receipt) = messages.remove(0);
@@ -479,7 +487,7 @@ async fn only_message(w: &World, d: &Delivery) -> QueueMessage {
 }
 
 /// A new delivery's first message, through SQS.
-async fn initial(w: &World, e: &Endpoint, trigger: Trigger) -> (Delivery, QueueMessage) {
+async fn initial(w: &World, e: &Endpoint, trigger: Trigger) -> (Delivery, DeliveryMessage) {
     let d = w.delivery(e, trigger).await;
     let now = w.clock.now();
     let planner = w.planner();
@@ -500,7 +508,7 @@ async fn initial(w: &World, e: &Endpoint, trigger: Trigger) -> (Delivery, QueueM
 /// A new delivery's first message sent ahead of the delivery's write
 /// (`ingest::send_ahead::send_ahead`, the API's order for an event due now): the item is
 /// written without a due-index entry.
-async fn initial_sent_ahead(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+async fn initial_sent_ahead(w: &World, e: &Endpoint) -> (Delivery, DeliveryMessage) {
     let now = w.clock.now();
     let event = contract::sample_event(&e.tenant_id, &w.ids.event(), now, serde_json::json!({"n": 1}));
     let mut d = contract::sample_delivery(&event, &e.id, &w.ids.delivery(), now, contract::sample_body(&event));
@@ -532,7 +540,7 @@ async fn initial_sent_ahead(w: &World, e: &Endpoint) -> (Delivery, QueueMessage)
 
 /// A first message of a delivery stored with its own body, in the message shape
 /// of before (no body in it).
-async fn initial_stored_before(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+async fn initial_stored_before(w: &World, e: &Endpoint) -> (Delivery, DeliveryMessage) {
     let d = w.delivery_stored(e, Trigger::Initial, false).await;
     let now = w.clock.now();
     let planner = w.planner();
@@ -551,7 +559,7 @@ async fn initial_stored_before(w: &World, e: &Endpoint) -> (Delivery, QueueMessa
 
 /// Attempt 2's message, planned by the sender after a 503 (SQS delay or
 /// Scheduler, by the policy's wait).
-async fn retry(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+async fn retry(w: &World, e: &Endpoint) -> (Delivery, DeliveryMessage) {
     let (d, first) = initial(w, e, Trigger::Initial).await;
     w.receiver.state.fail_next.store(1, Ordering::SeqCst);
     let out = w
@@ -566,7 +574,7 @@ async fn retry(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
 
 /// A settled delivery sent again, as the API's redeliver does: the delivery
 /// reopened for the next number, the message carrying its attempt id.
-async fn redelivery(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+async fn redelivery(w: &World, e: &Endpoint) -> (Delivery, DeliveryMessage) {
     let (d, first) = initial(w, e, Trigger::Initial).await;
     let out = w
         .sender(Arc::new(NoFaults))
@@ -589,7 +597,7 @@ async fn redelivery(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
         .update_delivery(&reopened, settled.version)
         .await
         .expect("reopen");
-    let message = QueueMessage {
+    let message = DeliveryMessage {
         v: 1,
         delivery_id: d.id.clone(),
         tenant_id: d.tenant_id.clone(),
@@ -610,7 +618,7 @@ async fn redelivery(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
 /// A redelivery whose message was lost after the API reopened the delivery: the
 /// reconciler finds it overdue and sends it as the redelivery it is, under the
 /// attempt id the API promised.
-async fn redelivery_reconciled(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+async fn redelivery_reconciled(w: &World, e: &Endpoint) -> (Delivery, DeliveryMessage) {
     let (d, first) = initial(w, e, Trigger::Initial).await;
     let out = w
         .sender(Arc::new(NoFaults))
@@ -661,7 +669,7 @@ async fn redelivery_reconciled(w: &World, e: &Endpoint) -> (Delivery, QueueMessa
 
 /// A message that exhausted its receives: it lands in the DLQ, the delivery is
 /// marked, and redrive puts its step back on the queue.
-async fn redrive(w: &World, e: &Endpoint) -> (Delivery, QueueMessage) {
+async fn redrive(w: &World, e: &Endpoint) -> (Delivery, DeliveryMessage) {
     let d = w.delivery(e, Trigger::Initial).await;
     let dlq = SqsQueue::new(&w.config, &w.res.dlq_url);
     dlq.send(&courier_app::ingest::first_message(&d), 0)

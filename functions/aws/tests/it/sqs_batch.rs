@@ -3,7 +3,7 @@
 //! would refuse (a delay over 900 s) fails alone, as a single send of it would; and
 //! `SqsQueue::delete_batch` likewise.
 
-use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::delivery_message::{DeliveryMessage, Trigger};
 use courier_app::domain::queue_message::Message;
 use courier_app::ports::{PortError, Queue};
 use courier_app::testing::contract::{Ids, T0};
@@ -14,8 +14,8 @@ use courier_core::ids::{EndpointId, TenantId};
 use std::collections::BTreeSet;
 
 /// A first attempt's message for a new delivery of `endpoint`.
-fn first_attempt(ids: &Ids, tenant: &TenantId, endpoint: &EndpointId) -> QueueMessage {
-    QueueMessage {
+fn first_attempt(ids: &Ids, tenant: &TenantId, endpoint: &EndpointId) -> DeliveryMessage {
+    DeliveryMessage {
         v: 1,
         delivery_id: ids.delivery(),
         tenant_id: tenant.clone(),
@@ -40,7 +40,7 @@ async fn send_batch_sends_every_entry_in_calls_of_ten_and_fails_a_bad_one_alone(
     let queue = SqsQueue::new(&config, &res.queue_url);
     let ids = Ids::new();
     let (tenant, endpoint) = (ids.tenant(), ids.endpoint());
-    let entries: Vec<(QueueMessage, u32)> = (0..23)
+    let entries: Vec<(DeliveryMessage, u32)> = (0..23)
         .map(|i| (first_attempt(&ids, &tenant, &endpoint), if i == 5 { 901 } else { 0 }))
         .collect();
     let results = queue.send_batch(&entries).await;
@@ -85,7 +85,7 @@ async fn delete_batch_deletes_in_calls_of_ten_and_fails_a_bad_handle_alone() {
     let queue = SqsQueue::new(&config, &res.queue_url);
     let ids = Ids::new();
     let (tenant, endpoint) = (ids.tenant(), ids.endpoint());
-    let entries: Vec<(QueueMessage, u32)> = (0..12).map(|_| (first_attempt(&ids, &tenant, &endpoint), 0)).collect();
+    let entries: Vec<(DeliveryMessage, u32)> = (0..12).map(|_| (first_attempt(&ids, &tenant, &endpoint), 0)).collect();
     assert!(queue.send_batch(&entries).await.iter().all(Result::is_ok));
     let mut handles = Vec::new();
     // Bounded: at most 5 receives; each message hidden for a second.

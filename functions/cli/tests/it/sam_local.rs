@@ -6,7 +6,7 @@
 
 use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::config::{ALL_ENV, Config};
-use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::delivery_message::{DeliveryMessage, Trigger};
 use courier_app::domain::queue_message::Message;
 use courier_sender::invocation::{Source, Sources};
 use lambda_http::request::LambdaRequest;
@@ -147,7 +147,7 @@ fn every_sample_event_parses_as_its_lambda_event_type() {
 #[test]
 fn queue_messages_in_the_samples_are_accepted_by_the_sender() {
     let samples: HashMap<String, String> = samples().into_iter().collect();
-    let decode = |name: &str| -> Vec<QueueMessage> {
+    let decode = |name: &str| -> Vec<DeliveryMessage> {
         sqs(name, &samples[name])
             .records
             .iter()

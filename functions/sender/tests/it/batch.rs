@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use aws_lambda_events::event::sqs::SqsEvent;
 use courier_app::adapters::system::{OsSecrets, OsSeededRandom, SystemClock};
 use courier_app::delivery::{DropReason, Sender, SenderSettings, StepOutcome};
-use courier_app::domain::message::{QueueMessage, Trigger};
+use courier_app::domain::delivery_message::{DeliveryMessage, Trigger};
 use courier_app::pipeline::planner::{Planner, PlannerSettings};
 use courier_app::ports::Faults;
 use courier_app::ports::{Clock, HttpSender, OutboundRequest, SendResult};
@@ -34,7 +34,7 @@ impl HttpSender for Unreachable {
 struct PanicOn(DeliveryId);
 
 impl Faults for PanicOn {
-    fn fail_step(&self, m: &QueueMessage) -> bool {
+    fn fail_step(&self, m: &DeliveryMessage) -> bool {
         assert!(m.delivery_id != self.0, "a bug in this record's step");
         false
     }
@@ -68,7 +68,7 @@ fn sender(panic_on: DeliveryId) -> Arc<Sender> {
 
 fn message(delivery_id: &DeliveryId, rng: &mut SplitMix64) -> String {
     let now = Timestamp::from_millis(1_700_000_000_000);
-    QueueMessage {
+    DeliveryMessage {
         v: 1,
         delivery_id: delivery_id.clone(),
         tenant_id: TenantId::generate(now, rng),

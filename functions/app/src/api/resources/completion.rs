@@ -13,7 +13,7 @@ use crate::api::resources::endpoints::id_from_path;
 use crate::api::resources::views::{attempt_view, delivery_view};
 use crate::api::routes::{Id, reply};
 use crate::delivery::{AttemptDone, Recorder, StepError, StepOutcome};
-use crate::domain::message::QueueMessage;
+use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::model::{AwaitingCompletion, Delivery};
 use axum::Router;
 use axum::body::Bytes;
@@ -203,7 +203,7 @@ impl Api {
             now,
         )
         .await?;
-        let message = QueueMessage {
+        let message = DeliveryMessage {
             v: 1,
             delivery_id: delivery.id.clone(),
             tenant_id: delivery.tenant_id.clone(),

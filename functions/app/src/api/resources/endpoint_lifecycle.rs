@@ -9,7 +9,7 @@ use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::resources::resend::{KeyedReplay, time_field};
 use crate::api::resources::views::{endpoint_status, endpoint_view};
 use crate::api::routes::{Authed, Id, reply};
-use crate::domain::message::Trigger;
+use crate::domain::delivery_message::Trigger;
 use crate::domain::model::{DeliveryStatus, EndpointState, SecretRecord, SecretState};
 use crate::fanout::operational::Notice;
 use crate::ingest::{self, NewEvent};

@@ -11,7 +11,7 @@ use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::http::query::list_query;
 use crate::api::resources::views::{event_view, expired};
 use crate::api::routes::{Authed, page_reply, reply};
-use crate::domain::message::Trigger;
+use crate::domain::delivery_message::Trigger;
 use crate::domain::model::{Delivery, Endpoint, EventRecord, IdempotencyRecord, Tenant};
 use crate::ingest::pipeline::Written;
 use crate::ingest::{self, NewEvent};

@@ -11,7 +11,7 @@ use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::DeliveryListQuery;
 use crate::api::resources::views::delivery_view;
 use crate::api::routes::{Authed, Id, reply};
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{
     Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, PromisedRedelivery, Tenant,
 };
@@ -560,7 +560,7 @@ impl Api {
         } else {
             return Ok(None);
         };
-        let message = QueueMessage {
+        let message = DeliveryMessage {
             v: 1,
             delivery_id: d.id.clone(),
             tenant_id: d.tenant_id.clone(),
@@ -606,7 +606,7 @@ impl Api {
     /// that ended the ladder (it planned nothing after it), the only step that can be
     /// waiting is a redelivery someone asked for: it goes out as one, so the policy's
     /// deadline does not apply and it is a single attempt.
-    async fn waiting_step(&self, d: &Delivery, now: Timestamp) -> Result<QueueMessage, PortError> {
+    async fn waiting_step(&self, d: &Delivery, now: Timestamp) -> Result<DeliveryMessage, PortError> {
         let mut m = crate::pipeline::dead_letter::resume_message(d, now);
         // A promised redelivery carries its own id and source already.
         if m.attempt_id.is_none()

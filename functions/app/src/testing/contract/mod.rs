@@ -10,7 +10,7 @@
 //! "now" (for TTL expiry) from the same [`ManualClock`] passed here. Must not depend
 //! on any AWS crate.
 
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{
     Attempt, ClaimRecord, Delivery, DeliveryStatus, Endpoint, EndpointState, EventRecord, EventTarget,
     IdempotencyRecord, Page, SecretRecord, SecretState, Tenant,
@@ -248,8 +248,8 @@ pub fn sample_message(
     endpoint: &EndpointId,
     attempt: u32,
     not_before: Timestamp,
-) -> QueueMessage {
-    QueueMessage {
+) -> DeliveryMessage {
+    DeliveryMessage {
         v: 1,
         delivery_id: delivery.clone(),
         tenant_id: tenant.clone(),

@@ -10,7 +10,7 @@ use super::*;
 #[async_trait]
 pub trait QueueProbe: Send + Sync {
     /// Removes and returns every message visible now.
-    async fn take_visible(&self) -> PortResult<Vec<QueueMessage>>;
+    async fn take_visible(&self) -> PortResult<Vec<DeliveryMessage>>;
     /// Lets `secs` seconds pass (a manual clock advances; a real queue sleeps).
     async fn wait(&self, secs: u32);
 }
@@ -23,7 +23,7 @@ pub struct MemoryQueueProbe<'a> {
 
 #[async_trait]
 impl QueueProbe for MemoryQueueProbe<'_> {
-    async fn take_visible(&self) -> PortResult<Vec<QueueMessage>> {
+    async fn take_visible(&self) -> PortResult<Vec<DeliveryMessage>> {
         Ok(self
             .queue
             .drain_visible(self.clock.now())
@@ -77,14 +77,14 @@ pub async fn queue_contract<Q: Queue, P: QueueProbe>(queue: &Q, probe: &P) {
 #[async_trait]
 pub trait TimerProbe: Send + Sync {
     /// Schedules due at `now` (`at <= now`), earliest first, then by name.
-    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, QueueMessage)>>;
+    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, DeliveryMessage)>>;
     /// Removes a schedule (as firing with ActionAfterCompletion DELETE does).
     async fn delete(&self, name: &str) -> PortResult<()>;
 }
 
 #[async_trait]
 impl TimerProbe for MemoryTimer {
-    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, QueueMessage)>> {
+    async fn due(&self, now: Timestamp) -> PortResult<Vec<(String, DeliveryMessage)>> {
         Ok(MemoryTimer::due(self, now)
             .into_iter()
             .map(|s| (s.name, s.message))
@@ -98,7 +98,7 @@ impl TimerProbe for MemoryTimer {
 
 /// The schedules of `due` named in `names` (other tests' schedules may share the
 /// group), in `due`'s order.
-pub(super) fn named(due: Vec<(String, QueueMessage)>, names: &[&str]) -> Vec<(String, QueueMessage)> {
+pub(super) fn named(due: Vec<(String, DeliveryMessage)>, names: &[&str]) -> Vec<(String, DeliveryMessage)> {
     due.into_iter().filter(|(n, _)| names.contains(&n.as_str())).collect()
 }
 
@@ -127,7 +127,7 @@ pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
     );
     backend(timer.schedule(&"x".repeat(65), at1, &m1).await, "a 65-character name");
 
-    let mine = |v: Vec<(String, QueueMessage)>| named(v, &[&n1, &n2]);
+    let mine = |v: Vec<(String, DeliveryMessage)>| named(v, &[&n1, &n2]);
     assert_eq!(
         mine(ok(probe.due(at1.plus_secs(-1)).await, "due early")),
         vec![],
@@ -175,7 +175,7 @@ pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
     // Many pending at once (more than an adapter reads side by side), created out of
     // time order: exactly the due ones come back, earliest first.
     let base = T0.plus_secs(10_800);
-    let many: Vec<(String, Timestamp, QueueMessage)> = (0..40i64)
+    let many: Vec<(String, Timestamp, DeliveryMessage)> = (0..40i64)
         .map(|i| {
             let at = base.plus_secs((i * 7) % 40);
             let m = sample_message(&ids.delivery(), &t, &e, 2, at);
@@ -186,8 +186,8 @@ pub async fn timer_contract<T: Timer, P: TimerProbe>(timer: &T, probe: &P) {
         ok(timer.schedule(name, *at, m).await, "schedule one of many");
     }
     let names: Vec<&str> = many.iter().map(|(n, _, _)| n.as_str()).collect();
-    let ours = |v: Vec<(String, QueueMessage)>| named(v, &names);
-    let mut due: Vec<&(String, Timestamp, QueueMessage)> =
+    let ours = |v: Vec<(String, DeliveryMessage)>| named(v, &names);
+    let mut due: Vec<&(String, Timestamp, DeliveryMessage)> =
         many.iter().filter(|(_, at, _)| *at <= base.plus_secs(24)).collect();
     due.sort_by_key(|(_, at, _)| *at);
     assert_eq!(due.len(), 25);

@@ -31,7 +31,7 @@ pub use sealer::*;
 pub use store::*;
 pub use timer::*;
 
-use crate::domain::message::{QueueMessage, Trigger};
+use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{Attempt, ClaimRecord, Delivery, Endpoint, EventRecord, IdempotencyRecord, Page, Tenant};
 use crate::domain::shared_body;
 use crate::domain::store_rules::{

@@ -6,7 +6,7 @@ use super::*;
 /// A message sitting in a [`MemoryQueue`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueuedMessage {
-    pub message: QueueMessage,
+    pub message: DeliveryMessage,
     pub delay_seconds: u32,
     pub sent_at: Timestamp,
     pub visible_at: Timestamp,
@@ -15,7 +15,7 @@ pub struct QueuedMessage {
 #[derive(Default)]
 struct QueueState {
     waiting: Vec<QueuedMessage>,
-    sent: Vec<(QueueMessage, u32)>,
+    sent: Vec<(DeliveryMessage, u32)>,
     failures: u32,
     /// Fan-out steps waiting, in send order.
     steps: Vec<crate::domain::fanout_message::FanoutStep>,
@@ -40,7 +40,7 @@ impl MemoryQueue {
 
     /// Removes and returns every message visible at `now` (visible-at order, then
     /// send order), each with the delay it was sent with.
-    pub fn drain_visible(&self, now: Timestamp) -> Vec<(QueueMessage, u32)> {
+    pub fn drain_visible(&self, now: Timestamp) -> Vec<(DeliveryMessage, u32)> {
         self.drain_visible_full(now)
             .into_iter()
             .map(|q| (q.message, q.delay_seconds))
@@ -64,7 +64,7 @@ impl MemoryQueue {
     }
 
     /// Every message ever sent, in send order, with its delay.
-    pub fn sent(&self) -> Vec<(QueueMessage, u32)> {
+    pub fn sent(&self) -> Vec<(DeliveryMessage, u32)> {
         lock(&self.state).sent.clone()
     }
 
@@ -99,7 +99,7 @@ impl MemoryQueue {
 
 #[async_trait]
 impl Queue for MemoryQueue {
-    async fn send(&self, message: &QueueMessage, delay_seconds: u32) -> PortResult<()> {
+    async fn send(&self, message: &DeliveryMessage, delay_seconds: u32) -> PortResult<()> {
         let mut st = lock(&self.state);
         if st.failures > 0 {
             st.failures -= 1;

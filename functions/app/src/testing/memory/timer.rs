@@ -7,7 +7,7 @@ use super::*;
 pub struct ScheduledMessage {
     pub name: String,
     pub at: Timestamp,
-    pub message: QueueMessage,
+    pub message: DeliveryMessage,
 }
 
 #[derive(Default)]
@@ -74,7 +74,7 @@ impl MemoryTimer {
 
 #[async_trait]
 impl Timer for MemoryTimer {
-    async fn schedule(&self, name: &str, at: Timestamp, message: &QueueMessage) -> PortResult<()> {
+    async fn schedule(&self, name: &str, at: Timestamp, message: &DeliveryMessage) -> PortResult<()> {
         let mut st = lock(&self.state);
         if st.failures > 0 {
             st.failures -= 1;

@@ -4,7 +4,7 @@
 use super::attributes::{get_s, key, n, s, to_json};
 use crate::dynamo::schema::{DATA, Item, LAST_ATTEMPT, PK, TENANT_ID, TTL_ATTR, attempt_sk, delivery_pk};
 use crate::error::corrupt;
-use courier_app::domain::message::Trigger;
+use courier_app::domain::delivery_message::Trigger;
 use courier_app::domain::model::Attempt;
 use courier_app::ports::PortResult;
 use courier_core::Timestamp;

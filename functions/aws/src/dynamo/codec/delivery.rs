@@ -15,7 +15,7 @@ use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
 use aws_sdk_dynamodb::types::{AttributeValue, Update};
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::SdkError;
-use courier_app::domain::message::Trigger;
+use courier_app::domain::delivery_message::Trigger;
 use courier_app::domain::model::{Delivery, DeliveryStatus};
 use courier_app::ports::PortResult;
 use courier_core::Timestamp;

@@ -1,4 +1,4 @@
-//! The delivery step message ([`QueueMessage`]): which attempt of which delivery to
+//! The delivery step message ([`DeliveryMessage`]): which attempt of which delivery to
 //! make, and not before when. Versioned so a message from an older sender is still
 //! understood. It travels as `crate::domain::queue_message::Message::Delivery`,
 //! whose reader is the only one.
@@ -53,7 +53,7 @@ impl Trigger {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct QueueMessage {
+pub struct DeliveryMessage {
     /// Message format version (1).
     pub v: u32,
     pub delivery_id: DeliveryId,
@@ -80,7 +80,7 @@ pub struct QueueMessage {
     pub body: Option<std::sync::Arc<str>>,
 }
 
-impl QueueMessage {
+impl DeliveryMessage {
     /// The message's wire form: `Message::Delivery`'s, which carries no `kind`
     /// (written here without wrapping it, as the hot path sends it).
     pub fn to_json(&self) -> String {
@@ -102,14 +102,14 @@ mod tests {
     use courier_core::rng::SplitMix64;
 
     /// A delivery step through the one reader.
-    fn delivery(text: &str) -> Result<QueueMessage, MessageError> {
+    fn delivery(text: &str) -> Result<DeliveryMessage, MessageError> {
         Message::parse(text).and_then(Message::into_delivery)
     }
 
-    fn message() -> QueueMessage {
+    fn message() -> DeliveryMessage {
         let mut rng = SplitMix64::new(9);
         let now = Timestamp::from_secs(1_800_000_000);
-        QueueMessage {
+        DeliveryMessage {
             v: 1,
             delivery_id: DeliveryId::generate(now, &mut rng),
             tenant_id: TenantId::generate(now, &mut rng),
@@ -128,7 +128,7 @@ mod tests {
     fn round_trips_through_its_json() {
         let m = message();
         assert_eq!(delivery(&m.to_json()).ok(), Some(m.clone()));
-        let bare = QueueMessage {
+        let bare = DeliveryMessage {
             source_attempt_id: None,
             attempt_id: None,
             completion_check: false,
@@ -137,7 +137,7 @@ mod tests {
         assert_eq!(delivery(&bare.to_json()).ok(), Some(bare.clone()));
         // The same from a JSON value, as an adapter might hand it over.
         let value = serde_json::to_value(&bare).unwrap_or_default();
-        assert_eq!(serde_json::from_value::<QueueMessage>(value).ok(), Some(bare));
+        assert_eq!(serde_json::from_value::<DeliveryMessage>(value).ok(), Some(bare));
     }
 
     #[test]
@@ -169,12 +169,12 @@ mod tests {
         assert_eq!(delivery(&escaped).ok(), Some(m));
     }
 
-    fn generated(seed: u64) -> QueueMessage {
+    fn generated(seed: u64) -> DeliveryMessage {
         let mut rng = SplitMix64::new(seed);
         let now = Timestamp::from_millis((rng.next_u64() % 4_000_000_000_000) as i64);
         let pick = rng.next_u64();
         let mut id = || AttemptId::generate(now, &mut SplitMix64::new(pick));
-        QueueMessage {
+        DeliveryMessage {
             v: if pick.is_multiple_of(17) { 2 } else { 1 },
             delivery_id: DeliveryId::generate(now, &mut SplitMix64::new(seed)),
             tenant_id: TenantId::generate(now, &mut SplitMix64::new(seed + 1)),

@@ -1,0 +1,240 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.application import Application
+from ...models.problem import Problem
+from ...models.update_application import UpdateApplication
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    body: UpdateApplication,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/v1/applications/{id}".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Application | Problem | None:
+    if response.status_code == 200:
+        response_200 = Application.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Application | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UpdateApplication,
+) -> Response[Application | Problem]:
+    """Change an application
+
+     Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata
+    (`null` removes it; an object replaces it whole). Needs an API key (a portal token gets 403
+    `portal_forbidden`).
+
+    Args:
+        id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
+        body (UpdateApplication): Every field is optional; `uid` and `metadata` may be `null` to
+            remove them.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Application | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UpdateApplication,
+) -> Application | Problem | None:
+    """Change an application
+
+     Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata
+    (`null` removes it; an object replaces it whole). Needs an API key (a portal token gets 403
+    `portal_forbidden`).
+
+    Args:
+        id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
+        body (UpdateApplication): Every field is optional; `uid` and `metadata` may be `null` to
+            remove them.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Application | Problem
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UpdateApplication,
+) -> Response[Application | Problem]:
+    """Change an application
+
+     Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata
+    (`null` removes it; an object replaces it whole). Needs an API key (a portal token gets 403
+    `portal_forbidden`).
+
+    Args:
+        id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
+        body (UpdateApplication): Every field is optional; `uid` and `metadata` may be `null` to
+            remove them.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Application | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UpdateApplication,
+) -> Application | Problem | None:
+    """Change an application
+
+     Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata
+    (`null` removes it; an object replaces it whole). Needs an API key (a portal token gets 403
+    `portal_forbidden`).
+
+    Args:
+        id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
+        body (UpdateApplication): Every field is optional; `uid` and `metadata` may be `null` to
+            remove them.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Application | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+        )
+    ).parsed

@@ -1,0 +1,304 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.delivery_list import DeliveryList
+from ...models.delivery_status import DeliveryStatus
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: str,
+    *,
+    status: DeliveryStatus | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 50,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_status: str | Unset = UNSET
+    if not isinstance(status, Unset):
+        json_status = status.value
+
+    params["status"] = json_status
+
+    json_since: str | Unset = UNSET
+    if not isinstance(since, Unset):
+        json_since = since.isoformat()
+    params["since"] = json_since
+
+    json_until: str | Unset = UNSET
+    if not isinstance(until, Unset):
+        json_until = until.isoformat()
+    params["until"] = json_until
+
+    params["cursor"] = cursor
+
+    params["limit"] = limit
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/endpoints/{id}/deliveries".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DeliveryList | Problem | None:
+    if response.status_code == 200:
+        response_200 = DeliveryList.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DeliveryList | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: DeliveryStatus | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 50,
+) -> Response[DeliveryList | Problem]:
+    """An endpoint's delivery log
+
+     Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time
+    range.
+
+    Args:
+        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
+            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 50.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DeliveryList | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        status=status,
+        since=since,
+        until=until,
+        cursor=cursor,
+        limit=limit,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: DeliveryStatus | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 50,
+) -> DeliveryList | Problem | None:
+    """An endpoint's delivery log
+
+     Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time
+    range.
+
+    Args:
+        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
+            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 50.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DeliveryList | Problem
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        status=status,
+        since=since,
+        until=until,
+        cursor=cursor,
+        limit=limit,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: DeliveryStatus | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 50,
+) -> Response[DeliveryList | Problem]:
+    """An endpoint's delivery log
+
+     Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time
+    range.
+
+    Args:
+        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
+            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 50.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DeliveryList | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        status=status,
+        since=since,
+        until=until,
+        cursor=cursor,
+        limit=limit,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    status: DeliveryStatus | Unset = UNSET,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    cursor: str | Unset = UNSET,
+    limit: int | Unset = 50,
+) -> DeliveryList | Problem | None:
+    """An endpoint's delivery log
+
+     Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time
+    range.
+
+    Args:
+        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
+            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        cursor (str | Unset):
+        limit (int | Unset):  Default: 50.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DeliveryList | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            status=status,
+            since=since,
+            until=until,
+            cursor=cursor,
+            limit=limit,
+        )
+    ).parsed

@@ -1,0 +1,259 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.schedule import Schedule
+from ...types import Response
+
+
+def _get_kwargs(
+    *,
+    body: Any,
+    idempotency_key: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/schedules",
+    }
+
+    _kwargs["json"] = body
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | Schedule | None:
+    if response.status_code == 201:
+        response_201 = Schedule.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | Schedule]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: Any,
+    idempotency_key: str,
+) -> Response[Problem | Schedule]:
+    """Create a schedule
+
+     A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
+    syntax. Each firing becomes one occurrence: an event with `plannedAt` = the firing instant (the
+    delivery horizon counts from it, by the schedule's `latencyClass` and `longRunningAllowanceSeconds`
+    when set), for the endpoint or fanned out by subscription to every endpoint of the application that
+    takes its `type`, sent under each endpoint's policy, made once per (schedule, instant) even when a
+    firing comes twice. Requires an `Idempotency-Key`: repeating it with the same body answers the first
+    answer and creates nothing more. The target is `endpointId`, or `type` with an optional
+    `applicationId`.
+
+    Args:
+        idempotency_key (str):
+        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
+            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
+            each occurrence by subscription.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | Schedule]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: Any,
+    idempotency_key: str,
+) -> Problem | Schedule | None:
+    """Create a schedule
+
+     A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
+    syntax. Each firing becomes one occurrence: an event with `plannedAt` = the firing instant (the
+    delivery horizon counts from it, by the schedule's `latencyClass` and `longRunningAllowanceSeconds`
+    when set), for the endpoint or fanned out by subscription to every endpoint of the application that
+    takes its `type`, sent under each endpoint's policy, made once per (schedule, instant) even when a
+    firing comes twice. Requires an `Idempotency-Key`: repeating it with the same body answers the first
+    answer and creates nothing more. The target is `endpointId`, or `type` with an optional
+    `applicationId`.
+
+    Args:
+        idempotency_key (str):
+        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
+            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
+            each occurrence by subscription.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | Schedule
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: Any,
+    idempotency_key: str,
+) -> Response[Problem | Schedule]:
+    """Create a schedule
+
+     A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
+    syntax. Each firing becomes one occurrence: an event with `plannedAt` = the firing instant (the
+    delivery horizon counts from it, by the schedule's `latencyClass` and `longRunningAllowanceSeconds`
+    when set), for the endpoint or fanned out by subscription to every endpoint of the application that
+    takes its `type`, sent under each endpoint's policy, made once per (schedule, instant) even when a
+    firing comes twice. Requires an `Idempotency-Key`: repeating it with the same body answers the first
+    answer and creates nothing more. The target is `endpointId`, or `type` with an optional
+    `applicationId`.
+
+    Args:
+        idempotency_key (str):
+        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
+            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
+            each occurrence by subscription.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | Schedule]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: Any,
+    idempotency_key: str,
+) -> Problem | Schedule | None:
+    """Create a schedule
+
+     A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
+    syntax. Each firing becomes one occurrence: an event with `plannedAt` = the firing instant (the
+    delivery horizon counts from it, by the schedule's `latencyClass` and `longRunningAllowanceSeconds`
+    when set), for the endpoint or fanned out by subscription to every endpoint of the application that
+    takes its `type`, sent under each endpoint's policy, made once per (schedule, instant) even when a
+    firing comes twice. Requires an `Idempotency-Key`: repeating it with the same body answers the first
+    answer and creates nothing more. The target is `endpointId`, or `type` with an optional
+    `applicationId`.
+
+    Args:
+        idempotency_key (str):
+        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
+            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
+            each occurrence by subscription.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | Schedule
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,244 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.get_tenant_stats_granularity import GetTenantStatsGranularity
+from ...models.problem import Problem
+from ...models.stats import Stats
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    granularity: GetTenantStatsGranularity | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_since: str | Unset = UNSET
+    if not isinstance(since, Unset):
+        json_since = since.isoformat()
+    params["since"] = json_since
+
+    json_until: str | Unset = UNSET
+    if not isinstance(until, Unset):
+        json_until = until.isoformat()
+    params["until"] = json_until
+
+    json_granularity: str | Unset = UNSET
+    if not isinstance(granularity, Unset):
+        json_granularity = granularity.value
+
+    params["granularity"] = json_granularity
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/stats",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | Stats | None:
+    if response.status_code == 200:
+        response_200 = Stats.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | Stats]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    granularity: GetTenantStatsGranularity | Unset = UNSET,
+) -> Response[Problem | Stats]:
+    """Statistics of the tenant
+
+     Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed
+    over the tenant's endpoints (at most 1,000), and the backlog. Counted as attempts are recorded; a
+    crash between an outcome's record and its count may lose that count. Needs an API key (a portal
+    token gets 403 `portal_forbidden`).
+
+    Args:
+        since (datetime.datetime | Unset):
+        until (datetime.datetime | Unset):
+        granularity (GetTenantStatsGranularity | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | Stats]
+    """
+
+    kwargs = _get_kwargs(
+        since=since,
+        until=until,
+        granularity=granularity,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    granularity: GetTenantStatsGranularity | Unset = UNSET,
+) -> Problem | Stats | None:
+    """Statistics of the tenant
+
+     Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed
+    over the tenant's endpoints (at most 1,000), and the backlog. Counted as attempts are recorded; a
+    crash between an outcome's record and its count may lose that count. Needs an API key (a portal
+    token gets 403 `portal_forbidden`).
+
+    Args:
+        since (datetime.datetime | Unset):
+        until (datetime.datetime | Unset):
+        granularity (GetTenantStatsGranularity | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | Stats
+    """
+
+    return sync_detailed(
+        client=client,
+        since=since,
+        until=until,
+        granularity=granularity,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    granularity: GetTenantStatsGranularity | Unset = UNSET,
+) -> Response[Problem | Stats]:
+    """Statistics of the tenant
+
+     Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed
+    over the tenant's endpoints (at most 1,000), and the backlog. Counted as attempts are recorded; a
+    crash between an outcome's record and its count may lose that count. Needs an API key (a portal
+    token gets 403 `portal_forbidden`).
+
+    Args:
+        since (datetime.datetime | Unset):
+        until (datetime.datetime | Unset):
+        granularity (GetTenantStatsGranularity | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | Stats]
+    """
+
+    kwargs = _get_kwargs(
+        since=since,
+        until=until,
+        granularity=granularity,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    since: datetime.datetime | Unset = UNSET,
+    until: datetime.datetime | Unset = UNSET,
+    granularity: GetTenantStatsGranularity | Unset = UNSET,
+) -> Problem | Stats | None:
+    """Statistics of the tenant
+
+     Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed
+    over the tenant's endpoints (at most 1,000), and the backlog. Counted as attempts are recorded; a
+    crash between an outcome's record and its count may lose that count. Needs an API key (a portal
+    token gets 403 `portal_forbidden`).
+
+    Args:
+        since (datetime.datetime | Unset):
+        until (datetime.datetime | Unset):
+        granularity (GetTenantStatsGranularity | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | Stats
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            since=since,
+            until=until,
+            granularity=granularity,
+        )
+    ).parsed

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="Health")
+
+
+@_attrs_define
+class Health:
+    """
+    Attributes:
+        status (Literal['ok']):
+        egress_ips (list[str]): The addresses every webhook leaves from when the stack runs the sender with static
+            egress IPs (`StaticEgressIps=true`), for receivers' allow-lists; empty otherwise.
+    """
+
+    status: Literal["ok"]
+    egress_ips: list[str]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        status = self.status
+
+        egress_ips = self.egress_ips
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "status": status,
+                "egressIps": egress_ips,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        status = cast(Literal["ok"], d.pop("status"))
+        if status != "ok":
+            raise ValueError(f"status must match const 'ok', got '{status}'")
+
+        egress_ips = cast(list[str], d.pop("egressIps"))
+
+        health = cls(
+            status=status,
+            egress_ips=egress_ips,
+        )
+
+        health.additional_properties = d
+        return health
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class PolicyReasonStyle(StrEnum):
+    CAUSE = "cause"
+    TANITAR = "tanitar"
+
+    def __str__(self) -> str:
+        return str(self.value)

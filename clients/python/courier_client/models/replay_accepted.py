@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="ReplayAccepted")
+
+
+@_attrs_define
+class ReplayAccepted:
+    """
+    Attributes:
+        endpoint_id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        since (datetime.datetime): RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`); requests
+            may use `Z` or a numeric offset and an optional fraction.
+        until (datetime.datetime): RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`); requests
+            may use `Z` or a numeric offset and an optional fraction.
+        replayed (int): Events sent again.
+    """
+
+    endpoint_id: str
+    since: datetime.datetime
+    until: datetime.datetime
+    replayed: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        endpoint_id = self.endpoint_id
+
+        since = self.since.isoformat()
+
+        until = self.until.isoformat()
+
+        replayed = self.replayed
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "endpointId": endpoint_id,
+                "since": since,
+                "until": until,
+                "replayed": replayed,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        endpoint_id = d.pop("endpointId")
+
+        since = datetime.datetime.fromisoformat(d.pop("since"))
+
+        until = datetime.datetime.fromisoformat(d.pop("until"))
+
+        replayed = d.pop("replayed")
+
+        replay_accepted = cls(
+            endpoint_id=endpoint_id,
+            since=since,
+            until=until,
+            replayed=replayed,
+        )
+
+        replay_accepted.additional_properties = d
+        return replay_accepted
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
