@@ -8,12 +8,11 @@
 use crate::api::Api;
 use crate::api::http::patch::Patch;
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
+use crate::api::wire::endpoint_settings::{AuthIn, AuthType, TlsIn};
 use crate::domain::connection::TlsMaterial;
-use crate::domain::connectivity::{ClientAuth, EndpointCredentials, EndpointTls, OAuthClient};
+use crate::domain::connectivity::{EndpointCredentials, EndpointTls, OAuthClient};
 use crate::domain::model::Credential;
 use courier_core::Timestamp;
-use serde::Deserialize;
-use serde_json::{Value, json};
 
 /// Longest client id, scope or audience, in bytes.
 pub const MAX_OAUTH_TEXT: usize = 1024;
@@ -24,40 +23,6 @@ pub const MAX_PEM: usize = 16 * 1024;
 /// Longest CA bundle, in bytes (PEM): the endpoint is one table item (at most
 /// 400 KB with everything else it holds).
 pub const MAX_CA_BUNDLE: usize = 64 * 1024;
-
-/// The one grant offered.
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum AuthType {
-    #[serde(rename = "oauth2_client_credentials")]
-    OAuth2ClientCredentials,
-}
-
-/// `auth` as sent.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct AuthIn {
-    #[serde(rename = "type")]
-    kind: AuthType,
-    token_url: String,
-    client_id: String,
-    client_secret: Option<String>,
-    scope: Option<String>,
-    audience: Option<String>,
-    client_auth: Option<ClientAuth>,
-}
-
-/// `tls` as sent. `clientCertificateExpiresAt` is what the API shows; sent back
-/// unchanged, it is ignored (it follows from the certificate).
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct TlsIn {
-    client_certificate: Option<String>,
-    client_key: Option<String>,
-    ca_bundle: Option<String>,
-    #[serde(default, rename = "clientCertificateExpiresAt")]
-    _expires_at: Option<Value>,
-}
 
 /// One line of printable text, at most `max` bytes, not empty.
 fn check_text(field: &str, value: &str, max: usize) -> ApiResult<()> {
@@ -257,39 +222,12 @@ impl Api {
     }
 }
 
-/// `auth` as the API shows it: the client secret as null.
-pub fn auth_view(auth: Option<&OAuthClient>) -> Value {
-    match auth {
-        None => Value::Null,
-        Some(a) => json!({
-            "type": "oauth2_client_credentials",
-            "tokenUrl": a.token_url,
-            "clientId": a.client_id,
-            "clientSecret": Value::Null,
-            "scope": a.scope,
-            "audience": a.audience,
-            "clientAuth": a.client_auth,
-        }),
-    }
-}
-
-/// `tls` as the API shows it: the client key as null, the certificate's end of
-/// validity beside it.
-pub fn tls_view(tls: Option<&EndpointTls>) -> Value {
-    match tls {
-        None => Value::Null,
-        Some(t) => json!({
-            "clientCertificate": t.client_certificate,
-            "clientKey": Value::Null,
-            "caBundle": t.ca_bundle,
-            "clientCertificateExpiresAt": t.client_certificate_expires_at,
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::wire::endpoint_settings::{AuthOut, TlsOut};
+    use crate::domain::connectivity::ClientAuth;
+    use serde_json::{Value, json};
 
     fn detail(result: ApiResult<()>) -> String {
         match result {
@@ -331,7 +269,7 @@ mod tests {
             client_auth: ClientAuth::Post,
         };
         assert_eq!(
-            auth_view(Some(&auth)),
+            serde_json::to_value(AuthOut::from(&auth)).unwrap_or_default(),
             json!({"type": "oauth2_client_credentials", "tokenUrl": "https://auth.example/token",
                    "clientId": "courier", "clientSecret": null, "scope": "hooks", "audience": null,
                    "clientAuth": "post"})
@@ -341,7 +279,7 @@ mod tests {
             ca_bundle: None,
             client_certificate_expires_at: Some(Timestamp::from_millis(1_900_000_000_000)),
         };
-        let shown = tls_view(Some(&tls));
+        let shown = serde_json::to_value(TlsOut::from(&tls)).unwrap_or_default();
         assert_eq!(shown["clientKey"], Value::Null);
         assert_eq!(shown["clientCertificate"], json!("CERT"));
         assert_eq!(

@@ -4,9 +4,8 @@
 //! [`MAX_HEADER_VALUE`] bytes; a `secret` value is write-only (shown as null).
 
 use crate::api::http::problem::{ApiError, ApiResult};
+use crate::api::wire::endpoint_settings::HeaderIn;
 use crate::domain::model::{Credential, CustomHeader};
-use serde::Deserialize;
-use serde_json::{Value, json};
 
 /// Most headers one endpoint sends.
 pub const MAX_HEADERS: usize = 20;
@@ -36,16 +35,6 @@ const RESERVED: [&str; 15] = [
 
 /// The presets' own attempt headers.
 const PRESET_ATTEMPT_HEADERS: [&str; 2] = ["tanitar-delivery-attempt", "smartchat-delivery-attempt"];
-
-/// One entry of `headers` as sent: a secret entry sent back with `value: null`
-/// keeps the value stored under its name.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct HeaderIn {
-    name: String,
-    value: Option<String>,
-    secret: Option<bool>,
-}
 
 fn is_token_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
@@ -131,28 +120,11 @@ pub(crate) fn headers_from(
     Ok(out)
 }
 
-/// The endpoint's headers as the API shows them: secret values as null.
-pub fn headers_view(headers: &[CustomHeader]) -> Value {
-    Value::Array(
-        headers
-            .iter()
-            .map(|h| {
-                json!({
-                    "name": h.name,
-                    "value": match h.value.plain() {
-                        Some(v) if !h.secret => json!(v),
-                        _ => Value::Null,
-                    },
-                    "secret": h.secret,
-                })
-            })
-            .collect(),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::wire::endpoint_settings::HeaderOut;
+    use serde_json::json;
 
     fn h(name: &str, value: Option<&str>, secret: bool) -> HeaderIn {
         HeaderIn {
@@ -234,7 +206,7 @@ mod tests {
             headers_from(&[h("x-key", None, true), h("X-Plain", Some("p"), false)], &stored, None).expect("kept");
         assert_eq!(kept[0].value, Credential::Plain("s3cret".into()));
         assert_eq!(
-            headers_view(&kept),
+            serde_json::to_value(kept.iter().map(HeaderOut::from).collect::<Vec<_>>()).unwrap_or_default(),
             json!([
                 {"name": "x-key", "value": null, "secret": true},
                 {"name": "X-Plain", "value": "p", "secret": false},

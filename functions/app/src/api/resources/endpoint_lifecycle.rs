@@ -7,8 +7,11 @@ use crate::api::http::idempotency::idempotency_key;
 use crate::api::http::limits::{DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS};
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::resources::resend::{KeyedReplay, time_field};
-use crate::api::resources::views::{endpoint_status, endpoint_view};
+use crate::api::resources::views::endpoint_status;
 use crate::api::routes::{Authed, Id, reply};
+use crate::api::wire::endpoints::{
+    EnableEndpoint, EndpointEnabled, EndpointOut, EndpointWithSecret, RotateSecret, TestAccepted,
+};
 use crate::domain::delivery_message::Trigger;
 use crate::domain::model::{DeliveryStatus, EndpointState, SecretRecord, SecretState};
 use crate::fanout::operational::Notice;
@@ -23,22 +26,9 @@ use axum::routing;
 use courier_core::health::{HealthEvent, SmartHealth};
 use courier_core::ids::EventId;
 use courier_core::operational::{DisableCause, OperationalType};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct EnableBody {
-    replay_since: Option<String>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct RotateBody {
-    grace_seconds: Option<u64>,
-}
 
 /// `POST /v1/endpoints/{id}/disable`
 #[cfg_attr(
@@ -54,7 +44,7 @@ pub(crate) struct RotateBody {
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The endpoint, now `disabled`."#, body = serde_json::Value),
+        (status = 200, description = r#"The endpoint, now `disabled`."#, body = crate::api::wire::endpoints::EndpointOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -86,7 +76,7 @@ pub(crate) async fn disable(
         let notice = Notice::disabled(&e, DisableCause::ByHand, e.updated_at, now);
         api.notifier(&headers).emit_or_warn(&notice).await;
     }
-    Ok(reply(StatusCode::OK, &endpoint_view(&e, now)))
+    Ok(reply(StatusCode::OK, &EndpointOut::at(&e, now)))
 }
 
 /// `POST /v1/endpoints/{id}/revoke`
@@ -103,7 +93,7 @@ pub(crate) async fn disable(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The endpoint, now `revoked`."#, body = serde_json::Value),
+        (status = 200, description = r#"The endpoint, now `revoked`."#, body = crate::api::wire::endpoints::EndpointOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -128,7 +118,7 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
     {
         api.release_endpoint_slot(&tenant, app).await?;
     }
-    Ok(reply(StatusCode::OK, &endpoint_view(&e, api.clock.now())))
+    Ok(reply(StatusCode::OK, &EndpointOut::at(&e, api.clock.now())))
 }
 
 /// `POST /v1/endpoints/{id}/enable`, with `replaySince` re-sending what the endpoint
@@ -146,9 +136,9 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
         ("Idempotency-Key" = Option<crate::api::openapi::schemas::IdempotencyKey>, Header, description = r#"1-255 visible ASCII characters. The same key with the same body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; with another body it answers 422."#),
     ),
-        request_body(content = Option<serde_json::Value>, content_type = "application/json"),
+        request_body(content = Option<crate::api::wire::endpoints::EnableEndpoint>, content_type = "application/json"),
         responses(
-        (status = 200, description = r#"The endpoint, now active."#, body = serde_json::Value),
+        (status = 200, description = r#"The endpoint, now active."#, body = crate::api::wire::endpoints::EndpointEnabled),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -167,7 +157,7 @@ pub(crate) async fn enable(
     Authed(tenant): Authed,
     Id(id): Id,
     headers: HeaderMap,
-    ApiJson { value: body, raw }: ApiJson<EnableBody>,
+    ApiJson { value: body, raw }: ApiJson<EnableEndpoint>,
 ) -> ApiResult<Response> {
     // Optional: with it, a repeat of an enable whose replay failed part-way finishes
     // that replay instead of starting another.
@@ -198,9 +188,12 @@ pub(crate) async fn enable(
             Notice::endpoint(OperationalType::EndpointEnabled, &e, e.updated_at, now).with("state", json!("active"));
         api.notifier(&headers).emit_or_warn(&notice).await;
     }
-    let mut view = endpoint_view(&e, now);
+    let mut answer = EndpointEnabled {
+        endpoint: EndpointOut::at(&e, now),
+        replayed: None,
+    };
     if let Some((since, until)) = since {
-        view["replayed"] = match idem {
+        answer.replayed = Some(match idem {
             None => json!(api.replay_range(&e, since, until, now).await?),
             Some(idem) => match api.replay_keyed(&e, since, until, idem, now).await? {
                 KeyedReplay::First(answer) => answer["replayed"].clone(),
@@ -209,9 +202,9 @@ pub(crate) async fn enable(
                     .and_then(|v| v.get("replayed").cloned())
                     .unwrap_or(Value::Null),
             },
-        };
+        });
     }
-    Ok(reply(StatusCode::OK, &view))
+    Ok(reply(StatusCode::OK, &answer))
 }
 
 /// `POST /v1/endpoints/{id}/secrets/rotate`: a new active secret; the current one
@@ -228,9 +221,9 @@ pub(crate) async fn enable(
         params(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
-        request_body(content = Option<serde_json::Value>, content_type = "application/json"),
+        request_body(content = Option<crate::api::wire::endpoints::RotateSecret>, content_type = "application/json"),
         responses(
-        (status = 200, description = r#"The endpoint with its new secret."#, body = serde_json::Value),
+        (status = 200, description = r#"The endpoint with its new secret."#, body = crate::api::wire::endpoints::EndpointWithSecret),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -247,7 +240,7 @@ pub(crate) async fn rotate_secret(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     Id(id): Id,
-    ApiJson { value: body, .. }: ApiJson<RotateBody>,
+    ApiJson { value: body, .. }: ApiJson<RotateSecret>,
 ) -> ApiResult<Response> {
     let grace = body.grace_seconds.unwrap_or(DEFAULT_GRACE_SECONDS);
     if grace > MAX_GRACE_SECONDS {
@@ -277,9 +270,11 @@ pub(crate) async fn rotate_secret(
             Ok(())
         })
         .await?;
-    let mut view = endpoint_view(&e, api.clock.now());
-    view["secret"] = json!(text);
-    Ok(reply(StatusCode::OK, &view))
+    let answer = EndpointWithSecret {
+        endpoint: EndpointOut::at(&e, api.clock.now()),
+        secret: text,
+    };
+    Ok(reply(StatusCode::OK, &answer))
 }
 
 /// `POST /v1/endpoints/{id}/test`: a `courier.test` event to this endpoint only.
@@ -296,7 +291,7 @@ pub(crate) async fn rotate_secret(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 202, description = r#"The test event was queued."#, body = serde_json::Value),
+        (status = 202, description = r#"The test event was queued."#, body = crate::api::wire::endpoints::TestAccepted),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -345,7 +340,10 @@ pub(crate) async fn test(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id
     api.pipeline().write_event(&event, &deliveries, now).await?;
     Ok(reply(
         StatusCode::ACCEPTED,
-        &json!({"eventId": event.id, "deliveryId": deliveries.first().map(|d| d.id.clone())}),
+        &TestAccepted {
+            event_id: event.id.to_string(),
+            delivery_id: deliveries.first().map(|d| d.id.to_string()),
+        },
     ))
 }
 

@@ -11,12 +11,12 @@ use crate::api::http::patch::Patch;
 use crate::api::http::portal_access::{Portal, PortalAccess};
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::http::query::list_query;
-use crate::api::resources::endpoint_connectivity::{AuthIn, Connectivity, TlsIn};
-use crate::api::resources::endpoint_headers::{self, HeaderIn};
+use crate::api::resources::endpoint_connectivity::Connectivity;
+use crate::api::resources::endpoint_headers;
 use crate::api::resources::endpoint_limits;
 use crate::api::resources::portal_fields::{self, PortalChange};
-use crate::api::resources::views::endpoint_view;
 use crate::api::routes::{Authed, Id, page_reply, reply};
+use crate::api::wire::endpoints::{EndpointIn, EndpointOut, EndpointPatch, EndpointWithSecret};
 use crate::delivery::settle;
 use crate::domain::model::{
     Delivery, DeliveryStatus, Endpoint, EndpointState, LimitCeiling, SecretRecord, SecretState, Tenant,
@@ -28,71 +28,15 @@ use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing;
-use courier_core::decide::LatencyClass;
 use courier_core::decide::SettleReason;
 use courier_core::destination::Destination;
 use courier_core::health::{BreakerState, SmartHealth};
 use courier_core::ids::EndpointId;
 use courier_core::signing::SigningSecret;
 use courier_core::{Policy, Timestamp};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct CreateEndpoint {
-    url: Option<String>,
-    /// Instead of `url`: a queue, topic, bus, stream or bucket in the customer's
-    /// AWS account (`courier_core::destination`).
-    destination: Option<Value>,
-    policy: Value,
-    latency_class: Option<LatencyClass>,
-    long_running_allowance_seconds: Option<u64>,
-    timeout_ms: Option<u64>,
-    description: Option<String>,
-    application_id: Option<String>,
-    filter_types: Option<Vec<String>>,
-    channels: Option<Vec<String>>,
-    #[serde(default)]
-    rate_limit: Patch<Value>,
-    #[serde(default)]
-    max_in_flight: Patch<Value>,
-    failing_after: Option<u32>,
-    headers: Option<Vec<HeaderIn>>,
-    auth: Option<AuthIn>,
-    tls: Option<TlsIn>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct UpdateEndpoint {
-    url: Option<String>,
-    destination: Option<Value>,
-    policy: Option<Value>,
-    latency_class: Option<LatencyClass>,
-    long_running_allowance_seconds: Option<u64>,
-    timeout_ms: Option<u64>,
-    description: Option<String>,
-    #[serde(default)]
-    rate_limit: Patch<Value>,
-    #[serde(default)]
-    max_in_flight: Patch<Value>,
-    #[serde(default)]
-    application_id: Patch<String>,
-    #[serde(default)]
-    filter_types: Patch<Vec<String>>,
-    #[serde(default)]
-    channels: Patch<Vec<String>>,
-    failing_after: Option<u32>,
-    #[serde(default)]
-    headers: Patch<Vec<HeaderIn>>,
-    #[serde(default)]
-    auth: Patch<AuthIn>,
-    #[serde(default)]
-    tls: Patch<TlsIn>,
-}
 
 /// `failingAfter`: 1 to [`MAX_FAILING_AFTER`] failed attempts in a row.
 fn check_failing_after(n: Option<u32>) -> ApiResult<Option<u32>> {
@@ -217,9 +161,9 @@ fn check_timeout(t: Option<u64>) -> ApiResult<()> {
         tag = "endpoints",
         summary = r#"Create an endpoint"#,
         description = r#"Registers a receiver URL with a delivery policy. The URL goes through admission: https only (http only where the deployment allows it), no userinfo, and the host must resolve only to public addresses (private and loopback ones only where the deployment allows them, as the local runner does). The answer carries the endpoint's first signing secret, which is shown only this once."#,
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = crate::api::wire::endpoints::EndpointIn, content_type = "application/json"),
         responses(
-        (status = 201, description = r#"The endpoint was created; `secret` is its signing secret."#, body = serde_json::Value),
+        (status = 201, description = r#"The endpoint was created; `secret` is its signing secret."#, body = crate::api::wire::endpoints::EndpointWithSecret),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -236,7 +180,7 @@ pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     Portal(portal): Portal,
-    ApiJson { value: body, .. }: ApiJson<CreateEndpoint>,
+    ApiJson { value: body, .. }: ApiJson<EndpointIn>,
 ) -> ApiResult<Response> {
     api.create_endpoint(&tenant, portal.as_ref(), body).await
 }
@@ -256,7 +200,7 @@ pub(crate) async fn create(
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"One page of endpoints."#, body = serde_json::Value),
+        (status = 200, description = r#"One page of endpoints."#, body = crate::api::wire::common::Page<crate::api::wire::endpoints::EndpointOut>),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
@@ -280,8 +224,8 @@ pub(crate) async fn list(
         .items
         .iter()
         .filter(|e| e.deleted_at.is_none())
-        .map(|e| endpoint_view(e, now))
-        .collect();
+        .map(|e| EndpointOut::at(e, now))
+        .collect::<Vec<_>>();
     Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
@@ -299,7 +243,7 @@ pub(crate) async fn list(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The endpoint."#, body = serde_json::Value),
+        (status = 200, description = r#"The endpoint."#, body = crate::api::wire::endpoints::EndpointOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
@@ -309,7 +253,7 @@ pub(crate) async fn list(
 )]
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let e = api.load_endpoint(&tenant, &id).await?;
-    Ok(reply(StatusCode::OK, &endpoint_view(&e, api.clock.now())))
+    Ok(reply(StatusCode::OK, &EndpointOut::at(&e, api.clock.now())))
 }
 
 /// `PATCH /v1/endpoints/{id}`
@@ -325,9 +269,9 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
         params(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = crate::api::wire::endpoints::EndpointPatch, content_type = "application/json"),
         responses(
-        (status = 200, description = r#"The endpoint as changed."#, body = serde_json::Value),
+        (status = 200, description = r#"The endpoint as changed."#, body = crate::api::wire::endpoints::EndpointOut),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -346,7 +290,7 @@ pub(crate) async fn update(
     Authed(tenant): Authed,
     Portal(portal): Portal,
     Id(id): Id,
-    ApiJson { value: body, .. }: ApiJson<UpdateEndpoint>,
+    ApiJson { value: body, .. }: ApiJson<EndpointPatch>,
 ) -> ApiResult<Response> {
     api.update_endpoint(&tenant, portal.as_ref(), &id, body).await
 }
@@ -366,7 +310,7 @@ pub(crate) async fn update(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The endpoint as deleted: `revoked`, with `deletedAt`."#, body = serde_json::Value),
+        (status = 200, description = r#"The endpoint as deleted: `revoked`, with `deletedAt`."#, body = crate::api::wire::endpoints::EndpointOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -413,7 +357,7 @@ impl Api {
         &self,
         tenant: &Tenant,
         portal: Option<&PortalAccess>,
-        body: CreateEndpoint,
+        body: EndpointIn,
     ) -> ApiResult<Response> {
         let policy = check_policy(&body.policy)?;
         check_description(body.description.as_deref())?;
@@ -548,9 +492,11 @@ impl Api {
             }
             return Err(e.into());
         }
-        let mut view = endpoint_view(&endpoint, now);
-        view["secret"] = json!(secret.to_text());
-        Ok(reply(StatusCode::CREATED, &view))
+        let answer = EndpointWithSecret {
+            endpoint: EndpointOut::at(&endpoint, now),
+            secret: secret.to_text(),
+        };
+        Ok(reply(StatusCode::CREATED, &answer))
     }
 
     /// The `url` or `destination` a body gives (none: neither); both is 400.
@@ -592,7 +538,7 @@ impl Api {
         tenant: &Tenant,
         portal: Option<&PortalAccess>,
         id: &str,
-        body: UpdateEndpoint,
+        body: EndpointPatch,
     ) -> ApiResult<Response> {
         let policy = body.policy.as_ref().map(check_policy).transpose()?;
         check_description(body.description.as_deref())?;
@@ -742,7 +688,7 @@ impl Api {
                 self.take_endpoint_slot(tenant, new, false).await?;
             }
         }
-        Ok(reply(StatusCode::OK, &endpoint_view(&e, self.clock.now())))
+        Ok(reply(StatusCode::OK, &EndpointOut::at(&e, self.clock.now())))
     }
 
     /// Revokes the endpoint and marks it deleted; its waiting deliveries settle as
@@ -766,7 +712,7 @@ impl Api {
             self.release_endpoint_slot(tenant, app).await?;
         }
         self.settle_waiting(&e).await?;
-        Ok(reply(StatusCode::OK, &endpoint_view(&e, self.clock.now())))
+        Ok(reply(StatusCode::OK, &EndpointOut::at(&e, self.clock.now())))
     }
 
     /// Settles the endpoint's deliveries that wait for an attempt (scheduled,

@@ -19,6 +19,9 @@ use crate::api::http::limits::MAX_CREDENTIAL_LEN;
 use crate::api::http::portal_access::{self, PORTAL_TOKEN_PREFIX, Portal, PortalAccess};
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::routes::{Authed, Id, reply};
+use crate::api::wire::portal::{
+    ApplicationPortalLinkIn, PortalLinkIn, PortalLinkOut, PortalLinkRevoked, PortalSession,
+};
 use crate::domain::model::{Application, PortalSettings, Tenant};
 use axum::Router;
 use axum::extract::State;
@@ -30,7 +33,6 @@ use base64::Engine;
 use courier_core::ids::{EndpointId, TenantId};
 use courier_core::time::Timestamp;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
@@ -181,37 +183,19 @@ impl Api {
         let url = format!("{}#portal={token}", console_base(headers));
         Ok(reply(
             StatusCode::CREATED,
-            &json!({
-                "id": link.id,
-                "url": url,
-                "token": token,
-                "applicationId": link.application_id,
-                "endpointIds": link.endpoint_ids,
-                "readOnly": link.read_only,
-                "expiresAt": link.expires_at.to_rfc3339(),
-            }),
+            &PortalLinkOut {
+                id: link.id,
+                url,
+                token,
+                application_id: link.application_id,
+                endpoint_ids: link
+                    .endpoint_ids
+                    .map(|ids| ids.iter().map(ToString::to_string).collect()),
+                read_only: link.read_only,
+                expires_at: link.expires_at.to_rfc3339(),
+            },
         ))
     }
-}
-
-/// `POST /v1/portal-links`: a link over some endpoints of a tenant without
-/// applications. `ttlSeconds` is the older name of `expiresInSeconds`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct CreateLink {
-    endpoint_ids: Vec<String>,
-    ttl_seconds: Option<u64>,
-    expires_in_seconds: Option<u64>,
-    read_only: Option<bool>,
-}
-
-/// `POST /v1/applications/{id}/portal-links`
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct CreateApplicationLink {
-    expires_in_seconds: Option<u64>,
-    endpoint_ids: Option<Vec<String>>,
-    read_only: Option<bool>,
 }
 
 /// Where the console is, as the caller reached the API: the `Host` it used and the
@@ -299,9 +283,9 @@ impl Api {
         tag = "portal",
         summary = r#"Make a portal link"#,
         description = r#"A short-lived, revocable link to the console for a tenant's customer, scoped to a set of endpoints. Needs an API key (a portal token gets 403 `portal_forbidden`)."#,
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = crate::api::wire::portal::PortalLinkIn, content_type = "application/json"),
         responses(
-        (status = 201, description = r#"The link and its token (shown once)."#, body = serde_json::Value),
+        (status = 201, description = r#"The link and its token (shown once)."#, body = crate::api::wire::portal::PortalLinkOut),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -316,7 +300,7 @@ pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     headers: HeaderMap,
-    ApiJson { value: body, .. }: ApiJson<CreateLink>,
+    ApiJson { value: body, .. }: ApiJson<PortalLinkIn>,
 ) -> ApiResult<Response> {
     let ttl = match (body.ttl_seconds, body.expires_in_seconds) {
         (Some(_), Some(_)) => {
@@ -352,9 +336,9 @@ pub(crate) async fn create(
         params(
         ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
     ),
-        request_body(content = Option<serde_json::Value>, content_type = "application/json"),
+        request_body(content = Option<crate::api::wire::portal::ApplicationPortalLinkIn>, content_type = "application/json"),
         responses(
-        (status = 201, description = r#"The link and its token (shown once)."#, body = serde_json::Value),
+        (status = 201, description = r#"The link and its token (shown once)."#, body = crate::api::wire::portal::PortalLinkOut),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -371,7 +355,7 @@ pub(crate) async fn create_for_application(
     Authed(tenant): Authed,
     Id(id): Id,
     headers: HeaderMap,
-    ApiJson { value: body, .. }: ApiJson<CreateApplicationLink>,
+    ApiJson { value: body, .. }: ApiJson<ApplicationPortalLinkIn>,
 ) -> ApiResult<Response> {
     let app = api.load_application(&tenant, &id).await?;
     let ttl = check_ttl("expiresInSeconds", body.expires_in_seconds)?;
@@ -404,7 +388,7 @@ pub(crate) async fn create_for_application(
         ("id" = crate::api::openapi::schemas::PortalLinkId, Path, description = r#"The portal link id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The link, now revoked."#, body = serde_json::Value),
+        (status = 200, description = r#"The link, now revoked."#, body = crate::api::wire::portal::PortalLinkRevoked),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -421,7 +405,11 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
     api.store_link(&owner, &link).await?;
     Ok(reply(
         StatusCode::OK,
-        &json!({"id": link.id, "revoked": true, "expiresAt": link.expires_at.to_rfc3339()}),
+        &PortalLinkRevoked {
+            expires_at: link.expires_at.to_rfc3339(),
+            id: link.id,
+            revoked: true,
+        },
     ))
 }
 
@@ -436,7 +424,7 @@ pub(crate) async fn revoke(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
         summary = r#"What this portal link allows"#,
         description = r#"For a portal token: the link's application, scope, whether it is read-only or may create endpoints, the presets it may choose and its expiry. The console reads it on opening a portal link."#,
         responses(
-        (status = 200, description = r#"The link's session."#, body = serde_json::Value),
+        (status = 200, description = r#"The link's session."#, body = crate::api::wire::portal::PortalSession),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
@@ -461,18 +449,18 @@ pub(crate) async fn session(Portal(access): Portal) -> ApiResult<Response> {
         .map(|s: &BTreeSet<EndpointId>| s.iter().map(ToString::to_string).collect());
     Ok(reply(
         StatusCode::OK,
-        &json!({
-            "linkId": access.link_id,
-            "applicationId": access.application.as_ref().map(|a| a.id.clone()),
-            "applicationName": access.application.as_ref().map(|a| a.name.clone()),
-            "endpointIds": endpoints,
-            "readOnly": access.read_only,
-            "canCreateEndpoints": access.may_create(),
-            "presets": settings.presets,
-            "customPolicies": settings.custom_policies,
-            "maxEndpoints": settings.max_endpoints,
-            "expiresAt": access.expires_at.to_rfc3339(),
-        }),
+        &PortalSession {
+            link_id: access.link_id.clone(),
+            application_id: access.application.as_ref().map(|a| a.id.clone()),
+            application_name: access.application.as_ref().map(|a| a.name.clone()),
+            endpoint_ids: endpoints,
+            read_only: access.read_only,
+            can_create_endpoints: access.may_create(),
+            presets: settings.presets,
+            custom_policies: settings.custom_policies,
+            max_endpoints: settings.max_endpoints,
+            expires_at: access.expires_at.to_rfc3339(),
+        },
     ))
 }
 

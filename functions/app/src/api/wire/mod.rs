@@ -5,6 +5,11 @@
 
 pub mod applications;
 pub mod common;
+#[cfg(feature = "openapi")]
+pub mod endpoint_schemas;
+pub mod endpoint_settings;
+pub mod endpoints;
 pub mod event_types;
 pub mod health;
+pub mod portal;
 pub mod problem;
