@@ -170,12 +170,20 @@ impl From<&SecretRecord> for SecretInfo {
 #[cfg_attr(feature = "openapi", schema(as = Breaker))]
 #[serde(rename_all = "camelCase")]
 pub struct BreakerOut {
-    /// `closed` or `open`.
-    #[cfg_attr(feature = "openapi", schema(pattern = "^(closed|open)$"))]
-    pub state: &'static str,
+    #[cfg_attr(feature = "openapi", schema(inline))]
+    pub state: BreakerPosition,
     #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::openapi::schemas::Timestamp>, required))]
     pub open_until: Option<Timestamp>,
     pub exhausted_in_a_row: u32,
+}
+
+/// Whether the breaker lets attempts through (`closed`) or holds them (`open`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum BreakerPosition {
+    Closed,
+    Open,
 }
 
 /// Health, for policies with the SmartChat health model.
@@ -246,8 +254,10 @@ pub struct EndpointOut {
     /// The channel filter; null: none.
     #[cfg_attr(feature = "openapi", schema(required))]
     pub channels: Option<Vec<String>>,
-    /// Failed attempts in a row after which the endpoint is `failing`.
-    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
+    /// Failed attempts in a row after which the endpoint is `failing`: one
+    /// `courier.endpoint.failing` operational event per run,
+    /// `courier.endpoint.recovered` at its first success after it.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000, default = 3))]
     pub failing_after: u32,
     /// Headers sent with every attempt; secret values shown as null.
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::api::wire::endpoint_settings::HeaderIn>))]
@@ -324,7 +334,11 @@ impl EndpointOut {
         let breaker = e.policy.health.breaker_rules().map(|_| {
             let b = e.breaker.unwrap_or_default().at(now);
             BreakerOut {
-                state: if b.open_until.is_some() { "open" } else { "closed" },
+                state: if b.open_until.is_some() {
+                    BreakerPosition::Open
+                } else {
+                    BreakerPosition::Closed
+                },
                 open_until: b.open_until,
                 exhausted_in_a_row: b.exhausted_in_a_row,
             }

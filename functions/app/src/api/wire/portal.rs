@@ -65,7 +65,7 @@ pub struct PortalLinkOut {
     pub token: String,
     /// The application whose customer holds the link; null for a link over
     /// endpoint ids only.
-    #[cfg_attr(feature = "openapi", schema(required))]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^app_[0-9A-HJKMNP-TV-Z]{26}$", required))]
     pub application_id: Option<String>,
     /// The endpoints the link is narrowed to; null: every endpoint of its
     /// application.
@@ -96,7 +96,8 @@ pub struct PortalLinkRevoked {
 pub struct PortalSession {
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::PortalLinkId))]
     pub link_id: String,
-    #[cfg_attr(feature = "openapi", schema(required))]
+    /// The link's application; null for a link over endpoint ids only.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^app_[0-9A-HJKMNP-TV-Z]{26}$", required))]
     pub application_id: Option<String>,
     #[cfg_attr(feature = "openapi", schema(required))]
     pub application_name: Option<String>,
