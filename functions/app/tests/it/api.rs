@@ -774,6 +774,30 @@ async fn patch_changes_url_and_policy_for_the_next_attempts() {
         .call("PATCH", &format!("/v1/endpoints/{ep}"), json!({"secret": "x"}))
         .await;
     assert_problem(s, &b, 400, "validation_failed");
+    // JSON Schema's `integer` counts `2500.0`, so the API takes it; a fraction is
+    // still refused, naming the field.
+    let (s, b) = w
+        .call(
+            "PATCH",
+            &format!("/v1/endpoints/{ep}"),
+            json!({"timeoutMs": 3000.0, "failingAfter": 4.0, "maxInFlight": 7.0, "rateLimit": {"perSecond": 2, "burst": 5.0}}),
+        )
+        .await;
+    assert_eq!(s, 200, "{b}");
+    assert_eq!(
+        (
+            &b["timeoutMs"],
+            &b["failingAfter"],
+            &b["maxInFlight"],
+            &b["rateLimit"]["burst"]
+        ),
+        (&json!(3000), &json!(4), &json!(7), &json!(5))
+    );
+    let (s, b) = w
+        .call("PATCH", &format!("/v1/endpoints/{ep}"), json!({"timeoutMs": 3000.5}))
+        .await;
+    assert_problem(s, &b, 400, "validation_failed");
+    assert!(b["detail"].as_str().unwrap_or_default().contains("timeoutMs"), "{b}");
 }
 
 /// Headers an endpoint sends with every attempt: checked, sent as set, a secret

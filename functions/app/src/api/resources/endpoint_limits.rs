@@ -4,6 +4,7 @@
 use crate::api::http::limits::MAX_BURST;
 use crate::api::http::patch::Patch;
 use crate::api::http::problem::{ApiError, ApiResult};
+use crate::api::wire::numbers::whole_value;
 use crate::domain::model::RateLimitSetting;
 use courier_core::limiter::{MAX_IN_FLIGHT, MIN_IN_FLIGHT};
 use serde_json::Value;
@@ -29,7 +30,7 @@ pub(crate) fn rate_limit(value: Patch<&Value>) -> ApiResult<Patch<RateLimitSetti
         .ok_or_else(|| ApiError::validation("field `rateLimit.perSecond` must be a number"))?;
     let burst = match obj.get("burst") {
         None | Some(Value::Null) => None,
-        Some(b) => Some(b.as_u64().filter(|b| (1..=MAX_BURST).contains(b)).ok_or_else(|| {
+        Some(b) => Some(whole_value(b).filter(|b| (1..=MAX_BURST).contains(b)).ok_or_else(|| {
             ApiError::validation(format!(
                 "field `rateLimit.burst` must be a whole number from 1 to {MAX_BURST}"
             ))
@@ -47,8 +48,7 @@ pub(crate) fn max_in_flight(value: Patch<&Value>) -> ApiResult<Patch<u32>> {
     match value {
         Patch::Keep => Ok(Patch::Keep),
         Patch::Clear | Patch::Set(Value::Null) => Ok(Patch::Clear),
-        Patch::Set(v) => v
-            .as_u64()
+        Patch::Set(v) => whole_value(v)
             .filter(|n| (u64::from(MIN_IN_FLIGHT)..=u64::from(MAX_IN_FLIGHT)).contains(n))
             .map(|n| Patch::Set(n as u32))
             .ok_or_else(|| {

@@ -39,9 +39,11 @@ pub struct EndpointIn {
     /// gets a `webhook-completion-token` and has this long to report through
     /// `POST /v1/attempts/{attemptId}/complete`.
     #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 86400, default = 0))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub long_running_allowance_seconds: Option<u64>,
     /// Overrides the policy's request timeout.
     #[cfg_attr(feature = "openapi", schema(minimum = 100, maximum = 60000))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub timeout_ms: Option<u64>,
     /// Free text, at most 1,024 characters.
     #[cfg_attr(feature = "openapi", schema(max_length = 1024))]
@@ -71,6 +73,7 @@ pub struct EndpointIn {
     /// `courier.endpoint.failing` operational event per run,
     /// `courier.endpoint.recovered` at its first success after it.
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000, default = 3))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub failing_after: Option<u32>,
     /// Headers sent with every attempt (at most 20).
     #[cfg_attr(feature = "openapi", schema(max_items = 20))]
@@ -100,8 +103,10 @@ pub struct EndpointPatch {
     #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::LatencyClass>))]
     pub latency_class: Option<LatencyClass>,
     #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 86400))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub long_running_allowance_seconds: Option<u64>,
     #[cfg_attr(feature = "openapi", schema(minimum = 100, maximum = 60000))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub timeout_ms: Option<u64>,
     #[cfg_attr(feature = "openapi", schema(max_length = 1024))]
     pub description: Option<String>,
@@ -125,6 +130,7 @@ pub struct EndpointPatch {
     #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::Channels>))]
     pub channels: Patch<Vec<String>>,
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub failing_after: Option<u32>,
     /// Replaces the list; null removes every header.
     #[serde(default)]
@@ -437,6 +443,7 @@ pub struct EndpointEnabled {
 pub struct RotateSecret {
     /// How long the previous secret keeps signing.
     #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 604800, default = 86400))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub grace_seconds: Option<u64>,
 }
 

@@ -11,5 +11,6 @@ pub mod endpoint_settings;
 pub mod endpoints;
 pub mod event_types;
 pub mod health;
+pub mod numbers;
 pub mod portal;
 pub mod problem;

@@ -18,10 +18,12 @@ pub struct PortalLinkIn {
     /// How long the link works, at most 24 hours (the older name of
     /// `expiresInSeconds`).
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 86400, default = 3600))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub ttl_seconds: Option<u64>,
     /// How long the link works, at most 24 hours (`ttlSeconds` says the same; send
     /// one).
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 86400, default = 3600))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub expires_in_seconds: Option<u64>,
     /// Takes away every write (403 `portal_forbidden`).
     #[cfg_attr(feature = "openapi", schema(default = false))]
@@ -36,6 +38,7 @@ pub struct PortalLinkIn {
 pub struct ApplicationPortalLinkIn {
     /// How long the link works, at most 24 hours.
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 86400, default = 3600))]
+    #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
     pub expires_in_seconds: Option<u64>,
     /// Narrows the link to these endpoints of the application (it then manages only
     /// those and cannot create any).
