@@ -13,6 +13,7 @@ mod console;
 mod contract_memory;
 mod credentials;
 mod destinations;
+mod endpoint_answers;
 mod events_batch;
 mod fanout;
 mod layers;

@@ -53,9 +53,13 @@ pub struct EndpointIn {
     /// sent without an application.
     #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::openapi::schemas::ApplicationRef>))]
     pub application_id: Option<String>,
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::FilterTypes>))]
+    // Not `Option<FilterTypes>`: the schema takes null itself, and a second null
+    // branch would make `oneOf` refuse null.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::wire::endpoint_schemas::FilterTypes))]
     pub filter_types: Option<Vec<String>>,
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::Channels>))]
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::wire::endpoint_schemas::Channels))]
     pub channels: Option<Vec<String>>,
     /// Caps attempts per second for this endpoint; `null` removes the limit (the
     /// deployment's default, if any, applies).
@@ -124,10 +128,10 @@ pub struct EndpointPatch {
     #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::openapi::schemas::ApplicationRef>))]
     pub application_id: Patch<String>,
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::FilterTypes>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::wire::endpoint_schemas::FilterTypes))]
     pub filter_types: Patch<Vec<String>>,
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::Channels>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::wire::endpoint_schemas::Channels))]
     pub channels: Patch<Vec<String>>,
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     #[serde(default, deserialize_with = "crate::api::wire::numbers::opt_whole")]
