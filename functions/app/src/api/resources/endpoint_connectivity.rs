@@ -1,6 +1,7 @@
 //! An endpoint's `auth` (OAuth 2.0 client credentials) and `tls` (client
-//! certificate, private CA) as the API reads and shows them. The token URL passes
-//! the same admission as endpoint URLs; TLS material is read by the admission's
+//! certificate, private CA) as the API checks them (their wire shapes are in
+//! `api::wire::endpoint_settings`). The token URL passes the same admission as
+//! endpoint URLs; TLS material is read by the admission's
 //! adapter (PEM, key matching the certificate, not expired). `clientSecret` and
 //! `clientKey` are write-only: shown as null, and sent back as null (or left out)
 //! they keep the stored value.

@@ -1,7 +1,8 @@
-//! An endpoint's `headers` as the API reads and shows them: at most
-//! [`MAX_HEADERS`] name/value pairs sent with every attempt, each name an RFC 9110
-//! token that Courier does not set itself, each value one line of at most
-//! [`MAX_HEADER_VALUE`] bytes; a `secret` value is write-only (shown as null).
+//! An endpoint's `headers` as the API checks them (their wire shapes are in
+//! `api::wire::endpoint_settings`): at most [`MAX_HEADERS`] name/value pairs sent
+//! with every attempt, each name an RFC 9110 token that Courier does not set
+//! itself, each value one line of at most [`MAX_HEADER_VALUE`] bytes; a `secret`
+//! value is write-only (shown as null).
 
 use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::wire::endpoint_settings::HeaderIn;
