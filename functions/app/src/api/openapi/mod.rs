@@ -9,6 +9,8 @@
 pub mod responses;
 pub mod schemas;
 
+use crate::api::wire::events::EventInRules;
+use crate::api::wire::webhooks::Webhooks;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{Info, License, OpenApi as Document};
 use utoipa::{Modify, OpenApi};
@@ -87,6 +89,12 @@ use utoipa::{Modify, OpenApi};
             schemas::IdempotencyKey,
             schemas::CompletionToken,
             schemas::DeliveryStatus,
+            schemas::Trigger,
+            schemas::AttemptState,
+            schemas::Diagnostic,
+            schemas::Remediation,
+            schemas::ErrorClass,
+            crate::api::wire::webhooks::WebhookEnvelope,
         ),
         responses(
             responses::BadRequest,
@@ -115,7 +123,7 @@ use utoipa::{Modify, OpenApi};
         (name = "schedules", description = r#"Recurring schedules (Greatwait): each firing is an occurrence, an event planned at the firing instant."#),
         (name = "statistics", description = r#"Delivery statistics per endpoint, application and tenant."#),
     ),
-    modifiers(&Header),
+    modifiers(&Header, &Webhooks, &EventInRules),
 )]
 pub struct ApiDoc;
 

@@ -5,6 +5,11 @@
 
 pub mod applications;
 pub mod common;
+pub mod deliveries;
 pub mod event_types;
+pub mod events;
 pub mod health;
 pub mod problem;
+pub mod resend;
+#[cfg(feature = "openapi")]
+pub mod webhooks;
