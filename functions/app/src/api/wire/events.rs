@@ -402,3 +402,46 @@ impl From<&EventRecord> for EventOut {
         }
     }
 }
+
+/// The limits the derives take as literals are the ones the code enforces; the
+/// enums the document lists are the ones the code writes.
+#[cfg(all(test, feature = "openapi"))]
+mod tests {
+    use crate::api::http::limits::{MAX_COMPLETION_DETAIL, MAX_EVENT_TYPE, MAX_EVENTS_PER_BATCH};
+    use crate::api::openapi::ApiDoc;
+    use crate::domain::delivery_message::Trigger;
+    use serde_json::{Value, json};
+    use utoipa::OpenApi;
+
+    fn schemas() -> Value {
+        let doc = serde_json::to_value(ApiDoc::openapi()).expect("the document is JSON");
+        doc["components"]["schemas"].clone()
+    }
+
+    #[test]
+    fn literal_limits_are_the_codes() {
+        let s = schemas();
+        assert_eq!(
+            s["EventBatchIn"]["properties"]["events"]["maxItems"],
+            json!(MAX_EVENTS_PER_BATCH)
+        );
+        assert_eq!(s["EventIn"]["properties"]["type"]["maxLength"], json!(MAX_EVENT_TYPE));
+        assert_eq!(
+            s["CompleteIn"]["properties"]["detail"]["maxLength"],
+            json!(MAX_COMPLETION_DETAIL)
+        );
+    }
+
+    #[test]
+    fn the_trigger_enum_is_the_codes() {
+        let all = [
+            Trigger::Initial,
+            Trigger::Retry,
+            Trigger::Redelivery,
+            Trigger::Replay,
+            Trigger::Test,
+        ];
+        let wire: Vec<Value> = all.iter().map(|t| serde_json::to_value(t).expect("a string")).collect();
+        assert_eq!(schemas()["Trigger"]["enum"], json!(wire));
+    }
+}
