@@ -285,3 +285,47 @@ async fn a_completion_report_answers_what_the_document_says() {
     let (s, b, _) = raw(&w, "POST", &path, None, &headers, report.as_bytes()).await;
     c.check("POST", "/v1/attempts/{attemptId}/complete", s, &b);
 }
+
+/// The rules `EventIn`'s schema states beyond its fields (not both endpoint
+/// fields, `type` required to route, no `applicationId` with named endpoints; null
+/// as left out) are the ones the code applies: a body the schema accepts is not
+/// refused with 400, and one it refuses is.
+#[tokio::test]
+async fn event_in_schema_accepts_what_ingest_accepts() {
+    let w = World::new(vec![], 0).await;
+    let ep = w.endpoint(json!("greatwait")).await;
+    let doc = doc();
+    let mut schema = doc["components"]["schemas"]["EventIn"].clone();
+    schema["components"] = doc["components"].clone();
+    schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("EventIn: {e}"));
+    let bodies = [
+        json!({"endpointId": ep, "payload": 1}),
+        json!({"endpointIds": [ep], "payload": 1}),
+        json!({"endpointId": ep, "endpointIds": null, "payload": 1}),
+        json!({"endpointId": null, "endpointIds": [ep], "payload": 1}),
+        json!({"endpointId": ep, "endpointIds": [ep], "payload": 1}),
+        json!({"endpointId": ep, "applicationId": "acme", "payload": 1}),
+        json!({"endpointId": ep, "applicationId": null, "payload": 1}),
+        json!({"type": "invoice.paid", "payload": 1}),
+        json!({"type": "invoice.paid", "endpointId": null, "payload": 1}),
+        json!({"type": "not a type name", "payload": 1}),
+        json!({"payload": 1}),
+        json!({"type": null, "payload": 1}),
+        json!({"endpointId": ep, "type": "any text at all", "payload": 1}),
+        json!({"endpointId": ep, "payload": null}),
+        json!({"endpointId": ep}),
+        json!({"endpointIds": [], "payload": 1}),
+        json!({"endpointIds": [ep, ep], "payload": 1}),
+        json!({"endpointId": ep, "payload": 1, "extra": true}),
+    ];
+    for body in bodies {
+        let valid = validator.is_valid(&body);
+        let (s, answer) = w.call("POST", "/v1/events", body.clone()).await;
+        assert_eq!(
+            valid,
+            s != 400,
+            "{body}: the document says valid={valid}; ingest answered {s} {answer}"
+        );
+    }
+}

@@ -10,6 +10,7 @@ pub mod responses;
 pub mod schemas;
 
 use crate::api::wire::events::EventInRules;
+use crate::api::wire::resend::RedeliverBodyRule;
 use crate::api::wire::webhooks::Webhooks;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{Info, License, OpenApi as Document};
@@ -123,7 +124,7 @@ use utoipa::{Modify, OpenApi};
         (name = "schedules", description = r#"Recurring schedules (Greatwait): each firing is an occurrence, an event planned at the firing instant."#),
         (name = "statistics", description = r#"Delivery statistics per endpoint, application and tenant."#),
     ),
-    modifiers(&Header, &Webhooks, &EventInRules),
+    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule),
 )]
 pub struct ApiDoc;
 

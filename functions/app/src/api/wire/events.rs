@@ -46,15 +46,20 @@ pub struct EventIn {
     pub channels: Option<Vec<String>>,
 }
 
-/// What `EventIn`'s derive cannot say: `endpointId` and `endpointIds` are never
-/// both given (400 otherwise; null counts as left out). utoipa has no `not`, so it is written as an
-/// extension, which serialises under the name given.
+/// What `EventIn`'s derive cannot say, as the code checks it (null counts as
+/// left out): `endpointId` and `endpointIds` are never both given; without either
+/// the event is routed by subscription, so `type` is required and must be an event
+/// type name; with either, `applicationId` is refused. Each broken rule answers
+/// 400. utoipa has no `not` or `if`, so they are written as an extension, which
+/// serialises under the name given.
 #[cfg(feature = "openapi")]
 pub struct EventInRules;
 
 #[cfg(feature = "openapi")]
 impl utoipa::Modify for EventInRules {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use crate::api::openapi::schemas::EventTypeName;
+        use serde_json::json;
         use utoipa::ToSchema;
         use utoipa::openapi::RefOr;
         use utoipa::openapi::schema::Schema;
@@ -62,19 +67,24 @@ impl utoipa::Modify for EventInRules {
             .components
             .as_mut()
             .and_then(|c| c.schemas.get_mut(EventIn::name().as_ref()));
-        if let Some(RefOr::T(Schema::Object(o))) = schema {
-            o.extensions.get_or_insert_with(Default::default).insert(
-                "not".to_owned(),
-                // null reads as left out, so only two non-null values clash.
-                serde_json::json!({
-                    "required": ["endpointId", "endpointIds"],
-                    "properties": {
-                        "endpointId": {"not": {"type": "null"}},
-                        "endpointIds": {"not": {"type": "null"}}
-                    }
-                }),
-            );
-        }
+        let Some(RefOr::T(Schema::Object(o))) = schema else {
+            return;
+        };
+        let given = |field: &str| json!({"required": [field], "properties": {field: {"not": {"type": "null"}}}});
+        let type_name = format!("#/components/schemas/{}", EventTypeName::name());
+        // One extension key: extensions are a hash map, so several would come out
+        // in a different order each run.
+        let rules = json!([
+            {"not": {"allOf": [given("endpointId"), given("endpointIds")]}},
+            {
+                "if": {"anyOf": [given("endpointId"), given("endpointIds")]},
+                "then": {"properties": {"applicationId": {"type": "null"}}},
+                "else": {"required": ["type"], "properties": {"type": {"$ref": type_name}}}
+            }
+        ]);
+        o.extensions
+            .get_or_insert_with(Default::default)
+            .insert("allOf".to_owned(), rules);
     }
 }
 

@@ -97,3 +97,29 @@ pub struct RedeliveryAccepted {
     #[cfg_attr(feature = "openapi", schema(value_type = DeliveryOut))]
     pub delivery: Option<DeliveryOut>,
 }
+
+/// The redeliver body is optional (an empty body reads as `{}`), which utoipa only
+/// writes for an `Option` body, as "`RedeliverIn` or null"; but a JSON `null` body
+/// is refused (400: a body must be an object). So the schema is set back to the
+/// plain `RedeliverIn`, the body staying not required.
+#[cfg(feature = "openapi")]
+pub struct RedeliverBodyRule;
+
+#[cfg(feature = "openapi")]
+impl utoipa::Modify for RedeliverBodyRule {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use utoipa::ToSchema;
+        use utoipa::openapi::Ref;
+        let body = doc
+            .paths
+            .paths
+            .get_mut("/v1/deliveries/{id}/redeliver")
+            .and_then(|item| item.post.as_mut())
+            .and_then(|op| op.request_body.as_mut());
+        if let Some(body) = body {
+            for content in body.content.values_mut() {
+                content.schema = Some(Ref::from_schema_name(RedeliverIn::name()).into());
+            }
+        }
+    }
+}
