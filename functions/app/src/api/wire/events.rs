@@ -212,6 +212,7 @@ impl From<FanoutStatus> for FanoutStatusOut {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", schema(example = json!({"status": "in_progress", "matched": 240, "processed": 100})))]
 pub struct FanoutProgressOut {
     pub status: FanoutStatusOut,
     #[cfg_attr(feature = "openapi", schema(minimum = 0))]
@@ -313,6 +314,10 @@ pub struct EventBatchResult {
 /// What `POST /v1/events/batch` answers (207): one result per entry, in order.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(example = json!({"results": [
+    {"index": 0, "status": 202, "eventId": "evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2", "deliveries": [{"id": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2", "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2", "status": "pending"}]},
+    {"index": 1, "status": 404, "problem": {"type": "https://courier.dev/problems/not-found", "title": "Not found", "status": 404, "code": "not_found", "detail": "endpoint not found"}}
+]})))]
 pub struct EventBatchResults {
     pub results: Vec<EventBatchResult>,
 }

@@ -40,6 +40,7 @@ fn replay_since() -> utoipa::openapi::schema::Object {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", schema(example = json!({"endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2", "since": "2026-11-30T06:00:00.000Z", "until": "2026-11-30T07:00:00.000Z", "replayed": 12})))]
 pub struct ReplayAccepted {
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::EndpointId))]
     pub endpoint_id: EndpointId,
@@ -56,6 +57,7 @@ pub struct ReplayAccepted {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", schema(example = json!({"endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2", "replayed": 3})))]
 pub struct ReplayDeadAccepted {
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::EndpointId))]
     pub endpoint_id: EndpointId,
@@ -80,6 +82,7 @@ pub struct RedeliverIn {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", schema(example = json!({"deliveryId": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2", "attemptId": "att_01JD5ZQ7X2M3C9V4B8N6R0T1W3", "attemptNumber": 4, "sourceAttemptId": "att_01JD5ZQ7X2M3C9V4B8N6R0T1W2"})))]
 pub struct RedeliveryAccepted {
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::DeliveryId))]
     pub delivery_id: DeliveryId,
