@@ -459,6 +459,12 @@ mod tests {
             Trigger::Replay,
             Trigger::Test,
         ];
+        // A new trigger fails to compile here: list it above and in the schema.
+        for t in all {
+            match t {
+                Trigger::Initial | Trigger::Retry | Trigger::Redelivery | Trigger::Replay | Trigger::Test => {}
+            }
+        }
         let wire: Vec<Value> = all.iter().map(|t| serde_json::to_value(t).expect("a string")).collect();
         assert_eq!(schemas()["Trigger"]["enum"], json!(wire));
     }
