@@ -27,3 +27,4 @@ mod sender;
 mod sender_limits;
 mod small_holes;
 mod stats;
+mod wire_events;

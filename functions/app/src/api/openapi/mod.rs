@@ -9,6 +9,9 @@
 pub mod responses;
 pub mod schemas;
 
+use crate::api::wire::events::EventInRules;
+use crate::api::wire::resend::RedeliverBodyRule;
+use crate::api::wire::webhooks::Webhooks;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{Info, License, OpenApi as Document};
 use utoipa::{Modify, OpenApi};
@@ -107,6 +110,12 @@ use utoipa::{Modify, OpenApi};
             crate::api::wire::endpoint_schemas::SmartHealthStatus,
             crate::api::wire::endpoint_schemas::SecretState,
             crate::api::wire::endpoint_schemas::ClientAuth,
+            schemas::Trigger,
+            schemas::AttemptState,
+            schemas::Diagnostic,
+            schemas::Remediation,
+            schemas::ErrorClass,
+            crate::api::wire::webhooks::WebhookEnvelope,
         ),
         responses(
             responses::BadRequest,
@@ -135,7 +144,7 @@ use utoipa::{Modify, OpenApi};
         (name = "schedules", description = r#"Recurring schedules (Greatwait): each firing is an occurrence, an event planned at the firing instant."#),
         (name = "statistics", description = r#"Delivery statistics per endpoint, application and tenant."#),
     ),
-    modifiers(&Header),
+    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule),
 )]
 pub struct ApiDoc;
 

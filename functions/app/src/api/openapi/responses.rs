@@ -4,6 +4,7 @@
 
 use crate::api::http::limits::MAX_BODY_BYTES;
 use crate::api::wire::problem::Problem;
+use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::response::{Response, ResponseBuilder};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
@@ -69,13 +70,21 @@ problem_response!(
     false,
     "`conflict` (the resource's state or a uniqueness rule refuses the change) or `breaker_open`."
 );
-problem_response!(
-    PayloadTooLarge,
-    false,
-    format!(
-        "`payload_too_large`: the request body is over {MAX_BODY_BYTES} bytes, whatever its content type; checked before the body is read."
-    )
-);
+/// The shared `PayloadTooLarge` answer, with the body limit as `x-maxBodyBytes`.
+pub struct PayloadTooLarge;
+
+impl<'r> ToResponse<'r> for PayloadTooLarge {
+    fn response() -> (&'r str, RefOr<Response>) {
+        let mut response = problem(
+            &format!(
+                "`payload_too_large`: the request body is over {MAX_BODY_BYTES} bytes, whatever its content type; checked before the body is read."
+            ),
+            false,
+        );
+        response.extensions = Some(ExtensionsBuilder::new().add("x-maxBodyBytes", MAX_BODY_BYTES).build());
+        ("PayloadTooLarge", RefOr::T(response))
+    }
+}
 problem_response!(
     UnsupportedMediaType,
     false,

@@ -147,3 +147,52 @@ named_schema!(
         ))
         .build()
 );
+
+named_schema!(
+    /// What started a delivery or an attempt.
+    Trigger => ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(["initial", "retry", "redelivery", "replay", "test"]))
+        .description(Some("What started the delivery or attempt."))
+        .build()
+);
+
+named_schema!(
+    /// How an attempt ended (`courier_core::AttemptState`).
+    AttemptState => ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(courier_core::AttemptState::VARIANTS.iter().map(|v| v.wire_name())))
+        .description(Some("How the attempt ended; `awaiting_completion` while long-running work is not reported yet."))
+        .build()
+);
+
+named_schema!(
+    /// An attempt's classified cause (`courier_core::Diagnostic`).
+    Diagnostic => ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(courier_core::Diagnostic::VARIANTS.iter().map(|v| v.wire_name())))
+        .description(Some(
+            "The classified cause, e.g. `delivered`, `http_retryable`, `rate_limited`, `network_ambiguous`. `receiver_auth_failed`: the endpoint's OAuth token endpoint gave no token, nothing was sent. New values may be added: tolerate ones you do not know.",
+        ))
+        .build()
+);
+
+named_schema!(
+    /// What to do about an attempt's outcome (`courier_core::Remediation`).
+    Remediation => ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(courier_core::Remediation::VARIANTS.iter().map(|v| v.wire_name())))
+        .description(Some(
+            "What to do about it, e.g. `none`, `inspect_receiver`, `review_before_redelivery`. New values may be added: tolerate ones you do not know.",
+        ))
+        .build()
+);
+
+named_schema!(
+    /// How a failed attempt failed (`courier_core::ErrorClass`).
+    ErrorClass => ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(courier_core::ErrorClass::VARIANTS.iter().map(|v| v.wire_name())))
+        .description(Some("How the attempt failed."))
+        .build()
+);

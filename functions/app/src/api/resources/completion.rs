@@ -10,8 +10,8 @@ use crate::api::http::body::parse_json;
 use crate::api::http::limits::{MAX_COMPLETION_DETAIL, MAX_CREDENTIAL_LEN};
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::resources::endpoints::id_from_path;
-use crate::api::resources::views::{attempt_view, delivery_view};
 use crate::api::routes::{Id, reply};
+use crate::api::wire::deliveries::{AttemptOut, CompleteIn, CompletionOutcome, CompletionRecorded, DeliveryOut};
 use crate::delivery::{AttemptDone, Recorder, StepError, StepOutcome};
 use crate::domain::delivery_message::DeliveryMessage;
 use crate::domain::model::{AwaitingCompletion, Delivery};
@@ -22,24 +22,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing;
 use courier_core::ids::{AttemptId, DeliveryId};
-use serde::Deserialize;
 use serde_json::json;
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CompleteBody {
-    outcome: CompletionOutcome,
-    detail: Option<String>,
-}
-
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-enum CompletionOutcome {
-    Succeeded,
-    Failed,
-}
 
 pub use courier_core::headers::HEADER_COMPLETION_TOKEN;
 
@@ -88,9 +73,9 @@ fn spent_key(delivery: &DeliveryId, token_hash: &str) -> String {
         ("attemptId" = crate::api::openapi::schemas::AttemptId, Path, description = r#"The id the receiver got in `webhook-attempt-id`."#),
         ("webhook-completion-token" = crate::api::openapi::schemas::CompletionToken, Header, description = r#"The token received in the attempt's `webhook-completion-token` header (at most 256 characters)."#),
     ),
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = crate::api::wire::deliveries::CompleteIn, content_type = "application/json"),
         responses(
-        (status = 200, description = r#"The report was recorded."#, body = serde_json::Value),
+        (status = 200, description = r#"The report was recorded."#, body = crate::api::wire::deliveries::CompletionRecorded),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -124,7 +109,7 @@ pub(crate) async fn complete(State(api): State<Arc<Api>>, Id(raw_attempt): Id, r
         good => good,
     };
     let attempt_id = id_from_path(&raw_attempt, AttemptId::parse, "attempt")?;
-    let body: CompleteBody = parse_json(&headers, &body)?;
+    let body: CompleteIn = parse_json(&headers, &body)?;
     if body
         .detail
         .as_ref()
@@ -186,7 +171,7 @@ impl Api {
         delivery: Delivery,
         aw: AwaitingCompletion,
         token: &str,
-        body: CompleteBody,
+        body: CompleteIn,
     ) -> ApiResult<Response> {
         let endpoint = self
             .endpoints
@@ -246,7 +231,10 @@ impl Api {
         match recorder.finish(&message, &endpoint, delivery, done).await {
             Ok(StepOutcome::Attempted { attempt, delivery }) => Ok(reply(
                 StatusCode::OK,
-                &json!({"attempt": attempt_view(&attempt), "delivery": delivery_view(&delivery)}),
+                &CompletionRecorded {
+                    attempt: AttemptOut::from(attempt.as_ref()),
+                    delivery: DeliveryOut::from(delivery.as_ref()),
+                },
             )),
             Ok(_) => Err(ApiError::conflict(
                 "the attempt was settled by another path (e.g. it timed out) while reporting",

@@ -5,8 +5,9 @@ use crate::api::Api;
 use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::list_query;
 use crate::api::resources::endpoints::id_from_path;
-use crate::api::resources::views::{attempt_view, delivery_view, expired};
+use crate::api::resources::views::expired;
 use crate::api::routes::{Authed, Id, IdPair, page_reply, reply};
+use crate::api::wire::deliveries::{AttemptOut, DeliveryOut};
 use crate::domain::model::{Delivery, Tenant};
 use axum::Router;
 use axum::extract::{RawQuery, State};
@@ -36,7 +37,7 @@ use std::sync::Arc;
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"One page of deliveries."#, body = serde_json::Value),
+        (status = 200, description = r#"One page of deliveries."#, body = crate::api::wire::common::Page<crate::api::wire::deliveries::DeliveryOut>),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -61,11 +62,11 @@ pub(crate) async fn list_for_endpoint(
 /// cursor to the next page.
 pub(crate) fn delivery_page(api: &Api, page: &crate::domain::model::Page<Delivery>) -> Response {
     let now = api.clock.now();
-    let items: Vec<Value> = page
+    let items: Vec<DeliveryOut> = page
         .items
         .iter()
         .filter(|d| !expired(d.expires_at, now))
-        .map(delivery_view)
+        .map(DeliveryOut::from)
         .collect();
     page_reply(items, page.next_cursor.as_deref())
 }
@@ -84,7 +85,7 @@ pub(crate) fn delivery_page(api: &Api, page: &crate::domain::model::Page<Deliver
         ("id" = crate::api::openapi::schemas::DeliveryId, Path, description = r#"The delivery id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The delivery."#, body = serde_json::Value),
+        (status = 200, description = r#"The delivery."#, body = crate::api::wire::deliveries::DeliveryOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
@@ -94,7 +95,7 @@ pub(crate) fn delivery_page(api: &Api, page: &crate::domain::model::Page<Deliver
 )]
 pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(id): Id) -> ApiResult<Response> {
     let d = api.load_delivery(&tenant, &id).await?;
-    Ok(reply(StatusCode::OK, &delivery_view(&d)))
+    Ok(reply(StatusCode::OK, &DeliveryOut::from(&d)))
 }
 
 /// `GET /v1/deliveries/{id}/attempts`: one page (`limit`, `cursor`), oldest first,
@@ -116,7 +117,7 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"The attempts."#, body = serde_json::Value),
+        (status = 200, description = r#"The attempts."#, body = crate::api::wire::common::Page<crate::api::wire::deliveries::AttemptOut>),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -138,7 +139,8 @@ pub(crate) async fn attempts(
     let (items, next) = crate::api::http::list_bytes::bounded_page(
         q.limit,
         |limit| api.deliveries.list_attempts_page(&d.id, cursor, limit),
-        |a| (!expired(a.expires_at, now)).then(|| attempt_view(a)),
+        // Measured as JSON: the page is cut by its size.
+        |a| (!expired(a.expires_at, now)).then(|| serde_json::to_value(AttemptOut::from(a)).unwrap_or(Value::Null)),
     )
     .await?;
     Ok(page_reply(items, next.as_deref()))
@@ -159,7 +161,7 @@ pub(crate) async fn attempts(
         ("attemptId" = crate::api::openapi::schemas::AttemptId, Path, description = r#"The attempt id."#),
     ),
         responses(
-        (status = 200, description = r#"The attempt."#, body = serde_json::Value),
+        (status = 200, description = r#"The attempt."#, body = crate::api::wire::deliveries::AttemptOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
@@ -181,7 +183,7 @@ pub(crate) async fn attempt(
         .await?
         .filter(|a| !expired(a.expires_at, now))
         .ok_or_else(|| ApiError::not_found("attempt"))?;
-    Ok(reply(StatusCode::OK, &attempt_view(&a)))
+    Ok(reply(StatusCode::OK, &AttemptOut::from(&a)))
 }
 
 impl Api {

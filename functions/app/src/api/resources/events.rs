@@ -9,8 +9,9 @@ use crate::api::http::limits::{
 };
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::http::query::list_query;
-use crate::api::resources::views::{event_view, expired};
+use crate::api::resources::views::expired;
 use crate::api::routes::{Authed, page_reply, reply};
+use crate::api::wire::events::{DeliveryRef, EventAccepted, EventIn, EventOut, FanoutProgressOut};
 use crate::domain::delivery_message::Trigger;
 use crate::domain::model::{Delivery, Endpoint, EventRecord, IdempotencyRecord, Tenant};
 use crate::ingest::pipeline::Written;
@@ -24,25 +25,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing;
 use courier_core::Timestamp;
 use courier_core::ids::{DeliveryId, EndpointId, EventId};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct CreateEvent {
-    endpoint_id: Option<String>,
-    endpoint_ids: Option<Vec<String>>,
-    #[serde(rename = "type")]
-    event_type: Option<String>,
-    payload: Option<Value>,
-    planned_at: Option<String>,
-    /// Fan-out only: the application (id or uid) whose endpoints get the event.
-    application_id: Option<String>,
-    /// The channels the event carries (endpoints with a channel filter take only
-    /// events carrying one of theirs).
-    channels: Option<Vec<String>>,
-}
 
 /// What [`Api::prepare_event`] leaves to do.
 pub(super) enum Prepared {
@@ -57,7 +41,7 @@ pub(super) enum Prepared {
 pub(super) struct EventWrite {
     pub event: EventRecord,
     pub deliveries: Vec<Delivery>,
-    pub answer: Value,
+    pub answer: EventAccepted,
     pub now: Timestamp,
 }
 
@@ -79,7 +63,7 @@ pub(super) struct EventWrite {
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"One page of events."#, body = serde_json::Value),
+        (status = 200, description = r#"One page of events."#, body = crate::api::wire::common::Page<crate::api::wire::events::EventOut>),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -100,11 +84,11 @@ pub(crate) async fn list(
     }
     let page = q.events(api.deliveries.as_ref(), &tenant.id).await?;
     let now = api.clock.now();
-    let items: Vec<Value> = page
+    let items: Vec<EventOut> = page
         .items
         .iter()
         .filter(|e| !expired(e.expires_at, now))
-        .map(event_view)
+        .map(EventOut::from)
         .collect();
     Ok(page_reply(items, page.next_cursor.as_deref()))
 }
@@ -124,7 +108,7 @@ pub(crate) async fn list(
         ("id" = crate::api::openapi::schemas::EventId, Path),
     ),
         responses(
-        (status = 200, description = r#"The event."#, body = serde_json::Value),
+        (status = 200, description = r#"The event."#, body = crate::api::wire::events::EventOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -144,7 +128,7 @@ pub(crate) async fn get(
         .get_event(&tenant.id, &id)
         .await?
         .ok_or_else(|| ApiError::not_found("event"))?;
-    Ok(reply(StatusCode::OK, &event_view(&event)))
+    Ok(reply(StatusCode::OK, &EventOut::from(&event)))
 }
 
 /// `GET /v1/events/{id}/deliveries`: the event's deliveries (those named at ingest,
@@ -165,7 +149,7 @@ pub(crate) async fn get(
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"One page of deliveries."#, body = serde_json::Value),
+        (status = 200, description = r#"One page of deliveries."#, body = crate::api::wire::common::Page<crate::api::wire::deliveries::DeliveryOut>),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -212,9 +196,9 @@ pub(crate) async fn deliveries(
         params(
         ("Idempotency-Key" = Option<crate::api::openapi::schemas::IdempotencyKey>, Header, description = r#"1-255 visible ASCII characters. The same key with the same body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; with another body it answers 422."#),
     ),
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = crate::api::wire::events::EventIn, content_type = "application/json"),
         responses(
-        (status = 202, description = r#"The event was accepted."#, body = serde_json::Value, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
+        (status = 202, description = r#"The event was accepted."#, body = crate::api::wire::events::EventAccepted, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -231,7 +215,7 @@ pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     headers: HeaderMap,
-    ApiJson { value: body, raw }: ApiJson<CreateEvent>,
+    ApiJson { value: body, raw }: ApiJson<EventIn>,
 ) -> ApiResult<Response> {
     let idem = idempotency_key(&tenant, "events", &headers, &raw, false)?;
     api.create_event(&tenant, body, idem).await
@@ -241,7 +225,7 @@ impl Api {
     pub(super) async fn create_event(
         &self,
         tenant: &Tenant,
-        body: CreateEvent,
+        body: EventIn,
         idem: Option<(String, String)>,
     ) -> ApiResult<Response> {
         match self.prepare_event(tenant, body, idem).await? {
@@ -259,7 +243,7 @@ impl Api {
     pub(super) async fn prepare_event(
         &self,
         tenant: &Tenant,
-        body: CreateEvent,
+        body: EventIn,
         idem: Option<(String, String)>,
     ) -> ApiResult<Prepared> {
         let ids: Vec<String> = match (body.endpoint_id, body.endpoint_ids) {
@@ -351,20 +335,28 @@ impl Api {
             delivery_ids,
         };
         let (mut event, deliveries) = ingest::build(&new, now, self.random.as_ref());
-        let mut answer = json!({
-            "eventId": event.id,
-            "deliveries": deliveries.iter().map(|d| json!({"id": d.id, "endpointId": d.endpoint_id, "status": d.status})).collect::<Vec<_>>(),
-        });
+        let mut answer = EventAccepted {
+            event_id: event.id.clone(),
+            deliveries: deliveries
+                .iter()
+                .map(|d| DeliveryRef {
+                    id: d.id.clone(),
+                    endpoint_id: d.endpoint_id.clone(),
+                    status: d.status,
+                })
+                .collect(),
+            fanout: None,
+        };
         if let Some(r) = &routed {
             r.apply(&mut event, tenant);
-            answer["fanout"] = json!({"status": r.progress.status, "matched": r.progress.matched});
+            answer.fanout = Some(FanoutProgressOut::at_ingest(&r.progress));
         }
         if let Some((key, hash)) = idem {
             let record = IdempotencyRecord {
                 key,
                 request_hash: hash.clone(),
                 status: 202,
-                response_body: answer.to_string(),
+                response_body: serde_json::to_string(&answer).unwrap_or_default(),
                 created_at: now,
                 expires_at: now.millis() / 1000 + IDEMPOTENCY_TTL_SECONDS,
             };

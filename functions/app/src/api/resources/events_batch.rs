@@ -10,8 +10,9 @@ use crate::api::http::body::ApiJson;
 use crate::api::http::idempotency::idempotency_key;
 use crate::api::http::limits::MAX_EVENTS_PER_BATCH;
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
-use crate::api::resources::events::{CreateEvent, EventWrite, Prepared};
+use crate::api::resources::events::{EventWrite, Prepared};
 use crate::api::routes::{Authed, reply};
+use crate::api::wire::events::{EventAccepted, EventBatchIn, EventBatchResult, EventBatchResults, EventIn};
 use crate::domain::model::Tenant;
 use crate::ingest::batch::{HeldQueue, send_held};
 use crate::ingest::request_reads::{OnceEndpoints, OnceEventTypes};
@@ -22,15 +23,8 @@ use axum::http::StatusCode;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::Response;
 use axum::routing;
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::sync::Arc;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct CreateBatch {
-    events: Option<Vec<Value>>,
-}
 
 /// `POST /v1/events/batch`
 #[cfg_attr(
@@ -42,9 +36,9 @@ pub(crate) struct CreateBatch {
         tag = "events",
         summary = r#"Send up to 100 events in one request"#,
         description = r#"Each entry of `events` is ingested exactly as `POST /v1/events` ingests its body, with its own optional `idempotencyKey` (the same keys as the `Idempotency-Key` header of `POST /v1/events`, fingerprinted over the entry without the key) and its own result: one bad entry (a bad field, an unknown endpoint, a reused key, a storage failure) never fails the others. The answer is 207 with one result per entry, in order. The first attempts of every entry are queued together (SQS `SendMessageBatch`, ten messages per call). The whole body must still fit in 320 KiB."#,
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = crate::api::wire::events::EventBatchIn, content_type = "application/json"),
         responses(
-        (status = 207, description = r#"One result per entry of `events`, in order."#, body = serde_json::Value),
+        (status = 207, description = r#"One result per entry of `events`, in order."#, body = crate::api::wire::events::EventBatchResults),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -58,7 +52,7 @@ pub(crate) struct CreateBatch {
 pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
-    ApiJson { value: body, .. }: ApiJson<CreateBatch>,
+    ApiJson { value: body, .. }: ApiJson<EventBatchIn>,
 ) -> ApiResult<Response> {
     let events = body
         .events
@@ -88,13 +82,13 @@ pub(crate) async fn create(
     for (index, event) in events.into_iter().enumerate() {
         held.start_entry(index);
         let result = match holding.prepare_one(&tenant, index, event).await {
-            Ok(One::Answered(status, body)) => (status, body),
+            Ok(One::Answered(status, body)) => Answer::Stored(status, body),
             Ok(One::Write(w)) => {
-                let ok = (202, w.answer.clone());
+                let ok = Answer::Accepted(w.answer.clone());
                 writes.push((index, w));
                 ok
             }
-            Err(e) => (e.status(), e.body()),
+            Err(e) => Answer::Refused(e.status(), e.body()),
         };
         results.push(result);
     }
@@ -117,31 +111,50 @@ pub(crate) async fn create(
         if let Err(e) = holding.finish_write(&w.event, &w.deliveries, stored, w.now).await
             && let Some(r) = results.get_mut(*index)
         {
-            *r = (e.status(), e.body());
+            *r = Answer::Refused(e.status(), e.body());
         }
     }
     let failed = send_held(api.deliveries.as_ref(), api.planner.queue.as_ref(), held.take(), now).await;
     for (index, error) in failed {
         if let Some(r) = results.get_mut(index) {
             let e = ApiError::from(error);
-            *r = (e.status(), e.body());
+            *r = Answer::Refused(e.status(), e.body());
         }
     }
-    let results: Vec<Value> = results
+    let results: Vec<EventBatchResult> = results
         .into_iter()
         .enumerate()
-        .map(|(index, (status, body))| {
-            let mut item = json!({"index": index, "status": status});
-            if status < 300 {
-                item["eventId"] = body.get("eventId").cloned().unwrap_or(Value::Null);
-                item["deliveries"] = body.get("deliveries").cloned().unwrap_or_else(|| json!([]));
-            } else {
-                item["problem"] = body;
-            }
-            item
-        })
+        .map(|(index, answer)| answer.result(index))
         .collect();
-    Ok(reply(StatusCode::MULTI_STATUS, &json!({"results": results})))
+    Ok(reply(StatusCode::MULTI_STATUS, &EventBatchResults { results }))
+}
+
+/// One entry's answer before it is shown: accepted now, a stored first answer (a
+/// repeat of its `idempotencyKey`), or a problem.
+enum Answer {
+    Accepted(EventAccepted),
+    Stored(u16, Value),
+    Refused(u16, Value),
+}
+
+impl Answer {
+    fn result(self, index: usize) -> EventBatchResult {
+        let (status, accepted, problem) = match self {
+            Answer::Accepted(a) => (202, Some(a), None),
+            // A stored answer is one `POST /v1/events` gave: an `EventAccepted`.
+            Answer::Stored(status, body) if status < 300 => (status, serde_json::from_value(body).ok(), None),
+            Answer::Stored(status, body) | Answer::Refused(status, body) => (status, None, Some(body)),
+        };
+        EventBatchResult {
+            index,
+            status,
+            event_id: accepted.as_ref().map(|a| a.event_id.clone()),
+            deliveries: status
+                .lt(&300)
+                .then(|| accepted.map(|a| a.deliveries).unwrap_or_default()),
+            problem,
+        }
+    }
 }
 
 /// A batch entry after its checks: answered already (a repeat of its
@@ -186,7 +199,7 @@ impl Api {
                 )));
             }
         };
-        let body: CreateEvent = serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
+        let body: EventIn = serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
             if path == "." || path == "?" || path.is_empty() {

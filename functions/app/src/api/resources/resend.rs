@@ -9,8 +9,9 @@ use crate::api::http::idempotency::{idempotency_key, replayed_answer};
 use crate::api::http::limits::{MAX_PAGE, REPLAY_MAX_DAYS, REPLAY_MAX_EVENTS};
 use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::DeliveryListQuery;
-use crate::api::resources::views::delivery_view;
 use crate::api::routes::{Authed, Id, reply};
+use crate::api::wire::deliveries::DeliveryOut;
+use crate::api::wire::resend::{RedeliverIn, RedeliveryAccepted, ReplayAccepted, ReplayDeadAccepted, ReplayIn};
 use crate::domain::delivery_message::{DeliveryMessage, Trigger};
 use crate::domain::model::{
     Delivery, DeliveryStatus, Endpoint, EventRecord, IdempotencyRecord, PromisedRedelivery, Tenant,
@@ -26,24 +27,10 @@ use axum::response::Response;
 use axum::routing;
 use courier_core::Timestamp;
 use courier_core::ids::AttemptId;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct ReplayBody {
-    since: String,
-    until: Option<String>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct RedeliverBody {
-    source_attempt_id: Option<String>,
-}
 
 pub(crate) fn time_field(name: &str, value: &str) -> ApiResult<Timestamp> {
     Timestamp::parse_rfc3339(value).map_err(|e| ApiError::validation(format!("field `{name}`: {e}")))
@@ -63,9 +50,9 @@ pub(crate) fn time_field(name: &str, value: &str) -> ApiResult<Timestamp> {
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
         ("Idempotency-Key" = crate::api::openapi::schemas::IdempotencyKey, Header, description = r#"Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422."#),
     ),
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = crate::api::wire::resend::ReplayIn, content_type = "application/json"),
         responses(
-        (status = 202, description = r#"The events are queued again."#, body = serde_json::Value, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
+        (status = 202, description = r#"The events are queued again."#, body = crate::api::wire::resend::ReplayAccepted, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -83,7 +70,7 @@ pub(crate) async fn replay(
     Authed(tenant): Authed,
     Id(id): Id,
     headers: HeaderMap,
-    ApiJson { value, raw }: ApiJson<ReplayBody>,
+    ApiJson { value, raw }: ApiJson<ReplayIn>,
 ) -> ApiResult<Response> {
     api.replay(&tenant, &id, &headers, value, &raw).await
 }
@@ -102,7 +89,7 @@ pub(crate) async fn replay(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 202, description = r#"The failed deliveries are queued again."#, body = serde_json::Value),
+        (status = 202, description = r#"The failed deliveries are queued again."#, body = crate::api::wire::resend::ReplayDeadAccepted),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -134,9 +121,9 @@ pub(crate) async fn replay_dead(
         ("id" = crate::api::openapi::schemas::DeliveryId, Path, description = r#"The delivery id. A malformed id answers 404 like an unknown one."#),
         ("Idempotency-Key" = crate::api::openapi::schemas::IdempotencyKey, Header, description = r#"Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422."#),
     ),
-        request_body(content = Option<serde_json::Value>, content_type = "application/json"),
+        request_body(content = Option<crate::api::wire::resend::RedeliverIn>, content_type = "application/json"),
         responses(
-        (status = 202, description = r#"The new attempt is queued; `attemptId` is its id."#, body = serde_json::Value, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
+        (status = 202, description = r#"The new attempt is queued; `attemptId` is its id."#, body = crate::api::wire::resend::RedeliveryAccepted, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -155,7 +142,7 @@ pub(crate) async fn redeliver(
     Authed(tenant): Authed,
     Id(id): Id,
     headers: HeaderMap,
-    ApiJson { value, raw }: ApiJson<RedeliverBody>,
+    ApiJson { value, raw }: ApiJson<RedeliverIn>,
 ) -> ApiResult<Response> {
     api.redeliver(&tenant, &id, &headers, value, &raw).await
 }
@@ -174,7 +161,7 @@ pub(crate) async fn redeliver(
         ("id" = crate::api::openapi::schemas::DeliveryId, Path, description = r#"The delivery id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 202, description = r#"The delivery, no longer dead-lettered."#, body = serde_json::Value),
+        (status = 202, description = r#"The delivery, no longer dead-lettered."#, body = crate::api::wire::deliveries::DeliveryOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -335,7 +322,13 @@ impl Api {
         let mut raw = [0u8; 16];
         self.secrets.fill(&mut raw);
         let seed = hex(&raw);
-        let answer = json!({"endpointId": e.id, "since": since, "until": until, "replayed": events.len()});
+        let answer = serde_json::to_value(ReplayAccepted {
+            endpoint_id: e.id.clone(),
+            since,
+            until,
+            replayed: events.len(),
+        })
+        .unwrap_or(Value::Null);
         let mut stored = answer.clone();
         stored[REPLAY_SEED] = json!(seed);
         let Some(first) = self.claim_key(key, hash.clone(), &stored, now).await? else {
@@ -374,7 +367,7 @@ impl Api {
         tenant: &Tenant,
         id: &str,
         headers: &HeaderMap,
-        body: ReplayBody,
+        body: ReplayIn,
         raw: &[u8],
     ) -> ApiResult<Response> {
         let since = time_field("since", &body.since)?;
@@ -427,7 +420,10 @@ impl Api {
         let created = self.replay_events(&e, &events, now, None, now).await?;
         Ok(reply(
             StatusCode::ACCEPTED,
-            &json!({"endpointId": e.id, "replayed": created}),
+            &ReplayDeadAccepted {
+                endpoint_id: e.id,
+                replayed: created,
+            },
         ))
     }
 
@@ -436,7 +432,7 @@ impl Api {
         tenant: &Tenant,
         id: &str,
         headers: &HeaderMap,
-        body: RedeliverBody,
+        body: RedeliverIn,
         raw: &[u8],
     ) -> ApiResult<Response> {
         let d = self.load_delivery(tenant, id).await?;
@@ -460,8 +456,14 @@ impl Api {
         let now = self.clock.now();
         let attempt_id = AttemptId::generate(now, &mut PortRng(self.random.as_ref()));
         let number = d.attempt_count + 1;
-        let answer =
-            json!({"deliveryId": d.id, "attemptId": attempt_id, "attemptNumber": number, "sourceAttemptId": source});
+        let accepted = RedeliveryAccepted {
+            delivery_id: d.id.clone(),
+            attempt_id: attempt_id.clone(),
+            attempt_number: number,
+            source_attempt_id: source.clone(),
+            delivery: None,
+        };
+        let answer = serde_json::to_value(&accepted).unwrap_or(Value::Null);
         if !d.status.is_settled() {
             let err = ApiError::conflict(format!(
                 "delivery {} is still {}; redeliver it once it settles",
@@ -485,8 +487,10 @@ impl Api {
             source,
         };
         let updated = self.queue_redelivery(&d, &step, now).await?.unwrap_or(d);
-        let mut out = answer;
-        out["delivery"] = delivery_view(&updated);
+        let out = RedeliveryAccepted {
+            delivery: Some(DeliveryOut::from(&updated)),
+            ..accepted
+        };
         Ok(reply(StatusCode::ACCEPTED, &out))
     }
 
@@ -635,7 +639,7 @@ impl Api {
         }
         let now = self.clock.now();
         match self.redrive_marked(&d, now).await {
-            Ok(updated) => Ok(reply(StatusCode::ACCEPTED, &delivery_view(&updated))),
+            Ok(updated) => Ok(reply(StatusCode::ACCEPTED, &DeliveryOut::from(&updated))),
             Err(PortError::Conflict(_)) => Err(ApiError::conflict("the delivery changed during this call; retry")),
             Err(e) => Err(e.into()),
         }

@@ -5,12 +5,17 @@
 
 pub mod applications;
 pub mod common;
+pub mod deliveries;
 #[cfg(feature = "openapi")]
 pub mod endpoint_schemas;
 pub mod endpoint_settings;
 pub mod endpoints;
 pub mod event_types;
+pub mod events;
 pub mod health;
 pub mod numbers;
 pub mod portal;
 pub mod problem;
+pub mod resend;
+#[cfg(feature = "openapi")]
+pub mod webhooks;
