@@ -16,15 +16,15 @@ from courier_client.api.deliveries import get_attempt, get_delivery, list_attemp
 from courier_client.api.endpoints import create_endpoint
 from courier_client.api.events import create_event, get_event
 from courier_client.models import (
-    Attempt,
-    AttemptList,
-    CreateEndpoint,
-    CreateEvent,
-    Delivery,
+    AttemptOut,
+    DeliveryOut,
     DeliveryStatus,
+    EndpointIn,
     EndpointWithSecret,
-    Event,
+    EventOut,
     EventAccepted,
+    EventIn,
+    PageAttemptOut,
     PresetName,
     Problem,
     Trigger,
@@ -79,7 +79,7 @@ def flow(courier: AuthenticatedClient, receiver_url: str):
     endpoint = ok(
         create_endpoint.sync_detailed(
             client=courier,
-            body=CreateEndpoint(url=receiver_url, policy=PresetName.GREATWAIT, description="python client test"),
+            body=EndpointIn(url=receiver_url, policy=PresetName.GREATWAIT, description="python client test"),
         ),
         201,
     )
@@ -91,7 +91,7 @@ def flow(courier: AuthenticatedClient, receiver_url: str):
     sent = ok(
         create_event.sync_detailed(
             client=courier,
-            body=CreateEvent(endpoint_id=endpoint.id, type_="client.python", payload={"hello": "python", "n": 1}),
+            body=EventIn(endpoint_id=endpoint.id, type_="client.python", payload={"hello": "python", "n": 1}),
         ),
         202,
     )
@@ -103,17 +103,17 @@ def flow(courier: AuthenticatedClient, receiver_url: str):
     assert delivery.id.startswith("dlv_")
 
     # Until the delivery has an attempt and has settled.
-    attempts: list[Attempt] = []
+    attempts: list[AttemptOut] = []
     status = None
     poll_until = time.monotonic() + POLL_FOR_S
     for _ in range(POLL_TIMES):
         if time.monotonic() > poll_until:
             break
         page = ok(list_attempts.sync_detailed(delivery.id, client=courier, limit=10), 200)
-        assert isinstance(page, AttemptList), page
+        assert isinstance(page, PageAttemptOut), page
         attempts = page.items
         got = ok(get_delivery.sync_detailed(delivery.id, client=courier), 200)
-        assert isinstance(got, Delivery), got
+        assert isinstance(got, DeliveryOut), got
         status = got.status
         if attempts and status not in (DeliveryStatus.PENDING, DeliveryStatus.SCHEDULED):
             break
@@ -133,11 +133,11 @@ def flow(courier: AuthenticatedClient, receiver_url: str):
     assert attempt.counts_toward_receiver_failures is False
 
     one = ok(get_attempt.sync_detailed(delivery.id, attempt.id, client=courier), 200)
-    assert isinstance(one, Attempt), one
+    assert isinstance(one, AttemptOut), one
     assert one.to_dict() == attempt.to_dict()
 
     event = ok(get_event.sync_detailed(sent.event_id, client=courier), 200)
-    assert isinstance(event, Event), event
+    assert isinstance(event, EventOut), event
     assert event.type_ == "client.python"
 
     # What the receiver got: one signed POST carrying the event.

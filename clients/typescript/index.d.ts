@@ -5,7 +5,7 @@ import type { components, operations, paths } from "./schema.js";
 
 export type { components, operations, paths };
 
-/** Any schema of the document by name, e.g. `Schema<"Attempt">`. */
+/** Any schema of the document by name, e.g. `Schema<"AttemptOut">`. */
 export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
 
 export interface CourierClientOptions extends Omit<ClientOptions, "baseUrl"> {

@@ -28,6 +28,238 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List applications
+         * @description Your applications by id, a page at a time. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        get: operations["listApplications"];
+        put?: never;
+        /**
+         * Create an application
+         * @description One of your own customers, whose endpoints are grouped under it. `uid` is your own id for the customer: unique among your applications, and accepted wherever an application id is. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        post: operations["createApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an application
+         * @description The application with this id, or with this `uid`. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        get: operations["getApplication"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an application
+         * @description Deletes the application and frees its uid. Refused while its endpoints have deliveries in flight (scheduled, pending, retrying or ambiguous) unless `force=true`. Its endpoints stay but are disabled (as by `POST /v1/endpoints/{id}/disable`): they take no new events until enabled again. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        delete: operations["deleteApplication"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an application
+         * @description Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata (`null` removes it; an object replaces it whole). Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        patch: operations["updateApplication"];
+        trace?: never;
+    };
+    "/v1/applications/{id}/portal-activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Portal activity of an application
+         * @description Every write made with a portal link of this application (link, route, fields set, answer, instant), newest first, kept 90 days. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        get: operations["listApplicationPortalActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/{id}/portal-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a portal link for an application
+         * @description A short-lived, revocable console link for one application's customer: inside that application it lists, creates, changes and deletes endpoints (within the application's `portal` settings), reads and resends their deliveries and browses the event-type catalogue. `endpointIds` narrows it to some endpoints (then it cannot create any); `readOnly` takes away every write. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        post: operations["createApplicationPortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/applications/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics of an application
+         * @description The figures of `GET /v1/stats` summed over the application's endpoints (at most 1,000). A portal token reads its own application's (over the endpoints its link reaches); another application answers 404.
+         */
+        get: operations["getApplicationStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/attempts/{attemptId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report long-running work
+         * @description Called by a receiver, not with an API key: it answered an attempt with 202 to say the work goes on, and reports the result here before the endpoint's long-running allowance ends, authorised by the `webhook-completion-token` header that came with that attempt. The report settles the attempt as the policy decides (success, or a failure that may be retried).
+         */
+        post: operations["completeAttempt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery
+         * @description Where one delivery of an event to an endpoint stands.
+         */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deliveries/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delivery's attempts
+         * @description The delivery's attempts, oldest first, one page at a time: pass `nextCursor` back as `cursor` for the next page. Pages keep every answer small however many attempts (and how large their response snippets) a delivery has.
+         */
+        get: operations["listAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deliveries/{id}/attempts/{attemptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one attempt
+         * @description One attempt of the delivery.
+         */
+        get: operations["getAttempt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver
+         * @description Makes one more attempt of a settled delivery (trigger `redelivery`), optionally naming the earlier attempt it follows up on (by default the last one). Requires an `Idempotency-Key`: repeating it with the same body answers the first answer and starts nothing new. The body may be omitted.
+         */
+        post: operations["redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deliveries/{id}/redrive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redrive from the dead-letter queue
+         * @description Puts a delivery whose queue message landed in the dead-letter queue (`deadLetteredAt` set) back on the queue at its next step. Takes no body.
+         */
+        post: operations["redrive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/endpoints": {
         parameters: {
             query?: never;
@@ -56,10 +288,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -87,10 +316,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -110,10 +336,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -133,10 +356,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -152,83 +372,11 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/endpoints/{id}/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Revoke an endpoint
-         * @description Permanently stops the endpoint: nothing more is sent and it cannot be enabled again. Takes no body.
-         */
-        post: operations["revokeEndpoint"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/endpoints/{id}/secrets/rotate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Rotate the signing secret
-         * @description Creates a new active signing secret (returned once, in `secret`). The previous active secret becomes `retiring`: requests keep carrying a signature made with it too until `graceSeconds` have passed. The body may be omitted.
-         */
-        post: operations["rotateSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/endpoints/{id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a test event
-         * @description Sends a `courier.test` event (trigger `test`, payload `{"test": true}`) right away, whatever the endpoint's health (only an open circuit breaker refuses it); its outcome never changes that health. Takes no body.
-         */
-        post: operations["testEndpoint"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/endpoints/{id}/replay": {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -248,10 +396,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -265,6 +410,134 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an endpoint
+         * @description Permanently stops the endpoint: nothing more is sent and it cannot be enabled again. Takes no body.
+         */
+        post: operations["revokeEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{id}/secrets/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Creates a new active signing secret (returned once, in `secret`). The previous active secret becomes `retiring`: requests keep carrying a signature made with it too until `graceSeconds` have passed. The body may be omitted.
+         */
+        post: operations["rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statistics of an endpoint
+         * @description The endpoint's counters per minute or hour and its backlog. A portal token reads those of the endpoints in its link's scope.
+         */
+        get: operations["getEndpointStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a `courier.test` event (trigger `test`, payload `{"test": true}`) right away, whatever the endpoint's health (only an open circuit breaker refuses it); its outcome never changes that health. Takes no body.
+         */
+        post: operations["testEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event types
+         * @description Your event types by name, a page at a time. Needs an API key (a portal token is refused).
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        /**
+         * Declare an event type
+         * @description A kind of event you send, by name, with an optional JSON Schema (draft 2020-12) for its payloads: from then on `POST /v1/events` (and each entry of a batch) with this `type` refuses a payload that does not match it with 422 `payload_invalid`. Events of types never declared are accepted as they are. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        post: operations["createEventType"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event type
+         * @description The event type of this name, with its schema. Needs an API key (a portal token is refused).
+         */
+        get: operations["getEventType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an event type
+         * @description Changes the description (`null` removes it), `deprecated`, or the schema (`null` removes it; a new one is checked as on create and applies to events accepted after the change). Needs an API key (a portal token gets 403 `portal_forbidden`).
+         */
+        patch: operations["updateEventType"];
         trace?: never;
     };
     "/v1/events": {
@@ -286,189 +559,6 @@ export interface paths {
          */
         post: operations["createEvent"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/deliveries/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Get a delivery
-         * @description Where one delivery of an event to an endpoint stands.
-         */
-        get: operations["getDelivery"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/deliveries/{id}/attempts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-            };
-            cookie?: never;
-        };
-        /**
-         * A delivery's attempts
-         * @description The delivery's attempts, oldest first, one page at a time: pass `nextCursor` back as `cursor` for the next page. Pages keep every answer small however many attempts (and how large their response snippets) a delivery has.
-         */
-        get: operations["listAttempts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/deliveries/{id}/attempts/{attemptId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-                /** @description The attempt id. */
-                attemptId: components["parameters"]["AttemptIdPath"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Get one attempt
-         * @description One attempt of the delivery.
-         */
-        get: operations["getAttempt"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/deliveries/{id}/redeliver": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Redeliver
-         * @description Makes one more attempt of a settled delivery (trigger `redelivery`), optionally naming the earlier attempt it follows up on (by default the last one). Requires an `Idempotency-Key`: repeating it with the same body answers the first answer and starts nothing new. The body may be omitted.
-         */
-        post: operations["redeliver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/deliveries/{id}/redrive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Redrive from the dead-letter queue
-         * @description Puts a delivery whose queue message landed in the dead-letter queue (`deadLetteredAt` set) back on the queue at its next step. Takes no body.
-         */
-        post: operations["redrive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/attempts/{attemptId}/complete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The id the receiver got in `webhook-attempt-id`. */
-                attemptId: components["parameters"]["AttemptIdComplete"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Report long-running work
-         * @description Called by a receiver, not with an API key: it answered an attempt with 202 to say the work goes on, and reports the result here before the endpoint's long-running allowance ends, authorised by the `webhook-completion-token` header that came with that attempt. The report settles the attempt as the policy decides (success, or a failure that may be retried).
-         */
-        post: operations["completeAttempt"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/portal-links": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make a portal link
-         * @description A short-lived, revocable link to the console for a tenant's customer, scoped to a set of endpoints. Needs an API key (a portal token gets 403 `portal_forbidden`).
-         */
-        post: operations["createPortalLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/portal-links/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The portal link id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["PortalLinkIdPath"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke a portal link
-         * @description The link's token stops working at once; the console shows its "link expired" page. Needs an API key.
-         */
-        delete: operations["revokePortalLink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -534,7 +624,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/applications": {
+    "/v1/portal-activity": {
         parameters: {
             query?: never;
             header?: never;
@@ -542,54 +632,59 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List applications
-         * @description Your applications by id, a page at a time. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         * Portal activity of links without an application
+         * @description Every write made with a portal link made by `POST /v1/portal-links` (link, route, fields set, answer, instant), newest first, kept 90 days. Needs an API key (a portal token gets 403 `portal_forbidden`).
          */
-        get: operations["listApplications"];
+        get: operations["listPortalActivity"];
         put?: never;
-        /**
-         * Create an application
-         * @description One of your own customers, whose endpoints are grouped under it. `uid` is your own id for the customer: unique among your applications, and accepted wherever an application id is. Needs an API key (a portal token gets 403 `portal_forbidden`).
-         */
-        post: operations["createApplication"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/v1/applications/{id}": {
+    "/v1/portal-links": {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
+        get?: never;
+        put?: never;
         /**
-         * Get an application
-         * @description The application with this id, or with this `uid`. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         * Make a portal link
+         * @description A short-lived, revocable link to the console for a tenant's customer, scoped to a set of endpoints. Needs an API key (a portal token gets 403 `portal_forbidden`).
          */
-        get: operations["getApplication"];
+        post: operations["createPortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
         put?: never;
         post?: never;
         /**
-         * Delete an application
-         * @description Deletes the application and frees its uid. Refused while its endpoints have deliveries in flight (scheduled, pending, retrying or ambiguous) unless `force=true`. Its endpoints stay but are disabled (as by `POST /v1/endpoints/{id}/disable`): they take no new events until enabled again. Needs an API key (a portal token gets 403 `portal_forbidden`).
+         * Revoke a portal link
+         * @description The link's token stops working at once; the console shows its "link expired" page. Needs an API key.
          */
-        delete: operations["deleteApplication"];
+        delete: operations["revokePortalLink"];
         options?: never;
         head?: never;
-        /**
-         * Change an application
-         * @description Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata (`null` removes it; an object replaces it whole). Needs an API key (a portal token gets 403 `portal_forbidden`).
-         */
-        patch: operations["updateApplication"];
+        patch?: never;
         trace?: never;
     };
-    "/v1/event-types": {
+    "/v1/portal/session": {
         parameters: {
             query?: never;
             header?: never;
@@ -597,47 +692,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List event types
-         * @description Your event types by name, a page at a time. Needs an API key (a portal token is refused).
+         * What this portal link allows
+         * @description For a portal token: the link's application, scope, whether it is read-only or may create endpoints, the presets it may choose and its expiry. The console reads it on opening a portal link.
          */
-        get: operations["listEventTypes"];
-        put?: never;
-        /**
-         * Declare an event type
-         * @description A kind of event you send, by name, with an optional JSON Schema (draft 2020-12) for its payloads: from then on `POST /v1/events` (and each entry of a batch) with this `type` refuses a payload that does not match it with 422 `payload_invalid`. Events of types never declared are accepted as they are. Needs an API key (a portal token gets 403 `portal_forbidden`).
-         */
-        post: operations["createEventType"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/event-types/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The event type's name. A name no type can have answers 404 like an unknown one. */
-                name: components["parameters"]["EventTypeNamePath"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Get an event type
-         * @description The event type of this name, with its schema. Needs an API key (a portal token is refused).
-         */
-        get: operations["getEventType"];
+        get: operations["getPortalSession"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /**
-         * Change an event type
-         * @description Changes the description (`null` removes it), `deprecated`, or the schema (`null` removes it; a new one is checked as on create and applies to events accepted after the change). Needs an API key (a portal token gets 403 `portal_forbidden`).
-         */
-        patch: operations["updateEventType"];
+        patch?: never;
         trace?: never;
     };
     "/v1/schedules": {
@@ -668,10 +732,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         /**
@@ -695,14 +756,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/schedules/{id}/occurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a schedule's occurrences
+         * @description Each firing, newest planned instant first: the planned instant and the event it made; for a schedule with one endpoint, its delivery, the delivery's status and its last attempt's state, diagnostic and remediation; for a schedule routed by subscription, the fan-out's progress and whether the payload was unusable. A deleted schedule's occurrences stay readable.
+         */
+        get: operations["listOccurrences"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/schedules/{id}/pause": {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -722,10 +800,7 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
+            path?: never;
             cookie?: never;
         };
         get?: never;
@@ -735,115 +810,6 @@ export interface paths {
          * @description Firings start again from the next instant; the ones missed while paused are not made up.
          */
         post: operations["resumeSchedule"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/schedules/{id}/occurrences": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
-            cookie?: never;
-        };
-        /**
-         * List a schedule's occurrences
-         * @description Each firing, newest planned instant first: the planned instant and the event it made; for a schedule with one endpoint, its delivery, the delivery's status and its last attempt's state, diagnostic and remediation; for a schedule routed by subscription, the fan-out's progress and whether the payload was unusable. A deleted schedule's occurrences stay readable.
-         */
-        get: operations["listOccurrences"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/portal/session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What this portal link allows
-         * @description For a portal token: the link's application, scope, whether it is read-only or may create endpoints, the presets it may choose and its expiry. The console reads it on opening a portal link.
-         */
-        get: operations["getPortalSession"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/applications/{id}/portal-links": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make a portal link for an application
-         * @description A short-lived, revocable console link for one application's customer: inside that application it lists, creates, changes and deletes endpoints (within the application's `portal` settings), reads and resends their deliveries and browses the event-type catalogue. `endpointIds` narrows it to some endpoints (then it cannot create any); `readOnly` takes away every write. Needs an API key (a portal token gets 403 `portal_forbidden`).
-         */
-        post: operations["createApplicationPortalLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/applications/{id}/portal-activity": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Portal activity of an application
-         * @description Every write made with a portal link of this application (link, route, fields set, answer, instant), newest first, kept 90 days. Needs an API key (a portal token gets 403 `portal_forbidden`).
-         */
-        get: operations["listApplicationPortalActivity"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/portal-activity": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Portal activity of links without an application
-         * @description Every write made with a portal link made by `POST /v1/portal-links` (link, route, fields set, answer, instant), newest first, kept 90 days. Needs an API key (a portal token gets 403 `portal_forbidden`).
-         */
-        get: operations["listPortalActivity"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -862,52 +828,6 @@ export interface paths {
          * @description Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed over the tenant's endpoints (at most 1,000), and the backlog. Counted as attempts are recorded; a crash between an outcome's record and its count may lose that count. Needs an API key (a portal token gets 403 `portal_forbidden`).
          */
         get: operations["getTenantStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/applications/{id}/stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Statistics of an application
-         * @description The figures of `GET /v1/stats` summed over the application's endpoints (at most 1,000). A portal token reads its own application's (over the endpoints its link reaches); another application answers 404.
-         */
-        get: operations["getApplicationStats"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/endpoints/{id}/stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Statistics of an endpoint
-         * @description The endpoint's counters per minute or hour and its backlog. A portal token reads those of the endpoints in its link's scope.
-         */
-        get: operations["getEndpointStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -941,6 +861,1438 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description What `DELETE /v1/applications/{id}` answers. */
+        ApplicationDeleted: {
+            /** @description Always true. */
+            deleted: boolean;
+            id: string;
+        };
+        /**
+         * @description `POST /v1/applications`: one of your own customers.
+         * @example {
+         *       "name": "Acme Corp",
+         *       "uid": "acme"
+         *     }
+         */
+        ApplicationIn: {
+            /** @description Any JSON object, at most 8 KiB serialized. */
+            metadata?: Record<string, never> | null;
+            /** @description 1-200 characters, not only spaces. Required. */
+            name: string | null;
+            /**
+             * @description What the customer may do through a portal link: `presets`, `customPolicies`,
+             *     `maxEndpoints` (0-1000), `endpointDefaults` (`rateLimit`, `maxInFlight`).
+             */
+            portal?: Record<string, never> | null;
+            /**
+             * @description Your own id for the customer: 1-256 letters, digits, `-`, `_` and `.`, not
+             *     starting with `app_`; unique per tenant (409 otherwise).
+             */
+            uid?: string | null;
+        };
+        /** @description An application as the API shows it. */
+        ApplicationOut: {
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description What the customer's role trust policy names (`sts:ExternalId`) for this
+             *     application's destinations, shown before any endpoint exists.
+             */
+            externalId: string;
+            /** @description `app_...`. */
+            id: string;
+            /**
+             * Format: int32
+             * @description Endpoints of the application that are not revoked.
+             */
+            liveEndpoints: number;
+            metadata?: Record<string, never> | null;
+            name: string;
+            /** @description What the customer may do through a portal link. */
+            portal: Record<string, never>;
+            uid?: string | null;
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description `PATCH /v1/applications/{id}`: fields left out keep their value; `null` clears
+         *     `uid` and `metadata`.
+         * @example {
+         *       "metadata": null,
+         *       "name": "Acme Inc."
+         *     }
+         */
+        ApplicationPatch: {
+            /** @description A JSON object (at most 8 KiB serialized), or null to remove it. */
+            metadata?: Record<string, never> | null;
+            /** @description 1-200 characters, not only spaces. */
+            name?: string | null;
+            /** @description Portal settings: each field given replaces its value; fields left out keep theirs. */
+            portal?: Record<string, never> | null;
+            /** @description A new uid, or null to remove it. */
+            uid?: string | null;
+        };
+        /**
+         * @description `POST /v1/applications/{id}/portal-links`: the body may be left out.
+         * @example {
+         *       "expiresInSeconds": 3600,
+         *       "readOnly": true
+         *     }
+         */
+        ApplicationPortalLinkIn: {
+            /**
+             * @description Narrows the link to these endpoints of the application (it then manages only
+             *     those and cannot create any).
+             */
+            endpointIds?: components["schemas"]["EndpointId"][] | null;
+            /**
+             * Format: int64
+             * @description How long the link works, at most 24 hours.
+             * @default 3600
+             */
+            expiresInSeconds?: number | null;
+            /**
+             * @description Takes away every write (403 `portal_forbidden`).
+             * @default false
+             */
+            readOnly?: boolean | null;
+        };
+        /**
+         * @description An application's `app_` id or its `uid` (the tenant's own id for the customer).
+         * @example app_01JD5ZQ7X2M3C9V4B8N6R0T1W2
+         */
+        ApplicationRef: string;
+        /**
+         * @description An attempt id: `att_` and a ULID.
+         * @example att_01JD5ZQ7X2M3C9V4B8N6R0T1W2
+         */
+        AttemptId: string;
+        /**
+         * @description One request to the receiver (or one declined before sending). Fields without a
+         *     value are left out.
+         * @example {
+         *       "countsTowardReceiverFailures": false,
+         *       "deliveryId": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "diagnostic": "delivered",
+         *       "durationMs": 342,
+         *       "id": "att_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "number": 1,
+         *       "remediation": "none",
+         *       "responseHeaders": {
+         *         "content-type": "application/json"
+         *       },
+         *       "responseStatus": 200,
+         *       "startedAt": "2026-11-30T06:28:01.000Z",
+         *       "state": "succeeded",
+         *       "trigger": "initial",
+         *       "truncated": false
+         *     }
+         */
+        AttemptOut: {
+            countsTowardReceiverFailures: boolean;
+            deliveryId: components["schemas"]["DeliveryId"];
+            destinationError?: components["schemas"]["DestinationErrorOut"];
+            diagnostic: components["schemas"]["Diagnostic"];
+            /** Format: int64 */
+            durationMs: number;
+            errorClass?: components["schemas"]["ErrorClass"];
+            /** @description The start of a failed text or JSON response body. */
+            failureSnippet?: string;
+            id: components["schemas"]["AttemptId"];
+            /**
+             * @description The id the destination's service gave the message (SQS/SNS message id,
+             *     EventBridge event id, Kinesis sequence number, S3 ETag).
+             */
+            messageId?: string;
+            /** @description When the next automatic attempt is planned, if one is. */
+            nextAttemptAt?: components["schemas"]["Timestamp"];
+            /** Format: int32 */
+            number: number;
+            remediation: components["schemas"]["Remediation"];
+            responseHeaders: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status, when it answered.
+             */
+            responseStatus?: number;
+            /** @description For a redelivery: the attempt it follows up on. */
+            sourceAttemptId?: components["schemas"]["AttemptId"];
+            startedAt: components["schemas"]["Timestamp"];
+            state: components["schemas"]["AttemptState"];
+            trigger: components["schemas"]["Trigger"];
+            /** @description The snippet was cut. */
+            truncated: boolean;
+        };
+        /**
+         * @description How the attempt ended; `awaiting_completion` while long-running work is not reported yet.
+         * @enum {string}
+         */
+        AttemptState: "succeeded" | "retryable_failure" | "terminal_failure" | "ambiguous" | "awaiting_completion";
+        /**
+         * @description The one grant offered.
+         * @enum {string}
+         */
+        AuthType: "oauth2_client_credentials";
+        /** @description The circuit breaker, for policies with the breaker health model. */
+        Breaker: {
+            /** Format: int32 */
+            exhaustedInARow: number;
+            openUntil: null | components["schemas"]["Timestamp"];
+            /**
+             * @description Whether the breaker lets attempts through (`closed`) or holds them (`open`).
+             * @enum {string}
+             */
+            state: "closed" | "open";
+        };
+        /** @description With channels, the endpoint takes only events carrying one of them. null: no channel filter. A bad entry answers 400 naming it (`channels[0]`). */
+        Channels: string[] | null;
+        /**
+         * @description `basic`: client_secret_basic (HTTP Basic); `post`: client_secret_post (form body).
+         * @default basic
+         * @enum {string}
+         */
+        ClientAuth: "basic" | "post";
+        /**
+         * @description `POST /v1/attempts/{attemptId}/complete`: the result of the work a receiver
+         *     accepted with 202.
+         * @example {
+         *       "detail": "invoice archived",
+         *       "outcome": "succeeded"
+         *     }
+         */
+        CompleteIn: {
+            /** @description Free text kept with the attempt, at most 4096 characters. */
+            detail?: string | null;
+            outcome: components["schemas"]["CompletionOutcome"];
+        };
+        /**
+         * @description How the long-running work ended.
+         * @enum {string}
+         */
+        CompletionOutcome: "succeeded" | "failed";
+        /** @description What a completion report answers: the attempt as settled and its delivery. */
+        CompletionRecorded: {
+            attempt: components["schemas"]["AttemptOut"];
+            delivery: components["schemas"]["DeliveryOut"];
+        };
+        CompletionToken: string;
+        Cursor: string;
+        /**
+         * @description One entry of `headers` as sent: a secret entry sent back with `value: null`
+         *     keeps the value stored under its name.
+         * @example {
+         *       "name": "X-Api-Key",
+         *       "secret": true,
+         *       "value": "k-123"
+         *     }
+         */
+        CustomHeader: {
+            /**
+             * @description An HTTP field name. Refused (400 naming it): names Courier sets
+             *     (`content-type`, `content-length`, `content-encoding`, `host`, `user-agent`,
+             *     `webhook-*`, the presets' attempt headers and the endpoint policy's own) and
+             *     hop-by-hop ones (`connection`, `keep-alive`, `proxy-*`, `te`, `trailer`,
+             *     `transfer-encoding`, `upgrade`, `expect`); names are unique, ignoring case.
+             */
+            name: string;
+            /**
+             * @description Write-only: never shown or logged again.
+             * @default false
+             */
+            secret?: boolean | null;
+            /**
+             * @description One line (no CR, LF, NUL or other control characters but tab), at most 4,096
+             *     bytes. Shown as null when `secret`; sending null back for a secret header
+             *     keeps its stored value.
+             */
+            value: string | null;
+        };
+        /** @description When a delivery stops being attempted because of time. */
+        Deadline: {
+            /** @enum {string} */
+            kind: "none";
+        } | {
+            addLongRunningAllowance: boolean;
+            bulkSeconds: number;
+            /** @enum {string} */
+            kind: "horizon";
+            realtimeSeconds: number;
+        } | {
+            afterSeconds: number;
+            /** @enum {string} */
+            kind: "clampLast";
+        };
+        /**
+         * @description A delivery id: `dlv_` and a ULID.
+         * @example dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2
+         */
+        DeliveryId: string;
+        /**
+         * @description One event on its way to one endpoint.
+         * @example {
+         *       "attemptCount": 1,
+         *       "createdAt": "2026-11-30T06:28:01.000Z",
+         *       "deadLetteredAt": null,
+         *       "deadReason": null,
+         *       "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "eventId": "evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "id": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "nextAttemptAt": null,
+         *       "plannedAt": "2026-11-30T06:28:01.000Z",
+         *       "receiverFailures": 0,
+         *       "settledAt": "2026-11-30T06:28:01.350Z",
+         *       "status": "succeeded",
+         *       "throttledUntil": null,
+         *       "trigger": "initial",
+         *       "webhookId": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2"
+         *     }
+         */
+        DeliveryOut: {
+            /** Format: int32 */
+            attemptCount: number;
+            createdAt: components["schemas"]["Timestamp"];
+            deadLetteredAt: null | components["schemas"]["Timestamp"];
+            /**
+             * @description Why it settled without success or was dropped, spelled as the policy's
+             *     `reasonStyle` says.
+             */
+            deadReason: string | null;
+            endpointId: components["schemas"]["EndpointId"];
+            eventId: components["schemas"]["EventId"];
+            id: components["schemas"]["DeliveryId"];
+            nextAttemptAt: null | components["schemas"]["Timestamp"];
+            plannedAt: components["schemas"]["Timestamp"];
+            /** Format: int32 */
+            receiverFailures: number;
+            settledAt: null | components["schemas"]["Timestamp"];
+            status: components["schemas"]["DeliveryStatus"];
+            throttledUntil: null | components["schemas"]["Timestamp"];
+            trigger: components["schemas"]["Trigger"];
+            /**
+             * @description The `webhook-id` receivers see: this delivery's id, or the original delivery's
+             *     for a replay.
+             */
+            webhookId: string;
+        };
+        /** @description One delivery an ingest created: its id, its endpoint and its status. */
+        DeliveryRef: {
+            endpointId: components["schemas"]["EndpointId"];
+            id: components["schemas"]["DeliveryId"];
+            status: components["schemas"]["DeliveryStatus"];
+        };
+        /**
+         * @description `failed` covers every way a policy gives up; `dropped` was never sent.
+         * @enum {string}
+         */
+        DeliveryStatus: "scheduled" | "pending" | "retrying" | "ambiguous" | "succeeded" | "failed" | "dropped";
+        /** @description A queue, topic, bus, stream or bucket in the customer's AWS account, instead of a `url` (docs/destinations.md). The consumer gets the webhook envelope with `webhook-id`, `webhook-timestamp`, `webhook-signature`, `webhook-attempt` and `type` as message attributes (SQS, SNS) or object metadata (S3); EventBridge's `detail` and Kinesis records carry them in a `courier` block with the exact signed bytes (`signedPayload`). */
+        Destination: {
+            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
+            readonly externalId?: string;
+            /** @description FIFO: the message group is this envelope field's value (default: the endpoint id); the deduplication id is the attempt's id. */
+            messageGroupPointer?: string;
+            /** @description `https://sqs.REGION.amazonaws.com/ACCOUNT/NAME` (`.fifo` for FIFO). */
+            queueUrl: string;
+            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
+            region?: string;
+            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
+            roleArn: string;
+            /** @enum {string} */
+            type: "sqs";
+        } | {
+            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
+            readonly externalId?: string;
+            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
+            region?: string;
+            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
+            roleArn: string;
+            topicArn: string;
+            /** @enum {string} */
+            type: "sns";
+        } | {
+            /** @description Default: the event's type. */
+            detailType?: string;
+            eventBusArn: string;
+            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
+            readonly externalId?: string;
+            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
+            region?: string;
+            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
+            roleArn: string;
+            /** @description Default: `courier`. */
+            source?: string;
+            /** @enum {string} */
+            type: "eventbridge";
+        } | {
+            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
+            readonly externalId?: string;
+            /** @description The partition key is this envelope field's value (default: the event id). */
+            partitionKeyPointer?: string;
+            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
+            region?: string;
+            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
+            roleArn: string;
+            streamArn: string;
+            /** @enum {string} */
+            type: "kinesis";
+        } | {
+            bucket: string;
+            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
+            readonly externalId?: string;
+            /** @description Objects are `{prefix}{yyyy}/{mm}/{dd}/{eventId}.json`. */
+            prefix?: string;
+            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
+            region?: string;
+            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
+            roleArn: string;
+            /** @enum {string} */
+            type: "s3";
+        };
+        /** @description A destination's failed call: AWS's error code and request id. */
+        DestinationErrorOut: {
+            code: string;
+            requestId?: string;
+        };
+        /**
+         * @description The classified cause, e.g. `delivered`, `http_retryable`, `rate_limited`, `network_ambiguous`. `receiver_auth_failed`: the endpoint's OAuth token endpoint gave no token, nothing was sent. New values may be added: tolerate ones you do not know.
+         * @enum {string}
+         */
+        Diagnostic: "delivered" | "http_retryable" | "rate_limited" | "http_refused" | "http_terminal" | "network_ambiguous" | "completion_timed_out" | "accepted_long_running" | "completion_failed" | "endpoint_unavailable" | "endpoint_unsafe" | "endpoint_gone" | "endpoint_disabled" | "endpoint_revoked" | "endpoint_paused" | "signing_secret_missing" | "credentials_unavailable" | "breaker_open" | "payload_unavailable" | "duplicate_inflight" | "identity_conflict" | "receiver_auth_failed" | "destination_refused" | "destination_gone" | "destination_throttled" | "destination_unavailable";
+        /**
+         * @description `POST /v1/endpoints/{id}/enable`: the body may be left out.
+         * @example {
+         *       "replaySince": "2026-11-30T06:28:01.000Z"
+         *     }
+         */
+        EnableEndpoint: {
+            /**
+             * Format: date-time
+             * @description Also send again the events created since then: at most 7 days back (an earlier instant answers 400 `validation_failed`).
+             */
+            replaySince?: string;
+        };
+        /**
+         * @description OAuth 2.0 client credentials: every attempt carries `Authorization: Bearer
+         *     <token>` (in place of an `Authorization` among `headers`). The token endpoint's
+         *     certificate is checked against the public roots (and the deployment's trusted
+         *     CA), not the endpoint's `tls.caBundle`. The token is kept until shortly before it
+         *     expires; a 401 to a kept token gets one fresh token and the same request once
+         *     more. A token endpoint that gives no token makes the attempt
+         *     `retryable_failure` / `receiver_auth_failed` / `review_endpoint`, with its status
+         *     and the start of its answer as the snippet.
+         * @example {
+         *       "clientId": "courier",
+         *       "clientSecret": "s3cret",
+         *       "scope": "webhooks:write",
+         *       "tokenUrl": "https://auth.example.com/oauth/token",
+         *       "type": "oauth2_client_credentials"
+         *     }
+         */
+        EndpointAuth: {
+            /** @description Sent as the `audience` parameter. */
+            audience?: string | null;
+            clientAuth?: null | components["schemas"]["ClientAuth"];
+            clientId: string;
+            /**
+             * @description Write-only: shown as null. Required when the endpoint has no stored secret;
+             *     null or left out keeps the stored one.
+             */
+            clientSecret?: string | null;
+            /** @description Scopes asked for, separated by single spaces (RFC 6749 3.3). */
+            scope?: string | null;
+            /**
+             * @description The token endpoint. Admitted like endpoint URLs (400 malformed, 422
+             *     `endpoint_unsafe` for a target Courier does not send to), and again at every
+             *     fetch; the fetch connects to the address that was checked.
+             */
+            tokenUrl: string;
+            type: components["schemas"]["AuthType"];
+        };
+        /** @description What `POST /v1/endpoints/{id}/enable` answers. */
+        EndpointEnabled: components["schemas"]["EndpointOut"] & {
+            /**
+             * Format: int64
+             * @description Events sent again; present only when `replaySince` was given.
+             */
+            replayed?: number | null;
+        };
+        /**
+         * @description An endpoint id: `ep_` and a ULID.
+         * @example ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2
+         */
+        EndpointId: string;
+        /**
+         * @description `POST /v1/endpoints`: a receiver URL (or a destination) and its policy.
+         * @example {
+         *       "description": "Billing receiver",
+         *       "filterTypes": [
+         *         "invoice.*"
+         *       ],
+         *       "policy": "greatwait",
+         *       "url": "https://example.com/webhooks"
+         *     }
+         */
+        EndpointIn: {
+            applicationId?: null | components["schemas"]["ApplicationRef"];
+            auth?: null | components["schemas"]["EndpointAuth"];
+            channels?: components["schemas"]["Channels"];
+            /** @description Free text, at most 1,024 characters. */
+            description?: string | null;
+            destination?: null | components["schemas"]["Destination"];
+            /**
+             * Format: int32
+             * @description Failed attempts in a row after which the endpoint is `failing`: one
+             *     `courier.endpoint.failing` operational event per run,
+             *     `courier.endpoint.recovered` at its first success after it.
+             * @default 3
+             */
+            failingAfter?: number | null;
+            filterTypes?: components["schemas"]["FilterTypes"];
+            /** @description Headers sent with every attempt (at most 20). */
+            headers?: components["schemas"]["CustomHeader"][] | null;
+            latencyClass?: null | components["schemas"]["LatencyClass"];
+            /**
+             * Format: int64
+             * @description When above 0, a 202 answer means accepted long-running work: the receiver
+             *     gets a `webhook-completion-token` and has this long to report through
+             *     `POST /v1/attempts/{attemptId}/complete`.
+             * @default 0
+             */
+            longRunningAllowanceSeconds?: number | null;
+            /**
+             * Format: int32
+             * @description Caps attempts under way at once for this endpoint; an attempt over the cap is
+             *     held back and looks again after as long as the newest attempt under way has
+             *     run (at least a second). `null` removes the cap (the deployment's default, if
+             *     any, applies).
+             */
+            maxInFlight?: number | null;
+            policy: components["schemas"]["PolicyInput"];
+            rateLimit?: null | components["schemas"]["RateLimit"];
+            /**
+             * Format: int64
+             * @description Overrides the policy's request timeout.
+             */
+            timeoutMs?: number | null;
+            tls?: null | components["schemas"]["EndpointTls"];
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed. Required unless `destination` is given.
+             */
+            url?: string | null;
+        };
+        /** @description A receiver URL (or destination) and how deliveries to it behave. */
+        EndpointOut: {
+            /**
+             * @description The application (`app_` id) whose events the endpoint takes; null: events
+             *     sent without an application.
+             */
+            applicationId: string | null;
+            auth: null | components["schemas"]["EndpointAuth"];
+            breaker?: null | components["schemas"]["Breaker"];
+            /** @description The channel filter; null: none. */
+            channels: string[] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            deletedAt?: null | components["schemas"]["Timestamp"];
+            description: string | null;
+            destination?: null | components["schemas"]["Destination"];
+            /**
+             * Format: int32
+             * @description Failed attempts in a row after which the endpoint is `failing`: one
+             *     `courier.endpoint.failing` operational event per run,
+             *     `courier.endpoint.recovered` at its first success after it.
+             * @default 3
+             */
+            failingAfter: number;
+            /** @description The types taken; null: every type. */
+            filterTypes: string[] | null;
+            /** @description Headers sent with every attempt; secret values shown as null. */
+            headers: components["schemas"]["CustomHeader"][];
+            health?: null | components["schemas"]["SmartHealth"];
+            id: components["schemas"]["EndpointId"];
+            latencyClass: components["schemas"]["LatencyClass"];
+            /** Format: int64 */
+            longRunningAllowanceSeconds: number;
+            /**
+             * Format: int32
+             * @description The endpoint's own in-flight cap (null: none; the deployment's default, if
+             *     any, applies).
+             */
+            maxInFlight: number | null;
+            /** @description The preset's name, or the complete custom policy. */
+            policy: components["schemas"]["PresetName"] | components["schemas"]["Policy"];
+            rateLimit: null | components["schemas"]["RateLimit"];
+            secrets: components["schemas"]["SecretInfo"][];
+            status: components["schemas"]["EndpointStatus"];
+            /**
+             * Format: int64
+             * @description The request timeout in effect (the override, or the policy's).
+             */
+            timeoutMs: number;
+            tls: null | components["schemas"]["EndpointTls"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description The webhook's URL; null for a destination endpoint. */
+            url: string | null;
+        };
+        /**
+         * @description `PATCH /v1/endpoints/{id}`: fields to change; absent fields keep their value.
+         *     The URL goes through admission again. For `applicationId`, `filterTypes`,
+         *     `channels`, `rateLimit`, `maxInFlight`, `headers`, `auth` and `tls`, null clears
+         *     the field.
+         * @example {
+         *       "channels": null,
+         *       "policy": "tanitar",
+         *       "rateLimit": {
+         *         "perSecond": 5
+         *       }
+         *     }
+         */
+        EndpointPatch: {
+            applicationId?: null | components["schemas"]["ApplicationRef"];
+            auth?: null | components["schemas"]["EndpointAuth"];
+            channels?: components["schemas"]["Channels"];
+            description?: string | null;
+            destination?: null | components["schemas"]["Destination"];
+            /** Format: int32 */
+            failingAfter?: number | null;
+            filterTypes?: components["schemas"]["FilterTypes"];
+            /** @description Replaces the list; null removes every header. */
+            headers?: components["schemas"]["CustomHeader"][] | null;
+            latencyClass?: null | components["schemas"]["LatencyClass"];
+            /** Format: int64 */
+            longRunningAllowanceSeconds?: number | null;
+            /**
+             * Format: int32
+             * @description A new cap, or null to remove it.
+             */
+            maxInFlight?: number | null;
+            policy?: null | components["schemas"]["PolicyInput"];
+            rateLimit?: null | components["schemas"]["RateLimit"];
+            /** Format: int64 */
+            timeoutMs?: number | null;
+            tls?: null | components["schemas"]["EndpointTls"];
+            /**
+             * Format: uri
+             * @description A new receiver URL, admitted again exactly as on create.
+             */
+            url?: string | null;
+        };
+        /**
+         * @description `revoked` and `disabled` by hand or by the API; otherwise `active`, or the SmartChat health model's status.
+         * @enum {string}
+         */
+        EndpointStatus: "active" | "degraded" | "paused" | "disabled" | "revoked";
+        /**
+         * @description TLS settings: a client certificate and key (mutual TLS), a CA bundle, or both.
+         *     `clientCertificateExpiresAt` is what answers show; sent back unchanged, it is
+         *     ignored (it follows from the certificate).
+         * @example {
+         *       "caBundle": "-----BEGIN CERTIFICATE-----\nMIIB...\n-----END CERTIFICATE-----\n"
+         *     }
+         */
+        EndpointTls: {
+            /**
+             * @description PEM CA certificates that replace the public roots for this receiver's server
+             *     certificate (not the token endpoint's).
+             */
+            caBundle?: string | null;
+            /**
+             * @description PEM certificate chain to present, leaf first; with `clientKey`. 400 naming
+             *     the field when it is not PEM, or expired or not yet valid.
+             */
+            clientCertificate?: string | null;
+            /**
+             * Format: date-time
+             * @description When the client certificate stops being valid (shown; ignored when sent).
+             */
+            readonly clientCertificateExpiresAt?: string | null;
+            /**
+             * @description PEM private key (PKCS#8, PKCS#1 or SEC1) of the client certificate.
+             *     Write-only: shown as null; left out with an unchanged certificate, the stored
+             *     one is kept. 400 when it does not belong to the certificate.
+             */
+            clientKey?: string | null;
+        };
+        /**
+         * @description An endpoint with the signing secret just made: what a create and a rotation
+         *     answer, the one time the secret is shown.
+         */
+        EndpointWithSecret: components["schemas"]["EndpointOut"] & {
+            /** @description The new signing secret, shown only in this answer. */
+            secret: string;
+        };
+        /**
+         * @description What `trigger` tells a receiver.
+         * @enum {string}
+         */
+        EnvelopeTrigger: "scheduled" | "redelivery" | "replay" | "test";
+        /**
+         * @description How the attempt failed.
+         * @enum {string}
+         */
+        ErrorClass: "status" | "redirect" | "timeout" | "tls" | "network" | "dns" | "unknown";
+        /**
+         * @description What `POST /v1/events` answers (202): the event id and a delivery per endpoint
+         *     named or matched in the request.
+         * @example {
+         *       "deliveries": [
+         *         {
+         *           "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *           "id": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *           "status": "pending"
+         *         }
+         *       ],
+         *       "eventId": "evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2"
+         *     }
+         */
+        EventAccepted: {
+            deliveries: components["schemas"]["DeliveryRef"][];
+            eventId: components["schemas"]["EventId"];
+            /**
+             * @description Present when the event was routed by subscription (`processed` is left out
+             *     here).
+             */
+            fanout?: components["schemas"]["FanoutProgressOut"];
+        };
+        /**
+         * @description `POST /v1/events/batch`.
+         * @example {
+         *       "events": [
+         *         {
+         *           "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *           "idempotencyKey": "inv_123-paid",
+         *           "payload": {
+         *             "invoiceId": "inv_123"
+         *           },
+         *           "type": "invoice.paid"
+         *         },
+         *         {
+         *           "payload": {
+         *             "invoiceId": "inv_124"
+         *           },
+         *           "type": "invoice.paid"
+         *         }
+         *       ]
+         *     }
+         */
+        EventBatchIn: {
+            /**
+             * @description The events: each an `EventIn` body plus an optional `idempotencyKey` (1-255
+             *     visible ASCII characters). An entry that is not one is answered in its own
+             *     result, not refused with the request. More than 100 answer 413
+             *     `payload_too_large`.
+             */
+            events: unknown[];
+        };
+        /** @description One entry's result in a batch: what `POST /v1/events` would have answered. */
+        EventBatchResult: {
+            /** @description Accepted entries only. */
+            deliveries?: components["schemas"]["DeliveryRef"][];
+            /** @description Accepted entries only. */
+            eventId?: components["schemas"]["EventId"];
+            /** @description The entry's position in `events`. */
+            index: number;
+            /** @description Refused entries only: the problem `POST /v1/events` would have answered. */
+            problem?: components["schemas"]["Problem"];
+            /**
+             * Format: int32
+             * @description What `POST /v1/events` would have answered for this entry: 202, or a
+             *     problem's status.
+             */
+            status: number;
+        };
+        /**
+         * @description What `POST /v1/events/batch` answers (207): one result per entry, in order.
+         * @example {
+         *       "results": [
+         *         {
+         *           "deliveries": [
+         *             {
+         *               "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *               "id": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *               "status": "pending"
+         *             }
+         *           ],
+         *           "eventId": "evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *           "index": 0,
+         *           "status": 202
+         *         },
+         *         {
+         *           "index": 1,
+         *           "problem": {
+         *             "code": "not_found",
+         *             "detail": "endpoint not found",
+         *             "status": 404,
+         *             "title": "Not found",
+         *             "type": "https://courier.dev/problems/not-found"
+         *           },
+         *           "status": 404
+         *         }
+         *       ]
+         *     }
+         */
+        EventBatchResults: {
+            results: components["schemas"]["EventBatchResult"][];
+        };
+        /**
+         * @description An event id: `evt_` and a ULID.
+         * @example evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2
+         */
+        EventId: string;
+        /**
+         * @description `POST /v1/events`. Name endpoints with `endpointId` or `endpointIds` (not both),
+         *     or name neither and give `type` (with `applicationId` for an application's
+         *     endpoints, none for the tenant's endpoints without an application) to route the
+         *     event by subscription: every endpoint whose `filterTypes` and `channels` want it
+         *     gets a delivery.
+         * @example {
+         *       "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "payload": {
+         *         "amount": 4200,
+         *         "invoiceId": "inv_123"
+         *       },
+         *       "type": "invoice.paid"
+         *     }
+         */
+        EventIn: {
+            applicationId?: null | components["schemas"]["ApplicationRef"];
+            /** @description The channels the event carries: an endpoint with a channel filter takes it only if one of them is among its channels. A bad entry answers 400 naming it (`channels[0]`). */
+            channels?: string[] | null;
+            endpointId?: null | components["schemas"]["EndpointId"];
+            /** @description 1-50 distinct endpoints (a repeat answers 400 naming it). */
+            endpointIds?: components["schemas"]["EndpointId"][] | null;
+            /** @description Any JSON value except null, at most 256 KiB (262144 bytes) serialised (413 `payload_too_large` beyond); receivers get it as `data`. */
+            payload: unknown;
+            /**
+             * Format: date-time
+             * @description When to make the first attempt (RFC 3339); a past instant means now. At most 365 days ahead (a later instant answers 400 `validation_failed`).
+             */
+            plannedAt?: string | null;
+            /**
+             * @description The event type, passed to receivers in the envelope. To route by
+             *     subscription it must be dot-separated segments of letters, digits, `_` and
+             *     `-` (at most 128 characters); outside the reserved `courier.` namespace.
+             */
+            type?: string | null;
+        } & (unknown & unknown);
+        /**
+         * @description An audit-log entry: an event with its per-endpoint outcome at ingest.
+         * @example {
+         *       "createdAt": "2026-11-30T06:28:01.000Z",
+         *       "deliveries": [
+         *         {
+         *           "deliveryId": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *           "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *           "outcome": "queued"
+         *         }
+         *       ],
+         *       "id": "evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "plannedAt": "2026-11-30T06:28:01.000Z",
+         *       "type": "invoice.paid"
+         *     }
+         */
+        EventOut: {
+            /**
+             * @description Routed events only: the application (null for the tenant's endpoints
+             *     without one).
+             */
+            applicationId?: string | null;
+            /** @description Routed events only: the channels carried. */
+            channels?: string[] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description The endpoints named at ingest, or those a fan-out wrote in the request. */
+            deliveries: components["schemas"]["EventTargetOut"][];
+            /** @description Routed events only. */
+            fanout?: components["schemas"]["FanoutProgressOut"];
+            id: components["schemas"]["EventId"];
+            plannedAt: components["schemas"]["Timestamp"];
+            type: string | null;
+        };
+        /** @description One endpoint's outcome at ingest. */
+        EventTargetOut: {
+            deliveryId: components["schemas"]["DeliveryId"];
+            endpointId: components["schemas"]["EndpointId"];
+            /** @enum {string} */
+            outcome: "queued" | "scheduled" | "dropped";
+            /**
+             * @description Why it was dropped, e.g. `breaker_open`, `endpoint_paused`,
+             *     `endpoint_disabled`.
+             */
+            reason?: string;
+        };
+        /**
+         * @description `POST /v1/event-types`: a kind of event, with an optional payload schema.
+         * @example {
+         *       "description": "An invoice was paid.",
+         *       "example": {
+         *         "invoiceId": "inv_1"
+         *       },
+         *       "name": "invoice.paid",
+         *       "schema": {
+         *         "required": [
+         *           "invoiceId"
+         *         ],
+         *         "type": "object"
+         *       }
+         *     }
+         */
+        EventTypeIn: {
+            /** @description Shown in the catalogue; events of the type are still accepted. */
+            deprecated?: boolean | null;
+            /** @description At most 1024 characters. */
+            description?: string | null;
+            /** @description An example payload (at most 16 KiB), which must match the schema. */
+            example?: Record<string, never> | null;
+            /** @description The type's name (required); not in the reserved `courier.` namespace. */
+            name: components["schemas"]["EventTypeName"];
+            /** @description A JSON Schema (draft 2020-12) payloads of this type must match; no remote `$ref`s. */
+            schema?: Record<string, never> | null;
+        };
+        /**
+         * @description Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the same names `filterTypes` matches.
+         * @example invoice.paid
+         */
+        EventTypeName: string;
+        /** @description An event type as the API shows it. */
+        EventTypeOut: {
+            createdAt: components["schemas"]["Timestamp"];
+            deprecated: boolean;
+            description?: string | null;
+            example?: Record<string, never> | null;
+            name: string;
+            schema?: Record<string, never> | null;
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description `PATCH /v1/event-types/{name}`: fields left out keep their value; `null` clears
+         *     `description`, `schema` and `example`.
+         * @example {
+         *       "deprecated": true,
+         *       "example": null
+         *     }
+         */
+        EventTypePatch: {
+            deprecated?: boolean | null;
+            description?: string | null;
+            example?: Record<string, never> | null;
+            schema?: Record<string, never> | null;
+        };
+        /**
+         * @description Where an event routed by subscription stands: `matched` endpoints subscribed to
+         *     it, the first `processed` of which have their delivery. Up to 50 matches are
+         *     written in the ingest request (`complete` at once); more are written by fan-out
+         *     steps on the delivery queue, 100 endpoints a step (`in_progress` until the
+         *     last). Ingest counts at most 10,051 matches: beyond that `matched` is the number
+         *     counted while `in_progress` (never below `processed`), and exact once
+         *     `complete`.
+         * @example {
+         *       "matched": 240,
+         *       "processed": 100,
+         *       "status": "in_progress"
+         *     }
+         */
+        FanoutProgressOut: {
+            /** Format: int64 */
+            matched: number;
+            /**
+             * Format: int64
+             * @description Left out of ingest's answer.
+             */
+            processed?: number;
+            status: components["schemas"]["FanoutStatusOut"];
+        };
+        /**
+         * @description Where a fan-out stands.
+         * @enum {string}
+         */
+        FanoutStatusOut: "in_progress" | "complete";
+        /** @description Event types the endpoint takes: exact names (`invoice.paid`) or a trailing prefix wildcard (`invoice.*`, every type under `invoice.`). null: every type. A bad entry answers 400 naming it (`filterTypes[2]`). Operational events (the reserved `courier.` types: `courier.endpoint.degraded`, `.paused`, `.disabled`, `.enabled`, `.breaker_opened`, `.breaker_closed`, `.failing`, `.recovered`, `courier.delivery.failed`, `courier.fanout.stalled`) go only to endpoints whose filter names them exactly or by a `courier.` prefix wildcard; null (every type) does not include them. An entry naming no operational type of that namespace is 400. */
+        FilterTypes: string[] | null;
+        /** @description The endpoint health model. */
+        HealthModel: {
+            /** @enum {string} */
+            model: "none";
+        } | {
+            exhaustedInARow: number;
+            /** @enum {string} */
+            model: "breaker";
+            openSeconds: number;
+        } | {
+            degradeAfterFailures: number;
+            disableAfterSeconds: number;
+            /** @enum {string} */
+            model: "smartchat";
+            pauseAfterFailures: number;
+            pauseAfterSeconds: number;
+        };
+        /**
+         * @description The API answers and its table is reachable.
+         * @example {
+         *       "egressIps": [],
+         *       "status": "ok"
+         *     }
+         */
+        HealthOut: {
+            /**
+             * @description The addresses every webhook leaves from when the stack runs the sender with
+             *     static egress IPs, for receivers' allow-lists; empty otherwise.
+             */
+            egressIps: string[];
+            /** @description Always `ok`. */
+            status: string;
+        };
+        IdempotencyKey: string;
+        /** @description Each wait is multiplied by a uniform factor in [min, max] (0 < min <= max <= 10). */
+        Jitter: {
+            max: number;
+            min: number;
+        };
+        /**
+         * @description Chooses the deadline horizon of policies that have one.
+         * @default realtime
+         * @enum {string}
+         */
+        LatencyClass: "realtime" | "bulk";
+        /** @default 50 */
+        PageLimit: number;
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
+        Page_ApplicationOut: {
+            items: components["schemas"]["ApplicationOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
+        Page_AttemptOut: {
+            items: components["schemas"]["AttemptOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
+        Page_DeliveryOut: {
+            items: components["schemas"]["DeliveryOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
+        Page_EndpointOut: {
+            items: components["schemas"]["EndpointOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
+        Page_EventOut: {
+            items: components["schemas"]["EventOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
+        Page_EventTypeOut: {
+            items: components["schemas"]["EventTypeOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /** @description A complete delivery policy, as answered for endpoints whose policy is not a preset. */
+        Policy: {
+            /** @description An extra request header carrying the attempt number. */
+            attemptHeader: string | null;
+            deadline: components["schemas"]["Deadline"];
+            health: components["schemas"]["HealthModel"];
+            jitter: components["schemas"]["Jitter"];
+            /** @description Attempts including the first. */
+            maxAttempts: number;
+            name: string;
+            /**
+             * @description How a 410 Gone answer is treated.
+             * @enum {string}
+             */
+            on410: "asStatus" | "deliveryGone" | "disableEndpoint";
+            /**
+             * @description How settle reasons (`deadReason`) are spelled.
+             * @enum {string}
+             */
+            reasonStyle: "tanitar" | "cause";
+            /** @description Stop after this many receiver-caused failures; null for no limit. */
+            receiverFailureLimit: number | null;
+            /**
+             * @description Redirects are never followed.
+             * @enum {string}
+             */
+            redirects: "never";
+            retention: components["schemas"]["Retention"];
+            retryAfter: components["schemas"]["RetryAfterRule"] | null;
+            /** @description When a list, a 4xx not in it is terminal; null retries every non-2xx answer. */
+            retryable4xx: number[] | null;
+            snippet: components["schemas"]["SnippetLimit"];
+            timeoutMs: number;
+            /**
+             * @description What happens when the endpoint cannot be used before sending.
+             * @enum {string}
+             */
+            unusableEndpoint: "retry" | "settle";
+            /**
+             * @description What a wait is measured from.
+             * @enum {string}
+             */
+            waitFrom: "attemptEnd" | "attemptStart";
+            /** @description Waits before attempts 2, 3, ...; the last one repeats while attempts remain. */
+            waitsSeconds: number[];
+        };
+        /** @description A preset name or a custom policy object. */
+        PolicyInput: components["schemas"]["PresetName"] | components["schemas"]["PolicySpec"];
+        /** @description A custom policy: every field is optional and overrides `base` (or the neutral defaults). For `retryAfter`, `receiverFailureLimit`, `retryable4xx` and `attemptHeader`, an explicit null clears the base's value. Without `name` the policy is called `<base>-custom` or `custom`. */
+        PolicySpec: {
+            /** @description An extra request header carrying the attempt number. */
+            attemptHeader?: string | null;
+            /** @description The preset to start from; without it, neutral defaults (one attempt, no retries). */
+            base?: components["schemas"]["PresetName"];
+            deadline?: components["schemas"]["Deadline"];
+            health?: components["schemas"]["HealthModel"];
+            jitter?: components["schemas"]["Jitter"];
+            /** @description Attempts including the first. */
+            maxAttempts?: number;
+            name?: string;
+            /**
+             * @description How a 410 Gone answer is treated.
+             * @enum {string}
+             */
+            on410?: "asStatus" | "deliveryGone" | "disableEndpoint";
+            /**
+             * @description How settle reasons (`deadReason`) are spelled.
+             * @enum {string}
+             */
+            reasonStyle?: "tanitar" | "cause";
+            /** @description Stop after this many receiver-caused failures; null for no limit. */
+            receiverFailureLimit?: number | null;
+            /**
+             * @description Redirects are never followed.
+             * @enum {string}
+             */
+            redirects?: "never";
+            retention?: components["schemas"]["Retention"];
+            retryAfter?: components["schemas"]["RetryAfterRule"] | null;
+            /** @description When a list, a 4xx not in it is terminal; null retries every non-2xx answer. */
+            retryable4xx?: number[] | null;
+            snippet?: components["schemas"]["SnippetLimit"];
+            timeoutMs?: number;
+            /**
+             * @description What happens when the endpoint cannot be used before sending.
+             * @enum {string}
+             */
+            unusableEndpoint?: "retry" | "settle";
+            /**
+             * @description What a wait is measured from.
+             * @enum {string}
+             */
+            waitFrom?: "attemptEnd" | "attemptStart";
+            /** @description Waits before attempts 2, 3, ...; the last one repeats while attempts remain. */
+            waitsSeconds?: number[];
+        };
+        /**
+         * @description A portal link id.
+         * @example pl_0123456789abcdef01234567
+         */
+        PortalLinkId: string;
+        /**
+         * @description `POST /v1/portal-links`: a link for tenants without applications; its scope is
+         *     exactly these endpoints, and it cannot create any.
+         * @example {
+         *       "endpointIds": [
+         *         "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2"
+         *       ],
+         *       "expiresInSeconds": 3600
+         *     }
+         */
+        PortalLinkIn: {
+            /**
+             * @description The endpoints the link may see and manage (each must be one of yours;
+             *     repeats count once).
+             */
+            endpointIds: components["schemas"]["EndpointId"][];
+            /**
+             * Format: int64
+             * @description How long the link works, at most 24 hours (`ttlSeconds` says the same; send
+             *     one).
+             * @default 3600
+             */
+            expiresInSeconds?: number | null;
+            /**
+             * @description Takes away every write (403 `portal_forbidden`).
+             * @default false
+             */
+            readOnly?: boolean | null;
+            /**
+             * Format: int64
+             * @description How long the link works, at most 24 hours (the older name of
+             *     `expiresInSeconds`).
+             * @default 3600
+             */
+            ttlSeconds?: number | null;
+        };
+        /** @description A portal link as made: its token is in this answer only. */
+        PortalLinkOut: {
+            /**
+             * @description The application whose customer holds the link; null for a link over
+             *     endpoint ids only.
+             */
+            applicationId: string | null;
+            /**
+             * @description The endpoints the link is narrowed to; null: every endpoint of its
+             *     application.
+             */
+            endpointIds: components["schemas"]["EndpointId"][] | null;
+            expiresAt: components["schemas"]["Timestamp"];
+            id: components["schemas"]["PortalLinkId"];
+            readOnly: boolean;
+            /**
+             * @description Shown once, stored only hashed. Accepted as `Authorization: Bearer <token>`
+             *     on the routes a portal may use, inside its scope only (404 for any other
+             *     endpoint or delivery); any other route answers 403 `portal_forbidden`.
+             */
+            token: string;
+            /**
+             * @description The console with the token in the URL fragment (`…/console#portal=<token>`):
+             *     browsers never send a fragment to the server, and the page moves the token
+             *     to memory and clears it from the address bar. Built from the `Host` the
+             *     request used.
+             */
+            url: string;
+        };
+        /** @description What `DELETE /v1/portal-links/{id}` answers. */
+        PortalLinkRevoked: {
+            expiresAt: components["schemas"]["Timestamp"];
+            id: components["schemas"]["PortalLinkId"];
+            /** @description Always true. */
+            revoked: boolean;
+        };
+        /** @description What a portal link allows, as `GET /v1/portal/session` tells the console. */
+        PortalSession: {
+            /** @description The link's application; null for a link over endpoint ids only. */
+            applicationId: string | null;
+            applicationName: string | null;
+            canCreateEndpoints: boolean;
+            /** @description Whether the link may send a custom policy object. */
+            customPolicies: boolean;
+            /**
+             * @description The endpoints the link is narrowed to; null: every endpoint of its
+             *     application.
+             */
+            endpointIds: components["schemas"]["EndpointId"][] | null;
+            expiresAt: components["schemas"]["Timestamp"];
+            linkId: components["schemas"]["PortalLinkId"];
+            /**
+             * Format: int32
+             * @description The most live endpoints the application may hold when a portal creates one.
+             */
+            maxEndpoints: number;
+            /** @description Presets the link may choose for an endpoint. */
+            presets: components["schemas"]["PresetName"][];
+            readOnly: boolean;
+        };
+        /**
+         * @description A built-in delivery policy.
+         * @enum {string}
+         */
+        PresetName: "greatwait" | "tanitar" | "gavai" | "smartchat";
+        /**
+         * @description An RFC 9457 problem document; every error answers one.
+         * @example {
+         *       "code": "validation_failed",
+         *       "detail": "field `url` is required",
+         *       "status": 400,
+         *       "title": "Validation failed",
+         *       "type": "https://courier.dev/problems/validation-failed"
+         *     }
+         */
+        Problem: {
+            /** @description Machine-readable reason (`validation_failed`, `not_found`, ...). */
+            code: string;
+            /** @description What was wrong, naming the field, header, parameter or limit at fault. */
+            detail: string;
+            /** @description With `payload_invalid`: the JSON pointer of the first failing place in the payload. */
+            pointer?: string | null;
+            /**
+             * Format: int64
+             * @description With `rate_limited` and `service_unavailable`: seconds to wait, as `Retry-After`.
+             */
+            retryAfterSeconds?: number | null;
+            /**
+             * Format: int32
+             * @description The HTTP status, repeated.
+             */
+            status: number;
+            /** @description A short summary of the code. */
+            title: string;
+            /** @description `https://courier.dev/problems/<code with dashes>`. */
+            type: string;
+        };
+        /** @description A token bucket shared by every sender instance: at most `perSecond` attempts a second on average, `burst` at once after a quiet spell. An attempt over the limit is held back (re-delayed, not sent, not counted as an attempt, not a failure) and starts no earlier than its token. See docs/limits.md. */
+        RateLimit: {
+            /** @description Bucket size; without it, one second of tokens (at least 1). */
+            burst?: number;
+            /** @description Attempts per second (0.1 to 10,000; kept to 0.001). */
+            perSecond: number;
+        };
+        /**
+         * @description `POST /v1/deliveries/{id}/redeliver`: which earlier attempt the new one follows
+         *     up on. The body may be left out.
+         * @example {
+         *       "sourceAttemptId": "att_01JD5ZQ7X2M3C9V4B8N6R0T1W2"
+         *     }
+         */
+        RedeliverIn: {
+            sourceAttemptId?: null | components["schemas"]["AttemptId"];
+        };
+        /**
+         * @description What a redeliver call answers: the attempt it queued.
+         * @example {
+         *       "attemptId": "att_01JD5ZQ7X2M3C9V4B8N6R0T1W3",
+         *       "attemptNumber": 4,
+         *       "deliveryId": "dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "sourceAttemptId": "att_01JD5ZQ7X2M3C9V4B8N6R0T1W2"
+         *     }
+         */
+        RedeliveryAccepted: {
+            /** @description The new attempt's id. */
+            attemptId: components["schemas"]["AttemptId"];
+            /** Format: int32 */
+            attemptNumber: number;
+            /**
+             * @description The delivery as updated; absent when the answer repeats an earlier one for
+             *     the same key.
+             */
+            delivery?: components["schemas"]["DeliveryOut"];
+            deliveryId: components["schemas"]["DeliveryId"];
+            sourceAttemptId: null | components["schemas"]["AttemptId"];
+        };
+        /**
+         * @description What to do about it, e.g. `none`, `inspect_receiver`, `review_before_redelivery`. New values may be added: tolerate ones you do not know.
+         * @enum {string}
+         */
+        Remediation: "none" | "inspect_receiver" | "review_retry_policy" | "review_endpoint" | "replace_payload" | "review_before_redelivery" | "contact_support";
+        /**
+         * @description What a replay answers: the range replayed and how many events went again.
+         * @example {
+         *       "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "replayed": 12,
+         *       "since": "2026-11-30T06:00:00.000Z",
+         *       "until": "2026-11-30T07:00:00.000Z"
+         *     }
+         */
+        ReplayAccepted: {
+            endpointId: components["schemas"]["EndpointId"];
+            /** @description Events sent again. */
+            replayed: number;
+            since: components["schemas"]["Timestamp"];
+            until: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description What `POST /v1/endpoints/{id}/replay-dead` answers.
+         * @example {
+         *       "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "replayed": 3
+         *     }
+         */
+        ReplayDeadAccepted: {
+            endpointId: components["schemas"]["EndpointId"];
+            /** @description Failed deliveries sent again. */
+            replayed: number;
+        };
+        /**
+         * @description `POST /v1/endpoints/{id}/replay`: the time range whose events go again.
+         * @example {
+         *       "since": "2026-11-30T06:00:00Z",
+         *       "until": "2026-11-30T07:00:00Z"
+         *     }
+         */
+        ReplayIn: {
+            /**
+             * Format: date-time
+             * @description Start of the range (RFC 3339), at most 7 days back (an earlier instant answers 400 `validation_failed`); not after `until`.
+             */
+            since: string;
+            until?: null | components["schemas"]["Timestamp"];
+        };
+        /** @description How long settled deliveries and attempts stay readable, and the policy's replay window. */
+        Retention: {
+            replayWindowDays: number;
+            settledDays: number;
+        };
+        /** @description On these statuses a receiver's `Retry-After` sets the next wait, up to `capSeconds`. */
+        RetryAfterRule: {
+            capSeconds: number;
+            statuses: components["schemas"]["StatusPattern"][];
+        };
+        /**
+         * @description `POST /v1/endpoints/{id}/secrets/rotate`: the body may be left out.
+         * @example {
+         *       "graceSeconds": 3600
+         *     }
+         */
+        RotateSecret: {
+            /**
+             * Format: int64
+             * @description How long the previous secret keeps signing.
+             * @default 86400
+             */
+            graceSeconds?: number | null;
+        };
+        /**
+         * @description A schedule id: `sch_` and a ULID.
+         * @example sch_01JD5ZQ7X2M3C9V4B8N6R0T1W2
+         */
+        ScheduleId: string;
+        /**
+         * @description A signing secret's state (never its value). A retiring secret signs until
+         *     `expiresAt`.
+         */
+        SecretInfo: {
+            createdAt: components["schemas"]["Timestamp"];
+            expiresAt: null | components["schemas"]["Timestamp"];
+            state: components["schemas"]["SecretState"];
+        };
+        /** @enum {string} */
+        SecretState: "active" | "retiring";
+        /** @description Health, for policies with the SmartChat health model. */
+        SmartHealth: {
+            /** Format: int32 */
+            failuresInARow: number;
+            lastSuccessOrEnableAt: components["schemas"]["Timestamp"];
+            since: components["schemas"]["Timestamp"];
+            status: components["schemas"]["SmartHealthStatus"];
+        };
+        /** @enum {string} */
+        SmartHealthStatus: "active" | "degraded" | "paused" | "disabled";
+        /** @description How much of a failed response body an attempt keeps: at most 16,384 bytes (4,096 characters of up to 4 bytes each). */
+        SnippetLimit: {
+            maxChars: number;
+        } | {
+            maxBytes: number;
+        };
+        /** @description A status (`"429"`) or a status class (`"5xx"`), as a string. */
+        StatusPattern: string;
+        /** @description What `POST /v1/endpoints/{id}/test` answers: the test event and its delivery. */
+        TestAccepted: {
+            deliveryId: components["schemas"]["DeliveryId"];
+            eventId: components["schemas"]["EventId"];
+        };
         /**
          * Format: date-time
          * @description RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional fraction.
@@ -948,1047 +2300,39 @@ export interface components {
          */
         Timestamp: string;
         /**
-         * @description An endpoint id: `ep_` and 26 Crockford base32 characters.
-         * @example ep_01JAAAAAAAAAAAAAAAAAAAAAAA
-         */
-        EndpointId: string;
-        /** @description An event id: `evt_` and 26 Crockford base32 characters. */
-        EventId: string;
-        /** @description A delivery id: `dlv_` and 26 Crockford base32 characters. */
-        DeliveryId: string;
-        /** @description An attempt id: `att_` and 26 Crockford base32 characters. */
-        AttemptId: string;
-        /** @description An RFC 9457 problem document; every error answers one. */
-        Problem: {
-            /**
-             * Format: uri
-             * @description `https://courier.dev/problems/<code with dashes>`.
-             */
-            type: string;
-            /** @description A short summary of the code. */
-            title: string;
-            /** @description The HTTP status, repeated. */
-            status: number;
-            /**
-             * @description Machine-readable reason.
-             * @enum {string}
-             */
-            code: "validation_failed" | "unauthorized" | "not_found" | "conflict" | "idempotency_key_required" | "idempotency_key_reused" | "endpoint_unsafe" | "payload_too_large" | "rate_limited" | "breaker_open" | "method_not_allowed" | "unsupported_media_type" | "service_unavailable" | "payload_invalid";
-            /** @description What was wrong, naming the field, header, parameter or limit at fault. */
-            detail: string;
-            /** @description Present on `rate_limited`, `service_unavailable` and `breaker_open`: seconds to wait before retrying (also sent as `Retry-After`). */
-            retryAfterSeconds?: number;
-            /** @description Present on `payload_invalid`: the JSON pointer (RFC 6901) of the first place in `payload` that does not match the event type's schema (`""` for the payload as a whole). */
-            pointer?: string;
-        };
-        Health: {
-            /** @constant */
-            status: "ok";
-            /** @description The addresses every webhook leaves from when the stack runs the sender with static egress IPs (`StaticEgressIps=true`), for receivers' allow-lists; empty otherwise. */
-            egressIps: string[];
-        };
-        /**
-         * @description A built-in delivery policy.
-         * @enum {string}
-         */
-        PresetName: "greatwait" | "tanitar" | "gavai" | "smartchat";
-        /** @description A status (`"429"`) or a status class (`"5xx"`), as a string. */
-        StatusPattern: string;
-        /** @description Each wait is multiplied by a uniform factor in [min, max] (0 < min <= max <= 10). */
-        Jitter: {
-            min: number;
-            max: number;
-        };
-        /** @description On these statuses a receiver's `Retry-After` sets the next wait, up to `capSeconds`. */
-        RetryAfterRule: {
-            statuses: components["schemas"]["StatusPattern"][];
-            capSeconds: number;
-        };
-        /** @description When a delivery stops being attempted because of time. */
-        Deadline: {
-            /** @constant */
-            kind: "none";
-        } | {
-            /** @constant */
-            kind: "horizon";
-            realtimeSeconds: number;
-            bulkSeconds: number;
-            addLongRunningAllowance: boolean;
-        } | {
-            /** @constant */
-            kind: "clampLast";
-            afterSeconds: number;
-        };
-        /** @description The endpoint health model. */
-        HealthModel: {
-            /** @constant */
-            model: "none";
-        } | {
-            /** @constant */
-            model: "breaker";
-            exhaustedInARow: number;
-            openSeconds: number;
-        } | {
-            /** @constant */
-            model: "smartchat";
-            degradeAfterFailures: number;
-            pauseAfterFailures: number;
-            pauseAfterSeconds: number;
-            disableAfterSeconds: number;
-        };
-        /** @description How much of a failed response body an attempt keeps: at most 16,384 bytes (4,096 characters of up to 4 bytes each). */
-        SnippetLimit: {
-            maxChars: number;
-        } | {
-            maxBytes: number;
-        };
-        /** @description How long settled deliveries and attempts stay readable, and the policy's replay window. */
-        Retention: {
-            settledDays: number;
-            replayWindowDays: number;
-        };
-        /** @description A complete delivery policy, as answered for endpoints whose policy is not a preset. */
-        Policy: {
-            name: string;
-            /** @description Attempts including the first. */
-            maxAttempts: number;
-            /** @description Waits before attempts 2, 3, ...; the last one repeats while attempts remain. */
-            waitsSeconds: number[];
-            /**
-             * @description What a wait is measured from.
-             * @enum {string}
-             */
-            waitFrom: "attemptEnd" | "attemptStart";
-            jitter: components["schemas"]["Jitter"];
-            retryAfter: components["schemas"]["RetryAfterRule"] | null;
-            deadline: components["schemas"]["Deadline"];
-            /** @description Stop after this many receiver-caused failures; null for no limit. */
-            receiverFailureLimit: number | null;
-            /** @description When a list, a 4xx not in it is terminal; null retries every non-2xx answer. */
-            retryable4xx: number[] | null;
-            /**
-             * @description How a 410 Gone answer is treated.
-             * @enum {string}
-             */
-            on410: "asStatus" | "deliveryGone" | "disableEndpoint";
-            /**
-             * @description Redirects are never followed.
-             * @enum {string}
-             */
-            redirects: "never";
-            timeoutMs: number;
-            /** @description An extra request header carrying the attempt number. */
-            attemptHeader: string | null;
-            health: components["schemas"]["HealthModel"];
-            snippet: components["schemas"]["SnippetLimit"];
-            /**
-             * @description How settle reasons (`deadReason`) are spelled.
-             * @enum {string}
-             */
-            reasonStyle: "tanitar" | "cause";
-            /**
-             * @description What happens when the endpoint cannot be used before sending.
-             * @enum {string}
-             */
-            unusableEndpoint: "retry" | "settle";
-            retention: components["schemas"]["Retention"];
-        };
-        /** @description A custom policy: every field is optional and overrides `base` (or the neutral defaults). For `retryAfter`, `receiverFailureLimit`, `retryable4xx` and `attemptHeader`, an explicit null clears the base's value. Without `name` the policy is called `<base>-custom` or `custom`. */
-        PolicySpec: {
-            /** @description The preset to start from; without it, neutral defaults (one attempt, no retries). */
-            base?: components["schemas"]["PresetName"];
-            name?: string;
-            /** @description Attempts including the first. */
-            maxAttempts?: number;
-            /** @description Waits before attempts 2, 3, ...; the last one repeats while attempts remain. */
-            waitsSeconds?: number[];
-            /**
-             * @description What a wait is measured from.
-             * @enum {string}
-             */
-            waitFrom?: "attemptEnd" | "attemptStart";
-            jitter?: components["schemas"]["Jitter"];
-            retryAfter?: components["schemas"]["RetryAfterRule"] | null;
-            deadline?: components["schemas"]["Deadline"];
-            /** @description Stop after this many receiver-caused failures; null for no limit. */
-            receiverFailureLimit?: number | null;
-            /** @description When a list, a 4xx not in it is terminal; null retries every non-2xx answer. */
-            retryable4xx?: number[] | null;
-            /**
-             * @description How a 410 Gone answer is treated.
-             * @enum {string}
-             */
-            on410?: "asStatus" | "deliveryGone" | "disableEndpoint";
-            /**
-             * @description Redirects are never followed.
-             * @enum {string}
-             */
-            redirects?: "never";
-            timeoutMs?: number;
-            /** @description An extra request header carrying the attempt number. */
-            attemptHeader?: string | null;
-            health?: components["schemas"]["HealthModel"];
-            snippet?: components["schemas"]["SnippetLimit"];
-            /**
-             * @description How settle reasons (`deadReason`) are spelled.
-             * @enum {string}
-             */
-            reasonStyle?: "tanitar" | "cause";
-            /**
-             * @description What happens when the endpoint cannot be used before sending.
-             * @enum {string}
-             */
-            unusableEndpoint?: "retry" | "settle";
-            retention?: components["schemas"]["Retention"];
-        };
-        /** @description A preset name or a custom policy object. */
-        PolicyInput: components["schemas"]["PresetName"] | components["schemas"]["PolicySpec"];
-        CreateEndpoint: {
-            /**
-             * Format: uri
-             * @description Where deliveries are POSTed. Required unless `destination` is given.
-             */
-            url?: string;
-            /** @description Instead of `url`: deliver into the customer's AWS account. A body with both is 400. */
-            destination?: components["schemas"]["Destination"];
-            policy: components["schemas"]["PolicyInput"];
-            /**
-             * @description Chooses the deadline horizon of policies that have one.
-             * @default realtime
-             * @enum {string}
-             */
-            latencyClass?: "realtime" | "bulk";
-            /**
-             * @description When above 0, a 202 answer means accepted long-running work: the receiver gets a `webhook-completion-token` and has this long to report through `POST /v1/attempts/{attemptId}/complete`.
-             * @default 0
-             */
-            longRunningAllowanceSeconds?: number;
-            /** @description Overrides the policy's request timeout. */
-            timeoutMs?: number;
-            /** @description Free text, at most 1,024 characters. */
-            description?: string;
-            /** @description The application whose events the endpoint takes (by id or uid; an unknown one answers 404); stored as its `app_` id. Absent or null: the tenant's events sent without an application. */
-            applicationId?: components["schemas"]["ApplicationRef"] | null;
-            filterTypes?: components["schemas"]["FilterTypes"];
-            channels?: components["schemas"]["Channels"];
-            /** @description Caps attempts per second for this endpoint; `null` removes the limit (the deployment's default, if any, applies). */
-            rateLimit?: components["schemas"]["RateLimit"] | null;
-            /** @description Caps attempts under way at once for this endpoint; an attempt over the cap is held back and looks again after as long as the newest attempt under way has run (at least a second). `null` removes the cap (the deployment's default, if any, applies). */
-            maxInFlight?: number | null;
-            /**
-             * @description Failed attempts in a row after which the endpoint is `failing`: one `courier.endpoint.failing` operational event per run, `courier.endpoint.recovered` at its first success after it.
-             * @default 3
-             */
-            failingAfter?: number;
-            /** @description Headers sent with every attempt (at most 20). */
-            headers?: components["schemas"]["CustomHeader"][];
-            auth?: components["schemas"]["EndpointAuth"];
-            tls?: components["schemas"]["EndpointTls"];
-        };
-        /** @description A signing secret's state (never its value). A retiring secret signs until `expiresAt`. */
-        SecretInfo: {
-            /** @enum {string} */
-            state: "active" | "retiring";
-            createdAt: components["schemas"]["Timestamp"];
-            expiresAt: components["schemas"]["Timestamp"] | null;
-        };
-        /** @description The circuit breaker, for policies with the breaker health model. */
-        Breaker: {
-            /** @enum {string} */
-            state: "closed" | "open";
-            openUntil: components["schemas"]["Timestamp"] | null;
-            exhaustedInARow: number;
-        };
-        /** @description Health, for policies with the SmartChat health model. */
-        SmartHealth: {
-            /** @enum {string} */
-            status: "active" | "degraded" | "paused" | "disabled";
-            failuresInARow: number;
-            since: components["schemas"]["Timestamp"];
-            lastSuccessOrEnableAt: components["schemas"]["Timestamp"];
-        };
-        /** @description A receiver URL and how deliveries to it behave. */
-        Endpoint: {
-            id: components["schemas"]["EndpointId"];
-            /** @description The webhook's URL; null for a destination endpoint. */
-            url: string | null;
-            /** @description Present on a destination endpoint, with its `externalId`. */
-            destination?: components["schemas"]["Destination"];
-            /** @description The preset's name, or the complete custom policy. */
-            policy: components["schemas"]["PresetName"] | components["schemas"]["Policy"];
-            /** @enum {string} */
-            latencyClass: "realtime" | "bulk";
-            longRunningAllowanceSeconds: number;
-            /** @description The request timeout in effect (the override, or the policy's). */
-            timeoutMs: number;
-            description: string | null;
-            /** @enum {string} */
-            status: "active" | "degraded" | "paused" | "disabled" | "revoked";
-            secrets: components["schemas"]["SecretInfo"][];
-            breaker?: components["schemas"]["Breaker"];
-            health?: components["schemas"]["SmartHealth"];
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
-            /** @description The application (`app_` id) whose events the endpoint takes; null: events sent without an application. */
-            applicationId: string | null;
-            /** @description The types taken; null: every type. */
-            filterTypes: string[] | null;
-            /** @description The channel filter; null: none. */
-            channels: string[] | null;
-            /** @description The endpoint's own rate limit (null: none; the deployment's default, if any, applies). */
-            rateLimit: components["schemas"]["RateLimit"] | null;
-            /** @description The endpoint's own in-flight cap (null: none; the deployment's default, if any, applies). */
-            maxInFlight: number | null;
-            /** @description When `DELETE /v1/endpoints/{id}` removed it (it is then `revoked` and in no list). */
-            deletedAt?: components["schemas"]["Timestamp"] | null;
-            /**
-             * @description Failed attempts in a row after which the endpoint is `failing`: one `courier.endpoint.failing` operational event per run, `courier.endpoint.recovered` at its first success after it.
-             * @default 3
-             */
-            failingAfter?: number;
-            /** @description Headers sent with every attempt; secret values shown as null. */
-            headers?: components["schemas"]["CustomHeader"][];
-            /** @description OAuth 2.0 client credentials; `clientSecret` shown as null. */
-            auth?: components["schemas"]["EndpointAuth"] | null;
-            /** @description TLS settings; `clientKey` shown as null. */
-            tls?: components["schemas"]["EndpointTls"] | null;
-        };
-        EndpointWithSecret: components["schemas"]["Endpoint"] & {
-            /** @description The new signing secret, shown only in this answer. */
-            secret: string;
-        };
-        EndpointEnabled: components["schemas"]["Endpoint"] & {
-            /** @description Events sent again; present only when `replaySince` was given. */
-            replayed?: number;
-        };
-        EndpointList: {
-            items: components["schemas"]["Endpoint"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            nextCursor: string | null;
-        };
-        EnableEndpoint: {
-            /** @description Also send again the events created since then: at most 7 days back (an earlier instant answers 400 `validation_failed`). */
-            replaySince?: components["schemas"]["Timestamp"];
-        };
-        RotateSecret: {
-            /**
-             * @description How long the previous secret keeps signing.
-             * @default 86400
-             */
-            graceSeconds?: number;
-        };
-        Replay: {
-            /** @description Start of the range, at most 7 days back (an earlier instant answers 400 `validation_failed`); not after `until`. */
-            since: components["schemas"]["Timestamp"];
-            /** @description End of the range; defaults to now (later values are cut to now). */
-            until?: components["schemas"]["Timestamp"];
-        };
-        Redeliver: {
-            /** @description The attempt this redelivery follows up on; defaults to the last one. */
-            sourceAttemptId?: components["schemas"]["AttemptId"];
-        };
-        Complete: {
-            /** @enum {string} */
-            outcome: "succeeded" | "failed";
-            /** @description Free text kept with the attempt. */
-            detail?: string;
-        };
-        /** @description Name endpoints with `endpointId` or `endpointIds`, or name neither and give `type` (with `applicationId` for an application's endpoints, none for the tenant's endpoints without an application) to route the event by subscription: every endpoint whose `filterTypes` and `channels` want it gets a delivery. */
-        CreateEvent: {
-            endpointId?: components["schemas"]["EndpointId"];
-            endpointIds?: components["schemas"]["EndpointId"][];
-            /** @description The event type, passed to receivers in the envelope. To route by subscription it must be dot-separated segments of letters, digits, `_` and `-` (at most 128 characters). */
-            type?: string;
-            /** @description Any JSON value except null, at most 256 KiB serialised; receivers get it as `data`. */
-            payload: unknown;
-            /** @description When to make the first attempt; a past instant means now. At most 365 days ahead (a later instant answers 400 `validation_failed`). */
-            plannedAt?: components["schemas"]["Timestamp"];
-            /** @description Routing by subscription only: the application whose endpoints get the event (by id or uid; an unknown one answers 404). */
-            applicationId?: components["schemas"]["ApplicationRef"];
-            /** @description The channels the event carries: an endpoint with a channel filter takes it only if one of them is among its channels. */
-            channels?: string[];
-        };
-        EventAccepted: {
-            eventId: components["schemas"]["EventId"];
-            deliveries: {
-                id: components["schemas"]["DeliveryId"];
-                endpointId: components["schemas"]["EndpointId"];
-                status: components["schemas"]["DeliveryStatus"];
-            }[];
-            /** @description Present when the event was routed by subscription (`processed` is left out here). */
-            fanout?: components["schemas"]["FanoutProgress"];
-        };
-        /** @description One endpoint's outcome at ingest. */
-        EventTarget: {
-            endpointId: components["schemas"]["EndpointId"];
-            deliveryId: components["schemas"]["DeliveryId"];
-            /** @enum {string} */
-            outcome: "queued" | "scheduled" | "dropped";
-            /** @description Why it was dropped, e.g. `breaker_open`, `endpoint_paused`, `endpoint_disabled`. */
-            reason?: string;
-        };
-        /** @description An audit-log entry. */
-        Event: {
-            id: components["schemas"]["EventId"];
-            type: string | null;
-            plannedAt: components["schemas"]["Timestamp"];
-            createdAt: components["schemas"]["Timestamp"];
-            deliveries: components["schemas"]["EventTarget"][];
-            /** @description Routed events: the application. */
-            applicationId?: string | null;
-            /** @description Routed events: the channels carried. */
-            channels?: string[] | null;
-            fanout?: components["schemas"]["FanoutProgress"];
-        };
-        EventList: {
-            items: components["schemas"]["Event"][];
-            nextCursor: string | null;
-        };
-        /**
-         * @description `failed` covers every way a policy gives up (Greatwait terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
-         * @enum {string}
-         */
-        DeliveryStatus: "scheduled" | "pending" | "retrying" | "ambiguous" | "succeeded" | "failed" | "dropped";
-        /**
          * @description What started the delivery or attempt.
          * @enum {string}
          */
         Trigger: "initial" | "retry" | "redelivery" | "replay" | "test";
-        /** @description One event on its way to one endpoint. */
-        Delivery: {
-            id: components["schemas"]["DeliveryId"];
-            eventId: components["schemas"]["EventId"];
-            endpointId: components["schemas"]["EndpointId"];
-            /** @description The `webhook-id` receivers see: this delivery's id, or the original delivery's for a replay. */
-            webhookId: string;
-            status: components["schemas"]["DeliveryStatus"];
-            /** @description Why it settled without success or was dropped, spelled as the policy's `reasonStyle` says. */
-            deadReason: string | null;
-            trigger: components["schemas"]["Trigger"];
-            attemptCount: number;
-            receiverFailures: number;
-            nextAttemptAt: components["schemas"]["Timestamp"] | null;
-            createdAt: components["schemas"]["Timestamp"];
-            plannedAt: components["schemas"]["Timestamp"];
-            settledAt: components["schemas"]["Timestamp"] | null;
-            /** @description Set while the delivery's queue message sits in the dead-letter queue; see redrive. */
-            deadLetteredAt: components["schemas"]["Timestamp"] | null;
-            /** @description Set while the next attempt is held back by the endpoint's `rateLimit` or `maxInFlight`: it starts no earlier than this. Cleared when the attempt starts. */
-            throttledUntil: components["schemas"]["Timestamp"] | null;
-        };
-        DeliveryList: {
-            items: components["schemas"]["Delivery"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. With a status filter that matches few of the endpoint's deliveries, a page can hold fewer than `limit` items, even none, and still carry a cursor: each page reads a bounded part of the log. The list ends only when this is null. */
-            nextCursor: string | null;
-        };
-        /** @description One request to the receiver (or one declined before sending). */
-        Attempt: {
-            id: components["schemas"]["AttemptId"];
-            deliveryId: components["schemas"]["DeliveryId"];
-            number: number;
-            trigger: components["schemas"]["Trigger"];
-            /** @description For a redelivery: the attempt it follows up on. */
-            sourceAttemptId?: components["schemas"]["AttemptId"];
-            /** @description `succeeded`, `retryable_failure`, `terminal_failure`, `ambiguous` or `awaiting_completion`. */
-            state: string;
-            responseStatus?: number;
-            /** @description `status`, `redirect`, `timeout`, `tls`, `network`, `dns` or `unknown`. */
-            errorClass?: string;
-            /** @description The classified cause, e.g. `delivered`, `http_retryable`, `rate_limited`, `network_ambiguous`. `receiver_auth_failed`: the endpoint's OAuth token endpoint gave no token, nothing was sent. Tolerate values you do not know. */
-            diagnostic: string;
-            /** @description What to do about it, e.g. `none`, `inspect_receiver`, `review_before_redelivery`. */
-            remediation: string;
-            countsTowardReceiverFailures: boolean;
-            /** @description The start of a failed text or JSON response body. */
-            failureSnippet?: string;
-            /** @description The snippet was cut. */
-            truncated: boolean;
-            responseHeaders: {
-                [key: string]: string;
-            };
-            durationMs: number;
-            startedAt: components["schemas"]["Timestamp"];
-            nextAttemptAt?: components["schemas"]["Timestamp"];
-            /** @description A destination's failed call: AWS's error code and request id. */
-            destinationError?: {
-                code: string;
-                requestId?: string;
-            };
-            /** @description The id the destination's service gave the message (SQS/SNS message id, EventBridge event id, Kinesis sequence number, S3 ETag). */
-            messageId?: string;
-        };
-        AttemptList: {
-            items: components["schemas"]["Attempt"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            nextCursor: string | null;
-        };
-        TestAccepted: {
-            eventId: components["schemas"]["EventId"];
-            deliveryId: components["schemas"]["DeliveryId"];
-        };
-        ReplayAccepted: {
-            endpointId: components["schemas"]["EndpointId"];
-            since: components["schemas"]["Timestamp"];
-            until: components["schemas"]["Timestamp"];
-            /** @description Events sent again. */
-            replayed: number;
-        };
-        ReplayDeadAccepted: {
-            endpointId: components["schemas"]["EndpointId"];
-            replayed: number;
-        };
-        RedeliveryAccepted: {
-            deliveryId: components["schemas"]["DeliveryId"];
-            attemptId: components["schemas"]["AttemptId"];
-            attemptNumber: number;
-            sourceAttemptId: components["schemas"]["AttemptId"] | null;
-            /** @description The delivery as updated; absent when the answer repeats an earlier one for the same key. */
-            delivery?: components["schemas"]["Delivery"];
-        };
-        CompletionRecorded: {
-            attempt: components["schemas"]["Attempt"];
-            delivery: components["schemas"]["Delivery"];
-        };
-        /** @description The body of every request to a receiver; automatic retries of a delivery send identical bytes. */
+        /**
+         * @description The body of every request to a receiver; automatic retries of a delivery send
+         *     identical bytes.
+         * @example {
+         *       "data": {
+         *         "amount": 4200,
+         *         "invoiceId": "inv_123"
+         *       },
+         *       "id": "evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "plannedAt": "2026-11-30T06:28:01.000Z",
+         *       "trigger": "scheduled",
+         *       "type": "invoice.paid"
+         *     }
+         */
         WebhookEnvelope: {
-            /** @description The event id (the same across replays). */
-            id: components["schemas"]["EventId"];
-            /** @description The event type given at ingest (`courier.test` for test events). */
-            type: string | null;
-            plannedAt: components["schemas"]["Timestamp"];
-            /**
-             * @description `scheduled` for the first attempt and automatic retries.
-             * @enum {string}
-             */
-            trigger: "scheduled" | "redelivery" | "replay" | "test";
             /** @description The event payload, as sent to `POST /v1/events`. */
             data: unknown;
-        };
-        /** @description Fields to change; absent fields keep their value. The URL goes through admission again. For `applicationId`, `filterTypes` and `channels`, null clears the field. */
-        UpdateEndpoint: {
-            /**
-             * Format: uri
-             * @description Where deliveries are POSTed.
-             */
-            url?: string;
-            /** @description Instead of `url`: deliver into the customer's AWS account. A body with both is 400. */
-            destination?: components["schemas"]["Destination"];
-            policy?: components["schemas"]["PolicyInput"];
-            /**
-             * @description Chooses the deadline horizon of policies that have one.
-             * @default realtime
-             * @enum {string}
-             */
-            latencyClass?: "realtime" | "bulk";
-            /**
-             * @description When above 0, a 202 answer means accepted long-running work: the receiver gets a `webhook-completion-token` and has this long to report through `POST /v1/attempts/{attemptId}/complete`.
-             * @default 0
-             */
-            longRunningAllowanceSeconds?: number;
-            /** @description Overrides the policy's request timeout. */
-            timeoutMs?: number;
-            /** @description Free text, at most 1,024 characters. */
-            description?: string;
-            /** @description The application whose events the endpoint takes (by id or uid; an unknown one answers 404); stored as its `app_` id. Absent or null: the tenant's events sent without an application. */
-            applicationId?: components["schemas"]["ApplicationRef"] | null;
-            filterTypes?: components["schemas"]["FilterTypes"];
-            channels?: components["schemas"]["Channels"];
-            /** @description Caps attempts per second for this endpoint; `null` removes the limit (the deployment's default, if any, applies). */
-            rateLimit?: components["schemas"]["RateLimit"] | null;
-            /** @description Caps attempts under way at once for this endpoint; an attempt over the cap is held back and looks again after as long as the newest attempt under way has run (at least a second). `null` removes the cap (the deployment's default, if any, applies). */
-            maxInFlight?: number | null;
-            /**
-             * @description Failed attempts in a row after which the endpoint is `failing`: one `courier.endpoint.failing` operational event per run, `courier.endpoint.recovered` at its first success after it.
-             * @default 3
-             */
-            failingAfter?: number;
-            /** @description Replaces the list; null removes every header. */
-            headers?: components["schemas"]["CustomHeader"][] | null;
-            /** @description Replaces the OAuth settings; null removes them. */
-            auth?: components["schemas"]["EndpointAuth"] | null;
-            /** @description Replaces the TLS settings; null removes them. */
-            tls?: components["schemas"]["EndpointTls"] | null;
-        };
-        /**
-         * @description A portal link id.
-         * @example pl_3f2a9c1d0b7e4a56c8d9e0f1
-         */
-        PortalLinkId: string;
-        /** @description A link for tenants without applications: its scope is exactly these endpoints, and it cannot create any. */
-        CreatePortalLink: {
-            /** @description The endpoints the link may see and manage (each must be one of yours; repeats count once). */
-            endpointIds: components["schemas"]["EndpointId"][];
-            /**
-             * @description How long the link works, at most 24 hours.
-             * @default 3600
-             */
-            ttlSeconds?: number;
-            /**
-             * @description How long the link works, at most 24 hours (`ttlSeconds` says the same; send one).
-             * @default 3600
-             */
-            expiresInSeconds?: number;
-            /**
-             * @description Takes away every write (403 `portal_forbidden`).
-             * @default false
-             */
-            readOnly?: boolean;
-        };
-        PortalLink: {
-            id: components["schemas"]["PortalLinkId"];
-            /** @description The console with the token in the URL fragment (`…/console#portal=<token>`): browsers never send a fragment to the server, and the page moves the token to memory and clears it from the address bar. Built from the `Host` the request used. */
-            url: string;
-            /** @description Shown once, stored only hashed. Accepted as `Authorization: Bearer <token>` on the routes a portal may use, inside its scope only (404 for any other endpoint or delivery); any other route answers 403 `portal_forbidden`. */
-            token: string;
-            /** @description The endpoints the link is narrowed to; null: every endpoint of its application. */
-            endpointIds: components["schemas"]["EndpointId"][] | null;
-            expiresAt: components["schemas"]["Timestamp"];
-            applicationId: components["schemas"]["ApplicationId"] | null;
-            readOnly: boolean;
-        };
-        PortalLinkRevoked: {
-            id: components["schemas"]["PortalLinkId"];
-            /** @constant */
-            revoked: true;
-            expiresAt: components["schemas"]["Timestamp"];
-        };
-        CreateEventBatch: {
-            /** @description The events: each a `CreateEvent` body plus an optional `idempotencyKey` (1-255 visible ASCII characters). An entry that is not one is answered in its own result, not refused with the request. */
-            events: unknown[];
-        };
-        EventBatchResults: {
-            results: {
-                /** @description The entry's position in `events`. */
-                index: number;
-                /** @description What `POST /v1/events` would have answered for this entry: 202, or a problem's status. */
-                status: number;
-                eventId?: components["schemas"]["EventId"];
-                deliveries?: components["schemas"]["EventAccepted"]["deliveries"];
-                problem?: components["schemas"]["Problem"];
-            }[];
-        };
-        /** @description An application's `app_` id or its `uid` (the tenant's own id for the customer). */
-        ApplicationRef: string;
-        /** @description Event types the endpoint takes: exact names (`invoice.paid`) or a trailing prefix wildcard (`invoice.*`, every type under `invoice.`). null: every type. A bad entry answers 400 naming it (`filterTypes[2]`). Operational events (the reserved `courier.` types: `courier.endpoint.degraded`, `.paused`, `.disabled`, `.enabled`, `.breaker_opened`, `.breaker_closed`, `.failing`, `.recovered`, `courier.delivery.failed`, `courier.fanout.stalled`) go only to endpoints whose filter names them exactly or by a `courier.` prefix wildcard; null (every type) does not include them. An entry naming no operational type of that namespace is 400. */
-        FilterTypes: string[] | null;
-        /** @description With channels, the endpoint takes only events carrying one of them. null: no channel filter. A bad entry answers 400 naming it (`channels[0]`). */
-        Channels: string[] | null;
-        /** @description Where an event routed by subscription stands: `matched` endpoints subscribed to it, the first `processed` of which have their delivery. Up to 50 matches are written in the ingest request (`complete` at once); more are written by fan-out steps on the delivery queue, 100 endpoints a step (`in_progress` until the last). Ingest counts at most 10,051 matches: beyond that `matched` is the number counted while `in_progress` (never below `processed`), and exact once `complete`. */
-        FanoutProgress: {
-            /** @enum {string} */
-            status: "in_progress" | "complete";
-            matched: number;
-            processed?: number;
-        };
-        /** @example app_01JD8Y4C7K4N3V2B5M6Q8R9S0T */
-        ApplicationId: string;
-        /** @description Your own id for the customer: 1-256 letters, digits, `-`, `_` and `.`, not starting with `app_`; unique among your applications. */
-        ApplicationUid: string;
-        /** @description Any JSON object, at most 8 KiB serialised, kept as given. */
-        ApplicationMetadata: Record<string, never>;
-        /** @description 1-200 characters, not only spaces. */
-        ApplicationName: string;
-        CreateApplication: {
-            name: components["schemas"]["ApplicationName"];
-            uid?: components["schemas"]["ApplicationUid"];
-            metadata?: components["schemas"]["ApplicationMetadata"];
-            portal?: components["schemas"]["PortalSettings"];
-        };
-        /** @description Every field is optional; `uid` and `metadata` may be `null` to remove them. */
-        UpdateApplication: {
-            name?: components["schemas"]["ApplicationName"];
-            uid?: components["schemas"]["ApplicationUid"] | null;
-            metadata?: components["schemas"]["ApplicationMetadata"] | null;
-            portal?: components["schemas"]["PortalSettings"];
-        };
-        Application: {
-            id: components["schemas"]["ApplicationId"];
-            name: string;
-            uid: string | null;
-            metadata: Record<string, never> | null;
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
-            portal: components["schemas"]["PortalSettings"];
-            /** @description Endpoints of the application that are not revoked. */
-            liveEndpoints: number;
-            /** @description The `sts:ExternalId` the trust policy of this application's destination roles requires (docs/destinations.md). */
-            externalId: string;
-        };
-        ApplicationList: {
-            items: components["schemas"]["Application"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            nextCursor: string | null;
-        };
-        ApplicationDeleted: {
-            id: components["schemas"]["ApplicationId"];
-            /** @constant */
-            deleted: true;
-        };
-        /** @description Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at most 128 characters: the same names `filterTypes` matches. */
-        EventTypeName: string;
-        /** @description A JSON Schema (draft 2020-12) for the payloads of the type, at most 64 KiB serialised. `$schema`, if given, must be `https://json-schema.org/draft/2020-12/schema`; every `$ref` must point inside the document (remote ones are refused, never fetched); `pattern`s use a linear-time regex dialect (no look-around or backreferences). */
-        PayloadSchema: Record<string, never> | boolean;
-        CreateEventType: {
-            name: components["schemas"]["EventTypeName"];
-            description?: string;
-            /** @default false */
-            deprecated?: boolean;
-            schema?: components["schemas"]["PayloadSchema"];
-            /** @description An example payload (at most 16 KiB serialized; must match `schema` when set). */
-            example?: unknown;
-        };
-        /** @description Every field is optional; `description`, `schema` and `example` may be `null` to remove them. */
-        UpdateEventType: {
-            description?: string | null;
-            deprecated?: boolean;
-            schema?: components["schemas"]["PayloadSchema"] | null;
-            /** @description An example payload, or `null` to remove it (must match the schema kept). */
-            example?: unknown;
-        };
-        EventType: {
-            name: components["schemas"]["EventTypeName"];
-            description: string | null;
-            deprecated: boolean;
-            schema: components["schemas"]["PayloadSchema"] | null;
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
-            /** @description An example payload, shown in the catalogue (matches the schema when there is one). */
-            example: unknown;
-        };
-        EventTypeList: {
-            items: components["schemas"]["EventType"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            nextCursor: string | null;
-        };
-        /**
-         * @description A schedule id: `sch_` and 26 Crockford base32 characters.
-         * @example sch_01JBBBBBBBBBBBBBBBBBBBBBBB
-         */
-        ScheduleId: string;
-        /** @description Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route each occurrence by subscription. */
-        CreateSchedule: {
-            /** @description Where each occurrence goes (one endpoint). Leave it out to route by subscription (`type`, `applicationId`). */
-            endpointId?: components["schemas"]["EndpointId"];
-            /** @description Routing by subscription (no `endpointId`): the application, by its `app_` id or its `uid`, whose endpoints subscribed to `type` take each occurrence; leave it out for the tenant's endpoints without an application. Stored as the `app_` id. */
-            applicationId?: string;
-            /**
-             * @description EventBridge Scheduler's six-field cron, e.g. `cron(0 9 * * ? *)`, evaluated in `timezone`.
-             * @example cron(0 9 * * ? *)
-             */
-            cron?: string;
-            /** @description IANA time zone of `cron` (UTC when absent), e.g. `Europe/Berlin`; only with `cron`. */
-            timezone?: string;
-            /**
-             * @description `rate(N minute|minutes|hour|hours|day|days)`, counted from `startAt` (or the creation instant).
-             * @example rate(5 minutes)
-             */
-            rate?: string;
-            /** @description One firing at this instant. */
-            at?: components["schemas"]["Timestamp"];
-            /** @description No firing before this instant. */
-            startAt?: components["schemas"]["Timestamp"];
-            /** @description No firing after this instant; must be after `startAt`. */
-            endAt?: components["schemas"]["Timestamp"];
-            /** @description The event type of each occurrence. Required when routing by subscription, and then it must be a declared event type (`/v1/event-types`). When the type has a schema, `payload` must match it (422 `payload_invalid`), and it is checked again at each firing. */
-            type?: string;
-            /** @description Any JSON value except null, at most 256 KiB serialised; each occurrence sends it as `data`. */
-            payload: unknown;
-            /**
-             * @description The latency class of the occurrences' deliveries: the Greatwait horizon counts from each planned instant by this class when set, else by the endpoint's.
-             * @enum {string}
-             */
-            latencyClass?: "realtime" | "bulk";
-            /** @description The long-running allowance of the occurrences' deliveries (added to the Greatwait horizon, and how long a 202 waits for completion) when set, else the endpoint's. */
-            longRunningAllowanceSeconds?: number;
-        } & (unknown | unknown | unknown);
-        Schedule: {
-            id: components["schemas"]["ScheduleId"];
-            /** @description The one endpoint of each occurrence; null when routed by subscription. */
-            endpointId: components["schemas"]["EndpointId"] | null;
-            /** @description Routed by subscription: the application (`app_` id) whose subscribed endpoints take each occurrence; null with `endpointId` null: the tenant's endpoints without an application. */
-            applicationId: string | null;
-            cron?: string | null;
-            timezone?: string | null;
-            rate?: string | null;
-            at?: string | null;
-            startAt?: components["schemas"]["Timestamp"] | null;
-            endAt?: components["schemas"]["Timestamp"] | null;
-            type?: string | null;
-            /** @description The data each occurrence sends (null when the stored data was lost: occurrences then settle `payload_unavailable` until a replace). */
-            payload?: unknown;
-            latencyClass?: ("realtime" | "bulk") | null;
-            longRunningAllowanceSeconds?: number | null;
-            /** @enum {string} */
-            status: "active" | "paused";
-            createdAt: components["schemas"]["Timestamp"];
-            updatedAt: components["schemas"]["Timestamp"];
-            /** @description The next firing instants (none while paused). */
-            nextFirings: components["schemas"]["Timestamp"][];
-        };
-        SchedulePage: {
-            items: components["schemas"]["Schedule"][];
-            nextCursor: string | null;
-        };
-        /** @description One firing: an event planned at the firing instant, and its delivery (one endpoint) or its fan-out (routed by subscription). */
-        Occurrence: {
+            /** @description The event id (the same across replays). */
+            id: components["schemas"]["EventId"];
             plannedAt: components["schemas"]["Timestamp"];
-            eventId: components["schemas"]["EventId"];
-            /** @description The delivery to the schedule's endpoint; null for a fan-out, whose deliveries are listed by its event (`GET /v1/events/{id}`). */
-            deliveryId: components["schemas"]["DeliveryId"] | null;
-            /** @description The delivery's status; null for a fan-out. */
-            status?: ("scheduled" | "pending" | "retrying" | "ambiguous" | "succeeded" | "failed" | "dropped") | null;
-            attemptCount?: number | null;
-            lastAttempt?: {
-                startedAt?: components["schemas"]["Timestamp"];
-                state?: string;
-                /** @description `payload_unavailable` when the schedule's stored data could not be used. */
-                diagnostic?: string;
-                /** @description `replace_payload`: replace the schedule (PUT), sending data again. */
-                remediation?: string;
-            } | null;
-            /** @description For a fan-out: how many subscribed endpoints matched and how many have their delivery; null for one endpoint. */
-            fanout: components["schemas"]["FanoutProgress"] | null;
-            /** @description For a fan-out only: the stored payload could not be used at the firing (missing, or no longer valid for its type's schema), so each delivery settles `payload_unavailable` / `replace_payload`. */
-            payloadUnavailable?: boolean;
-            createdAt: components["schemas"]["Timestamp"];
-            /** @description Present only when the firing reached the dead-letter queue and could not be made even late: no event was written for it. */
-            failure?: {
-                /** @description Why the firing could not be made (the last error). */
-                reason: string;
-                at: components["schemas"]["Timestamp"];
-            } | null;
-        };
-        OccurrencePage: {
-            items: components["schemas"]["Occurrence"][];
-            nextCursor: string | null;
-        };
-        ScheduleDeleted: {
-            id: components["schemas"]["ScheduleId"];
-            /** @constant */
-            deleted: true;
-        };
-        /** @description A token bucket shared by every sender instance: at most `perSecond` attempts a second on average, `burst` at once after a quiet spell. An attempt over the limit is held back (re-delayed, not sent, not counted as an attempt, not a failure) and starts no earlier than its token. See docs/limits.md. */
-        RateLimit: {
-            /** @description Attempts per second (0.1 to 10,000; kept to 0.001). */
-            perSecond: number;
-            /** @description Bucket size; without it, one second of tokens (at least 1). */
-            burst?: number;
-        };
-        /** @description What the application's customer may do through a portal link. Fields left out of a PATCH keep their value. */
-        PortalSettings: {
-            /** @description Presets a portal may choose for an endpoint (default: all four). */
-            presets?: components["schemas"]["PresetName"][];
-            /**
-             * @description Whether a portal may send a custom policy object.
-             * @default false
-             */
-            customPolicies?: boolean;
-            /**
-             * @description The most live (not revoked) endpoints the application may hold when a portal creates one (409 past it; counted whoever created them).
-             * @default 20
-             */
-            maxEndpoints?: number;
-            /** @description Limits put on endpoints a portal creates; a portal may lower them, never raise them. */
-            endpointDefaults?: {
-                rateLimit?: components["schemas"]["RateLimit"];
-                maxInFlight?: number;
-            };
-        };
-        CreateApplicationPortalLink: {
-            /**
-             * @description How long the link works, at most 24 hours.
-             * @default 3600
-             */
-            expiresInSeconds?: number;
-            /** @description Narrows the link to these endpoints of the application (it then manages only those and cannot create any). */
-            endpointIds?: components["schemas"]["EndpointId"][];
-            /**
-             * @description Takes away every write (403 `portal_forbidden`).
-             * @default false
-             */
-            readOnly?: boolean;
-        };
-        PortalSession: {
-            linkId: components["schemas"]["PortalLinkId"];
-            applicationId: components["schemas"]["ApplicationId"] | null;
-            applicationName: string | null;
-            endpointIds: components["schemas"]["EndpointId"][] | null;
-            readOnly: boolean;
-            canCreateEndpoints: boolean;
-            presets: components["schemas"]["PresetName"][];
-            customPolicies: boolean;
-            maxEndpoints: number;
-            expiresAt: components["schemas"]["Timestamp"];
-        };
-        PortalActivity: {
-            id: string;
-            linkId: components["schemas"]["PortalLinkId"];
-            applicationId: components["schemas"]["ApplicationId"] | null;
-            method: string;
-            /** @description The route's template, e.g. `PATCH /v1/endpoints/{id}`. */
-            route: string;
-            path: string;
-            /** @description The top-level fields the request body set. */
-            fields: string[];
-            status: number;
-            at: components["schemas"]["Timestamp"];
-        };
-        PortalActivityList: {
-            items: components["schemas"]["PortalActivity"][];
-            /** @description Pass as `cursor` for the next page; null on the last page. */
-            nextCursor: string | null;
-        };
-        CustomHeader: {
-            /** @description An HTTP field name. Refused (400 naming it): names Courier sets (`content-type`, `content-length`, `content-encoding`, `host`, `user-agent`, `webhook-*`, the presets' attempt headers and the endpoint policy's own) and hop-by-hop ones (`connection`, `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`, `upgrade`, `expect`); names are unique, ignoring case. */
-            name: string;
-            /** @description One line (no CR, LF, NUL or other control characters but tab), at most 4,096 bytes. Shown as null when `secret`; sending null back for a secret header keeps its stored value. */
-            value: string | null;
-            /**
-             * @description Write-only: never shown or logged again.
-             * @default false
-             */
-            secret?: boolean;
-        };
-        StatsFigures: {
-            /** @description Attempts recorded, by state. */
-            attempts: {
-                succeeded: number;
-                retryable_failure: number;
-                terminal_failure: number;
-                ambiguous: number;
-            };
-            /** @description Deliveries settled by an attempt, by status. */
-            deliveries: {
-                succeeded: number;
-                failed: number;
-                dropped: number;
-            };
-            /** @description Attempt duration percentiles from fixed buckets (10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000 ms): the upper bound of the bucket the percentile falls in, 60000 past the last; 0 without attempts. */
-            durationMs: {
-                p50: number;
-                p95: number;
-                p99: number;
-            };
-        };
-        Stats: {
-            /** @enum {string} */
-            granularity: "minute" | "hour";
-            buckets: (components["schemas"]["StatsFigures"] & {
-                /** Format: date-time */
-                start: string;
-            })[];
-            totals: components["schemas"]["StatsFigures"];
-            /** @description Deliveries waiting now, counted from the status index (an ambiguous delivery, whose next attempt is planned, counts as retrying). */
-            backlog: {
-                pending: number;
-                retrying: number;
-                scheduled: number;
-            };
-        };
-        /** @description OAuth 2.0 client credentials: every attempt carries `Authorization: Bearer <token>` (in place of an `Authorization` among `headers`). The token endpoint's certificate is checked against the public roots (and the deployment's trusted CA), not the endpoint's `tls.caBundle`. The token is kept until shortly before it expires; a 401 to a kept token gets one fresh token and the same request once more. A token endpoint that gives no token makes the attempt `retryable_failure` / `receiver_auth_failed` / `review_endpoint`, with its status and the start of its answer as the snippet. */
-        EndpointAuth: {
-            /**
-             * @description The OAuth 2.0 grant: client credentials (RFC 6749 4.4).
-             * @enum {string}
-             */
-            type: "oauth2_client_credentials";
-            /** @description The token endpoint. Admitted like endpoint URLs (400 malformed, 422 `endpoint_unsafe` for a target Courier does not send to), and again at every fetch; the fetch connects to the address that was checked. */
-            tokenUrl: string;
-            clientId: string;
-            /** @description Write-only: shown as null. Required when the endpoint has no stored secret; null or left out keeps the stored one. */
-            clientSecret?: string | null;
-            /** @description Scopes asked for, separated by single spaces (RFC 6749 3.3). */
-            scope?: string | null;
-            /** @description Sent as the `audience` parameter. */
-            audience?: string | null;
-            /**
-             * @description `basic`: client_secret_basic (HTTP Basic); `post`: client_secret_post (form body).
-             * @default basic
-             * @enum {string}
-             */
-            clientAuth?: "basic" | "post";
-        };
-        /** @description TLS settings: a client certificate and key (mutual TLS), a CA bundle, or both. */
-        EndpointTls: {
-            /** @description PEM certificate chain to present, leaf first; with `clientKey`. 400 naming the field when it is not PEM, or expired or not yet valid. */
-            clientCertificate?: string | null;
-            /** @description PEM private key (PKCS#8, PKCS#1 or SEC1) of the client certificate. Write-only: shown as null; left out with an unchanged certificate, the stored one is kept. 400 when it does not belong to the certificate. */
-            clientKey?: string | null;
-            /** @description PEM CA certificates that replace the public roots for this receiver's server certificate (not the token endpoint's). */
-            caBundle?: string | null;
-            /**
-             * Format: date-time
-             * @description When the client certificate stops being valid (shown; ignored when sent).
-             */
-            readonly clientCertificateExpiresAt?: string | null;
-        };
-        /** @description A queue, topic, bus, stream or bucket in the customer's AWS account, instead of a `url` (docs/destinations.md). The consumer gets the webhook envelope with `webhook-id`, `webhook-timestamp`, `webhook-signature`, `webhook-attempt` and `type` as message attributes (SQS, SNS) or object metadata (S3); EventBridge's `detail` and Kinesis records carry them in a `courier` block with the exact signed bytes (`signedPayload`). */
-        Destination: {
-            /** @constant */
-            type: "sqs";
-            /** @description `https://sqs.REGION.amazonaws.com/ACCOUNT/NAME` (`.fifo` for FIFO). */
-            queueUrl: string;
-            /** @description FIFO: the message group is this envelope field's value (default: the endpoint id); the deduplication id is the attempt's id. */
-            messageGroupPointer?: string;
-            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
-            roleArn: string;
-            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
-            region?: string;
-            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
-            readonly externalId?: string;
-        } | {
-            /** @constant */
-            type: "sns";
-            topicArn: string;
-            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
-            roleArn: string;
-            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
-            region?: string;
-            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
-            readonly externalId?: string;
-        } | {
-            /** @constant */
-            type: "eventbridge";
-            eventBusArn: string;
-            /** @description Default: the event's type. */
-            detailType?: string;
-            /** @description Default: `courier`. */
-            source?: string;
-            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
-            roleArn: string;
-            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
-            region?: string;
-            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
-            readonly externalId?: string;
-        } | {
-            /** @constant */
-            type: "kinesis";
-            streamArn: string;
-            /** @description The partition key is this envelope field's value (default: the event id). */
-            partitionKeyPointer?: string;
-            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
-            roleArn: string;
-            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
-            region?: string;
-            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
-            readonly externalId?: string;
-        } | {
-            /** @constant */
-            type: "s3";
-            bucket: string;
-            /** @description Objects are `{prefix}{yyyy}/{mm}/{dd}/{eventId}.json`. */
-            prefix?: string;
-            /** @description The IAM role in your account Courier assumes (with `externalId`) to deliver; it must match the deployment's `DestinationRolePattern`. */
-            roleArn: string;
-            /** @description Default: the ARN's or queue URL's region, else the deployment's. */
-            region?: string;
-            /** @description Shown, never set: what the role's trust policy requires as `sts:ExternalId` (one per application, per tenant for endpoints without one). */
-            readonly externalId?: string;
+            /** @description `scheduled` for the first attempt and automatic retries. */
+            trigger: components["schemas"]["EnvelopeTrigger"];
+            /** @description The event type given at ingest (`courier.test` for test events). */
+            type: string | null;
         };
     };
     responses: {
-        /** @description `unauthorized`: no `Authorization: Bearer <api key>` header, or an unknown key. */
-        Unauthorized: {
+        /** @description `validation_failed` naming the field, parameter or header at fault (also a body that is not a JSON object, an unknown field, or an unknown query parameter); `idempotency_key_required` where the key is required. */
+        BadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1996,7 +2340,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `payload_too_large`: the request body is over 320 KiB (327,680 bytes), whatever its content type and whichever route it is sent to; checked before the body is read as JSON. */
+        /** @description `conflict` (the resource's state or a uniqueness rule refuses the change) or `breaker_open`. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `not_found`: no such resource for this tenant (another tenant's answers the same), or a malformed id. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `payload_too_large`: the request body is over 327680 bytes, whatever its content type; checked before the body is read. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -2005,8 +2367,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `unsupported_media_type`: a `Content-Type` other than `application/json` (or another `+json` type) was sent. */
-        UnsupportedMediaType: {
+        /** @description `portal_forbidden`: a portal token asked for a route, an endpoint or a field its link does not cover. */
+        PortalForbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2014,10 +2376,11 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `rate_limited`: too many requests: per tenant on the authenticated routes (50 a second, bursts of 100, whichever key or spelling of it is used), and per source address for failed authentications and for completion reports; `retryAfterSeconds` and `Retry-After` say when to retry. */
+        /** @description `rate_limited`: too many requests, per tenant on the authenticated routes and per source address for failed authentications and completion reports; `retryAfterSeconds` and `Retry-After` say when to retry. */
         RateLimited: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2027,15 +2390,34 @@ export interface components {
         /** @description `service_unavailable`: a backing service failed; retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `portal_forbidden`: a portal token (`cpl_...`) asked for what its link may not do: a route only an API key may use, any write through a read-only link, creating endpoints through a link narrowed to some endpoints, or a field the portal may not set (named in `detail`; a field sent unchanged is accepted). An id outside the link's scope answers 404 instead. */
-        PortalForbidden: {
+        /** @description `unauthorized`: no `Authorization: Bearer <api key>` header (or portal token), or an unknown one. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `endpoint_unsafe` (the URL resolves to an address the sender may not call), `idempotency_key_reused` (the key came with another body) or `payload_invalid` (the payload fails its event type's schema; `pointer` says where). */
+        Unprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `unsupported_media_type`: a `Content-Type` other than `application/json` (or another `+json` type). */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2044,49 +2426,9 @@ export interface components {
             };
         };
     };
-    parameters: {
-        /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-        EndpointIdPath: components["schemas"]["EndpointId"];
-        /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-        DeliveryIdPath: components["schemas"]["DeliveryId"];
-        /** @description The attempt id. */
-        AttemptIdPath: components["schemas"]["AttemptId"];
-        /** @description The id the receiver got in `webhook-attempt-id`. */
-        AttemptIdComplete: components["schemas"]["AttemptId"];
-        /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-        Cursor: string;
-        /** @description Page size. */
-        Limit: number;
-        /** @description Only items created at or after this instant. */
-        Since: components["schemas"]["Timestamp"];
-        /** @description Only items created at or before this instant (not before `since`). */
-        Until: components["schemas"]["Timestamp"];
-        /** @description Only deliveries in this status. */
-        StatusFilter: components["schemas"]["DeliveryStatus"];
-        /** @description Only events sent to this endpoint (an unknown one answers 404), read from the endpoint's delivery log: newest delivery first, `since`/`until` on the delivery's creation (the event's own instant, or a little later for a stepped fan-out), each event once under its original delivery (replays are not listed again). */
-        EndpointIdFilter: components["schemas"]["EndpointId"];
-        /** @description 1-255 visible ASCII characters. The same key with the same body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; with another body it answers 422. */
-        IdempotencyKey: string;
-        /** @description Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422. */
-        IdempotencyKeyRequired: string;
-        /** @description The token received in the attempt's `webhook-completion-token` header (at most 256 characters). */
-        CompletionToken: string;
-        /** @description The portal link id. A malformed id answers 404 like an unknown one. */
-        PortalLinkIdPath: components["schemas"]["PortalLinkId"];
-        /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-        ApplicationIdPath: components["schemas"]["ApplicationRef"];
-        /** @description The event type's name. A name no type can have answers 404 like an unknown one. */
-        EventTypeNamePath: components["schemas"]["EventTypeName"];
-        /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-        ScheduleIdPath: components["schemas"]["ScheduleId"];
-    };
+    parameters: never;
     requestBodies: never;
-    headers: {
-        /** @description Seconds to wait before retrying. */
-        RetryAfter: number;
-        /** @description `true` when this answer repeats the first one given for the same `Idempotency-Key`. */
-        IdempotentReplayed: "true";
-    };
+    headers: never;
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2106,7 +2448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
+                    "application/json": components["schemas"]["HealthOut"];
                 };
             };
             503: components["responses"]["ServiceUnavailable"];
@@ -2131,20 +2473,480 @@ export interface operations {
             /** @description `service_unavailable`: the store could not be reached. */
             503: {
                 headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
         };
     };
+    listApplications: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
+                cursor?: components["schemas"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["schemas"]["PageLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of applications. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_ApplicationOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationIn"];
+            };
+        };
+        responses: {
+            /** @description The application. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
+                id: components["schemas"]["ApplicationRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApplication: {
+        parameters: {
+            query?: {
+                /** @description Delete even while deliveries are in flight. */
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
+                id: components["schemas"]["ApplicationRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
+                id: components["schemas"]["ApplicationRef"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationPatch"];
+            };
+        };
+        responses: {
+            /** @description The application as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApplicationPortalActivity: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
+                cursor?: components["schemas"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["schemas"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
+                id: components["schemas"]["ApplicationRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of activity. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApplicationPortalLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
+                id: components["schemas"]["ApplicationRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["ApplicationPortalLinkIn"];
+            };
+        };
+        responses: {
+            /** @description The link and its token (shown once). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalLinkOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApplicationStats: {
+        parameters: {
+            query?: {
+                /** @description The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention. */
+                since?: components["schemas"]["Timestamp"];
+                /** @description The last bucket: the one holding this instant (RFC 3339; default and at most now). */
+                until?: components["schemas"]["Timestamp"];
+                /** @description `minute` (kept 2 hours) or `hour` (kept 30 days, the default). */
+                granularity?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
+                id: components["schemas"]["ApplicationRef"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every bucket of the window, empty ones included, their totals and the backlog now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeAttempt: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The token received in the attempt's `webhook-completion-token` header (at most 256 characters). */
+                "webhook-completion-token": components["schemas"]["CompletionToken"];
+            };
+            path: {
+                /** @description The id the receiver got in `webhook-attempt-id`. */
+                attemptId: components["schemas"]["AttemptId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteIn"];
+            };
+        };
+        responses: {
+            /** @description The report was recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompletionRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAttempts: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
+                cursor?: components["schemas"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["schemas"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_AttemptOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["DeliveryId"];
+                /** @description The attempt id. */
+                attemptId: components["schemas"]["AttemptId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttemptOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliver: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422. */
+                "Idempotency-Key": components["schemas"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RedeliverIn"];
+            };
+        };
+        responses: {
+            /** @description The new attempt is queued; `attemptId` is its id. */
+            202: {
+                headers: {
+                    /** @description `true` when this answer repeats the first one given for the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliveryAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redrive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, no longer dead-lettered. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEndpoints: {
         parameters: {
             query?: {
                 /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["schemas"]["Cursor"];
                 /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["schemas"]["PageLimit"];
             };
             header?: never;
             path?: never;
@@ -2158,18 +2960,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndpointList"];
+                    "application/json": components["schemas"]["Page_EndpointOut"];
                 };
             };
-            /** @description `validation_failed`: an unknown query parameter, or `limit`/`cursor` out of range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2184,7 +2978,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateEndpoint"];
+                "application/json": components["schemas"]["EndpointIn"];
             };
         };
         responses: {
@@ -2197,37 +2991,13 @@ export interface operations {
                     "application/json": components["schemas"]["EndpointWithSecret"];
                 };
             };
-            /** @description `validation_failed`: the body is not a JSON object of this shape, the URL is malformed, or a field (named in `detail`) is out of range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no application with this `applicationId` in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `endpoint_unsafe`: the URL is well-formed but points at an address Courier must not reach. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2238,7 +3008,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
@@ -2250,19 +3020,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Endpoint"];
+                    "application/json": components["schemas"]["EndpointOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2273,7 +3035,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
@@ -2285,29 +3047,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Endpoint"];
+                    "application/json": components["schemas"]["EndpointOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (or in the portal link's scope), or it was deleted already. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: it kept changing concurrently (retry). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2318,13 +3064,13 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateEndpoint"];
+                "application/json": components["schemas"]["EndpointPatch"];
             };
         };
         responses: {
@@ -2334,49 +3080,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Endpoint"];
+                    "application/json": components["schemas"]["EndpointOut"];
                 };
             };
-            /** @description `validation_failed`: the body is not a JSON object of this shape, the URL is malformed, or a field (named in `detail`) is out of range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id, or no application with this `applicationId`, in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the endpoint is revoked, or kept changing during the call. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `endpoint_unsafe`: the new URL points at an address Courier must not reach. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2385,20 +3099,20 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only deliveries in this status. */
-                status?: components["parameters"]["StatusFilter"];
+                status?: components["schemas"]["DeliveryStatus"];
                 /** @description Only items created at or after this instant. */
-                since?: components["parameters"]["Since"];
+                since?: components["schemas"]["Timestamp"];
                 /** @description Only items created at or before this instant (not before `since`). */
-                until?: components["parameters"]["Until"];
+                until?: components["schemas"]["Timestamp"];
                 /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["schemas"]["Cursor"];
                 /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["schemas"]["PageLimit"];
             };
             header?: never;
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
@@ -2410,28 +3124,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryList"];
+                    "application/json": components["schemas"]["Page_DeliveryOut"];
                 };
             };
-            /** @description `validation_failed`: an unknown query parameter or a bad value (named in `detail`), or `since` after `until`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2442,7 +3140,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
@@ -2454,29 +3152,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Endpoint"];
+                    "application/json": components["schemas"]["EndpointOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the endpoint is revoked, or it kept changing concurrently (retry). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2486,17 +3168,17 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description 1-255 visible ASCII characters. The same key with the same body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; with another body it answers 422. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: null | components["schemas"]["IdempotencyKey"];
             };
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["EnableEndpoint"];
+                "application/json": null | components["schemas"]["EnableEndpoint"];
             };
         };
         responses: {
@@ -2509,46 +3191,84 @@ export interface operations {
                     "application/json": components["schemas"]["EndpointEnabled"];
                 };
             };
-            /** @description `validation_failed`: a bad body, `replaySince` more than 7 days back or in the future, or more than 10,000 events in the range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: a revoked endpoint cannot be enabled, or it kept changing concurrently (retry). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `idempotency_key_reused`: this key was used with a different body. */
-            422: {
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayEndpoint: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422. */
+                "Idempotency-Key": components["schemas"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayIn"];
+            };
+        };
+        responses: {
+            /** @description The events are queued again. */
+            202: {
+                headers: {
+                    /** @description `true` when this answer repeats the first one given for the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayDead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The failed deliveries are queued again. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["ReplayDeadAccepted"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2559,7 +3279,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
@@ -2571,29 +3291,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Endpoint"];
+                    "application/json": components["schemas"]["EndpointOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the endpoint kept changing concurrently (retry). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2604,13 +3308,13 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["RotateSecret"];
+                "application/json": null | components["schemas"]["RotateSecret"];
             };
         };
         responses: {
@@ -2623,37 +3327,48 @@ export interface operations {
                     "application/json": components["schemas"]["EndpointWithSecret"];
                 };
             };
-            /** @description `validation_failed`: a bad body or `graceSeconds` out of range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: a revoked endpoint has no secrets to rotate, or it kept changing concurrently (retry). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEndpointStats: {
+        parameters: {
+            query?: {
+                /** @description The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention. */
+                since?: components["schemas"]["Timestamp"];
+                /** @description The last bucket: the one holding this instant (RFC 3339; default and at most now). */
+                until?: components["schemas"]["Timestamp"];
+                /** @description `minute` (kept 2 hours) or `hour` (kept 30 days, the default). */
+                granularity?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every bucket of the window, empty ones included, their totals and the backlog now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2664,7 +3379,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                id: components["schemas"]["EndpointId"];
             };
             cookie?: never;
         };
@@ -2681,134 +3396,131 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `breaker_open`: the endpoint's circuit breaker is open; `retryAfterSeconds` tells when it closes. */
-            409: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    replayEndpoint: {
+    listEventTypes: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
+                cursor?: components["schemas"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["schemas"]["PageLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of event types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page_EventTypeOut"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createEventType: {
         parameters: {
             query?: never;
-            header: {
-                /** @description Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
-            };
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Replay"];
+                "application/json": components["schemas"]["EventTypeIn"];
             };
         };
         responses: {
-            /** @description The events are queued again. */
-            202: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReplayAccepted"];
-                };
-            };
-            /** @description `validation_failed` (a bad body or range, or more than 10,000 events) or `idempotency_key_required`. */
-            400: {
+            /** @description The event type. */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["EventTypeOut"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `idempotency_key_reused`: this key was used with a different body. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    replayDead: {
+    getEventType: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
+                /** @description The event type's name. A name no type can have answers 404 like an unknown one. */
+                name: components["schemas"]["EventTypeName"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The failed deliveries are queued again. */
-            202: {
+            /** @description The event type. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReplayDeadAccepted"];
-                };
-            };
-            /** @description `validation_failed`: more than 10,000 failed deliveries; replay a time range instead. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["EventTypeOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateEventType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event type's name. A name no type can have answers 404 like an unknown one. */
+                name: components["schemas"]["EventTypeName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventTypePatch"];
+            };
+        };
+        responses: {
+            /** @description The event type as changed. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["EventTypeOut"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2817,15 +3529,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events sent to this endpoint (an unknown one answers 404), read from the endpoint's delivery log: newest delivery first, `since`/`until` on the delivery's creation (the event's own instant, or a little later for a stepped fan-out), each event once under its original delivery (replays are not listed again). */
-                endpointId?: components["parameters"]["EndpointIdFilter"];
+                endpointId?: components["schemas"]["EndpointId"];
                 /** @description Only items created at or after this instant. */
-                since?: components["parameters"]["Since"];
+                since?: components["schemas"]["Timestamp"];
                 /** @description Only items created at or before this instant (not before `since`). */
-                until?: components["parameters"]["Until"];
+                until?: components["schemas"]["Timestamp"];
                 /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["schemas"]["Cursor"];
                 /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["schemas"]["PageLimit"];
             };
             header?: never;
             path?: never;
@@ -2839,29 +3551,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventList"];
+                    "application/json": components["schemas"]["Page_EventOut"];
                 };
             };
-            /** @description `validation_failed`: an unknown query parameter or a bad value (named in `detail`), or `since` after `until`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint (`endpointId`) with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2871,450 +3567,35 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description 1-255 visible ASCII characters. The same key with the same body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and creates nothing; with another body it answers 422. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                "Idempotency-Key"?: null | components["schemas"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateEvent"];
+                "application/json": components["schemas"]["EventIn"];
             };
         };
         responses: {
             /** @description The event was accepted. */
             202: {
                 headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description `true` when this answer repeats the first one given for the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventAccepted"];
                 };
             };
-            /** @description `validation_failed`: a bad body or field (named in `detail`), or a malformed `Idempotency-Key`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this id in your tenant (a malformed id, or another tenant's, answers the same), or no application with this id or uid. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `payload_too_large`: the body is over 320 KiB or `payload` over 256 KiB (262,144 bytes of JSON). */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            415: components["responses"]["UnsupportedMediaType"];
-            /** @description `idempotency_key_reused`: this key was used with a different body; or `payload_invalid`: the event's `type` is a declared event type with a schema and `payload` does not match it (`pointer` names the first failing place, `detail` says why). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getDelivery: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The delivery. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Delivery"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: no delivery with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listAttempts: {
-        parameters: {
-            query?: {
-                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
-                /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
-            };
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The attempts. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AttemptList"];
-                };
-            };
-            /** @description `validation_failed`: an unknown query parameter, a `limit` outside 1-100, or a `cursor` this list did not hand out (named in `detail`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: no delivery with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getAttempt: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-                /** @description The attempt id. */
-                attemptId: components["parameters"]["AttemptIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The attempt. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Attempt"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: no delivery, or no such attempt of it with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    redeliver: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
-            };
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["Redeliver"];
-            };
-        };
-        responses: {
-            /** @description The new attempt is queued; `attemptId` is its id. */
-            202: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RedeliveryAccepted"];
-                };
-            };
-            /** @description `validation_failed` (a bad body, or `sourceAttemptId` is not an attempt of this delivery) or `idempotency_key_required`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no delivery with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the delivery has not settled yet, or it changed during the call (retry with a new key). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `idempotency_key_reused`: this key was used with a different body. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    redrive: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The delivery id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["DeliveryIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The delivery, no longer dead-lettered. */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Delivery"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no delivery with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the delivery is not dead-lettered, or it changed during the call (retry). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    completeAttempt: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description The token received in the attempt's `webhook-completion-token` header (at most 256 characters). */
-                "webhook-completion-token": components["parameters"]["CompletionToken"];
-            };
-            path: {
-                /** @description The id the receiver got in `webhook-attempt-id`. */
-                attemptId: components["parameters"]["AttemptIdComplete"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["Complete"];
-            };
-        };
-        responses: {
-            /** @description The report was recorded. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CompletionRecorded"];
-                };
-            };
-            /** @description `validation_failed`: a bad body or `detail` over 4,096 characters. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `unauthorized`: the `webhook-completion-token` header is missing or is not the token of an attempt of the delivery it names. Checked first, and the same answer for every bad token, whether or not that delivery exists. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `not_found`: no such attempt (a malformed id, or not the attempt the token was issued for). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the token is right but the attempt is not waiting for a report (already reported, or timed out). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createPortalLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreatePortalLink"];
-            };
-        };
-        responses: {
-            /** @description The link and its token (shown once). */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PortalLink"];
-                };
-            };
-            /** @description `validation_failed`: a bad body, an id that is not one of your endpoints, or `ttlSeconds` out of range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    revokePortalLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The portal link id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["PortalLinkIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The link, now revoked. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PortalLinkRevoked"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no portal link with this id in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3328,7 +3609,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateEventBatch"];
+                "application/json": components["schemas"]["EventBatchIn"];
             };
         };
         responses: {
@@ -3341,26 +3622,10 @@ export interface operations {
                     "application/json": components["schemas"]["EventBatchResults"];
                 };
             };
-            /** @description `validation_failed`: the body is not `{"events": [...]}` or `events` is empty (named in `detail`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `payload_too_large`: the body is over 320 KiB or `events` lists more than 100 events. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3383,20 +3648,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Event"];
+                    "application/json": components["schemas"]["EventOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no event with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3405,11 +3662,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only deliveries in this status. */
-                status?: components["parameters"]["StatusFilter"];
+                status?: components["schemas"]["DeliveryStatus"];
                 /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["schemas"]["Cursor"];
                 /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["schemas"]["PageLimit"];
             };
             header?: never;
             path: {
@@ -3425,40 +3682,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeliveryList"];
+                    "application/json": components["schemas"]["Page_DeliveryOut"];
                 };
             };
-            /** @description `validation_failed`: an unknown query parameter, a bad `limit`, or a `cursor` this event's list did not hand out (named in `detail`). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no event with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listApplications: {
+    listPortalActivity: {
         parameters: {
             query?: {
                 /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["schemas"]["Cursor"];
                 /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["schemas"]["PageLimit"];
             };
             header?: never;
             path?: never;
@@ -3466,31 +3707,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of applications. */
+            /** @description One page of activity. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApplicationList"];
+                    "application/json": unknown;
                 };
             };
-            /** @description `validation_failed`: an unknown query parameter, or `limit`/`cursor` out of range (a cursor this list did not hand out included). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    createApplication: {
+    createPortalLink: {
         parameters: {
             query?: never;
             header?: never;
@@ -3499,745 +3732,52 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateApplication"];
+                "application/json": components["schemas"]["PortalLinkIn"];
             };
         };
         responses: {
-            /** @description The application. */
+            /** @description The link and its token (shown once). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Application"];
+                    "application/json": components["schemas"]["PortalLinkOut"];
                 };
             };
-            /** @description `validation_failed`: the body is not a JSON object of this shape (unknown fields included), or `name`, `uid` or `metadata` (named in `detail`) is missing or out of range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `conflict`: another of your applications has this `uid`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getApplication: {
+    revokePortalLink: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
+                /** @description The portal link id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["PortalLinkId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The application. */
+            /** @description The link, now revoked. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Application"];
+                    "application/json": components["schemas"]["PortalLinkRevoked"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no application with this id or uid in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    deleteApplication: {
-        parameters: {
-            query?: {
-                /** @description Delete even while deliveries are in flight. */
-                force?: boolean;
-            };
-            header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The application is deleted. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApplicationDeleted"];
-                };
-            };
-            /** @description `validation_failed`: `force` is not `true` or `false`, or an unknown query parameter. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no application with this id or uid in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: an endpoint of the application has deliveries in flight; `detail` names it. Send `force=true` to delete anyway. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateApplication: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateApplication"];
-            };
-        };
-        responses: {
-            /** @description The application as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Application"];
-                };
-            };
-            /** @description `validation_failed`: the body is not a JSON object of this shape, or a field (named in `detail`) is out of range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no application with this id or uid in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: another of your applications has this `uid`, or the application kept changing during the call. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listEventTypes: {
-        parameters: {
-            query?: {
-                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
-                /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of event types. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventTypeList"];
-                };
-            };
-            /** @description `validation_failed`: an unknown query parameter, or `limit`/`cursor` out of range (a cursor this list did not hand out included). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createEventType: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateEventType"];
-            };
-        };
-        responses: {
-            /** @description The event type. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventType"];
-                };
-            };
-            /** @description `validation_failed`: the body is not a JSON object of this shape, `name` is missing or not a type name, `description` is too long, or `schema` is not a usable draft 2020-12 schema (`detail` names `schema` and why: not valid against the meta-schema, another `$schema`, over 64 KiB, or a `$ref` outside the document, which is never fetched). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `conflict`: you have an event type of this name; change it with PATCH. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getEventType: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The event type's name. A name no type can have answers 404 like an unknown one. */
-                name: components["parameters"]["EventTypeNamePath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The event type. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventType"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: no event type of this name in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateEventType: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The event type's name. A name no type can have answers 404 like an unknown one. */
-                name: components["parameters"]["EventTypeNamePath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateEventType"];
-            };
-        };
-        responses: {
-            /** @description The event type as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventType"];
-                };
-            };
-            /** @description `validation_failed`: the body is not a JSON object of this shape, or `description` or `schema` is refused (as on create). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no event type of this name in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listSchedules: {
-        parameters: {
-            query?: {
-                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
-                /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of schedules. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SchedulePage"];
-                };
-            };
-            /** @description `validation_failed`: a bad `cursor` or `limit`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createSchedule: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSchedule"];
-            };
-        };
-        responses: {
-            /** @description The schedule, with its next firing instants. */
-            201: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            /** @description `validation_failed` (a field named in `detail`: `cron.minutes`, `timezone`, `rate`, `endAt`, ...) or `idempotency_key_required`. Nothing is created; both `endpointId` and `applicationId`, neither `endpointId` nor `type`, or a `type` that is not a type name when routing by subscription. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no endpoint with this `endpointId`, no application with this `applicationId`, or (routing by subscription) no event type named `type`, in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            /** @description `idempotency_key_reused`: this key was used with a different body; or `payload_invalid`: `payload` does not match the schema of event type `type`; `pointer` names the first failing place in it. Nothing is changed. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The schedule. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    replaceSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSchedule"];
-            };
-        };
-        responses: {
-            /** @description The schedule as replaced. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            /** @description `validation_failed`: the body is not a JSON object of this shape, or a field (named in `detail`) is invalid: a cron field such as `cron.minutes`, `timezone`, `rate`, `at`, `endAt` not after `startAt`, a missing `payload`. Checked before anything is created; both `endpointId` and `applicationId`, neither `endpointId` nor `type`, or a `type` that is not a type name when routing by subscription. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no schedule with this id, or no endpoint with this `endpointId`, no application with this `applicationId`, or (routing by subscription) no event type named `type`, in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the schedule changed during the call; read it and try again. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            /** @description `payload_invalid`: `payload` does not match the schema of event type `type`; `pointer` names the first failing place in it. Nothing is changed. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    deleteSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ScheduleDeleted"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    pauseSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The paused schedule. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the schedule changed during the call; read it and try again. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    resumeSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The active schedule. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Schedule"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `conflict`: the schedule changed during the call; read it and try again. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listOccurrences: {
-        parameters: {
-            query?: {
-                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
-                /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
-            };
-            header?: never;
-            path: {
-                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["ScheduleIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of occurrences. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OccurrencePage"];
-                };
-            };
-            /** @description `validation_failed`: a bad `cursor` or `limit`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4261,127 +3801,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: the request was made with an API key; this route answers portal tokens only. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    createApplicationPortalLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["CreateApplicationPortalLink"];
-            };
-        };
-        responses: {
-            /** @description The link and its token (shown once). */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PortalLink"];
-                };
-            };
-            /** @description `validation_failed`: a bad body, an id that is not an endpoint of this application, or `expiresInSeconds` out of range. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no application with this id or uid in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listApplicationPortalActivity: {
+    listSchedules: {
         parameters: {
             query?: {
                 /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
+                cursor?: components["schemas"]["Cursor"];
                 /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
-            };
-            header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of activity. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PortalActivityList"];
-                };
-            };
-            /** @description `validation_failed`: an unknown query parameter, or `limit`/`cursor` out of range (a cursor this list did not hand out included). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["PortalForbidden"];
-            /** @description `not_found`: no application with this id or uid in your tenant. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listPortalActivity: {
-        parameters: {
-            query?: {
-                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
-                cursor?: components["parameters"]["Cursor"];
-                /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["schemas"]["PageLimit"];
             };
             header?: never;
             path?: never;
@@ -4389,26 +3820,241 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of activity. */
+            /** @description A page of schedules. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalActivityList"];
+                    "application/json": unknown;
                 };
             };
-            /** @description `validation_failed`: an unknown query parameter, or `limit`/`cursor` out of range (a cursor this list did not hand out included). */
-            400: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422. */
+                "Idempotency-Key": components["schemas"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description The schedule, with its next firing instants. */
+            201: {
+                headers: {
+                    /** @description `true` when this answer repeats the first one given for the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": unknown;
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replaceSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description The schedule as replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOccurrences: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page, sent with the same filters and window: an opaque string of URL-safe characters. A cursor this list did not hand out (another list's, an altered one, or one outside the window asked for) answers 400 `validation_failed` naming `cursor`, as do unknown query parameters. */
+                cursor?: components["schemas"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["schemas"]["PageLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of occurrences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The paused schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule id. A malformed id answers 404 like an unknown one. */
+                id: components["schemas"]["ScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["PortalForbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4417,11 +4063,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention. */
-                since?: string;
+                since?: components["schemas"]["Timestamp"];
                 /** @description The last bucket: the one holding this instant (RFC 3339; default and at most now). */
-                until?: string;
+                until?: components["schemas"]["Timestamp"];
                 /** @description `minute` (kept 2 hours) or `hour` (kept 30 days, the default). */
-                granularity?: "minute" | "hour";
+                granularity?: string;
             };
             header?: never;
             path?: never;
@@ -4435,122 +4081,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Stats"];
+                    "application/json": unknown;
                 };
             };
-            /** @description `validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getApplicationStats: {
-        parameters: {
-            query?: {
-                /** @description The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention. */
-                since?: string;
-                /** @description The last bucket: the one holding this instant (RFC 3339; default and at most now). */
-                until?: string;
-                /** @description `minute` (kept 2 hours) or `hour` (kept 30 days, the default). */
-                granularity?: "minute" | "hour";
-            };
-            header?: never;
-            path: {
-                /** @description The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one. */
-                id: components["parameters"]["ApplicationIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every bucket of the window, empty ones included, their totals and the backlog now. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Stats"];
-                };
-            };
-            /** @description `validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: no application with this id or uid in your tenant (or not the portal link's). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getEndpointStats: {
-        parameters: {
-            query?: {
-                /** @description The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention. */
-                since?: string;
-                /** @description The last bucket: the one holding this instant (RFC 3339; default and at most now). */
-                until?: string;
-                /** @description `minute` (kept 2 hours) or `hour` (kept 30 days, the default). */
-                granularity?: "minute" | "hour";
-            };
-            header?: never;
-            path: {
-                /** @description The endpoint id. A malformed id answers 404 like an unknown one. */
-                id: components["parameters"]["EndpointIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every bucket of the window, empty ones included, their totals and the backlog now. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Stats"];
-                };
-            };
-            /** @description `validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description `not_found`: no endpoint with this id in your tenant (or outside the portal link's scope). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4559,19 +4095,33 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The delivery's id, identical on every attempt and kept by replays: use it to drop duplicates. */
+                /**
+                 * @description The delivery's id, identical on every attempt and kept by replays: use it to
+                 *     drop duplicates.
+                 */
                 "webhook-id": string;
                 /** @description When this attempt was signed, in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks v1: space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret in use (two during a rotation's grace period). Verify with the official Standard Webhooks libraries and the endpoint's `whsec_` secret. */
+                /**
+                 * @description Standard Webhooks v1: space-separated `v1,<base64 HMAC-SHA256>` signatures of
+                 *     `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret in use (two
+                 *     during a rotation's grace period). Verify with the official Standard Webhooks
+                 *     libraries and the endpoint's `whsec_` secret.
+                 */
                 "webhook-signature": string;
                 /** @description The attempt number, from 1. */
                 "webhook-attempt": string;
                 /** @description This attempt's id; the one to report on when completing long-running work. */
                 "webhook-attempt-id": components["schemas"]["AttemptId"];
-                /** @description Only for endpoints with a long-running allowance (never on test events): present it to `POST /v1/attempts/{attemptId}/complete` after answering 202. */
+                /**
+                 * @description Only for endpoints with a long-running allowance (never on test events):
+                 *     present it to `POST /v1/attempts/{attemptId}/complete` after answering 202.
+                 */
                 "webhook-completion-token"?: string;
-                /** @description Sent by the Tanitar preset (a custom policy may name its own header in `attemptHeader`): the attempt number. */
+                /**
+                 * @description Sent by the Tanitar preset (a custom policy may name its own header in
+                 *     `attemptHeader`): the attempt number.
+                 */
                 "tanitar-delivery-attempt"?: string;
                 /** @description Sent by the SmartChat preset: the attempt number. */
                 "SmartChat-Delivery-Attempt"?: string;

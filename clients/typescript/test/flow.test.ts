@@ -64,7 +64,7 @@ test("create an endpoint, send an event, read its attempts", { timeout: 60_000 }
   assert.match(delivery.id, /^dlv_/);
 
   // Until the delivery has an attempt and has settled.
-  let attempts: Schema<"Attempt">[] = [];
+  let attempts: Schema<"AttemptOut">[] = [];
   let status: Schema<"DeliveryStatus"> | undefined;
   const pollUntil = Date.now() + POLL_FOR_MS;
   for (let i = 0; i < POLL_TIMES && Date.now() < pollUntil; i++) {

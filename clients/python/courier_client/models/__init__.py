@@ -1,77 +1,93 @@
 """Contains all the data models used in inputs/outputs"""
 
-from .application import Application
 from .application_deleted import ApplicationDeleted
-from .application_list import ApplicationList
-from .application_metadata import ApplicationMetadata
-from .application_metadata_type_0 import ApplicationMetadataType0
-from .attempt import Attempt
-from .attempt_destination_error import AttemptDestinationError
-from .attempt_list import AttemptList
-from .attempt_response_headers import AttemptResponseHeaders
+from .application_in import ApplicationIn
+from .application_in_metadata_type_0 import ApplicationInMetadataType0
+from .application_in_portal_type_0 import ApplicationInPortalType0
+from .application_out import ApplicationOut
+from .application_out_metadata_type_0 import ApplicationOutMetadataType0
+from .application_out_portal import ApplicationOutPortal
+from .application_patch import ApplicationPatch
+from .application_patch_metadata_type_0 import ApplicationPatchMetadataType0
+from .application_patch_portal_type_0 import ApplicationPatchPortalType0
+from .application_portal_link_in import ApplicationPortalLinkIn
+from .attempt_out import AttemptOut
+from .attempt_out_response_headers import AttemptOutResponseHeaders
+from .attempt_state import AttemptState
+from .auth_type import AuthType
 from .breaker import Breaker
 from .breaker_state import BreakerState
-from .complete import Complete
-from .complete_outcome import CompleteOutcome
+from .client_auth import ClientAuth
+from .complete_in import CompleteIn
+from .completion_outcome import CompletionOutcome
 from .completion_recorded import CompletionRecorded
-from .create_application import CreateApplication
-from .create_application_portal_link import CreateApplicationPortalLink
-from .create_endpoint import CreateEndpoint
-from .create_endpoint_latency_class import CreateEndpointLatencyClass
-from .create_event import CreateEvent
-from .create_event_batch import CreateEventBatch
-from .create_event_type import CreateEventType
-from .create_portal_link import CreatePortalLink
 from .custom_header import CustomHeader
 from .deadline_type_0 import DeadlineType0
+from .deadline_type_0_kind import DeadlineType0Kind
 from .deadline_type_1 import DeadlineType1
+from .deadline_type_1_kind import DeadlineType1Kind
 from .deadline_type_2 import DeadlineType2
-from .delivery import Delivery
-from .delivery_list import DeliveryList
+from .deadline_type_2_kind import DeadlineType2Kind
+from .delivery_out import DeliveryOut
+from .delivery_ref import DeliveryRef
 from .delivery_status import DeliveryStatus
+from .destination_error_out import DestinationErrorOut
 from .destination_type_0 import DestinationType0
+from .destination_type_0_type import DestinationType0Type
 from .destination_type_1 import DestinationType1
+from .destination_type_1_type import DestinationType1Type
 from .destination_type_2 import DestinationType2
+from .destination_type_2_type import DestinationType2Type
 from .destination_type_3 import DestinationType3
+from .destination_type_3_type import DestinationType3Type
 from .destination_type_4 import DestinationType4
+from .destination_type_4_type import DestinationType4Type
+from .diagnostic import Diagnostic
 from .enable_endpoint import EnableEndpoint
-from .endpoint import Endpoint
 from .endpoint_auth import EndpointAuth
-from .endpoint_auth_client_auth import EndpointAuthClientAuth
-from .endpoint_auth_type import EndpointAuthType
 from .endpoint_enabled import EndpointEnabled
-from .endpoint_latency_class import EndpointLatencyClass
-from .endpoint_list import EndpointList
+from .endpoint_in import EndpointIn
+from .endpoint_out import EndpointOut
+from .endpoint_patch import EndpointPatch
 from .endpoint_status import EndpointStatus
 from .endpoint_tls import EndpointTls
 from .endpoint_with_secret import EndpointWithSecret
-from .event import Event
+from .envelope_trigger import EnvelopeTrigger
+from .error_class import ErrorClass
 from .event_accepted import EventAccepted
-from .event_accepted_deliveries_item import EventAcceptedDeliveriesItem
+from .event_batch_in import EventBatchIn
+from .event_batch_result import EventBatchResult
 from .event_batch_results import EventBatchResults
-from .event_batch_results_results_item import EventBatchResultsResultsItem
-from .event_batch_results_results_item_deliveries_item import EventBatchResultsResultsItemDeliveriesItem
-from .event_list import EventList
-from .event_target import EventTarget
-from .event_target_outcome import EventTargetOutcome
-from .event_type import EventType
-from .event_type_list import EventTypeList
-from .fanout_progress import FanoutProgress
-from .fanout_progress_status import FanoutProgressStatus
-from .get_application_stats_granularity import GetApplicationStatsGranularity
-from .get_endpoint_stats_granularity import GetEndpointStatsGranularity
-from .get_tenant_stats_granularity import GetTenantStatsGranularity
-from .health import Health
+from .event_in import EventIn
+from .event_out import EventOut
+from .event_target_out import EventTargetOut
+from .event_target_out_outcome import EventTargetOutOutcome
+from .event_type_in import EventTypeIn
+from .event_type_in_example_type_0 import EventTypeInExampleType0
+from .event_type_in_schema_type_0 import EventTypeInSchemaType0
+from .event_type_out import EventTypeOut
+from .event_type_out_example_type_0 import EventTypeOutExampleType0
+from .event_type_out_schema_type_0 import EventTypeOutSchemaType0
+from .event_type_patch import EventTypePatch
+from .event_type_patch_example_type_0 import EventTypePatchExampleType0
+from .event_type_patch_schema_type_0 import EventTypePatchSchemaType0
+from .fanout_progress_out import FanoutProgressOut
+from .fanout_status_out import FanoutStatusOut
 from .health_model_type_0 import HealthModelType0
+from .health_model_type_0_model import HealthModelType0Model
 from .health_model_type_1 import HealthModelType1
+from .health_model_type_1_model import HealthModelType1Model
 from .health_model_type_2 import HealthModelType2
+from .health_model_type_2_model import HealthModelType2Model
+from .health_out import HealthOut
 from .jitter import Jitter
-from .occurrence import Occurrence
-from .occurrence_failure_type_0 import OccurrenceFailureType0
-from .occurrence_last_attempt_type_0 import OccurrenceLastAttemptType0
-from .occurrence_page import OccurrencePage
-from .occurrence_status_type_0 import OccurrenceStatusType0
-from .payload_schema_type_0 import PayloadSchemaType0
+from .latency_class import LatencyClass
+from .page_application_out import PageApplicationOut
+from .page_attempt_out import PageAttemptOut
+from .page_delivery_out import PageDeliveryOut
+from .page_endpoint_out import PageEndpointOut
+from .page_event_out import PageEventOut
+from .page_event_type_out import PageEventTypeOut
 from .policy import Policy
 from .policy_on_410 import PolicyOn410
 from .policy_reason_style import PolicyReasonStyle
@@ -84,126 +100,121 @@ from .policy_spec_unusable_endpoint import PolicySpecUnusableEndpoint
 from .policy_spec_wait_from import PolicySpecWaitFrom
 from .policy_unusable_endpoint import PolicyUnusableEndpoint
 from .policy_wait_from import PolicyWaitFrom
-from .portal_activity import PortalActivity
-from .portal_activity_list import PortalActivityList
-from .portal_link import PortalLink
+from .portal_link_in import PortalLinkIn
+from .portal_link_out import PortalLinkOut
 from .portal_link_revoked import PortalLinkRevoked
 from .portal_session import PortalSession
-from .portal_settings import PortalSettings
-from .portal_settings_endpoint_defaults import PortalSettingsEndpointDefaults
 from .preset_name import PresetName
 from .problem import Problem
-from .problem_code import ProblemCode
 from .rate_limit import RateLimit
-from .redeliver import Redeliver
+from .redeliver_in import RedeliverIn
 from .redelivery_accepted import RedeliveryAccepted
-from .replay import Replay
+from .remediation import Remediation
 from .replay_accepted import ReplayAccepted
 from .replay_dead_accepted import ReplayDeadAccepted
+from .replay_in import ReplayIn
 from .retention import Retention
 from .retry_after_rule import RetryAfterRule
 from .rotate_secret import RotateSecret
-from .schedule import Schedule
-from .schedule_deleted import ScheduleDeleted
-from .schedule_latency_class_type_0 import ScheduleLatencyClassType0
-from .schedule_page import SchedulePage
-from .schedule_status import ScheduleStatus
 from .secret_info import SecretInfo
-from .secret_info_state import SecretInfoState
+from .secret_state import SecretState
 from .smart_health import SmartHealth
 from .smart_health_status import SmartHealthStatus
 from .snippet_limit_type_0 import SnippetLimitType0
 from .snippet_limit_type_1 import SnippetLimitType1
-from .stats import Stats
-from .stats_backlog import StatsBacklog
-from .stats_buckets_item import StatsBucketsItem
-from .stats_figures import StatsFigures
-from .stats_figures_attempts import StatsFiguresAttempts
-from .stats_figures_deliveries import StatsFiguresDeliveries
-from .stats_figures_duration_ms import StatsFiguresDurationMs
-from .stats_granularity import StatsGranularity
 from .test_accepted import TestAccepted
 from .trigger import Trigger
-from .update_application import UpdateApplication
-from .update_endpoint import UpdateEndpoint
-from .update_endpoint_latency_class import UpdateEndpointLatencyClass
-from .update_event_type import UpdateEventType
 from .webhook_envelope import WebhookEnvelope
-from .webhook_envelope_trigger import WebhookEnvelopeTrigger
 
 __all__ = (
-    "Application",
     "ApplicationDeleted",
-    "ApplicationList",
-    "ApplicationMetadata",
-    "ApplicationMetadataType0",
-    "Attempt",
-    "AttemptDestinationError",
-    "AttemptList",
-    "AttemptResponseHeaders",
+    "ApplicationIn",
+    "ApplicationInMetadataType0",
+    "ApplicationInPortalType0",
+    "ApplicationOut",
+    "ApplicationOutMetadataType0",
+    "ApplicationOutPortal",
+    "ApplicationPatch",
+    "ApplicationPatchMetadataType0",
+    "ApplicationPatchPortalType0",
+    "ApplicationPortalLinkIn",
+    "AttemptOut",
+    "AttemptOutResponseHeaders",
+    "AttemptState",
+    "AuthType",
     "Breaker",
     "BreakerState",
-    "Complete",
-    "CompleteOutcome",
+    "ClientAuth",
+    "CompleteIn",
+    "CompletionOutcome",
     "CompletionRecorded",
-    "CreateApplication",
-    "CreateApplicationPortalLink",
-    "CreateEndpoint",
-    "CreateEndpointLatencyClass",
-    "CreateEvent",
-    "CreateEventBatch",
-    "CreateEventType",
-    "CreatePortalLink",
     "CustomHeader",
     "DeadlineType0",
+    "DeadlineType0Kind",
     "DeadlineType1",
+    "DeadlineType1Kind",
     "DeadlineType2",
-    "Delivery",
-    "DeliveryList",
+    "DeadlineType2Kind",
+    "DeliveryOut",
+    "DeliveryRef",
     "DeliveryStatus",
+    "DestinationErrorOut",
     "DestinationType0",
+    "DestinationType0Type",
     "DestinationType1",
+    "DestinationType1Type",
     "DestinationType2",
+    "DestinationType2Type",
     "DestinationType3",
+    "DestinationType3Type",
     "DestinationType4",
+    "DestinationType4Type",
+    "Diagnostic",
     "EnableEndpoint",
-    "Endpoint",
     "EndpointAuth",
-    "EndpointAuthClientAuth",
-    "EndpointAuthType",
     "EndpointEnabled",
-    "EndpointLatencyClass",
-    "EndpointList",
+    "EndpointIn",
+    "EndpointOut",
+    "EndpointPatch",
     "EndpointStatus",
     "EndpointTls",
     "EndpointWithSecret",
-    "Event",
+    "EnvelopeTrigger",
+    "ErrorClass",
     "EventAccepted",
-    "EventAcceptedDeliveriesItem",
+    "EventBatchIn",
+    "EventBatchResult",
     "EventBatchResults",
-    "EventBatchResultsResultsItem",
-    "EventBatchResultsResultsItemDeliveriesItem",
-    "EventList",
-    "EventTarget",
-    "EventTargetOutcome",
-    "EventType",
-    "EventTypeList",
-    "FanoutProgress",
-    "FanoutProgressStatus",
-    "GetApplicationStatsGranularity",
-    "GetEndpointStatsGranularity",
-    "GetTenantStatsGranularity",
-    "Health",
+    "EventIn",
+    "EventOut",
+    "EventTargetOut",
+    "EventTargetOutOutcome",
+    "EventTypeIn",
+    "EventTypeInExampleType0",
+    "EventTypeInSchemaType0",
+    "EventTypeOut",
+    "EventTypeOutExampleType0",
+    "EventTypeOutSchemaType0",
+    "EventTypePatch",
+    "EventTypePatchExampleType0",
+    "EventTypePatchSchemaType0",
+    "FanoutProgressOut",
+    "FanoutStatusOut",
     "HealthModelType0",
+    "HealthModelType0Model",
     "HealthModelType1",
+    "HealthModelType1Model",
     "HealthModelType2",
+    "HealthModelType2Model",
+    "HealthOut",
     "Jitter",
-    "Occurrence",
-    "OccurrenceFailureType0",
-    "OccurrenceLastAttemptType0",
-    "OccurrencePage",
-    "OccurrenceStatusType0",
-    "PayloadSchemaType0",
+    "LatencyClass",
+    "PageApplicationOut",
+    "PageAttemptOut",
+    "PageDeliveryOut",
+    "PageEndpointOut",
+    "PageEventOut",
+    "PageEventTypeOut",
     "Policy",
     "PolicyOn410",
     "PolicyReasonStyle",
@@ -216,50 +227,29 @@ __all__ = (
     "PolicySpecWaitFrom",
     "PolicyUnusableEndpoint",
     "PolicyWaitFrom",
-    "PortalActivity",
-    "PortalActivityList",
-    "PortalLink",
+    "PortalLinkIn",
+    "PortalLinkOut",
     "PortalLinkRevoked",
     "PortalSession",
-    "PortalSettings",
-    "PortalSettingsEndpointDefaults",
     "PresetName",
     "Problem",
-    "ProblemCode",
     "RateLimit",
-    "Redeliver",
+    "RedeliverIn",
     "RedeliveryAccepted",
-    "Replay",
+    "Remediation",
     "ReplayAccepted",
     "ReplayDeadAccepted",
+    "ReplayIn",
     "Retention",
     "RetryAfterRule",
     "RotateSecret",
-    "Schedule",
-    "ScheduleDeleted",
-    "ScheduleLatencyClassType0",
-    "SchedulePage",
-    "ScheduleStatus",
     "SecretInfo",
-    "SecretInfoState",
+    "SecretState",
     "SmartHealth",
     "SmartHealthStatus",
     "SnippetLimitType0",
     "SnippetLimitType1",
-    "Stats",
-    "StatsBacklog",
-    "StatsBucketsItem",
-    "StatsFigures",
-    "StatsFiguresAttempts",
-    "StatsFiguresDeliveries",
-    "StatsFiguresDurationMs",
-    "StatsGranularity",
     "TestAccepted",
     "Trigger",
-    "UpdateApplication",
-    "UpdateEndpoint",
-    "UpdateEndpointLatencyClass",
-    "UpdateEventType",
     "WebhookEnvelope",
-    "WebhookEnvelopeTrigger",
 )

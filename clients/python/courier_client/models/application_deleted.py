@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -11,27 +11,28 @@ T = TypeVar("T", bound="ApplicationDeleted")
 
 @_attrs_define
 class ApplicationDeleted:
-    """
+    """What `DELETE /v1/applications/{id}` answers.
+
     Attributes:
+        deleted (bool): Always true.
         id (str):
-        deleted (Literal[True]):
     """
 
+    deleted: bool
     id: str
-    deleted: Literal[True]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        id = self.id
-
         deleted = self.deleted
+
+        id = self.id
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "id": id,
                 "deleted": deleted,
+                "id": id,
             }
         )
 
@@ -40,15 +41,13 @@ class ApplicationDeleted:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        deleted = d.pop("deleted")
+
         id = d.pop("id")
 
-        deleted = cast(Literal[True], d.pop("deleted"))
-        if deleted != True:
-            raise ValueError(f"deleted must match const True, got '{deleted}'")
-
         application_deleted = cls(
-            id=id,
             deleted=deleted,
+            id=id,
         )
 
         application_deleted.additional_properties = d

@@ -17,18 +17,18 @@ class Breaker:
     """The circuit breaker, for policies with the breaker health model.
 
     Attributes:
-        state (BreakerState):
-        open_until (datetime.datetime | None):
         exhausted_in_a_row (int):
+        open_until (datetime.datetime | None):
+        state (BreakerState): Whether the breaker lets attempts through (`closed`) or holds them (`open`).
     """
 
-    state: BreakerState
-    open_until: datetime.datetime | None
     exhausted_in_a_row: int
+    open_until: datetime.datetime | None
+    state: BreakerState
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        state = self.state.value
+        exhausted_in_a_row = self.exhausted_in_a_row
 
         open_until: None | str
         if isinstance(self.open_until, datetime.datetime):
@@ -36,15 +36,15 @@ class Breaker:
         else:
             open_until = self.open_until
 
-        exhausted_in_a_row = self.exhausted_in_a_row
+        state = self.state.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "state": state,
-                "openUntil": open_until,
                 "exhaustedInARow": exhausted_in_a_row,
+                "openUntil": open_until,
+                "state": state,
             }
         )
 
@@ -53,7 +53,7 @@ class Breaker:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        state = BreakerState(d.pop("state"))
+        exhausted_in_a_row = d.pop("exhaustedInARow")
 
         def _parse_open_until(data: object) -> datetime.datetime | None:
             if data is None:
@@ -61,21 +61,21 @@ class Breaker:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                open_until_type_0 = datetime.datetime.fromisoformat(data)
+                open_until_type_1 = datetime.datetime.fromisoformat(data)
 
-                return open_until_type_0
+                return open_until_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(datetime.datetime | None, data)
 
         open_until = _parse_open_until(d.pop("openUntil"))
 
-        exhausted_in_a_row = d.pop("exhaustedInARow")
+        state = BreakerState(d.pop("state"))
 
         breaker = cls(
-            state=state,
-            open_until=open_until,
             exhausted_in_a_row=exhausted_in_a_row,
+            open_until=open_until,
+            state=state,
         )
 
         breaker.additional_properties = d

@@ -7,8 +7,8 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.attempt import Attempt
-    from ..models.delivery import Delivery
+    from ..models.attempt_out import AttemptOut
+    from ..models.delivery_out import DeliveryOut
 
 
 T = TypeVar("T", bound="CompletionRecorded")
@@ -16,14 +16,25 @@ T = TypeVar("T", bound="CompletionRecorded")
 
 @_attrs_define
 class CompletionRecorded:
-    """
+    """What a completion report answers: the attempt as settled and its delivery.
+
     Attributes:
-        attempt (Attempt): One request to the receiver (or one declined before sending).
-        delivery (Delivery): One event on its way to one endpoint.
+        attempt (AttemptOut): One request to the receiver (or one declined before sending). Fields without a
+            value are left out. Example: {'countsTowardReceiverFailures': False, 'deliveryId':
+            'dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'diagnostic': 'delivered', 'durationMs': 342, 'id':
+            'att_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'number': 1, 'remediation': 'none', 'responseHeaders': {'content-type':
+            'application/json'}, 'responseStatus': 200, 'startedAt': '2026-11-30T06:28:01.000Z', 'state': 'succeeded',
+            'trigger': 'initial', 'truncated': False}.
+        delivery (DeliveryOut): One event on its way to one endpoint. Example: {'attemptCount': 1, 'createdAt':
+            '2026-11-30T06:28:01.000Z', 'deadLetteredAt': None, 'deadReason': None, 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'eventId': 'evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'id':
+            'dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'nextAttemptAt': None, 'plannedAt': '2026-11-30T06:28:01.000Z',
+            'receiverFailures': 0, 'settledAt': '2026-11-30T06:28:01.350Z', 'status': 'succeeded', 'throttledUntil': None,
+            'trigger': 'initial', 'webhookId': 'dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2'}.
     """
 
-    attempt: Attempt
-    delivery: Delivery
+    attempt: AttemptOut
+    delivery: DeliveryOut
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -44,13 +55,13 @@ class CompletionRecorded:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.attempt import Attempt  # noqa: PLC0415
-        from ..models.delivery import Delivery  # noqa: PLC0415
+        from ..models.attempt_out import AttemptOut  # noqa: PLC0415
+        from ..models.delivery_out import DeliveryOut  # noqa: PLC0415
 
         d = dict(src_dict)
-        attempt = Attempt.from_dict(d.pop("attempt"))
+        attempt = AttemptOut.from_dict(d.pop("attempt"))
 
-        delivery = Delivery.from_dict(d.pop("delivery"))
+        delivery = DeliveryOut.from_dict(d.pop("delivery"))
 
         completion_recorded = cls(
             attempt=attempt,

@@ -12,20 +12,27 @@ T = TypeVar("T", bound="CustomHeader")
 
 @_attrs_define
 class CustomHeader:
-    """
-    Attributes:
-        name (str): An HTTP field name. Refused (400 naming it): names Courier sets (`content-type`, `content-length`,
-            `content-encoding`, `host`, `user-agent`, `webhook-*`, the presets' attempt headers and the endpoint policy's
-            own) and hop-by-hop ones (`connection`, `keep-alive`, `proxy-*`, `te`, `trailer`, `transfer-encoding`,
-            `upgrade`, `expect`); names are unique, ignoring case.
-        value (None | str): One line (no CR, LF, NUL or other control characters but tab), at most 4,096 bytes. Shown as
-            null when `secret`; sending null back for a secret header keeps its stored value.
-        secret (bool | Unset): Write-only: never shown or logged again. Default: False.
+    """One entry of `headers` as sent: a secret entry sent back with `value: null`
+    keeps the value stored under its name.
+
+        Example:
+            {'name': 'X-Api-Key', 'secret': True, 'value': 'k-123'}
+
+        Attributes:
+            name (str): An HTTP field name. Refused (400 naming it): names Courier sets
+                (`content-type`, `content-length`, `content-encoding`, `host`, `user-agent`,
+                `webhook-*`, the presets' attempt headers and the endpoint policy's own) and
+                hop-by-hop ones (`connection`, `keep-alive`, `proxy-*`, `te`, `trailer`,
+                `transfer-encoding`, `upgrade`, `expect`); names are unique, ignoring case.
+            value (None | str): One line (no CR, LF, NUL or other control characters but tab), at most 4,096
+                bytes. Shown as null when `secret`; sending null back for a secret header
+                keeps its stored value.
+            secret (bool | None | Unset): Write-only: never shown or logged again. Default: False.
     """
 
     name: str
     value: None | str
-    secret: bool | Unset = False
+    secret: bool | None | Unset = False
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -33,7 +40,11 @@ class CustomHeader:
         value: None | str
         value = self.value
 
-        secret = self.secret
+        secret: bool | None | Unset
+        if isinstance(self.secret, Unset):
+            secret = UNSET
+        else:
+            secret = self.secret
 
         field_dict: dict[str, Any] = {}
 
@@ -60,7 +71,14 @@ class CustomHeader:
 
         value = _parse_value(d.pop("value"))
 
-        secret = d.pop("secret", UNSET)
+        def _parse_secret(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        secret = _parse_secret(d.pop("secret", UNSET))
 
         custom_header = cls(
             name=name,

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
+
+from ..models.deadline_type_0_kind import DeadlineType0Kind
 
 T = TypeVar("T", bound="DeadlineType0")
 
@@ -13,13 +15,13 @@ class DeadlineType0:
     """No time limit.
 
     Attributes:
-        kind (Literal['none']):
+        kind (DeadlineType0Kind):
     """
 
-    kind: Literal["none"]
+    kind: DeadlineType0Kind
 
     def to_dict(self) -> dict[str, Any]:
-        kind = self.kind
+        kind = self.kind.value
 
         field_dict: dict[str, Any] = {}
 
@@ -34,9 +36,7 @@ class DeadlineType0:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        kind = cast(Literal["none"], d.pop("kind"))
-        if kind != "none":
-            raise ValueError(f"kind must match const 'none', got '{kind}'")
+        kind = DeadlineType0Kind(d.pop("kind"))
 
         deadline_type_0 = cls(
             kind=kind,

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
+
+from ..models.deadline_type_1_kind import DeadlineType1Kind
 
 T = TypeVar("T", bound="DeadlineType1")
 
@@ -14,34 +16,34 @@ class DeadlineType1:
     running allowance when enabled); the delivery settles instead.
 
         Attributes:
-            kind (Literal['horizon']):
-            realtime_seconds (int):
-            bulk_seconds (int):
             add_long_running_allowance (bool):
+            bulk_seconds (int):
+            kind (DeadlineType1Kind):
+            realtime_seconds (int):
     """
 
-    kind: Literal["horizon"]
-    realtime_seconds: int
-    bulk_seconds: int
     add_long_running_allowance: bool
+    bulk_seconds: int
+    kind: DeadlineType1Kind
+    realtime_seconds: int
 
     def to_dict(self) -> dict[str, Any]:
-        kind = self.kind
-
-        realtime_seconds = self.realtime_seconds
+        add_long_running_allowance = self.add_long_running_allowance
 
         bulk_seconds = self.bulk_seconds
 
-        add_long_running_allowance = self.add_long_running_allowance
+        kind = self.kind.value
+
+        realtime_seconds = self.realtime_seconds
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
+                "addLongRunningAllowance": add_long_running_allowance,
+                "bulkSeconds": bulk_seconds,
                 "kind": kind,
                 "realtimeSeconds": realtime_seconds,
-                "bulkSeconds": bulk_seconds,
-                "addLongRunningAllowance": add_long_running_allowance,
             }
         )
 
@@ -50,21 +52,19 @@ class DeadlineType1:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        kind = cast(Literal["horizon"], d.pop("kind"))
-        if kind != "horizon":
-            raise ValueError(f"kind must match const 'horizon', got '{kind}'")
-
-        realtime_seconds = d.pop("realtimeSeconds")
+        add_long_running_allowance = d.pop("addLongRunningAllowance")
 
         bulk_seconds = d.pop("bulkSeconds")
 
-        add_long_running_allowance = d.pop("addLongRunningAllowance")
+        kind = DeadlineType1Kind(d.pop("kind"))
+
+        realtime_seconds = d.pop("realtimeSeconds")
 
         deadline_type_1 = cls(
+            add_long_running_allowance=add_long_running_allowance,
+            bulk_seconds=bulk_seconds,
             kind=kind,
             realtime_seconds=realtime_seconds,
-            bulk_seconds=bulk_seconds,
-            add_long_running_allowance=add_long_running_allowance,
         )
 
         return deadline_type_1

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
+
+from ..models.deadline_type_2_kind import DeadlineType2Kind
 
 T = TypeVar("T", bound="DeadlineType2")
 
@@ -14,24 +16,24 @@ class DeadlineType2:
     the last one.
 
         Attributes:
-            kind (Literal['clampLast']):
             after_seconds (int):
+            kind (DeadlineType2Kind):
     """
 
-    kind: Literal["clampLast"]
     after_seconds: int
+    kind: DeadlineType2Kind
 
     def to_dict(self) -> dict[str, Any]:
-        kind = self.kind
-
         after_seconds = self.after_seconds
+
+        kind = self.kind.value
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
-                "kind": kind,
                 "afterSeconds": after_seconds,
+                "kind": kind,
             }
         )
 
@@ -40,15 +42,13 @@ class DeadlineType2:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        kind = cast(Literal["clampLast"], d.pop("kind"))
-        if kind != "clampLast":
-            raise ValueError(f"kind must match const 'clampLast', got '{kind}'")
-
         after_seconds = d.pop("afterSeconds")
 
+        kind = DeadlineType2Kind(d.pop("kind"))
+
         deadline_type_2 = cls(
-            kind=kind,
             after_seconds=after_seconds,
+            kind=kind,
         )
 
         return deadline_type_2

@@ -13,10 +13,14 @@ T = TypeVar("T", bound="EnableEndpoint")
 
 @_attrs_define
 class EnableEndpoint:
-    """
+    """`POST /v1/endpoints/{id}/enable`: the body may be left out.
+
+    Example:
+        {'replaySince': '2026-11-30T06:28:01.000Z'}
+
     Attributes:
-        replay_since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
-            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional fraction.
+        replay_since (datetime.datetime | Unset): Also send again the events created since then: at most 7 days back (an
+            earlier instant answers 400 `validation_failed`).
     """
 
     replay_since: datetime.datetime | Unset = UNSET

@@ -9,8 +9,8 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.event_accepted_deliveries_item import EventAcceptedDeliveriesItem
-    from ..models.fanout_progress import FanoutProgress
+    from ..models.delivery_ref import DeliveryRef
+    from ..models.fanout_progress_out import FanoutProgressOut
 
 
 T = TypeVar("T", bound="EventAccepted")
@@ -18,29 +18,38 @@ T = TypeVar("T", bound="EventAccepted")
 
 @_attrs_define
 class EventAccepted:
-    """
-    Attributes:
-        event_id (str): An event id: `evt_` and 26 Crockford base32 characters.
-        deliveries (list[EventAcceptedDeliveriesItem]):
-        fanout (FanoutProgress | Unset): Where an event routed by subscription stands: `matched` endpoints subscribed to
-            it, the first `processed` of which have their delivery. Up to 50 matches are written in the ingest request
-            (`complete` at once); more are written by fan-out steps on the delivery queue, 100 endpoints a step
-            (`in_progress` until the last). Ingest counts at most 10,051 matches: beyond that `matched` is the number
-            counted while `in_progress` (never below `processed`), and exact once `complete`.
+    """What `POST /v1/events` answers (202): the event id and a delivery per endpoint
+    named or matched in the request.
+
+        Example:
+            {'deliveries': [{'endpointId': 'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'id': 'dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2',
+                'status': 'pending'}], 'eventId': 'evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2'}
+
+        Attributes:
+            deliveries (list[DeliveryRef]):
+            event_id (str): An event id: `evt_` and a ULID.
+            fanout (FanoutProgressOut | Unset): Where an event routed by subscription stands: `matched` endpoints subscribed
+                to
+                it, the first `processed` of which have their delivery. Up to 50 matches are
+                written in the ingest request (`complete` at once); more are written by fan-out
+                steps on the delivery queue, 100 endpoints a step (`in_progress` until the
+                last). Ingest counts at most 10,051 matches: beyond that `matched` is the number
+                counted while `in_progress` (never below `processed`), and exact once
+                `complete`. Example: {'matched': 240, 'processed': 100, 'status': 'in_progress'}.
     """
 
+    deliveries: list[DeliveryRef]
     event_id: str
-    deliveries: list[EventAcceptedDeliveriesItem]
-    fanout: FanoutProgress | Unset = UNSET
+    fanout: FanoutProgressOut | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        event_id = self.event_id
-
         deliveries = []
         for deliveries_item_data in self.deliveries:
             deliveries_item = deliveries_item_data.to_dict()
             deliveries.append(deliveries_item)
+
+        event_id = self.event_id
 
         fanout: dict[str, Any] | Unset = UNSET
         if not isinstance(self.fanout, Unset):
@@ -50,8 +59,8 @@ class EventAccepted:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "eventId": event_id,
                 "deliveries": deliveries,
+                "eventId": event_id,
             }
         )
         if fanout is not UNSET:
@@ -61,29 +70,29 @@ class EventAccepted:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event_accepted_deliveries_item import EventAcceptedDeliveriesItem  # noqa: PLC0415
-        from ..models.fanout_progress import FanoutProgress  # noqa: PLC0415
+        from ..models.delivery_ref import DeliveryRef  # noqa: PLC0415
+        from ..models.fanout_progress_out import FanoutProgressOut  # noqa: PLC0415
 
         d = dict(src_dict)
-        event_id = d.pop("eventId")
-
         deliveries = []
         _deliveries = d.pop("deliveries")
         for deliveries_item_data in _deliveries:
-            deliveries_item = EventAcceptedDeliveriesItem.from_dict(deliveries_item_data)
+            deliveries_item = DeliveryRef.from_dict(deliveries_item_data)
 
             deliveries.append(deliveries_item)
 
+        event_id = d.pop("eventId")
+
         _fanout = d.pop("fanout", UNSET)
-        fanout: FanoutProgress | Unset
+        fanout: FanoutProgressOut | Unset
         if isinstance(_fanout, Unset):
             fanout = UNSET
         else:
-            fanout = FanoutProgress.from_dict(_fanout)
+            fanout = FanoutProgressOut.from_dict(_fanout)
 
         event_accepted = cls(
-            event_id=event_id,
             deliveries=deliveries,
+            event_id=event_id,
             fanout=fanout,
         )
 

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.event_batch_results_results_item import EventBatchResultsResultsItem
+    from ..models.event_batch_result import EventBatchResult
 
 
 T = TypeVar("T", bound="EventBatchResults")
@@ -15,12 +15,19 @@ T = TypeVar("T", bound="EventBatchResults")
 
 @_attrs_define
 class EventBatchResults:
-    """
+    """What `POST /v1/events/batch` answers (207): one result per entry, in order.
+
+    Example:
+        {'results': [{'deliveries': [{'endpointId': 'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'id':
+            'dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'status': 'pending'}], 'eventId': 'evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'index':
+            0, 'status': 202}, {'index': 1, 'problem': {'code': 'not_found', 'detail': 'endpoint not found', 'status': 404,
+            'title': 'Not found', 'type': 'https://courier.dev/problems/not-found'}, 'status': 404}]}
+
     Attributes:
-        results (list[EventBatchResultsResultsItem]):
+        results (list[EventBatchResult]):
     """
 
-    results: list[EventBatchResultsResultsItem]
+    results: list[EventBatchResult]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,13 +48,13 @@ class EventBatchResults:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event_batch_results_results_item import EventBatchResultsResultsItem  # noqa: PLC0415
+        from ..models.event_batch_result import EventBatchResult  # noqa: PLC0415
 
         d = dict(src_dict)
         results = []
         _results = d.pop("results")
         for results_item_data in _results:
-            results_item = EventBatchResultsResultsItem.from_dict(results_item_data)
+            results_item = EventBatchResult.from_dict(results_item_data)
 
             results.append(results_item)
 

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
+
+from ..models.health_model_type_0_model import HealthModelType0Model
 
 T = TypeVar("T", bound="HealthModelType0")
 
@@ -13,13 +15,13 @@ class HealthModelType0:
     """No health tracking.
 
     Attributes:
-        model (Literal['none']):
+        model (HealthModelType0Model):
     """
 
-    model: Literal["none"]
+    model: HealthModelType0Model
 
     def to_dict(self) -> dict[str, Any]:
-        model = self.model
+        model = self.model.value
 
         field_dict: dict[str, Any] = {}
 
@@ -34,9 +36,7 @@ class HealthModelType0:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        model = cast(Literal["none"], d.pop("model"))
-        if model != "none":
-            raise ValueError(f"model must match const 'none', got '{model}'")
+        model = HealthModelType0Model(d.pop("model"))
 
         health_model_type_0 = cls(
             model=model,

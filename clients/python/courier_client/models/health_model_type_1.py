@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
+
+from ..models.health_model_type_1_model import HealthModelType1Model
 
 T = TypeVar("T", bound="HealthModelType1")
 
@@ -13,19 +15,19 @@ class HealthModelType1:
     """A circuit breaker that opens for `openSeconds` after that many deliveries in a row used every attempt.
 
     Attributes:
-        model (Literal['breaker']):
         exhausted_in_a_row (int):
+        model (HealthModelType1Model):
         open_seconds (int):
     """
 
-    model: Literal["breaker"]
     exhausted_in_a_row: int
+    model: HealthModelType1Model
     open_seconds: int
 
     def to_dict(self) -> dict[str, Any]:
-        model = self.model
-
         exhausted_in_a_row = self.exhausted_in_a_row
+
+        model = self.model.value
 
         open_seconds = self.open_seconds
 
@@ -33,8 +35,8 @@ class HealthModelType1:
 
         field_dict.update(
             {
-                "model": model,
                 "exhaustedInARow": exhausted_in_a_row,
+                "model": model,
                 "openSeconds": open_seconds,
             }
         )
@@ -44,17 +46,15 @@ class HealthModelType1:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        model = cast(Literal["breaker"], d.pop("model"))
-        if model != "breaker":
-            raise ValueError(f"model must match const 'breaker', got '{model}'")
-
         exhausted_in_a_row = d.pop("exhaustedInARow")
+
+        model = HealthModelType1Model(d.pop("model"))
 
         open_seconds = d.pop("openSeconds")
 
         health_model_type_1 = cls(
-            model=model,
             exhausted_in_a_row=exhausted_in_a_row,
+            model=model,
             open_seconds=open_seconds,
         )
 

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
+
+from ..models.health_model_type_2_model import HealthModelType2Model
 
 T = TypeVar("T", bound="HealthModelType2")
 
@@ -13,39 +15,39 @@ class HealthModelType2:
     """active / degraded / paused / disabled, driven by failures in a row and time without a success.
 
     Attributes:
-        model (Literal['smartchat']):
         degrade_after_failures (int):
+        disable_after_seconds (int):
+        model (HealthModelType2Model):
         pause_after_failures (int):
         pause_after_seconds (int):
-        disable_after_seconds (int):
     """
 
-    model: Literal["smartchat"]
     degrade_after_failures: int
+    disable_after_seconds: int
+    model: HealthModelType2Model
     pause_after_failures: int
     pause_after_seconds: int
-    disable_after_seconds: int
 
     def to_dict(self) -> dict[str, Any]:
-        model = self.model
-
         degrade_after_failures = self.degrade_after_failures
+
+        disable_after_seconds = self.disable_after_seconds
+
+        model = self.model.value
 
         pause_after_failures = self.pause_after_failures
 
         pause_after_seconds = self.pause_after_seconds
 
-        disable_after_seconds = self.disable_after_seconds
-
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
-                "model": model,
                 "degradeAfterFailures": degrade_after_failures,
+                "disableAfterSeconds": disable_after_seconds,
+                "model": model,
                 "pauseAfterFailures": pause_after_failures,
                 "pauseAfterSeconds": pause_after_seconds,
-                "disableAfterSeconds": disable_after_seconds,
             }
         )
 
@@ -54,24 +56,22 @@ class HealthModelType2:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        model = cast(Literal["smartchat"], d.pop("model"))
-        if model != "smartchat":
-            raise ValueError(f"model must match const 'smartchat', got '{model}'")
-
         degrade_after_failures = d.pop("degradeAfterFailures")
+
+        disable_after_seconds = d.pop("disableAfterSeconds")
+
+        model = HealthModelType2Model(d.pop("model"))
 
         pause_after_failures = d.pop("pauseAfterFailures")
 
         pause_after_seconds = d.pop("pauseAfterSeconds")
 
-        disable_after_seconds = d.pop("disableAfterSeconds")
-
         health_model_type_2 = cls(
-            model=model,
             degrade_after_failures=degrade_after_failures,
+            disable_after_seconds=disable_after_seconds,
+            model=model,
             pause_after_failures=pause_after_failures,
             pause_after_seconds=pause_after_seconds,
-            disable_after_seconds=disable_after_seconds,
         )
 
         return health_model_type_2

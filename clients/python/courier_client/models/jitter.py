@@ -13,24 +13,24 @@ class Jitter:
     """Each wait is multiplied by a uniform factor in [min, max] (0 < min <= max <= 10).
 
     Attributes:
-        min_ (float):
         max_ (float):
+        min_ (float):
     """
 
-    min_: float
     max_: float
+    min_: float
 
     def to_dict(self) -> dict[str, Any]:
-        min_ = self.min_
-
         max_ = self.max_
+
+        min_ = self.min_
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
-                "min": min_,
                 "max": max_,
+                "min": min_,
             }
         )
 
@@ -39,13 +39,13 @@ class Jitter:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        min_ = d.pop("min")
-
         max_ = d.pop("max")
 
+        min_ = d.pop("min")
+
         jitter = cls(
-            min_=min_,
             max_=max_,
+            min_=min_,
         )
 
         return jitter

@@ -34,45 +34,45 @@ class Policy:
     """A complete delivery policy, as answered for endpoints whose policy is not a preset.
 
     Attributes:
-        name (str):
-        max_attempts (int): Attempts including the first.
-        waits_seconds (list[float]): Waits before attempts 2, 3, ...; the last one repeats while attempts remain.
-        wait_from (PolicyWaitFrom): What a wait is measured from.
-        jitter (Jitter): Each wait is multiplied by a uniform factor in [min, max] (0 < min <= max <= 10).
-        retry_after (None | RetryAfterRule):
-        deadline (DeadlineType0 | DeadlineType1 | DeadlineType2): When a delivery stops being attempted because of time.
-        receiver_failure_limit (int | None): Stop after this many receiver-caused failures; null for no limit.
-        retryable4xx (list[int] | None): When a list, a 4xx not in it is terminal; null retries every non-2xx answer.
-        on410 (PolicyOn410): How a 410 Gone answer is treated.
-        redirects (PolicyRedirects): Redirects are never followed.
-        timeout_ms (int):
         attempt_header (None | str): An extra request header carrying the attempt number.
+        deadline (DeadlineType0 | DeadlineType1 | DeadlineType2): When a delivery stops being attempted because of time.
         health (HealthModelType0 | HealthModelType1 | HealthModelType2): The endpoint health model.
+        jitter (Jitter): Each wait is multiplied by a uniform factor in [min, max] (0 < min <= max <= 10).
+        max_attempts (int): Attempts including the first.
+        name (str):
+        on410 (PolicyOn410): How a 410 Gone answer is treated.
+        reason_style (PolicyReasonStyle): How settle reasons (`deadReason`) are spelled.
+        receiver_failure_limit (int | None): Stop after this many receiver-caused failures; null for no limit.
+        redirects (PolicyRedirects): Redirects are never followed.
+        retention (Retention): How long settled deliveries and attempts stay readable, and the policy's replay window.
+        retry_after (None | RetryAfterRule):
+        retryable4xx (list[int] | None): When a list, a 4xx not in it is terminal; null retries every non-2xx answer.
         snippet (SnippetLimitType0 | SnippetLimitType1): How much of a failed response body an attempt keeps: at most
             16,384 bytes (4,096 characters of up to 4 bytes each).
-        reason_style (PolicyReasonStyle): How settle reasons (`deadReason`) are spelled.
+        timeout_ms (int):
         unusable_endpoint (PolicyUnusableEndpoint): What happens when the endpoint cannot be used before sending.
-        retention (Retention): How long settled deliveries and attempts stay readable, and the policy's replay window.
+        wait_from (PolicyWaitFrom): What a wait is measured from.
+        waits_seconds (list[float]): Waits before attempts 2, 3, ...; the last one repeats while attempts remain.
     """
 
-    name: str
-    max_attempts: int
-    waits_seconds: list[float]
-    wait_from: PolicyWaitFrom
-    jitter: Jitter
-    retry_after: None | RetryAfterRule
-    deadline: DeadlineType0 | DeadlineType1 | DeadlineType2
-    receiver_failure_limit: int | None
-    retryable4xx: list[int] | None
-    on410: PolicyOn410
-    redirects: PolicyRedirects
-    timeout_ms: int
     attempt_header: None | str
+    deadline: DeadlineType0 | DeadlineType1 | DeadlineType2
     health: HealthModelType0 | HealthModelType1 | HealthModelType2
-    snippet: SnippetLimitType0 | SnippetLimitType1
+    jitter: Jitter
+    max_attempts: int
+    name: str
+    on410: PolicyOn410
     reason_style: PolicyReasonStyle
-    unusable_endpoint: PolicyUnusableEndpoint
+    receiver_failure_limit: int | None
+    redirects: PolicyRedirects
     retention: Retention
+    retry_after: None | RetryAfterRule
+    retryable4xx: list[int] | None
+    snippet: SnippetLimitType0 | SnippetLimitType1
+    timeout_ms: int
+    unusable_endpoint: PolicyUnusableEndpoint
+    wait_from: PolicyWaitFrom
+    waits_seconds: list[float]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -83,21 +83,8 @@ class Policy:
         from ..models.retry_after_rule import RetryAfterRule  # noqa: PLC0415
         from ..models.snippet_limit_type_0 import SnippetLimitType0  # noqa: PLC0415
 
-        name = self.name
-
-        max_attempts = self.max_attempts
-
-        waits_seconds = self.waits_seconds
-
-        wait_from = self.wait_from.value
-
-        jitter = self.jitter.to_dict()
-
-        retry_after: dict[str, Any] | None
-        if isinstance(self.retry_after, RetryAfterRule):
-            retry_after = self.retry_after.to_dict()
-        else:
-            retry_after = self.retry_after
+        attempt_header: None | str
+        attempt_header = self.attempt_header
 
         deadline: dict[str, Any]
         if isinstance(self.deadline, DeadlineType0):
@@ -107,25 +94,6 @@ class Policy:
         else:
             deadline = self.deadline.to_dict()
 
-        receiver_failure_limit: int | None
-        receiver_failure_limit = self.receiver_failure_limit
-
-        retryable4xx: list[int] | None
-        if isinstance(self.retryable4xx, list):
-            retryable4xx = self.retryable4xx
-
-        else:
-            retryable4xx = self.retryable4xx
-
-        on410 = self.on410.value
-
-        redirects = self.redirects.value
-
-        timeout_ms = self.timeout_ms
-
-        attempt_header: None | str
-        attempt_header = self.attempt_header
-
         health: dict[str, Any]
         if isinstance(self.health, HealthModelType0):
             health = self.health.to_dict()
@@ -134,40 +102,72 @@ class Policy:
         else:
             health = self.health.to_dict()
 
+        jitter = self.jitter.to_dict()
+
+        max_attempts = self.max_attempts
+
+        name = self.name
+
+        on410 = self.on410.value
+
+        reason_style = self.reason_style.value
+
+        receiver_failure_limit: int | None
+        receiver_failure_limit = self.receiver_failure_limit
+
+        redirects = self.redirects.value
+
+        retention = self.retention.to_dict()
+
+        retry_after: dict[str, Any] | None
+        if isinstance(self.retry_after, RetryAfterRule):
+            retry_after = self.retry_after.to_dict()
+        else:
+            retry_after = self.retry_after
+
+        retryable4xx: list[int] | None
+        if isinstance(self.retryable4xx, list):
+            retryable4xx = self.retryable4xx
+
+        else:
+            retryable4xx = self.retryable4xx
+
         snippet: dict[str, Any]
         if isinstance(self.snippet, SnippetLimitType0):
             snippet = self.snippet.to_dict()
         else:
             snippet = self.snippet.to_dict()
 
-        reason_style = self.reason_style.value
+        timeout_ms = self.timeout_ms
 
         unusable_endpoint = self.unusable_endpoint.value
 
-        retention = self.retention.to_dict()
+        wait_from = self.wait_from.value
+
+        waits_seconds = self.waits_seconds
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "name": name,
-                "maxAttempts": max_attempts,
-                "waitsSeconds": waits_seconds,
-                "waitFrom": wait_from,
-                "jitter": jitter,
-                "retryAfter": retry_after,
-                "deadline": deadline,
-                "receiverFailureLimit": receiver_failure_limit,
-                "retryable4xx": retryable4xx,
-                "on410": on410,
-                "redirects": redirects,
-                "timeoutMs": timeout_ms,
                 "attemptHeader": attempt_header,
+                "deadline": deadline,
                 "health": health,
-                "snippet": snippet,
+                "jitter": jitter,
+                "maxAttempts": max_attempts,
+                "name": name,
+                "on410": on410,
                 "reasonStyle": reason_style,
-                "unusableEndpoint": unusable_endpoint,
+                "receiverFailureLimit": receiver_failure_limit,
+                "redirects": redirects,
                 "retention": retention,
+                "retryAfter": retry_after,
+                "retryable4xx": retryable4xx,
+                "snippet": snippet,
+                "timeoutMs": timeout_ms,
+                "unusableEndpoint": unusable_endpoint,
+                "waitFrom": wait_from,
+                "waitsSeconds": waits_seconds,
             }
         )
 
@@ -188,30 +188,13 @@ class Policy:
         from ..models.snippet_limit_type_1 import SnippetLimitType1  # noqa: PLC0415
 
         d = dict(src_dict)
-        name = d.pop("name")
 
-        max_attempts = d.pop("maxAttempts")
-
-        waits_seconds = cast(list[float], d.pop("waitsSeconds"))
-
-        wait_from = PolicyWaitFrom(d.pop("waitFrom"))
-
-        jitter = Jitter.from_dict(d.pop("jitter"))
-
-        def _parse_retry_after(data: object) -> None | RetryAfterRule:
+        def _parse_attempt_header(data: object) -> None | str:
             if data is None:
                 return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                retry_after_type_0 = RetryAfterRule.from_dict(data)
+            return cast(None | str, data)
 
-                return retry_after_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | RetryAfterRule, data)
-
-        retry_after = _parse_retry_after(d.pop("retryAfter"))
+        attempt_header = _parse_attempt_header(d.pop("attemptHeader"))
 
         def _parse_deadline(data: object) -> DeadlineType0 | DeadlineType1 | DeadlineType2:
             try:
@@ -238,41 +221,6 @@ class Policy:
 
         deadline = _parse_deadline(d.pop("deadline"))
 
-        def _parse_receiver_failure_limit(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
-
-        receiver_failure_limit = _parse_receiver_failure_limit(d.pop("receiverFailureLimit"))
-
-        def _parse_retryable4xx(data: object) -> list[int] | None:
-            if data is None:
-                return data
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                retryable4xx_type_0 = cast(list[int], data)
-
-                return retryable4xx_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(list[int] | None, data)
-
-        retryable4xx = _parse_retryable4xx(d.pop("retryable4xx"))
-
-        on410 = PolicyOn410(d.pop("on410"))
-
-        redirects = PolicyRedirects(d.pop("redirects"))
-
-        timeout_ms = d.pop("timeoutMs")
-
-        def _parse_attempt_header(data: object) -> None | str:
-            if data is None:
-                return data
-            return cast(None | str, data)
-
-        attempt_header = _parse_attempt_header(d.pop("attemptHeader"))
-
         def _parse_health(data: object) -> HealthModelType0 | HealthModelType1 | HealthModelType2:
             try:
                 if not isinstance(data, dict):
@@ -298,6 +246,57 @@ class Policy:
 
         health = _parse_health(d.pop("health"))
 
+        jitter = Jitter.from_dict(d.pop("jitter"))
+
+        max_attempts = d.pop("maxAttempts")
+
+        name = d.pop("name")
+
+        on410 = PolicyOn410(d.pop("on410"))
+
+        reason_style = PolicyReasonStyle(d.pop("reasonStyle"))
+
+        def _parse_receiver_failure_limit(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        receiver_failure_limit = _parse_receiver_failure_limit(d.pop("receiverFailureLimit"))
+
+        redirects = PolicyRedirects(d.pop("redirects"))
+
+        retention = Retention.from_dict(d.pop("retention"))
+
+        def _parse_retry_after(data: object) -> None | RetryAfterRule:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                retry_after_type_0 = RetryAfterRule.from_dict(data)
+
+                return retry_after_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RetryAfterRule, data)
+
+        retry_after = _parse_retry_after(d.pop("retryAfter"))
+
+        def _parse_retryable4xx(data: object) -> list[int] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                retryable4xx_type_0 = cast(list[int], data)
+
+                return retryable4xx_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[int] | None, data)
+
+        retryable4xx = _parse_retryable4xx(d.pop("retryable4xx"))
+
         def _parse_snippet(data: object) -> SnippetLimitType0 | SnippetLimitType1:
             try:
                 if not isinstance(data, dict):
@@ -315,31 +314,33 @@ class Policy:
 
         snippet = _parse_snippet(d.pop("snippet"))
 
-        reason_style = PolicyReasonStyle(d.pop("reasonStyle"))
+        timeout_ms = d.pop("timeoutMs")
 
         unusable_endpoint = PolicyUnusableEndpoint(d.pop("unusableEndpoint"))
 
-        retention = Retention.from_dict(d.pop("retention"))
+        wait_from = PolicyWaitFrom(d.pop("waitFrom"))
+
+        waits_seconds = cast(list[float], d.pop("waitsSeconds"))
 
         policy = cls(
-            name=name,
-            max_attempts=max_attempts,
-            waits_seconds=waits_seconds,
-            wait_from=wait_from,
-            jitter=jitter,
-            retry_after=retry_after,
-            deadline=deadline,
-            receiver_failure_limit=receiver_failure_limit,
-            retryable4xx=retryable4xx,
-            on410=on410,
-            redirects=redirects,
-            timeout_ms=timeout_ms,
             attempt_header=attempt_header,
+            deadline=deadline,
             health=health,
-            snippet=snippet,
+            jitter=jitter,
+            max_attempts=max_attempts,
+            name=name,
+            on410=on410,
             reason_style=reason_style,
-            unusable_endpoint=unusable_endpoint,
+            receiver_failure_limit=receiver_failure_limit,
+            redirects=redirects,
             retention=retention,
+            retry_after=retry_after,
+            retryable4xx=retryable4xx,
+            snippet=snippet,
+            timeout_ms=timeout_ms,
+            unusable_endpoint=unusable_endpoint,
+            wait_from=wait_from,
+            waits_seconds=waits_seconds,
         )
 
         policy.additional_properties = d

@@ -14,41 +14,45 @@ T = TypeVar("T", bound="PortalSession")
 
 @_attrs_define
 class PortalSession:
-    """
+    """What a portal link allows, as `GET /v1/portal/session` tells the console.
+
     Attributes:
-        link_id (str): A portal link id.
-        application_id (None | str):
+        application_id (None | str): The link's application; null for a link over endpoint ids only.
         application_name (None | str):
-        endpoint_ids (list[str] | None):
-        read_only (bool):
         can_create_endpoints (bool):
-        presets (list[PresetName]):
-        custom_policies (bool):
-        max_endpoints (int):
+        custom_policies (bool): Whether the link may send a custom policy object.
+        endpoint_ids (list[str] | None): The endpoints the link is narrowed to; null: every endpoint of its
+            application.
         expires_at (datetime.datetime): RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`);
             requests may use `Z` or a numeric offset and an optional fraction.
+        link_id (str): A portal link id.
+        max_endpoints (int): The most live endpoints the application may hold when a portal creates one.
+        presets (list[PresetName]): Presets the link may choose for an endpoint.
+        read_only (bool):
     """
 
-    link_id: str
     application_id: None | str
     application_name: None | str
-    endpoint_ids: list[str] | None
-    read_only: bool
     can_create_endpoints: bool
-    presets: list[PresetName]
     custom_policies: bool
-    max_endpoints: int
+    endpoint_ids: list[str] | None
     expires_at: datetime.datetime
+    link_id: str
+    max_endpoints: int
+    presets: list[PresetName]
+    read_only: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        link_id = self.link_id
-
         application_id: None | str
         application_id = self.application_id
 
         application_name: None | str
         application_name = self.application_name
+
+        can_create_endpoints = self.can_create_endpoints
+
+        custom_policies = self.custom_policies
 
         endpoint_ids: list[str] | None
         if isinstance(self.endpoint_ids, list):
@@ -57,35 +61,33 @@ class PortalSession:
         else:
             endpoint_ids = self.endpoint_ids
 
-        read_only = self.read_only
+        expires_at = self.expires_at.isoformat()
 
-        can_create_endpoints = self.can_create_endpoints
+        link_id = self.link_id
+
+        max_endpoints = self.max_endpoints
 
         presets = []
         for presets_item_data in self.presets:
             presets_item = presets_item_data.value
             presets.append(presets_item)
 
-        custom_policies = self.custom_policies
-
-        max_endpoints = self.max_endpoints
-
-        expires_at = self.expires_at.isoformat()
+        read_only = self.read_only
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "linkId": link_id,
                 "applicationId": application_id,
                 "applicationName": application_name,
-                "endpointIds": endpoint_ids,
-                "readOnly": read_only,
                 "canCreateEndpoints": can_create_endpoints,
-                "presets": presets,
                 "customPolicies": custom_policies,
-                "maxEndpoints": max_endpoints,
+                "endpointIds": endpoint_ids,
                 "expiresAt": expires_at,
+                "linkId": link_id,
+                "maxEndpoints": max_endpoints,
+                "presets": presets,
+                "readOnly": read_only,
             }
         )
 
@@ -94,7 +96,6 @@ class PortalSession:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        link_id = d.pop("linkId")
 
         def _parse_application_id(data: object) -> None | str:
             if data is None:
@@ -109,6 +110,10 @@ class PortalSession:
             return cast(None | str, data)
 
         application_name = _parse_application_name(d.pop("applicationName"))
+
+        can_create_endpoints = d.pop("canCreateEndpoints")
+
+        custom_policies = d.pop("customPolicies")
 
         def _parse_endpoint_ids(data: object) -> list[str] | None:
             if data is None:
@@ -125,9 +130,11 @@ class PortalSession:
 
         endpoint_ids = _parse_endpoint_ids(d.pop("endpointIds"))
 
-        read_only = d.pop("readOnly")
+        expires_at = datetime.datetime.fromisoformat(d.pop("expiresAt"))
 
-        can_create_endpoints = d.pop("canCreateEndpoints")
+        link_id = d.pop("linkId")
+
+        max_endpoints = d.pop("maxEndpoints")
 
         presets = []
         _presets = d.pop("presets")
@@ -136,23 +143,19 @@ class PortalSession:
 
             presets.append(presets_item)
 
-        custom_policies = d.pop("customPolicies")
-
-        max_endpoints = d.pop("maxEndpoints")
-
-        expires_at = datetime.datetime.fromisoformat(d.pop("expiresAt"))
+        read_only = d.pop("readOnly")
 
         portal_session = cls(
-            link_id=link_id,
             application_id=application_id,
             application_name=application_name,
-            endpoint_ids=endpoint_ids,
-            read_only=read_only,
             can_create_endpoints=can_create_endpoints,
-            presets=presets,
             custom_policies=custom_policies,
-            max_endpoints=max_endpoints,
+            endpoint_ids=endpoint_ids,
             expires_at=expires_at,
+            link_id=link_id,
+            max_endpoints=max_endpoints,
+            presets=presets,
+            read_only=read_only,
         )
 
         portal_session.additional_properties = d

@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.problem_code import ProblemCode
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="Problem")
@@ -16,85 +15,111 @@ T = TypeVar("T", bound="Problem")
 class Problem:
     """An RFC 9457 problem document; every error answers one.
 
+    Example:
+        {'code': 'validation_failed', 'detail': 'field `url` is required', 'status': 400, 'title': 'Validation failed',
+            'type': 'https://courier.dev/problems/validation-failed'}
+
     Attributes:
-        type_ (str): `https://courier.dev/problems/<code with dashes>`.
-        title (str): A short summary of the code.
-        status (int): The HTTP status, repeated.
-        code (ProblemCode): Machine-readable reason.
+        code (str): Machine-readable reason (`validation_failed`, `not_found`, ...).
         detail (str): What was wrong, naming the field, header, parameter or limit at fault.
-        retry_after_seconds (int | Unset): Present on `rate_limited`, `service_unavailable` and `breaker_open`: seconds
-            to wait before retrying (also sent as `Retry-After`).
-        pointer (str | Unset): Present on `payload_invalid`: the JSON pointer (RFC 6901) of the first place in `payload`
-            that does not match the event type's schema (`""` for the payload as a whole).
+        status (int): The HTTP status, repeated.
+        title (str): A short summary of the code.
+        type_ (str): `https://courier.dev/problems/<code with dashes>`.
+        pointer (None | str | Unset): With `payload_invalid`: the JSON pointer of the first failing place in the
+            payload.
+        retry_after_seconds (int | None | Unset): With `rate_limited` and `service_unavailable`: seconds to wait, as
+            `Retry-After`.
     """
 
-    type_: str
-    title: str
-    status: int
-    code: ProblemCode
+    code: str
     detail: str
-    retry_after_seconds: int | Unset = UNSET
-    pointer: str | Unset = UNSET
+    status: int
+    title: str
+    type_: str
+    pointer: None | str | Unset = UNSET
+    retry_after_seconds: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        type_ = self.type_
-
-        title = self.title
-
-        status = self.status
-
-        code = self.code.value
+        code = self.code
 
         detail = self.detail
 
-        retry_after_seconds = self.retry_after_seconds
+        status = self.status
 
-        pointer = self.pointer
+        title = self.title
+
+        type_ = self.type_
+
+        pointer: None | str | Unset
+        if isinstance(self.pointer, Unset):
+            pointer = UNSET
+        else:
+            pointer = self.pointer
+
+        retry_after_seconds: int | None | Unset
+        if isinstance(self.retry_after_seconds, Unset):
+            retry_after_seconds = UNSET
+        else:
+            retry_after_seconds = self.retry_after_seconds
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "type": type_,
-                "title": title,
-                "status": status,
                 "code": code,
                 "detail": detail,
+                "status": status,
+                "title": title,
+                "type": type_,
             }
         )
-        if retry_after_seconds is not UNSET:
-            field_dict["retryAfterSeconds"] = retry_after_seconds
         if pointer is not UNSET:
             field_dict["pointer"] = pointer
+        if retry_after_seconds is not UNSET:
+            field_dict["retryAfterSeconds"] = retry_after_seconds
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        type_ = d.pop("type")
-
-        title = d.pop("title")
-
-        status = d.pop("status")
-
-        code = ProblemCode(d.pop("code"))
+        code = d.pop("code")
 
         detail = d.pop("detail")
 
-        retry_after_seconds = d.pop("retryAfterSeconds", UNSET)
+        status = d.pop("status")
 
-        pointer = d.pop("pointer", UNSET)
+        title = d.pop("title")
+
+        type_ = d.pop("type")
+
+        def _parse_pointer(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        pointer = _parse_pointer(d.pop("pointer", UNSET))
+
+        def _parse_retry_after_seconds(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        retry_after_seconds = _parse_retry_after_seconds(d.pop("retryAfterSeconds", UNSET))
 
         problem = cls(
-            type_=type_,
-            title=title,
-            status=status,
             code=code,
             detail=detail,
-            retry_after_seconds=retry_after_seconds,
+            status=status,
+            title=title,
+            type_=type_,
             pointer=pointer,
+            retry_after_seconds=retry_after_seconds,
         )
 
         problem.additional_properties = d

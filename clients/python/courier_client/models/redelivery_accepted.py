@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.delivery import Delivery
+    from ..models.delivery_out import DeliveryOut
 
 
 T = TypeVar("T", bound="RedeliveryAccepted")
@@ -17,28 +17,38 @@ T = TypeVar("T", bound="RedeliveryAccepted")
 
 @_attrs_define
 class RedeliveryAccepted:
-    """
+    """What a redeliver call answers: the attempt it queued.
+
+    Example:
+        {'attemptId': 'att_01JD5ZQ7X2M3C9V4B8N6R0T1W3', 'attemptNumber': 4, 'deliveryId':
+            'dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'sourceAttemptId': 'att_01JD5ZQ7X2M3C9V4B8N6R0T1W2'}
+
     Attributes:
-        delivery_id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        attempt_id (str): An attempt id: `att_` and a ULID.
         attempt_number (int):
+        delivery_id (str): A delivery id: `dlv_` and a ULID.
         source_attempt_id (None | str):
-        delivery (Delivery | Unset): One event on its way to one endpoint.
+        delivery (DeliveryOut | Unset): One event on its way to one endpoint. Example: {'attemptCount': 1, 'createdAt':
+            '2026-11-30T06:28:01.000Z', 'deadLetteredAt': None, 'deadReason': None, 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'eventId': 'evt_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'id':
+            'dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'nextAttemptAt': None, 'plannedAt': '2026-11-30T06:28:01.000Z',
+            'receiverFailures': 0, 'settledAt': '2026-11-30T06:28:01.350Z', 'status': 'succeeded', 'throttledUntil': None,
+            'trigger': 'initial', 'webhookId': 'dlv_01JD5ZQ7X2M3C9V4B8N6R0T1W2'}.
     """
 
-    delivery_id: str
     attempt_id: str
     attempt_number: int
+    delivery_id: str
     source_attempt_id: None | str
-    delivery: Delivery | Unset = UNSET
+    delivery: DeliveryOut | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        delivery_id = self.delivery_id
-
         attempt_id = self.attempt_id
 
         attempt_number = self.attempt_number
+
+        delivery_id = self.delivery_id
 
         source_attempt_id: None | str
         source_attempt_id = self.source_attempt_id
@@ -51,9 +61,9 @@ class RedeliveryAccepted:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "deliveryId": delivery_id,
                 "attemptId": attempt_id,
                 "attemptNumber": attempt_number,
+                "deliveryId": delivery_id,
                 "sourceAttemptId": source_attempt_id,
             }
         )
@@ -64,14 +74,14 @@ class RedeliveryAccepted:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.delivery import Delivery  # noqa: PLC0415
+        from ..models.delivery_out import DeliveryOut  # noqa: PLC0415
 
         d = dict(src_dict)
-        delivery_id = d.pop("deliveryId")
-
         attempt_id = d.pop("attemptId")
 
         attempt_number = d.pop("attemptNumber")
+
+        delivery_id = d.pop("deliveryId")
 
         def _parse_source_attempt_id(data: object) -> None | str:
             if data is None:
@@ -81,16 +91,16 @@ class RedeliveryAccepted:
         source_attempt_id = _parse_source_attempt_id(d.pop("sourceAttemptId"))
 
         _delivery = d.pop("delivery", UNSET)
-        delivery: Delivery | Unset
+        delivery: DeliveryOut | Unset
         if isinstance(_delivery, Unset):
             delivery = UNSET
         else:
-            delivery = Delivery.from_dict(_delivery)
+            delivery = DeliveryOut.from_dict(_delivery)
 
         redelivery_accepted = cls(
-            delivery_id=delivery_id,
             attempt_id=attempt_id,
             attempt_number=attempt_number,
+            delivery_id=delivery_id,
             source_attempt_id=source_attempt_id,
             delivery=delivery,
         )

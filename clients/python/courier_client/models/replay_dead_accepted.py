@@ -11,10 +11,14 @@ T = TypeVar("T", bound="ReplayDeadAccepted")
 
 @_attrs_define
 class ReplayDeadAccepted:
-    """
+    """What `POST /v1/endpoints/{id}/replay-dead` answers.
+
+    Example:
+        {'endpointId': 'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'replayed': 3}
+
     Attributes:
-        endpoint_id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        replayed (int):
+        endpoint_id (str): An endpoint id: `ep_` and a ULID.
+        replayed (int): Failed deliveries sent again.
     """
 
     endpoint_id: str

@@ -13,24 +13,24 @@ class Retention:
     """How long settled deliveries and attempts stay readable, and the policy's replay window.
 
     Attributes:
-        settled_days (int):
         replay_window_days (int):
+        settled_days (int):
     """
 
-    settled_days: int
     replay_window_days: int
+    settled_days: int
 
     def to_dict(self) -> dict[str, Any]:
-        settled_days = self.settled_days
-
         replay_window_days = self.replay_window_days
+
+        settled_days = self.settled_days
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
-                "settledDays": settled_days,
                 "replayWindowDays": replay_window_days,
+                "settledDays": settled_days,
             }
         )
 
@@ -39,13 +39,13 @@ class Retention:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        settled_days = d.pop("settledDays")
-
         replay_window_days = d.pop("replayWindowDays")
 
+        settled_days = d.pop("settledDays")
+
         retention = cls(
-            settled_days=settled_days,
             replay_window_days=replay_window_days,
+            settled_days=settled_days,
         )
 
         return retention

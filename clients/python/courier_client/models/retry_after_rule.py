@@ -13,24 +13,24 @@ class RetryAfterRule:
     """On these statuses a receiver's `Retry-After` sets the next wait, up to `capSeconds`.
 
     Attributes:
-        statuses (list[str]):
         cap_seconds (int):
+        statuses (list[str]):
     """
 
-    statuses: list[str]
     cap_seconds: int
+    statuses: list[str]
 
     def to_dict(self) -> dict[str, Any]:
-        statuses = self.statuses
-
         cap_seconds = self.cap_seconds
+
+        statuses = self.statuses
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
-                "statuses": statuses,
                 "capSeconds": cap_seconds,
+                "statuses": statuses,
             }
         )
 
@@ -39,13 +39,13 @@ class RetryAfterRule:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        statuses = cast(list[str], d.pop("statuses"))
-
         cap_seconds = d.pop("capSeconds")
 
+        statuses = cast(list[str], d.pop("statuses"))
+
         retry_after_rule = cls(
-            statuses=statuses,
             cap_seconds=cap_seconds,
+            statuses=statuses,
         )
 
         return retry_after_rule

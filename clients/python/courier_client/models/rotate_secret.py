@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -12,15 +12,23 @@ T = TypeVar("T", bound="RotateSecret")
 
 @_attrs_define
 class RotateSecret:
-    """
+    """`POST /v1/endpoints/{id}/secrets/rotate`: the body may be left out.
+
+    Example:
+        {'graceSeconds': 3600}
+
     Attributes:
-        grace_seconds (int | Unset): How long the previous secret keeps signing. Default: 86400.
+        grace_seconds (int | None | Unset): How long the previous secret keeps signing. Default: 86400.
     """
 
-    grace_seconds: int | Unset = 86400
+    grace_seconds: int | None | Unset = 86400
 
     def to_dict(self) -> dict[str, Any]:
-        grace_seconds = self.grace_seconds
+        grace_seconds: int | None | Unset
+        if isinstance(self.grace_seconds, Unset):
+            grace_seconds = UNSET
+        else:
+            grace_seconds = self.grace_seconds
 
         field_dict: dict[str, Any] = {}
 
@@ -33,7 +41,15 @@ class RotateSecret:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        grace_seconds = d.pop("graceSeconds", UNSET)
+
+        def _parse_grace_seconds(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        grace_seconds = _parse_grace_seconds(d.pop("graceSeconds", UNSET))
 
         rotate_secret = cls(
             grace_seconds=grace_seconds,

@@ -17,37 +17,37 @@ class SmartHealth:
     """Health, for policies with the SmartChat health model.
 
     Attributes:
-        status (SmartHealthStatus):
         failures_in_a_row (int):
-        since (datetime.datetime): RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`); requests
-            may use `Z` or a numeric offset and an optional fraction.
         last_success_or_enable_at (datetime.datetime): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional fraction.
+        since (datetime.datetime): RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`); requests
+            may use `Z` or a numeric offset and an optional fraction.
+        status (SmartHealthStatus):
     """
 
-    status: SmartHealthStatus
     failures_in_a_row: int
-    since: datetime.datetime
     last_success_or_enable_at: datetime.datetime
+    since: datetime.datetime
+    status: SmartHealthStatus
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        status = self.status.value
-
         failures_in_a_row = self.failures_in_a_row
+
+        last_success_or_enable_at = self.last_success_or_enable_at.isoformat()
 
         since = self.since.isoformat()
 
-        last_success_or_enable_at = self.last_success_or_enable_at.isoformat()
+        status = self.status.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "status": status,
                 "failuresInARow": failures_in_a_row,
-                "since": since,
                 "lastSuccessOrEnableAt": last_success_or_enable_at,
+                "since": since,
+                "status": status,
             }
         )
 
@@ -56,19 +56,19 @@ class SmartHealth:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        status = SmartHealthStatus(d.pop("status"))
-
         failures_in_a_row = d.pop("failuresInARow")
-
-        since = datetime.datetime.fromisoformat(d.pop("since"))
 
         last_success_or_enable_at = datetime.datetime.fromisoformat(d.pop("lastSuccessOrEnableAt"))
 
+        since = datetime.datetime.fromisoformat(d.pop("since"))
+
+        status = SmartHealthStatus(d.pop("status"))
+
         smart_health = cls(
-            status=status,
             failures_in_a_row=failures_in_a_row,
-            since=since,
             last_success_or_enable_at=last_success_or_enable_at,
+            since=since,
+            status=status,
         )
 
         smart_health.additional_properties = d

@@ -11,27 +11,28 @@ T = TypeVar("T", bound="TestAccepted")
 
 @_attrs_define
 class TestAccepted:
-    """
+    """What `POST /v1/endpoints/{id}/test` answers: the test event and its delivery.
+
     Attributes:
-        event_id (str): An event id: `evt_` and 26 Crockford base32 characters.
-        delivery_id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        delivery_id (str): A delivery id: `dlv_` and a ULID.
+        event_id (str): An event id: `evt_` and a ULID.
     """
 
-    event_id: str
     delivery_id: str
+    event_id: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        event_id = self.event_id
-
         delivery_id = self.delivery_id
+
+        event_id = self.event_id
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "eventId": event_id,
                 "deliveryId": delivery_id,
+                "eventId": event_id,
             }
         )
 
@@ -40,13 +41,13 @@ class TestAccepted:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        event_id = d.pop("eventId")
-
         delivery_id = d.pop("deliveryId")
 
+        event_id = d.pop("eventId")
+
         test_accepted = cls(
-            event_id=event_id,
             delivery_id=delivery_id,
+            event_id=event_id,
         )
 
         test_accepted.additional_properties = d

@@ -5,15 +5,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.application import Application
-from ...models.create_application import CreateApplication
+from ...models.application_in import ApplicationIn
+from ...models.application_out import ApplicationOut
 from ...models.problem import Problem
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: CreateApplication,
+    body: ApplicationIn,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -30,9 +30,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Application | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApplicationOut | Problem | None:
     if response.status_code == 201:
-        response_201 = Application.from_dict(response.json())
+        response_201 = ApplicationOut.from_dict(response.json())
 
         return response_201
 
@@ -84,7 +86,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Application | Problem]:
+) -> Response[ApplicationOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -96,8 +98,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateApplication,
-) -> Response[Application | Problem]:
+    body: ApplicationIn,
+) -> Response[ApplicationOut | Problem]:
     """Create an application
 
      One of your own customers, whose endpoints are grouped under it. `uid` is your own id for the
@@ -105,14 +107,15 @@ def sync_detailed(
     key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreateApplication):
+        body (ApplicationIn): `POST /v1/applications`: one of your own customers. Example:
+            {'name': 'Acme Corp', 'uid': 'acme'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Application | Problem]
+        Response[ApplicationOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -129,8 +132,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateApplication,
-) -> Application | Problem | None:
+    body: ApplicationIn,
+) -> ApplicationOut | Problem | None:
     """Create an application
 
      One of your own customers, whose endpoints are grouped under it. `uid` is your own id for the
@@ -138,14 +141,15 @@ def sync(
     key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreateApplication):
+        body (ApplicationIn): `POST /v1/applications`: one of your own customers. Example:
+            {'name': 'Acme Corp', 'uid': 'acme'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Application | Problem
+        ApplicationOut | Problem
     """
 
     return sync_detailed(
@@ -157,8 +161,8 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateApplication,
-) -> Response[Application | Problem]:
+    body: ApplicationIn,
+) -> Response[ApplicationOut | Problem]:
     """Create an application
 
      One of your own customers, whose endpoints are grouped under it. `uid` is your own id for the
@@ -166,14 +170,15 @@ async def asyncio_detailed(
     key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreateApplication):
+        body (ApplicationIn): `POST /v1/applications`: one of your own customers. Example:
+            {'name': 'Acme Corp', 'uid': 'acme'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Application | Problem]
+        Response[ApplicationOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -188,8 +193,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateApplication,
-) -> Application | Problem | None:
+    body: ApplicationIn,
+) -> ApplicationOut | Problem | None:
     """Create an application
 
      One of your own customers, whose endpoints are grouped under it. `uid` is your own id for the
@@ -197,14 +202,15 @@ async def asyncio(
     key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreateApplication):
+        body (ApplicationIn): `POST /v1/applications`: one of your own customers. Example:
+            {'name': 'Acme Corp', 'uid': 'acme'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Application | Problem
+        ApplicationOut | Problem
     """
 
     return (

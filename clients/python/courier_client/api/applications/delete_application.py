@@ -14,7 +14,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    force: bool | Unset = False,
+    force: bool | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -98,7 +98,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    force: bool | Unset = False,
+    force: bool | Unset = UNSET,
 ) -> Response[ApplicationDeleted | Problem]:
     """Delete an application
 
@@ -109,7 +109,7 @@ def sync_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        force (bool | Unset):  Default: False.
+        force (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -135,7 +135,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    force: bool | Unset = False,
+    force: bool | Unset = UNSET,
 ) -> ApplicationDeleted | Problem | None:
     """Delete an application
 
@@ -146,7 +146,7 @@ def sync(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        force (bool | Unset):  Default: False.
+        force (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,7 +167,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    force: bool | Unset = False,
+    force: bool | Unset = UNSET,
 ) -> Response[ApplicationDeleted | Problem]:
     """Delete an application
 
@@ -178,7 +178,7 @@ async def asyncio_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        force (bool | Unset):  Default: False.
+        force (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -202,7 +202,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    force: bool | Unset = False,
+    force: bool | Unset = UNSET,
 ) -> ApplicationDeleted | Problem | None:
     """Delete an application
 
@@ -213,7 +213,7 @@ async def asyncio(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        force (bool | Unset):  Default: False.
+        force (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

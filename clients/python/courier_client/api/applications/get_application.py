@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.application import Application
+from ...models.application_out import ApplicationOut
 from ...models.problem import Problem
 from ...types import Response
 
@@ -25,9 +25,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Application | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApplicationOut | Problem | None:
     if response.status_code == 200:
-        response_200 = Application.from_dict(response.json())
+        response_200 = ApplicationOut.from_dict(response.json())
 
         return response_200
 
@@ -64,7 +66,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Application | Problem]:
+) -> Response[ApplicationOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -77,7 +79,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Application | Problem]:
+) -> Response[ApplicationOut | Problem]:
     """Get an application
 
      The application with this id, or with this `uid`. Needs an API key (a portal token gets 403
@@ -91,7 +93,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Application | Problem]
+        Response[ApplicationOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -109,7 +111,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Application | Problem | None:
+) -> ApplicationOut | Problem | None:
     """Get an application
 
      The application with this id, or with this `uid`. Needs an API key (a portal token gets 403
@@ -123,7 +125,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Application | Problem
+        ApplicationOut | Problem
     """
 
     return sync_detailed(
@@ -136,7 +138,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Application | Problem]:
+) -> Response[ApplicationOut | Problem]:
     """Get an application
 
      The application with this id, or with this `uid`. Needs an API key (a portal token gets 403
@@ -150,7 +152,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Application | Problem]
+        Response[ApplicationOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -166,7 +168,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Application | Problem | None:
+) -> ApplicationOut | Problem | None:
     """Get an application
 
      The application with this id, or with this `uid`. Needs an API key (a portal token gets 403
@@ -180,7 +182,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Application | Problem
+        ApplicationOut | Problem
     """
 
     return (

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.application_list import ApplicationList
+from ...models.page_application_out import PageApplicationOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> ApplicationList | Problem | None:
+) -> PageApplicationOut | Problem | None:
     if response.status_code == 200:
-        response_200 = ApplicationList.from_dict(response.json())
+        response_200 = PageApplicationOut.from_dict(response.json())
 
         return response_200
 
@@ -74,7 +74,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ApplicationList | Problem]:
+) -> Response[PageApplicationOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -87,8 +87,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[ApplicationList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageApplicationOut | Problem]:
     """List applications
 
      Your applications by id, a page at a time. Needs an API key (a portal token gets 403
@@ -96,14 +96,14 @@ def sync_detailed(
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApplicationList | Problem]
+        Response[PageApplicationOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -122,8 +122,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> ApplicationList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageApplicationOut | Problem | None:
     """List applications
 
      Your applications by id, a page at a time. Needs an API key (a portal token gets 403
@@ -131,14 +131,14 @@ def sync(
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApplicationList | Problem
+        PageApplicationOut | Problem
     """
 
     return sync_detailed(
@@ -152,8 +152,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[ApplicationList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageApplicationOut | Problem]:
     """List applications
 
      Your applications by id, a page at a time. Needs an API key (a portal token gets 403
@@ -161,14 +161,14 @@ async def asyncio_detailed(
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ApplicationList | Problem]
+        Response[PageApplicationOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -185,8 +185,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> ApplicationList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageApplicationOut | Problem | None:
     """List applications
 
      Your applications by id, a page at a time. Needs an API key (a portal token gets 403
@@ -194,14 +194,14 @@ async def asyncio(
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ApplicationList | Problem
+        PageApplicationOut | Problem
     """
 
     return (

@@ -6,16 +6,16 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.application import Application
+from ...models.application_out import ApplicationOut
+from ...models.application_patch import ApplicationPatch
 from ...models.problem import Problem
-from ...models.update_application import UpdateApplication
 from ...types import Response
 
 
 def _get_kwargs(
     id: str,
     *,
-    body: UpdateApplication,
+    body: ApplicationPatch,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -34,9 +34,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Application | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ApplicationOut | Problem | None:
     if response.status_code == 200:
-        response_200 = Application.from_dict(response.json())
+        response_200 = ApplicationOut.from_dict(response.json())
 
         return response_200
 
@@ -93,7 +95,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Application | Problem]:
+) -> Response[ApplicationOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,8 +108,8 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateApplication,
-) -> Response[Application | Problem]:
+    body: ApplicationPatch,
+) -> Response[ApplicationOut | Problem]:
     """Change an application
 
      Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata
@@ -116,15 +118,16 @@ def sync_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (UpdateApplication): Every field is optional; `uid` and `metadata` may be `null` to
-            remove them.
+        body (ApplicationPatch): `PATCH /v1/applications/{id}`: fields left out keep their value;
+            `null` clears
+            `uid` and `metadata`. Example: {'metadata': None, 'name': 'Acme Inc.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Application | Problem]
+        Response[ApplicationOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -143,8 +146,8 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateApplication,
-) -> Application | Problem | None:
+    body: ApplicationPatch,
+) -> ApplicationOut | Problem | None:
     """Change an application
 
      Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata
@@ -153,15 +156,16 @@ def sync(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (UpdateApplication): Every field is optional; `uid` and `metadata` may be `null` to
-            remove them.
+        body (ApplicationPatch): `PATCH /v1/applications/{id}`: fields left out keep their value;
+            `null` clears
+            `uid` and `metadata`. Example: {'metadata': None, 'name': 'Acme Inc.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Application | Problem
+        ApplicationOut | Problem
     """
 
     return sync_detailed(
@@ -175,8 +179,8 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateApplication,
-) -> Response[Application | Problem]:
+    body: ApplicationPatch,
+) -> Response[ApplicationOut | Problem]:
     """Change an application
 
      Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata
@@ -185,15 +189,16 @@ async def asyncio_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (UpdateApplication): Every field is optional; `uid` and `metadata` may be `null` to
-            remove them.
+        body (ApplicationPatch): `PATCH /v1/applications/{id}`: fields left out keep their value;
+            `null` clears
+            `uid` and `metadata`. Example: {'metadata': None, 'name': 'Acme Inc.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Application | Problem]
+        Response[ApplicationOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -210,8 +215,8 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateApplication,
-) -> Application | Problem | None:
+    body: ApplicationPatch,
+) -> ApplicationOut | Problem | None:
     """Change an application
 
      Changes the name, the uid (`null` removes it, freeing it for another application) or the metadata
@@ -220,15 +225,16 @@ async def asyncio(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (UpdateApplication): Every field is optional; `uid` and `metadata` may be `null` to
-            remove them.
+        body (ApplicationPatch): `PATCH /v1/applications/{id}`: fields left out keep their value;
+            `null` clears
+            `uid` and `metadata`. Example: {'metadata': None, 'name': 'Acme Inc.'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Application | Problem
+        ApplicationOut | Problem
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.attempt import Attempt
+from ...models.attempt_out import AttemptOut
 from ...models.problem import Problem
 from ...types import Response
 
@@ -27,9 +27,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Attempt | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AttemptOut | Problem | None:
     if response.status_code == 200:
-        response_200 = Attempt.from_dict(response.json())
+        response_200 = AttemptOut.from_dict(response.json())
 
         return response_200
 
@@ -59,7 +59,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Attempt | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[AttemptOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -73,21 +75,21 @@ def sync_detailed(
     attempt_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Attempt | Problem]:
+) -> Response[AttemptOut | Problem]:
     """Get one attempt
 
      One attempt of the delivery.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
+        attempt_id (str): An attempt id: `att_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Attempt | Problem]
+        Response[AttemptOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -107,21 +109,21 @@ def sync(
     attempt_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Attempt | Problem | None:
+) -> AttemptOut | Problem | None:
     """Get one attempt
 
      One attempt of the delivery.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
+        attempt_id (str): An attempt id: `att_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Attempt | Problem
+        AttemptOut | Problem
     """
 
     return sync_detailed(
@@ -136,21 +138,21 @@ async def asyncio_detailed(
     attempt_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Attempt | Problem]:
+) -> Response[AttemptOut | Problem]:
     """Get one attempt
 
      One attempt of the delivery.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
+        attempt_id (str): An attempt id: `att_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Attempt | Problem]
+        Response[AttemptOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -168,21 +170,21 @@ async def asyncio(
     attempt_id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Attempt | Problem | None:
+) -> AttemptOut | Problem | None:
     """Get one attempt
 
      One attempt of the delivery.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
+        attempt_id (str): An attempt id: `att_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Attempt | Problem
+        AttemptOut | Problem
     """
 
     return (

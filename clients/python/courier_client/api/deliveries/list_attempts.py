@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.attempt_list import AttemptList
+from ...models.page_attempt_out import PageAttemptOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -15,7 +15,7 @@ def _get_kwargs(
     id: str,
     *,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -37,9 +37,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> AttemptList | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PageAttemptOut | Problem | None:
     if response.status_code == 200:
-        response_200 = AttemptList.from_dict(response.json())
+        response_200 = PageAttemptOut.from_dict(response.json())
 
         return response_200
 
@@ -76,7 +78,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[AttemptList | Problem]:
+) -> Response[PageAttemptOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,8 +92,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[AttemptList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageAttemptOut | Problem]:
     """A delivery's attempts
 
      The delivery's attempts, oldest first, one page at a time: pass `nextCursor` back as `cursor` for
@@ -99,16 +101,16 @@ def sync_detailed(
     snippets) a delivery has.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AttemptList | Problem]
+        Response[PageAttemptOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -129,8 +131,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> AttemptList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageAttemptOut | Problem | None:
     """A delivery's attempts
 
      The delivery's attempts, oldest first, one page at a time: pass `nextCursor` back as `cursor` for
@@ -138,16 +140,16 @@ def sync(
     snippets) a delivery has.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AttemptList | Problem
+        PageAttemptOut | Problem
     """
 
     return sync_detailed(
@@ -163,8 +165,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[AttemptList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageAttemptOut | Problem]:
     """A delivery's attempts
 
      The delivery's attempts, oldest first, one page at a time: pass `nextCursor` back as `cursor` for
@@ -172,16 +174,16 @@ async def asyncio_detailed(
     snippets) a delivery has.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[AttemptList | Problem]
+        Response[PageAttemptOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -200,8 +202,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> AttemptList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageAttemptOut | Problem | None:
     """A delivery's attempts
 
      The delivery's attempts, oldest first, one page at a time: pass `nextCursor` back as `cursor` for
@@ -209,16 +211,16 @@ async def asyncio(
     snippets) a delivery has.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        AttemptList | Problem
+        PageAttemptOut | Problem
     """
 
     return (

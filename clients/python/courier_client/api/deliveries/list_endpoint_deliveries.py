@@ -7,8 +7,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.delivery_list import DeliveryList
 from ...models.delivery_status import DeliveryStatus
+from ...models.page_delivery_out import PageDeliveryOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -20,7 +20,7 @@ def _get_kwargs(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -58,9 +58,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DeliveryList | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PageDeliveryOut | Problem | None:
     if response.status_code == 200:
-        response_200 = DeliveryList.from_dict(response.json())
+        response_200 = PageDeliveryOut.from_dict(response.json())
 
         return response_200
 
@@ -97,7 +99,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[DeliveryList | Problem]:
+) -> Response[PageDeliveryOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -114,17 +116,17 @@ def sync_detailed(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[DeliveryList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageDeliveryOut | Problem]:
     """An endpoint's delivery log
 
      Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time
     range.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
-            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        id (str): An endpoint id: `ep_` and a ULID.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up; `dropped`
+            was never sent.
         since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
@@ -132,14 +134,14 @@ def sync_detailed(
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeliveryList | Problem]
+        Response[PageDeliveryOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -166,17 +168,17 @@ def sync(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> DeliveryList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageDeliveryOut | Problem | None:
     """An endpoint's delivery log
 
      Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time
     range.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
-            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        id (str): An endpoint id: `ep_` and a ULID.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up; `dropped`
+            was never sent.
         since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
@@ -184,14 +186,14 @@ def sync(
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeliveryList | Problem
+        PageDeliveryOut | Problem
     """
 
     return sync_detailed(
@@ -213,17 +215,17 @@ async def asyncio_detailed(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[DeliveryList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageDeliveryOut | Problem]:
     """An endpoint's delivery log
 
      Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time
     range.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
-            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        id (str): An endpoint id: `ep_` and a ULID.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up; `dropped`
+            was never sent.
         since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
@@ -231,14 +233,14 @@ async def asyncio_detailed(
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeliveryList | Problem]
+        Response[PageDeliveryOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -263,17 +265,17 @@ async def asyncio(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> DeliveryList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageDeliveryOut | Problem | None:
     """An endpoint's delivery log
 
      Deliveries to this endpoint, newest first, optionally narrowed to one status and a creation-time
     range.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
-            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        id (str): An endpoint id: `ep_` and a ULID.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up; `dropped`
+            was never sent.
         since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
@@ -281,14 +283,14 @@ async def asyncio(
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeliveryList | Problem
+        PageDeliveryOut | Problem
     """
 
     return (

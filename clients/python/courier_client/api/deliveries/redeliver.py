@@ -7,7 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.redeliver import Redeliver
+from ...models.redeliver_in import RedeliverIn
 from ...models.redelivery_accepted import RedeliveryAccepted
 from ...types import UNSET, Response, Unset
 
@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    body: Redeliver | Unset = UNSET,
+    body: RedeliverIn | Unset = UNSET,
     idempotency_key: str,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -116,7 +116,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Redeliver | Unset = UNSET,
+    body: RedeliverIn | Unset = UNSET,
     idempotency_key: str,
 ) -> Response[Problem | RedeliveryAccepted]:
     """Redeliver
@@ -126,9 +126,12 @@ def sync_detailed(
     the same body answers the first answer and starts nothing new. The body may be omitted.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
         idempotency_key (str):
-        body (Redeliver | Unset):
+        body (RedeliverIn | Unset): `POST /v1/deliveries/{id}/redeliver`: which earlier attempt
+            the new one follows
+            up on. The body may be left out. Example: {'sourceAttemptId':
+            'att_01JD5ZQ7X2M3C9V4B8N6R0T1W2'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,7 +158,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Redeliver | Unset = UNSET,
+    body: RedeliverIn | Unset = UNSET,
     idempotency_key: str,
 ) -> Problem | RedeliveryAccepted | None:
     """Redeliver
@@ -165,9 +168,12 @@ def sync(
     the same body answers the first answer and starts nothing new. The body may be omitted.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
         idempotency_key (str):
-        body (Redeliver | Unset):
+        body (RedeliverIn | Unset): `POST /v1/deliveries/{id}/redeliver`: which earlier attempt
+            the new one follows
+            up on. The body may be left out. Example: {'sourceAttemptId':
+            'att_01JD5ZQ7X2M3C9V4B8N6R0T1W2'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,7 +195,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Redeliver | Unset = UNSET,
+    body: RedeliverIn | Unset = UNSET,
     idempotency_key: str,
 ) -> Response[Problem | RedeliveryAccepted]:
     """Redeliver
@@ -199,9 +205,12 @@ async def asyncio_detailed(
     the same body answers the first answer and starts nothing new. The body may be omitted.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
         idempotency_key (str):
-        body (Redeliver | Unset):
+        body (RedeliverIn | Unset): `POST /v1/deliveries/{id}/redeliver`: which earlier attempt
+            the new one follows
+            up on. The body may be left out. Example: {'sourceAttemptId':
+            'att_01JD5ZQ7X2M3C9V4B8N6R0T1W2'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -226,7 +235,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Redeliver | Unset = UNSET,
+    body: RedeliverIn | Unset = UNSET,
     idempotency_key: str,
 ) -> Problem | RedeliveryAccepted | None:
     """Redeliver
@@ -236,9 +245,12 @@ async def asyncio(
     the same body answers the first answer and starts nothing new. The body may be omitted.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
         idempotency_key (str):
-        body (Redeliver | Unset):
+        body (RedeliverIn | Unset): `POST /v1/deliveries/{id}/redeliver`: which earlier attempt
+            the new one follows
+            up on. The body may be left out. Example: {'sourceAttemptId':
+            'att_01JD5ZQ7X2M3C9V4B8N6R0T1W2'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

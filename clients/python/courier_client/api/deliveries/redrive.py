@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.delivery import Delivery
+from ...models.delivery_out import DeliveryOut
 from ...models.problem import Problem
 from ...types import Response
 
@@ -25,9 +25,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Delivery | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DeliveryOut | Problem | None:
     if response.status_code == 202:
-        response_202 = Delivery.from_dict(response.json())
+        response_202 = DeliveryOut.from_dict(response.json())
 
         return response_202
 
@@ -67,7 +67,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Delivery | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DeliveryOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,21 +82,21 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Delivery | Problem]:
+) -> Response[DeliveryOut | Problem]:
     """Redrive from the dead-letter queue
 
      Puts a delivery whose queue message landed in the dead-letter queue (`deadLetteredAt` set) back on
     the queue at its next step. Takes no body.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Delivery | Problem]
+        Response[DeliveryOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -112,21 +114,21 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Delivery | Problem | None:
+) -> DeliveryOut | Problem | None:
     """Redrive from the dead-letter queue
 
      Puts a delivery whose queue message landed in the dead-letter queue (`deadLetteredAt` set) back on
     the queue at its next step. Takes no body.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Delivery | Problem
+        DeliveryOut | Problem
     """
 
     return sync_detailed(
@@ -139,21 +141,21 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Delivery | Problem]:
+) -> Response[DeliveryOut | Problem]:
     """Redrive from the dead-letter queue
 
      Puts a delivery whose queue message landed in the dead-letter queue (`deadLetteredAt` set) back on
     the queue at its next step. Takes no body.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Delivery | Problem]
+        Response[DeliveryOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -169,21 +171,21 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Delivery | Problem | None:
+) -> DeliveryOut | Problem | None:
     """Redrive from the dead-letter queue
 
      Puts a delivery whose queue message landed in the dead-letter queue (`deadLetteredAt` set) back on
     the queue at its next step. Takes no body.
 
     Args:
-        id (str): A delivery id: `dlv_` and 26 Crockford base32 characters.
+        id (str): A delivery id: `dlv_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Delivery | Problem
+        DeliveryOut | Problem
     """
 
     return (

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_endpoint import CreateEndpoint
+from ...models.endpoint_in import EndpointIn
 from ...models.endpoint_with_secret import EndpointWithSecret
 from ...models.problem import Problem
 from ...types import Response
@@ -13,7 +13,7 @@ from ...types import Response
 
 def _get_kwargs(
     *,
-    body: CreateEndpoint,
+    body: EndpointIn,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -103,7 +103,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEndpoint,
+    body: EndpointIn,
 ) -> Response[EndpointWithSecret | Problem]:
     """Create an endpoint
 
@@ -113,7 +113,9 @@ def sync_detailed(
     does). The answer carries the endpoint's first signing secret, which is shown only this once.
 
     Args:
-        body (CreateEndpoint):
+        body (EndpointIn): `POST /v1/endpoints`: a receiver URL (or a destination) and its policy.
+            Example: {'description': 'Billing receiver', 'filterTypes': ['invoice.*'], 'policy':
+            'greatwait', 'url': 'https://example.com/webhooks'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,7 +139,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEndpoint,
+    body: EndpointIn,
 ) -> EndpointWithSecret | Problem | None:
     """Create an endpoint
 
@@ -147,7 +149,9 @@ def sync(
     does). The answer carries the endpoint's first signing secret, which is shown only this once.
 
     Args:
-        body (CreateEndpoint):
+        body (EndpointIn): `POST /v1/endpoints`: a receiver URL (or a destination) and its policy.
+            Example: {'description': 'Billing receiver', 'filterTypes': ['invoice.*'], 'policy':
+            'greatwait', 'url': 'https://example.com/webhooks'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,7 +170,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEndpoint,
+    body: EndpointIn,
 ) -> Response[EndpointWithSecret | Problem]:
     """Create an endpoint
 
@@ -176,7 +180,9 @@ async def asyncio_detailed(
     does). The answer carries the endpoint's first signing secret, which is shown only this once.
 
     Args:
-        body (CreateEndpoint):
+        body (EndpointIn): `POST /v1/endpoints`: a receiver URL (or a destination) and its policy.
+            Example: {'description': 'Billing receiver', 'filterTypes': ['invoice.*'], 'policy':
+            'greatwait', 'url': 'https://example.com/webhooks'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,7 +204,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEndpoint,
+    body: EndpointIn,
 ) -> EndpointWithSecret | Problem | None:
     """Create an endpoint
 
@@ -208,7 +214,9 @@ async def asyncio(
     does). The answer carries the endpoint's first signing secret, which is shown only this once.
 
     Args:
-        body (CreateEndpoint):
+        body (EndpointIn): `POST /v1/endpoints`: a receiver URL (or a destination) and its policy.
+            Example: {'description': 'Billing receiver', 'filterTypes': ['invoice.*'], 'policy':
+            'greatwait', 'url': 'https://example.com/webhooks'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

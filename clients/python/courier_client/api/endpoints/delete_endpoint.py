@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.endpoint import Endpoint
+from ...models.endpoint_out import EndpointOut
 from ...models.problem import Problem
 from ...types import Response
 
@@ -25,9 +25,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Endpoint | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EndpointOut | Problem | None:
     if response.status_code == 200:
-        response_200 = Endpoint.from_dict(response.json())
+        response_200 = EndpointOut.from_dict(response.json())
 
         return response_200
 
@@ -67,7 +67,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Endpoint | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EndpointOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,7 +82,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Endpoint | Problem]:
+) -> Response[EndpointOut | Problem]:
     """Delete an endpoint
 
      The endpoint stops taking events at once (it is revoked), its deliveries waiting for an attempt
@@ -90,14 +92,14 @@ def sync_detailed(
     endpoints of its scope.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Endpoint | Problem]
+        Response[EndpointOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -115,7 +117,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Endpoint | Problem | None:
+) -> EndpointOut | Problem | None:
     """Delete an endpoint
 
      The endpoint stops taking events at once (it is revoked), its deliveries waiting for an attempt
@@ -125,14 +127,14 @@ def sync(
     endpoints of its scope.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Endpoint | Problem
+        EndpointOut | Problem
     """
 
     return sync_detailed(
@@ -145,7 +147,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Endpoint | Problem]:
+) -> Response[EndpointOut | Problem]:
     """Delete an endpoint
 
      The endpoint stops taking events at once (it is revoked), its deliveries waiting for an attempt
@@ -155,14 +157,14 @@ async def asyncio_detailed(
     endpoints of its scope.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Endpoint | Problem]
+        Response[EndpointOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -178,7 +180,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Endpoint | Problem | None:
+) -> EndpointOut | Problem | None:
     """Delete an endpoint
 
      The endpoint stops taking events at once (it is revoked), its deliveries waiting for an attempt
@@ -188,14 +190,14 @@ async def asyncio(
     endpoints of its scope.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Endpoint | Problem
+        EndpointOut | Problem
     """
 
     return (

@@ -15,8 +15,8 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    body: EnableEndpoint | Unset = UNSET,
-    idempotency_key: str | Unset = UNSET,
+    body: EnableEndpoint | None | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
@@ -29,8 +29,10 @@ def _get_kwargs(
         ),
     }
 
-    if not isinstance(body, Unset):
+    if isinstance(body, EnableEndpoint):
         _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
 
     headers["Content-Type"] = "application/json"
 
@@ -117,8 +119,8 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: EnableEndpoint | Unset = UNSET,
-    idempotency_key: str | Unset = UNSET,
+    body: EnableEndpoint | None | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[EndpointEnabled | Problem]:
     """Enable an endpoint
 
@@ -129,9 +131,9 @@ def sync_detailed(
     is re-sent once.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        idempotency_key (str | Unset):
-        body (EnableEndpoint | Unset):
+        id (str): An endpoint id: `ep_` and a ULID.
+        idempotency_key (None | str | Unset):
+        body (EnableEndpoint | None | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,8 +160,8 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: EnableEndpoint | Unset = UNSET,
-    idempotency_key: str | Unset = UNSET,
+    body: EnableEndpoint | None | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> EndpointEnabled | Problem | None:
     """Enable an endpoint
 
@@ -170,9 +172,9 @@ def sync(
     is re-sent once.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        idempotency_key (str | Unset):
-        body (EnableEndpoint | Unset):
+        id (str): An endpoint id: `ep_` and a ULID.
+        idempotency_key (None | str | Unset):
+        body (EnableEndpoint | None | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,8 +196,8 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: EnableEndpoint | Unset = UNSET,
-    idempotency_key: str | Unset = UNSET,
+    body: EnableEndpoint | None | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[EndpointEnabled | Problem]:
     """Enable an endpoint
 
@@ -206,9 +208,9 @@ async def asyncio_detailed(
     is re-sent once.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        idempotency_key (str | Unset):
-        body (EnableEndpoint | Unset):
+        id (str): An endpoint id: `ep_` and a ULID.
+        idempotency_key (None | str | Unset):
+        body (EnableEndpoint | None | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -233,8 +235,8 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: EnableEndpoint | Unset = UNSET,
-    idempotency_key: str | Unset = UNSET,
+    body: EnableEndpoint | None | Unset = UNSET,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> EndpointEnabled | Problem | None:
     """Enable an endpoint
 
@@ -245,9 +247,9 @@ async def asyncio(
     is re-sent once.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        idempotency_key (str | Unset):
-        body (EnableEndpoint | Unset):
+        id (str): An endpoint id: `ep_` and a ULID.
+        idempotency_key (None | str | Unset):
+        body (EnableEndpoint | None | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.endpoint_list import EndpointList
+from ...models.page_endpoint_out import PageEndpointOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -33,9 +33,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EndpointList | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PageEndpointOut | Problem | None:
     if response.status_code == 200:
-        response_200 = EndpointList.from_dict(response.json())
+        response_200 = PageEndpointOut.from_dict(response.json())
 
         return response_200
 
@@ -67,7 +69,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EndpointList | Problem]:
+) -> Response[PageEndpointOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,22 +82,22 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[EndpointList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageEndpointOut | Problem]:
     """List endpoints
 
      Your tenant's endpoints, a page at a time.
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EndpointList | Problem]
+        Response[PageEndpointOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -114,22 +116,22 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> EndpointList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageEndpointOut | Problem | None:
     """List endpoints
 
      Your tenant's endpoints, a page at a time.
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EndpointList | Problem
+        PageEndpointOut | Problem
     """
 
     return sync_detailed(
@@ -143,22 +145,22 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[EndpointList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageEndpointOut | Problem]:
     """List endpoints
 
      Your tenant's endpoints, a page at a time.
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EndpointList | Problem]
+        Response[PageEndpointOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -175,22 +177,22 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> EndpointList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageEndpointOut | Problem | None:
     """List endpoints
 
      Your tenant's endpoints, a page at a time.
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EndpointList | Problem
+        PageEndpointOut | Problem
     """
 
     return (

@@ -91,7 +91,7 @@ def sync_detailed(
     `webhook-id`. Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,7 +123,7 @@ def sync(
     `webhook-id`. Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,7 +150,7 @@ async def asyncio_detailed(
     `webhook-id`. Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,7 +180,7 @@ async def asyncio(
     `webhook-id`. Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

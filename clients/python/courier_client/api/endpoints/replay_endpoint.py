@@ -7,15 +7,15 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.replay import Replay
 from ...models.replay_accepted import ReplayAccepted
+from ...models.replay_in import ReplayIn
 from ...types import Response
 
 
 def _get_kwargs(
     id: str,
     *,
-    body: Replay,
+    body: ReplayIn,
     idempotency_key: str,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -110,7 +110,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Replay,
+    body: ReplayIn,
     idempotency_key: str,
 ) -> Response[Problem | ReplayAccepted]:
     """Replay a time range
@@ -121,9 +121,10 @@ def sync_detailed(
     body answers the first answer and replays nothing more.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
         idempotency_key (str):
-        body (Replay):
+        body (ReplayIn): `POST /v1/endpoints/{id}/replay`: the time range whose events go again.
+            Example: {'since': '2026-11-30T06:00:00Z', 'until': '2026-11-30T07:00:00Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,7 +151,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Replay,
+    body: ReplayIn,
     idempotency_key: str,
 ) -> Problem | ReplayAccepted | None:
     """Replay a time range
@@ -161,9 +162,10 @@ def sync(
     body answers the first answer and replays nothing more.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
         idempotency_key (str):
-        body (Replay):
+        body (ReplayIn): `POST /v1/endpoints/{id}/replay`: the time range whose events go again.
+            Example: {'since': '2026-11-30T06:00:00Z', 'until': '2026-11-30T07:00:00Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -185,7 +187,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Replay,
+    body: ReplayIn,
     idempotency_key: str,
 ) -> Response[Problem | ReplayAccepted]:
     """Replay a time range
@@ -196,9 +198,10 @@ async def asyncio_detailed(
     body answers the first answer and replays nothing more.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
         idempotency_key (str):
-        body (Replay):
+        body (ReplayIn): `POST /v1/endpoints/{id}/replay`: the time range whose events go again.
+            Example: {'since': '2026-11-30T06:00:00Z', 'until': '2026-11-30T07:00:00Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -223,7 +226,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Replay,
+    body: ReplayIn,
     idempotency_key: str,
 ) -> Problem | ReplayAccepted | None:
     """Replay a time range
@@ -234,9 +237,10 @@ async def asyncio(
     body answers the first answer and replays nothing more.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
         idempotency_key (str):
-        body (Replay):
+        body (ReplayIn): `POST /v1/endpoints/{id}/replay`: the time range whose events go again.
+            Example: {'since': '2026-11-30T06:00:00Z', 'until': '2026-11-30T07:00:00Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.endpoint import Endpoint
+from ...models.endpoint_out import EndpointOut
 from ...models.problem import Problem
 from ...types import Response
 
@@ -25,9 +25,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Endpoint | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EndpointOut | Problem | None:
     if response.status_code == 200:
-        response_200 = Endpoint.from_dict(response.json())
+        response_200 = EndpointOut.from_dict(response.json())
 
         return response_200
 
@@ -67,7 +67,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Endpoint | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EndpointOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,20 +82,20 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Endpoint | Problem]:
+) -> Response[EndpointOut | Problem]:
     """Revoke an endpoint
 
      Permanently stops the endpoint: nothing more is sent and it cannot be enabled again. Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Endpoint | Problem]
+        Response[EndpointOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -111,20 +113,20 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Endpoint | Problem | None:
+) -> EndpointOut | Problem | None:
     """Revoke an endpoint
 
      Permanently stops the endpoint: nothing more is sent and it cannot be enabled again. Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Endpoint | Problem
+        EndpointOut | Problem
     """
 
     return sync_detailed(
@@ -137,20 +139,20 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Endpoint | Problem]:
+) -> Response[EndpointOut | Problem]:
     """Revoke an endpoint
 
      Permanently stops the endpoint: nothing more is sent and it cannot be enabled again. Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Endpoint | Problem]
+        Response[EndpointOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -166,20 +168,20 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Endpoint | Problem | None:
+) -> EndpointOut | Problem | None:
     """Revoke an endpoint
 
      Permanently stops the endpoint: nothing more is sent and it cannot be enabled again. Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Endpoint | Problem
+        EndpointOut | Problem
     """
 
     return (

@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    body: RotateSecret | Unset = UNSET,
+    body: None | RotateSecret | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -26,8 +26,10 @@ def _get_kwargs(
         ),
     }
 
-    if not isinstance(body, Unset):
+    if isinstance(body, RotateSecret):
         _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
 
     headers["Content-Type"] = "application/json"
 
@@ -109,7 +111,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: RotateSecret | Unset = UNSET,
+    body: None | RotateSecret | Unset = UNSET,
 ) -> Response[EndpointWithSecret | Problem]:
     """Rotate the signing secret
 
@@ -118,8 +120,8 @@ def sync_detailed(
     The body may be omitted.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        body (RotateSecret | Unset):
+        id (str): An endpoint id: `ep_` and a ULID.
+        body (None | RotateSecret | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +147,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: RotateSecret | Unset = UNSET,
+    body: None | RotateSecret | Unset = UNSET,
 ) -> EndpointWithSecret | Problem | None:
     """Rotate the signing secret
 
@@ -154,8 +156,8 @@ def sync(
     The body may be omitted.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        body (RotateSecret | Unset):
+        id (str): An endpoint id: `ep_` and a ULID.
+        body (None | RotateSecret | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,7 +178,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: RotateSecret | Unset = UNSET,
+    body: None | RotateSecret | Unset = UNSET,
 ) -> Response[EndpointWithSecret | Problem]:
     """Rotate the signing secret
 
@@ -185,8 +187,8 @@ async def asyncio_detailed(
     The body may be omitted.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        body (RotateSecret | Unset):
+        id (str): An endpoint id: `ep_` and a ULID.
+        body (None | RotateSecret | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -210,7 +212,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: RotateSecret | Unset = UNSET,
+    body: None | RotateSecret | Unset = UNSET,
 ) -> EndpointWithSecret | Problem | None:
     """Rotate the signing secret
 
@@ -219,8 +221,8 @@ async def asyncio(
     The body may be omitted.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        body (RotateSecret | Unset):
+        id (str): An endpoint id: `ep_` and a ULID.
+        body (None | RotateSecret | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -90,7 +90,7 @@ def sync_detailed(
     Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,7 +123,7 @@ def sync(
     Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,7 +151,7 @@ async def asyncio_detailed(
     Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,7 +182,7 @@ async def asyncio(
     Takes no body.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        id (str): An endpoint id: `ep_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

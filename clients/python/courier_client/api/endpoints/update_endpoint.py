@@ -6,16 +6,16 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.endpoint import Endpoint
+from ...models.endpoint_out import EndpointOut
+from ...models.endpoint_patch import EndpointPatch
 from ...models.problem import Problem
-from ...models.update_endpoint import UpdateEndpoint
 from ...types import Response
 
 
 def _get_kwargs(
     id: str,
     *,
-    body: UpdateEndpoint,
+    body: EndpointPatch,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -34,9 +34,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Endpoint | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EndpointOut | Problem | None:
     if response.status_code == 200:
-        response_200 = Endpoint.from_dict(response.json())
+        response_200 = EndpointOut.from_dict(response.json())
 
         return response_200
 
@@ -96,7 +96,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Endpoint | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EndpointOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,8 +111,8 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateEndpoint,
-) -> Response[Endpoint | Problem]:
+    body: EndpointPatch,
+) -> Response[EndpointOut | Problem]:
     """Change an endpoint
 
      Changes the URL (admitted again, exactly as on create), the policy, the timeout, the latency class,
@@ -118,17 +120,20 @@ def sync_detailed(
     different health model starts that model afresh. A revoked endpoint cannot be changed.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        body (UpdateEndpoint): Fields to change; absent fields keep their value. The URL goes
-            through admission again. For `applicationId`, `filterTypes` and `channels`, null clears
-            the field.
+        id (str): An endpoint id: `ep_` and a ULID.
+        body (EndpointPatch): `PATCH /v1/endpoints/{id}`: fields to change; absent fields keep
+            their value.
+            The URL goes through admission again. For `applicationId`, `filterTypes`,
+            `channels`, `rateLimit`, `maxInFlight`, `headers`, `auth` and `tls`, null clears
+            the field. Example: {'channels': None, 'policy': 'tanitar', 'rateLimit': {'perSecond':
+            5}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Endpoint | Problem]
+        Response[EndpointOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -147,8 +152,8 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateEndpoint,
-) -> Endpoint | Problem | None:
+    body: EndpointPatch,
+) -> EndpointOut | Problem | None:
     """Change an endpoint
 
      Changes the URL (admitted again, exactly as on create), the policy, the timeout, the latency class,
@@ -156,17 +161,20 @@ def sync(
     different health model starts that model afresh. A revoked endpoint cannot be changed.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        body (UpdateEndpoint): Fields to change; absent fields keep their value. The URL goes
-            through admission again. For `applicationId`, `filterTypes` and `channels`, null clears
-            the field.
+        id (str): An endpoint id: `ep_` and a ULID.
+        body (EndpointPatch): `PATCH /v1/endpoints/{id}`: fields to change; absent fields keep
+            their value.
+            The URL goes through admission again. For `applicationId`, `filterTypes`,
+            `channels`, `rateLimit`, `maxInFlight`, `headers`, `auth` and `tls`, null clears
+            the field. Example: {'channels': None, 'policy': 'tanitar', 'rateLimit': {'perSecond':
+            5}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Endpoint | Problem
+        EndpointOut | Problem
     """
 
     return sync_detailed(
@@ -180,8 +188,8 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateEndpoint,
-) -> Response[Endpoint | Problem]:
+    body: EndpointPatch,
+) -> Response[EndpointOut | Problem]:
     """Change an endpoint
 
      Changes the URL (admitted again, exactly as on create), the policy, the timeout, the latency class,
@@ -189,17 +197,20 @@ async def asyncio_detailed(
     different health model starts that model afresh. A revoked endpoint cannot be changed.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        body (UpdateEndpoint): Fields to change; absent fields keep their value. The URL goes
-            through admission again. For `applicationId`, `filterTypes` and `channels`, null clears
-            the field.
+        id (str): An endpoint id: `ep_` and a ULID.
+        body (EndpointPatch): `PATCH /v1/endpoints/{id}`: fields to change; absent fields keep
+            their value.
+            The URL goes through admission again. For `applicationId`, `filterTypes`,
+            `channels`, `rateLimit`, `maxInFlight`, `headers`, `auth` and `tls`, null clears
+            the field. Example: {'channels': None, 'policy': 'tanitar', 'rateLimit': {'perSecond':
+            5}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Endpoint | Problem]
+        Response[EndpointOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -216,8 +227,8 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateEndpoint,
-) -> Endpoint | Problem | None:
+    body: EndpointPatch,
+) -> EndpointOut | Problem | None:
     """Change an endpoint
 
      Changes the URL (admitted again, exactly as on create), the policy, the timeout, the latency class,
@@ -225,17 +236,20 @@ async def asyncio(
     different health model starts that model afresh. A revoked endpoint cannot be changed.
 
     Args:
-        id (str): An endpoint id: `ep_` and 26 Crockford base32 characters.
-        body (UpdateEndpoint): Fields to change; absent fields keep their value. The URL goes
-            through admission again. For `applicationId`, `filterTypes` and `channels`, null clears
-            the field.
+        id (str): An endpoint id: `ep_` and a ULID.
+        body (EndpointPatch): `PATCH /v1/endpoints/{id}`: fields to change; absent fields keep
+            their value.
+            The URL goes through admission again. For `applicationId`, `filterTypes`,
+            `channels`, `rateLimit`, `maxInFlight`, `headers`, `auth` and `tls`, null clears
+            the field. Example: {'channels': None, 'policy': 'tanitar', 'rateLimit': {'perSecond':
+            5}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Endpoint | Problem
+        EndpointOut | Problem
     """
 
     return (

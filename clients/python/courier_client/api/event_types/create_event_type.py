@@ -5,15 +5,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_event_type import CreateEventType
-from ...models.event_type import EventType
+from ...models.event_type_in import EventTypeIn
+from ...models.event_type_out import EventTypeOut
 from ...models.problem import Problem
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: CreateEventType,
+    body: EventTypeIn,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -30,9 +30,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventType | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventTypeOut | Problem | None:
     if response.status_code == 201:
-        response_201 = EventType.from_dict(response.json())
+        response_201 = EventTypeOut.from_dict(response.json())
 
         return response_201
 
@@ -82,7 +82,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EventType | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EventTypeOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,8 +96,8 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEventType,
-) -> Response[EventType | Problem]:
+    body: EventTypeIn,
+) -> Response[EventTypeOut | Problem]:
     """Declare an event type
 
      A kind of event you send, by name, with an optional JSON Schema (draft 2020-12) for its payloads:
@@ -104,14 +106,17 @@ def sync_detailed(
     are. Needs an API key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreateEventType):
+        body (EventTypeIn): `POST /v1/event-types`: a kind of event, with an optional payload
+            schema. Example: {'description': 'An invoice was paid.', 'example': {'invoiceId':
+            'inv_1'}, 'name': 'invoice.paid', 'schema': {'required': ['invoiceId'], 'type':
+            'object'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventType | Problem]
+        Response[EventTypeOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -128,8 +133,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEventType,
-) -> EventType | Problem | None:
+    body: EventTypeIn,
+) -> EventTypeOut | Problem | None:
     """Declare an event type
 
      A kind of event you send, by name, with an optional JSON Schema (draft 2020-12) for its payloads:
@@ -138,14 +143,17 @@ def sync(
     are. Needs an API key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreateEventType):
+        body (EventTypeIn): `POST /v1/event-types`: a kind of event, with an optional payload
+            schema. Example: {'description': 'An invoice was paid.', 'example': {'invoiceId':
+            'inv_1'}, 'name': 'invoice.paid', 'schema': {'required': ['invoiceId'], 'type':
+            'object'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventType | Problem
+        EventTypeOut | Problem
     """
 
     return sync_detailed(
@@ -157,8 +165,8 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEventType,
-) -> Response[EventType | Problem]:
+    body: EventTypeIn,
+) -> Response[EventTypeOut | Problem]:
     """Declare an event type
 
      A kind of event you send, by name, with an optional JSON Schema (draft 2020-12) for its payloads:
@@ -167,14 +175,17 @@ async def asyncio_detailed(
     are. Needs an API key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreateEventType):
+        body (EventTypeIn): `POST /v1/event-types`: a kind of event, with an optional payload
+            schema. Example: {'description': 'An invoice was paid.', 'example': {'invoiceId':
+            'inv_1'}, 'name': 'invoice.paid', 'schema': {'required': ['invoiceId'], 'type':
+            'object'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventType | Problem]
+        Response[EventTypeOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -189,8 +200,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEventType,
-) -> EventType | Problem | None:
+    body: EventTypeIn,
+) -> EventTypeOut | Problem | None:
     """Declare an event type
 
      A kind of event you send, by name, with an optional JSON Schema (draft 2020-12) for its payloads:
@@ -199,14 +210,17 @@ async def asyncio(
     are. Needs an API key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreateEventType):
+        body (EventTypeIn): `POST /v1/event-types`: a kind of event, with an optional payload
+            schema. Example: {'description': 'An invoice was paid.', 'example': {'invoiceId':
+            'inv_1'}, 'name': 'invoice.paid', 'schema': {'required': ['invoiceId'], 'type':
+            'object'}}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventType | Problem
+        EventTypeOut | Problem
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.event_type import EventType
+from ...models.event_type_out import EventTypeOut
 from ...models.problem import Problem
 from ...types import Response
 
@@ -25,9 +25,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventType | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventTypeOut | Problem | None:
     if response.status_code == 200:
-        response_200 = EventType.from_dict(response.json())
+        response_200 = EventTypeOut.from_dict(response.json())
 
         return response_200
 
@@ -57,7 +57,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EventType | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EventTypeOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -70,21 +72,21 @@ def sync_detailed(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[EventType | Problem]:
+) -> Response[EventTypeOut | Problem]:
     """Get an event type
 
      The event type of this name, with its schema. Needs an API key (a portal token is refused).
 
     Args:
-        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at
-            most 128 characters: the same names `filterTypes` matches.
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the
+            same names `filterTypes` matches.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventType | Problem]
+        Response[EventTypeOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -102,21 +104,21 @@ def sync(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-) -> EventType | Problem | None:
+) -> EventTypeOut | Problem | None:
     """Get an event type
 
      The event type of this name, with its schema. Needs an API key (a portal token is refused).
 
     Args:
-        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at
-            most 128 characters: the same names `filterTypes` matches.
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the
+            same names `filterTypes` matches.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventType | Problem
+        EventTypeOut | Problem
     """
 
     return sync_detailed(
@@ -129,21 +131,21 @@ async def asyncio_detailed(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[EventType | Problem]:
+) -> Response[EventTypeOut | Problem]:
     """Get an event type
 
      The event type of this name, with its schema. Needs an API key (a portal token is refused).
 
     Args:
-        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at
-            most 128 characters: the same names `filterTypes` matches.
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the
+            same names `filterTypes` matches.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventType | Problem]
+        Response[EventTypeOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -159,21 +161,21 @@ async def asyncio(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-) -> EventType | Problem | None:
+) -> EventTypeOut | Problem | None:
     """Get an event type
 
      The event type of this name, with its schema. Needs an API key (a portal token is refused).
 
     Args:
-        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at
-            most 128 characters: the same names `filterTypes` matches.
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the
+            same names `filterTypes` matches.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventType | Problem
+        EventTypeOut | Problem
     """
 
     return (

@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.event_type_list import EventTypeList
+from ...models.page_event_type_out import PageEventTypeOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -13,7 +13,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -35,9 +35,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> EventTypeList | Problem | None:
+) -> PageEventTypeOut | Problem | None:
     if response.status_code == 200:
-        response_200 = EventTypeList.from_dict(response.json())
+        response_200 = PageEventTypeOut.from_dict(response.json())
 
         return response_200
 
@@ -69,7 +69,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[EventTypeList | Problem]:
+) -> Response[PageEventTypeOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,22 +82,22 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[EventTypeList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageEventTypeOut | Problem]:
     """List event types
 
      Your event types by name, a page at a time. Needs an API key (a portal token is refused).
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventTypeList | Problem]
+        Response[PageEventTypeOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -116,22 +116,22 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> EventTypeList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageEventTypeOut | Problem | None:
     """List event types
 
      Your event types by name, a page at a time. Needs an API key (a portal token is refused).
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventTypeList | Problem
+        PageEventTypeOut | Problem
     """
 
     return sync_detailed(
@@ -145,22 +145,22 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[EventTypeList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageEventTypeOut | Problem]:
     """List event types
 
      Your event types by name, a page at a time. Needs an API key (a portal token is refused).
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventTypeList | Problem]
+        Response[PageEventTypeOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -177,22 +177,22 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> EventTypeList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageEventTypeOut | Problem | None:
     """List event types
 
      Your event types by name, a page at a time. Needs an API key (a portal token is refused).
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventTypeList | Problem
+        PageEventTypeOut | Problem
     """
 
     return (

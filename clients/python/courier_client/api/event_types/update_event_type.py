@@ -6,16 +6,16 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.event_type import EventType
+from ...models.event_type_out import EventTypeOut
+from ...models.event_type_patch import EventTypePatch
 from ...models.problem import Problem
-from ...models.update_event_type import UpdateEventType
 from ...types import Response
 
 
 def _get_kwargs(
     name: str,
     *,
-    body: UpdateEventType,
+    body: EventTypePatch,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -34,9 +34,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventType | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventTypeOut | Problem | None:
     if response.status_code == 200:
-        response_200 = EventType.from_dict(response.json())
+        response_200 = EventTypeOut.from_dict(response.json())
 
         return response_200
 
@@ -86,7 +86,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EventType | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[EventTypeOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,8 +101,8 @@ def sync_detailed(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateEventType,
-) -> Response[EventType | Problem]:
+    body: EventTypePatch,
+) -> Response[EventTypeOut | Problem]:
     """Change an event type
 
      Changes the description (`null` removes it), `deprecated`, or the schema (`null` removes it; a new
@@ -108,17 +110,18 @@ def sync_detailed(
     portal token gets 403 `portal_forbidden`).
 
     Args:
-        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at
-            most 128 characters: the same names `filterTypes` matches.
-        body (UpdateEventType): Every field is optional; `description`, `schema` and `example` may
-            be `null` to remove them.
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the
+            same names `filterTypes` matches.
+        body (EventTypePatch): `PATCH /v1/event-types/{name}`: fields left out keep their value;
+            `null` clears
+            `description`, `schema` and `example`. Example: {'deprecated': True, 'example': None}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventType | Problem]
+        Response[EventTypeOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -137,8 +140,8 @@ def sync(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateEventType,
-) -> EventType | Problem | None:
+    body: EventTypePatch,
+) -> EventTypeOut | Problem | None:
     """Change an event type
 
      Changes the description (`null` removes it), `deprecated`, or the schema (`null` removes it; a new
@@ -146,17 +149,18 @@ def sync(
     portal token gets 403 `portal_forbidden`).
 
     Args:
-        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at
-            most 128 characters: the same names `filterTypes` matches.
-        body (UpdateEventType): Every field is optional; `description`, `schema` and `example` may
-            be `null` to remove them.
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the
+            same names `filterTypes` matches.
+        body (EventTypePatch): `PATCH /v1/event-types/{name}`: fields left out keep their value;
+            `null` clears
+            `description`, `schema` and `example`. Example: {'deprecated': True, 'example': None}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventType | Problem
+        EventTypeOut | Problem
     """
 
     return sync_detailed(
@@ -170,8 +174,8 @@ async def asyncio_detailed(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateEventType,
-) -> Response[EventType | Problem]:
+    body: EventTypePatch,
+) -> Response[EventTypeOut | Problem]:
     """Change an event type
 
      Changes the description (`null` removes it), `deprecated`, or the schema (`null` removes it; a new
@@ -179,17 +183,18 @@ async def asyncio_detailed(
     portal token gets 403 `portal_forbidden`).
 
     Args:
-        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at
-            most 128 characters: the same names `filterTypes` matches.
-        body (UpdateEventType): Every field is optional; `description`, `schema` and `example` may
-            be `null` to remove them.
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the
+            same names `filterTypes` matches.
+        body (EventTypePatch): `PATCH /v1/event-types/{name}`: fields left out keep their value;
+            `null` clears
+            `description`, `schema` and `example`. Example: {'deprecated': True, 'example': None}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventType | Problem]
+        Response[EventTypeOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -206,8 +211,8 @@ async def asyncio(
     name: str,
     *,
     client: AuthenticatedClient | Client,
-    body: UpdateEventType,
-) -> EventType | Problem | None:
+    body: EventTypePatch,
+) -> EventTypeOut | Problem | None:
     """Change an event type
 
      Changes the description (`null` removes it), `deprecated`, or the schema (`null` removes it; a new
@@ -215,17 +220,18 @@ async def asyncio(
     portal token gets 403 `portal_forbidden`).
 
     Args:
-        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`), at
-            most 128 characters: the same names `filterTypes` matches.
-        body (UpdateEventType): Every field is optional; `description`, `schema` and `example` may
-            be `null` to remove them.
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the
+            same names `filterTypes` matches.
+        body (EventTypePatch): `PATCH /v1/event-types/{name}`: fields left out keep their value;
+            `null` clears
+            `description`, `schema` and `example`. Example: {'deprecated': True, 'example': None}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventType | Problem
+        EventTypeOut | Problem
     """
 
     return (

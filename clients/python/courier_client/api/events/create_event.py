@@ -5,16 +5,16 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_event import CreateEvent
 from ...models.event_accepted import EventAccepted
+from ...models.event_in import EventIn
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    body: CreateEvent,
-    idempotency_key: str | Unset = UNSET,
+    body: EventIn,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
@@ -106,8 +106,8 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEvent,
-    idempotency_key: str | Unset = UNSET,
+    body: EventIn,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[EventAccepted | Problem]:
     """Send an event
 
@@ -122,11 +122,14 @@ def sync_detailed(
     a redone fan-out step writes each once.
 
     Args:
-        idempotency_key (str | Unset):
-        body (CreateEvent): Name endpoints with `endpointId` or `endpointIds`, or name neither and
-            give `type` (with `applicationId` for an application's endpoints, none for the tenant's
-            endpoints without an application) to route the event by subscription: every endpoint whose
-            `filterTypes` and `channels` want it gets a delivery.
+        idempotency_key (None | str | Unset):
+        body (EventIn): `POST /v1/events`. Name endpoints with `endpointId` or `endpointIds` (not
+            both),
+            or name neither and give `type` (with `applicationId` for an application's
+            endpoints, none for the tenant's endpoints without an application) to route the
+            event by subscription: every endpoint whose `filterTypes` and `channels` want it
+            gets a delivery. Example: {'endpointId': 'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload':
+            {'amount': 4200, 'invoiceId': 'inv_123'}, 'type': 'invoice.paid'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,8 +154,8 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEvent,
-    idempotency_key: str | Unset = UNSET,
+    body: EventIn,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> EventAccepted | Problem | None:
     """Send an event
 
@@ -167,11 +170,14 @@ def sync(
     a redone fan-out step writes each once.
 
     Args:
-        idempotency_key (str | Unset):
-        body (CreateEvent): Name endpoints with `endpointId` or `endpointIds`, or name neither and
-            give `type` (with `applicationId` for an application's endpoints, none for the tenant's
-            endpoints without an application) to route the event by subscription: every endpoint whose
-            `filterTypes` and `channels` want it gets a delivery.
+        idempotency_key (None | str | Unset):
+        body (EventIn): `POST /v1/events`. Name endpoints with `endpointId` or `endpointIds` (not
+            both),
+            or name neither and give `type` (with `applicationId` for an application's
+            endpoints, none for the tenant's endpoints without an application) to route the
+            event by subscription: every endpoint whose `filterTypes` and `channels` want it
+            gets a delivery. Example: {'endpointId': 'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload':
+            {'amount': 4200, 'invoiceId': 'inv_123'}, 'type': 'invoice.paid'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,8 +197,8 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEvent,
-    idempotency_key: str | Unset = UNSET,
+    body: EventIn,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> Response[EventAccepted | Problem]:
     """Send an event
 
@@ -207,11 +213,14 @@ async def asyncio_detailed(
     a redone fan-out step writes each once.
 
     Args:
-        idempotency_key (str | Unset):
-        body (CreateEvent): Name endpoints with `endpointId` or `endpointIds`, or name neither and
-            give `type` (with `applicationId` for an application's endpoints, none for the tenant's
-            endpoints without an application) to route the event by subscription: every endpoint whose
-            `filterTypes` and `channels` want it gets a delivery.
+        idempotency_key (None | str | Unset):
+        body (EventIn): `POST /v1/events`. Name endpoints with `endpointId` or `endpointIds` (not
+            both),
+            or name neither and give `type` (with `applicationId` for an application's
+            endpoints, none for the tenant's endpoints without an application) to route the
+            event by subscription: every endpoint whose `filterTypes` and `channels` want it
+            gets a delivery. Example: {'endpointId': 'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload':
+            {'amount': 4200, 'invoiceId': 'inv_123'}, 'type': 'invoice.paid'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -234,8 +243,8 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEvent,
-    idempotency_key: str | Unset = UNSET,
+    body: EventIn,
+    idempotency_key: None | str | Unset = UNSET,
 ) -> EventAccepted | Problem | None:
     """Send an event
 
@@ -250,11 +259,14 @@ async def asyncio(
     a redone fan-out step writes each once.
 
     Args:
-        idempotency_key (str | Unset):
-        body (CreateEvent): Name endpoints with `endpointId` or `endpointIds`, or name neither and
-            give `type` (with `applicationId` for an application's endpoints, none for the tenant's
-            endpoints without an application) to route the event by subscription: every endpoint whose
-            `filterTypes` and `channels` want it gets a delivery.
+        idempotency_key (None | str | Unset):
+        body (EventIn): `POST /v1/events`. Name endpoints with `endpointId` or `endpointIds` (not
+            both),
+            or name neither and give `type` (with `applicationId` for an application's
+            endpoints, none for the tenant's endpoints without an application) to route the
+            event by subscription: every endpoint whose `filterTypes` and `channels` want it
+            gets a delivery. Example: {'endpointId': 'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload':
+            {'amount': 4200, 'invoiceId': 'inv_123'}, 'type': 'invoice.paid'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

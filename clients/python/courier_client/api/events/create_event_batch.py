@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_event_batch import CreateEventBatch
+from ...models.event_batch_in import EventBatchIn
 from ...models.event_batch_results import EventBatchResults
 from ...models.problem import Problem
 from ...types import Response
@@ -13,7 +13,7 @@ from ...types import Response
 
 def _get_kwargs(
     *,
-    body: CreateEventBatch,
+    body: EventBatchIn,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -93,7 +93,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEventBatch,
+    body: EventBatchIn,
 ) -> Response[EventBatchResults | Problem]:
     """Send up to 100 events in one request
 
@@ -105,7 +105,10 @@ def sync_detailed(
     `SendMessageBatch`, ten messages per call). The whole body must still fit in 320 KiB.
 
     Args:
-        body (CreateEventBatch):
+        body (EventBatchIn): `POST /v1/events/batch`. Example: {'events': [{'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'idempotencyKey': 'inv_123-paid', 'payload':
+            {'invoiceId': 'inv_123'}, 'type': 'invoice.paid'}, {'payload': {'invoiceId': 'inv_124'},
+            'type': 'invoice.paid'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,7 +132,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEventBatch,
+    body: EventBatchIn,
 ) -> EventBatchResults | Problem | None:
     """Send up to 100 events in one request
 
@@ -141,7 +144,10 @@ def sync(
     `SendMessageBatch`, ten messages per call). The whole body must still fit in 320 KiB.
 
     Args:
-        body (CreateEventBatch):
+        body (EventBatchIn): `POST /v1/events/batch`. Example: {'events': [{'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'idempotencyKey': 'inv_123-paid', 'payload':
+            {'invoiceId': 'inv_123'}, 'type': 'invoice.paid'}, {'payload': {'invoiceId': 'inv_124'},
+            'type': 'invoice.paid'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,7 +166,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEventBatch,
+    body: EventBatchIn,
 ) -> Response[EventBatchResults | Problem]:
     """Send up to 100 events in one request
 
@@ -172,7 +178,10 @@ async def asyncio_detailed(
     `SendMessageBatch`, ten messages per call). The whole body must still fit in 320 KiB.
 
     Args:
-        body (CreateEventBatch):
+        body (EventBatchIn): `POST /v1/events/batch`. Example: {'events': [{'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'idempotencyKey': 'inv_123-paid', 'payload':
+            {'invoiceId': 'inv_123'}, 'type': 'invoice.paid'}, {'payload': {'invoiceId': 'inv_124'},
+            'type': 'invoice.paid'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,7 +203,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: CreateEventBatch,
+    body: EventBatchIn,
 ) -> EventBatchResults | Problem | None:
     """Send up to 100 events in one request
 
@@ -206,7 +215,10 @@ async def asyncio(
     `SendMessageBatch`, ten messages per call). The whole body must still fit in 320 KiB.
 
     Args:
-        body (CreateEventBatch):
+        body (EventBatchIn): `POST /v1/events/batch`. Example: {'events': [{'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'idempotencyKey': 'inv_123-paid', 'payload':
+            {'invoiceId': 'inv_123'}, 'type': 'invoice.paid'}, {'payload': {'invoiceId': 'inv_124'},
+            'type': 'invoice.paid'}]}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

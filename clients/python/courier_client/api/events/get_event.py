@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.event import Event
+from ...models.event_out import EventOut
 from ...models.problem import Problem
 from ...types import Response
 
@@ -25,9 +25,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Event | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventOut | Problem | None:
     if response.status_code == 200:
-        response_200 = Event.from_dict(response.json())
+        response_200 = EventOut.from_dict(response.json())
 
         return response_200
 
@@ -62,7 +62,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Event | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EventOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -75,21 +75,21 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Event | Problem]:
+) -> Response[EventOut | Problem]:
     """Get an event
 
      One event of the audit log, with its per-endpoint outcome at ingest and, for an event routed by
     subscription, its fan-out's progress.
 
     Args:
-        id (str): An event id: `evt_` and 26 Crockford base32 characters.
+        id (str): An event id: `evt_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Event | Problem]
+        Response[EventOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -107,21 +107,21 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Event | Problem | None:
+) -> EventOut | Problem | None:
     """Get an event
 
      One event of the audit log, with its per-endpoint outcome at ingest and, for an event routed by
     subscription, its fan-out's progress.
 
     Args:
-        id (str): An event id: `evt_` and 26 Crockford base32 characters.
+        id (str): An event id: `evt_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Event | Problem
+        EventOut | Problem
     """
 
     return sync_detailed(
@@ -134,21 +134,21 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Event | Problem]:
+) -> Response[EventOut | Problem]:
     """Get an event
 
      One event of the audit log, with its per-endpoint outcome at ingest and, for an event routed by
     subscription, its fan-out's progress.
 
     Args:
-        id (str): An event id: `evt_` and 26 Crockford base32 characters.
+        id (str): An event id: `evt_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Event | Problem]
+        Response[EventOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -164,21 +164,21 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Event | Problem | None:
+) -> EventOut | Problem | None:
     """Get an event
 
      One event of the audit log, with its per-endpoint outcome at ingest and, for an event routed by
     subscription, its fan-out's progress.
 
     Args:
-        id (str): An event id: `evt_` and 26 Crockford base32 characters.
+        id (str): An event id: `evt_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Event | Problem
+        EventOut | Problem
     """
 
     return (

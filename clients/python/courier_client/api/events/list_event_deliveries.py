@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.delivery_list import DeliveryList
 from ...models.delivery_status import DeliveryStatus
+from ...models.page_delivery_out import PageDeliveryOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -17,7 +17,7 @@ def _get_kwargs(
     *,
     status: DeliveryStatus | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -45,9 +45,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DeliveryList | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PageDeliveryOut | Problem | None:
     if response.status_code == 200:
-        response_200 = DeliveryList.from_dict(response.json())
+        response_200 = PageDeliveryOut.from_dict(response.json())
 
         return response_200
 
@@ -89,7 +91,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[DeliveryList | Problem]:
+) -> Response[PageDeliveryOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,8 +106,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     status: DeliveryStatus | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[DeliveryList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageDeliveryOut | Problem]:
     """An event's deliveries
 
      The deliveries the event was routed to: those named at ingest (the endpoints named, or a fan-out
@@ -117,18 +119,18 @@ def sync_detailed(
     endpoint's delivery log.
 
     Args:
-        id (str): An event id: `evt_` and 26 Crockford base32 characters.
-        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
-            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        id (str): An event id: `evt_` and a ULID.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up; `dropped`
+            was never sent.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeliveryList | Problem]
+        Response[PageDeliveryOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -151,8 +153,8 @@ def sync(
     client: AuthenticatedClient | Client,
     status: DeliveryStatus | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> DeliveryList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageDeliveryOut | Problem | None:
     """An event's deliveries
 
      The deliveries the event was routed to: those named at ingest (the endpoints named, or a fan-out
@@ -164,18 +166,18 @@ def sync(
     endpoint's delivery log.
 
     Args:
-        id (str): An event id: `evt_` and 26 Crockford base32 characters.
-        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
-            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        id (str): An event id: `evt_` and a ULID.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up; `dropped`
+            was never sent.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeliveryList | Problem
+        PageDeliveryOut | Problem
     """
 
     return sync_detailed(
@@ -193,8 +195,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     status: DeliveryStatus | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[DeliveryList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageDeliveryOut | Problem]:
     """An event's deliveries
 
      The deliveries the event was routed to: those named at ingest (the endpoints named, or a fan-out
@@ -206,18 +208,18 @@ async def asyncio_detailed(
     endpoint's delivery log.
 
     Args:
-        id (str): An event id: `evt_` and 26 Crockford base32 characters.
-        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
-            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        id (str): An event id: `evt_` and a ULID.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up; `dropped`
+            was never sent.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeliveryList | Problem]
+        Response[PageDeliveryOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -238,8 +240,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     status: DeliveryStatus | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> DeliveryList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageDeliveryOut | Problem | None:
     """An event's deliveries
 
      The deliveries the event was routed to: those named at ingest (the endpoints named, or a fan-out
@@ -251,18 +253,18 @@ async def asyncio(
     endpoint's delivery log.
 
     Args:
-        id (str): An event id: `evt_` and 26 Crockford base32 characters.
-        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up (Greatwait
-            terminal failure, Tanitar dead, gavAI exhausted); `dropped` was never sent.
+        id (str): An event id: `evt_` and a ULID.
+        status (DeliveryStatus | Unset): `failed` covers every way a policy gives up; `dropped`
+            was never sent.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeliveryList | Problem
+        PageDeliveryOut | Problem
     """
 
     return (

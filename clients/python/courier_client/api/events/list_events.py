@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.event_list import EventList
+from ...models.page_event_out import PageEventOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -17,7 +17,7 @@ def _get_kwargs(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -49,9 +49,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EventList | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PageEventOut | Problem | None:
     if response.status_code == 200:
-        response_200 = EventList.from_dict(response.json())
+        response_200 = PageEventOut.from_dict(response.json())
 
         return response_200
 
@@ -91,7 +91,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EventList | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[PageEventOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -107,15 +109,15 @@ def sync_detailed(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[EventList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageEventOut | Problem]:
     """The audit log
 
      Your tenant's events, newest first, each with its per-endpoint outcome at ingest (dropped ones
     included), optionally narrowed to one endpoint and a creation-time range.
 
     Args:
-        endpoint_id (str | Unset): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        endpoint_id (str | Unset): An endpoint id: `ep_` and a ULID.
         since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
@@ -123,14 +125,14 @@ def sync_detailed(
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventList | Problem]
+        Response[PageEventOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -155,15 +157,15 @@ def sync(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> EventList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageEventOut | Problem | None:
     """The audit log
 
      Your tenant's events, newest first, each with its per-endpoint outcome at ingest (dropped ones
     included), optionally narrowed to one endpoint and a creation-time range.
 
     Args:
-        endpoint_id (str | Unset): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        endpoint_id (str | Unset): An endpoint id: `ep_` and a ULID.
         since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
@@ -171,14 +173,14 @@ def sync(
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventList | Problem
+        PageEventOut | Problem
     """
 
     return sync_detailed(
@@ -198,15 +200,15 @@ async def asyncio_detailed(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[EventList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[PageEventOut | Problem]:
     """The audit log
 
      Your tenant's events, newest first, each with its per-endpoint outcome at ingest (dropped ones
     included), optionally narrowed to one endpoint and a creation-time range.
 
     Args:
-        endpoint_id (str | Unset): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        endpoint_id (str | Unset): An endpoint id: `ep_` and a ULID.
         since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
@@ -214,14 +216,14 @@ async def asyncio_detailed(
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[EventList | Problem]
+        Response[PageEventOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -244,15 +246,15 @@ async def asyncio(
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> EventList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> PageEventOut | Problem | None:
     """The audit log
 
      Your tenant's events, newest first, each with its per-endpoint outcome at ingest (dropped ones
     included), optionally narrowed to one endpoint and a creation-time range.
 
     Args:
-        endpoint_id (str | Unset): An endpoint id: `ep_` and 26 Crockford base32 characters.
+        endpoint_id (str | Unset): An endpoint id: `ep_` and a ULID.
         since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
@@ -260,14 +262,14 @@ async def asyncio(
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        EventList | Problem
+        PageEventOut | Problem
     """
 
     return (

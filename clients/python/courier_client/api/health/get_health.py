@@ -5,7 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.health import Health
+from ...models.health_out import HealthOut
 from ...models.problem import Problem
 from ...types import Response
 
@@ -20,9 +20,9 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Health | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> HealthOut | Problem | None:
     if response.status_code == 200:
-        response_200 = Health.from_dict(response.json())
+        response_200 = HealthOut.from_dict(response.json())
 
         return response_200
 
@@ -37,7 +37,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Health | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[HealthOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -49,7 +49,7 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Health | Problem]:
+) -> Response[HealthOut | Problem]:
     """Health check
 
      Answers 200 once the service can reach its store. Needs no API key.
@@ -59,7 +59,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Health | Problem]
+        Response[HealthOut | Problem]
     """
 
     kwargs = _get_kwargs()
@@ -74,7 +74,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Health | Problem | None:
+) -> HealthOut | Problem | None:
     """Health check
 
      Answers 200 once the service can reach its store. Needs no API key.
@@ -84,7 +84,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Health | Problem
+        HealthOut | Problem
     """
 
     return sync_detailed(
@@ -95,7 +95,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Health | Problem]:
+) -> Response[HealthOut | Problem]:
     """Health check
 
      Answers 200 once the service can reach its store. Needs no API key.
@@ -105,7 +105,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Health | Problem]
+        Response[HealthOut | Problem]
     """
 
     kwargs = _get_kwargs()
@@ -118,7 +118,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Health | Problem | None:
+) -> HealthOut | Problem | None:
     """Health check
 
      Answers 200 once the service can reach its store. Needs no API key.
@@ -128,7 +128,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Health | Problem
+        HealthOut | Problem
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_application_portal_link import CreateApplicationPortalLink
-from ...models.portal_link import PortalLink
+from ...models.application_portal_link_in import ApplicationPortalLinkIn
+from ...models.portal_link_out import PortalLinkOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    body: CreateApplicationPortalLink | Unset = UNSET,
+    body: ApplicationPortalLinkIn | None | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -26,8 +26,10 @@ def _get_kwargs(
         ),
     }
 
-    if not isinstance(body, Unset):
+    if isinstance(body, ApplicationPortalLinkIn):
         _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
 
     headers["Content-Type"] = "application/json"
 
@@ -35,9 +37,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PortalLink | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PortalLinkOut | Problem | None:
     if response.status_code == 201:
-        response_201 = PortalLink.from_dict(response.json())
+        response_201 = PortalLinkOut.from_dict(response.json())
 
         return response_201
 
@@ -89,7 +93,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[PortalLink | Problem]:
+) -> Response[PortalLinkOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -102,8 +106,8 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: CreateApplicationPortalLink | Unset = UNSET,
-) -> Response[PortalLink | Problem]:
+    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+) -> Response[PortalLinkOut | Problem]:
     """Make a portal link for an application
 
      A short-lived, revocable console link for one application's customer: inside that application it
@@ -114,14 +118,14 @@ def sync_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (CreateApplicationPortalLink | Unset):
+        body (ApplicationPortalLinkIn | None | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PortalLink | Problem]
+        Response[PortalLinkOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -140,8 +144,8 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: CreateApplicationPortalLink | Unset = UNSET,
-) -> PortalLink | Problem | None:
+    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+) -> PortalLinkOut | Problem | None:
     """Make a portal link for an application
 
      A short-lived, revocable console link for one application's customer: inside that application it
@@ -152,14 +156,14 @@ def sync(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (CreateApplicationPortalLink | Unset):
+        body (ApplicationPortalLinkIn | None | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PortalLink | Problem
+        PortalLinkOut | Problem
     """
 
     return sync_detailed(
@@ -173,8 +177,8 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: CreateApplicationPortalLink | Unset = UNSET,
-) -> Response[PortalLink | Problem]:
+    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+) -> Response[PortalLinkOut | Problem]:
     """Make a portal link for an application
 
      A short-lived, revocable console link for one application's customer: inside that application it
@@ -185,14 +189,14 @@ async def asyncio_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (CreateApplicationPortalLink | Unset):
+        body (ApplicationPortalLinkIn | None | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PortalLink | Problem]
+        Response[PortalLinkOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -209,8 +213,8 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: CreateApplicationPortalLink | Unset = UNSET,
-) -> PortalLink | Problem | None:
+    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+) -> PortalLinkOut | Problem | None:
     """Make a portal link for an application
 
      A short-lived, revocable console link for one application's customer: inside that application it
@@ -221,14 +225,14 @@ async def asyncio(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (CreateApplicationPortalLink | Unset):
+        body (ApplicationPortalLinkIn | None | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PortalLink | Problem
+        PortalLinkOut | Problem
     """
 
     return (

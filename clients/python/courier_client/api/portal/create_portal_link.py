@@ -5,15 +5,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.create_portal_link import CreatePortalLink
-from ...models.portal_link import PortalLink
+from ...models.portal_link_in import PortalLinkIn
+from ...models.portal_link_out import PortalLinkOut
 from ...models.problem import Problem
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: CreatePortalLink,
+    body: PortalLinkIn,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -30,9 +30,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> PortalLink | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PortalLinkOut | Problem | None:
     if response.status_code == 201:
-        response_201 = PortalLink.from_dict(response.json())
+        response_201 = PortalLinkOut.from_dict(response.json())
 
         return response_201
 
@@ -79,7 +81,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[PortalLink | Problem]:
+) -> Response[PortalLinkOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -91,23 +93,25 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreatePortalLink,
-) -> Response[PortalLink | Problem]:
+    body: PortalLinkIn,
+) -> Response[PortalLinkOut | Problem]:
     """Make a portal link
 
      A short-lived, revocable link to the console for a tenant's customer, scoped to a set of endpoints.
     Needs an API key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreatePortalLink): A link for tenants without applications: its scope is exactly
-            these endpoints, and it cannot create any.
+        body (PortalLinkIn): `POST /v1/portal-links`: a link for tenants without applications; its
+            scope is
+            exactly these endpoints, and it cannot create any. Example: {'endpointIds':
+            ['ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2'], 'expiresInSeconds': 3600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PortalLink | Problem]
+        Response[PortalLinkOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -124,23 +128,25 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: CreatePortalLink,
-) -> PortalLink | Problem | None:
+    body: PortalLinkIn,
+) -> PortalLinkOut | Problem | None:
     """Make a portal link
 
      A short-lived, revocable link to the console for a tenant's customer, scoped to a set of endpoints.
     Needs an API key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreatePortalLink): A link for tenants without applications: its scope is exactly
-            these endpoints, and it cannot create any.
+        body (PortalLinkIn): `POST /v1/portal-links`: a link for tenants without applications; its
+            scope is
+            exactly these endpoints, and it cannot create any. Example: {'endpointIds':
+            ['ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2'], 'expiresInSeconds': 3600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PortalLink | Problem
+        PortalLinkOut | Problem
     """
 
     return sync_detailed(
@@ -152,23 +158,25 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: CreatePortalLink,
-) -> Response[PortalLink | Problem]:
+    body: PortalLinkIn,
+) -> Response[PortalLinkOut | Problem]:
     """Make a portal link
 
      A short-lived, revocable link to the console for a tenant's customer, scoped to a set of endpoints.
     Needs an API key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreatePortalLink): A link for tenants without applications: its scope is exactly
-            these endpoints, and it cannot create any.
+        body (PortalLinkIn): `POST /v1/portal-links`: a link for tenants without applications; its
+            scope is
+            exactly these endpoints, and it cannot create any. Example: {'endpointIds':
+            ['ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2'], 'expiresInSeconds': 3600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PortalLink | Problem]
+        Response[PortalLinkOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -183,23 +191,25 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: CreatePortalLink,
-) -> PortalLink | Problem | None:
+    body: PortalLinkIn,
+) -> PortalLinkOut | Problem | None:
     """Make a portal link
 
      A short-lived, revocable link to the console for a tenant's customer, scoped to a set of endpoints.
     Needs an API key (a portal token gets 403 `portal_forbidden`).
 
     Args:
-        body (CreatePortalLink): A link for tenants without applications: its scope is exactly
-            these endpoints, and it cannot create any.
+        body (PortalLinkIn): `POST /v1/portal-links`: a link for tenants without applications; its
+            scope is
+            exactly these endpoints, and it cannot create any. Example: {'endpointIds':
+            ['ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2'], 'expiresInSeconds': 3600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PortalLink | Problem
+        PortalLinkOut | Problem
     """
 
     return (

@@ -6,7 +6,6 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.portal_activity_list import PortalActivityList
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -15,7 +14,7 @@ def _get_kwargs(
     id: str,
     *,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -37,12 +36,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> PortalActivityList | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = PortalActivityList.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 400:
@@ -81,9 +77,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[PortalActivityList | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,8 +91,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[PortalActivityList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[Any | Problem]:
     """Portal activity of an application
 
      Every write made with a portal link of this application (link, route, fields set, answer, instant),
@@ -107,14 +101,14 @@ def sync_detailed(
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PortalActivityList | Problem]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -135,8 +129,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> PortalActivityList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> Any | Problem | None:
     """Portal activity of an application
 
      Every write made with a portal link of this application (link, route, fields set, answer, instant),
@@ -145,14 +139,14 @@ def sync(
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PortalActivityList | Problem
+        Any | Problem
     """
 
     return sync_detailed(
@@ -168,8 +162,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[PortalActivityList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[Any | Problem]:
     """Portal activity of an application
 
      Every write made with a portal link of this application (link, route, fields set, answer, instant),
@@ -178,14 +172,14 @@ async def asyncio_detailed(
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PortalActivityList | Problem]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -204,8 +198,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> PortalActivityList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> Any | Problem | None:
     """Portal activity of an application
 
      Every write made with a portal link of this application (link, route, fields set, answer, instant),
@@ -214,14 +208,14 @@ async def asyncio(
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PortalActivityList | Problem
+        Any | Problem
     """
 
     return (

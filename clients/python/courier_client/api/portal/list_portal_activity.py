@@ -5,7 +5,6 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.portal_activity_list import PortalActivityList
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -13,7 +12,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -33,12 +32,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> PortalActivityList | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = PortalActivityList.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 400:
@@ -72,9 +68,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[PortalActivityList | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -87,8 +81,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[PortalActivityList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[Any | Problem]:
     """Portal activity of links without an application
 
      Every write made with a portal link made by `POST /v1/portal-links` (link, route, fields set,
@@ -97,14 +91,14 @@ def sync_detailed(
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PortalActivityList | Problem]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -123,8 +117,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> PortalActivityList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> Any | Problem | None:
     """Portal activity of links without an application
 
      Every write made with a portal link made by `POST /v1/portal-links` (link, route, fields set,
@@ -133,14 +127,14 @@ def sync(
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PortalActivityList | Problem
+        Any | Problem
     """
 
     return sync_detailed(
@@ -154,8 +148,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[PortalActivityList | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[Any | Problem]:
     """Portal activity of links without an application
 
      Every write made with a portal link made by `POST /v1/portal-links` (link, route, fields set,
@@ -164,14 +158,14 @@ async def asyncio_detailed(
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[PortalActivityList | Problem]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -188,8 +182,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> PortalActivityList | Problem | None:
+    limit: int | Unset = UNSET,
+) -> Any | Problem | None:
     """Portal activity of links without an application
 
      Every write made with a portal link made by `POST /v1/portal-links` (link, route, fields set,
@@ -198,14 +192,14 @@ async def asyncio(
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        PortalActivityList | Problem
+        Any | Problem
     """
 
     return (

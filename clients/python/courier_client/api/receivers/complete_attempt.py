@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.complete import Complete
+from ...models.complete_in import CompleteIn
 from ...models.completion_recorded import CompletionRecorded
 from ...models.problem import Problem
 from ...types import Response
@@ -15,7 +15,7 @@ from ...types import Response
 def _get_kwargs(
     attempt_id: str,
     *,
-    body: Complete,
+    body: CompleteIn,
     webhook_completion_token: str,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -105,7 +105,7 @@ def sync_detailed(
     attempt_id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Complete,
+    body: CompleteIn,
     webhook_completion_token: str,
 ) -> Response[CompletionRecorded | Problem]:
     """Report long-running work
@@ -116,9 +116,11 @@ def sync_detailed(
     policy decides (success, or a failure that may be retried).
 
     Args:
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        attempt_id (str): An attempt id: `att_` and a ULID.
         webhook_completion_token (str):
-        body (Complete):
+        body (CompleteIn): `POST /v1/attempts/{attemptId}/complete`: the result of the work a
+            receiver
+            accepted with 202. Example: {'detail': 'invoice archived', 'outcome': 'succeeded'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +147,7 @@ def sync(
     attempt_id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Complete,
+    body: CompleteIn,
     webhook_completion_token: str,
 ) -> CompletionRecorded | Problem | None:
     """Report long-running work
@@ -156,9 +158,11 @@ def sync(
     policy decides (success, or a failure that may be retried).
 
     Args:
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        attempt_id (str): An attempt id: `att_` and a ULID.
         webhook_completion_token (str):
-        body (Complete):
+        body (CompleteIn): `POST /v1/attempts/{attemptId}/complete`: the result of the work a
+            receiver
+            accepted with 202. Example: {'detail': 'invoice archived', 'outcome': 'succeeded'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,7 +184,7 @@ async def asyncio_detailed(
     attempt_id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Complete,
+    body: CompleteIn,
     webhook_completion_token: str,
 ) -> Response[CompletionRecorded | Problem]:
     """Report long-running work
@@ -191,9 +195,11 @@ async def asyncio_detailed(
     policy decides (success, or a failure that may be retried).
 
     Args:
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        attempt_id (str): An attempt id: `att_` and a ULID.
         webhook_completion_token (str):
-        body (Complete):
+        body (CompleteIn): `POST /v1/attempts/{attemptId}/complete`: the result of the work a
+            receiver
+            accepted with 202. Example: {'detail': 'invoice archived', 'outcome': 'succeeded'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,7 +224,7 @@ async def asyncio(
     attempt_id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Complete,
+    body: CompleteIn,
     webhook_completion_token: str,
 ) -> CompletionRecorded | Problem | None:
     """Report long-running work
@@ -229,9 +235,11 @@ async def asyncio(
     policy decides (success, or a failure that may be retried).
 
     Args:
-        attempt_id (str): An attempt id: `att_` and 26 Crockford base32 characters.
+        attempt_id (str): An attempt id: `att_` and a ULID.
         webhook_completion_token (str):
-        body (Complete):
+        body (CompleteIn): `POST /v1/attempts/{attemptId}/complete`: the result of the work a
+            receiver
+            accepted with 202. Example: {'detail': 'invoice archived', 'outcome': 'succeeded'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

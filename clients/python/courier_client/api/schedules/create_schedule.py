@@ -6,7 +6,6 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.schedule import Schedule
 from ...types import Response
 
 
@@ -31,10 +30,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | Schedule | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 201:
-        response_201 = Schedule.from_dict(response.json())
-
+        response_201 = response.json()
         return response_201
 
     if response.status_code == 400:
@@ -88,7 +86,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | Schedule]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -102,7 +100,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: Any,
     idempotency_key: str,
-) -> Response[Problem | Schedule]:
+) -> Response[Any | Problem]:
     """Create a schedule
 
      A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
@@ -116,16 +114,14 @@ def sync_detailed(
 
     Args:
         idempotency_key (str):
-        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
-            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
-            each occurrence by subscription.
+        body (Any):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Schedule]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -145,7 +141,7 @@ def sync(
     client: AuthenticatedClient | Client,
     body: Any,
     idempotency_key: str,
-) -> Problem | Schedule | None:
+) -> Any | Problem | None:
     """Create a schedule
 
      A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
@@ -159,16 +155,14 @@ def sync(
 
     Args:
         idempotency_key (str):
-        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
-            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
-            each occurrence by subscription.
+        body (Any):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Schedule
+        Any | Problem
     """
 
     return sync_detailed(
@@ -183,7 +177,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: Any,
     idempotency_key: str,
-) -> Response[Problem | Schedule]:
+) -> Response[Any | Problem]:
     """Create a schedule
 
      A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
@@ -197,16 +191,14 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str):
-        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
-            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
-            each occurrence by subscription.
+        body (Any):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Schedule]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -224,7 +216,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: Any,
     idempotency_key: str,
-) -> Problem | Schedule | None:
+) -> Any | Problem | None:
     """Create a schedule
 
      A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
@@ -238,16 +230,14 @@ async def asyncio(
 
     Args:
         idempotency_key (str):
-        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
-            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
-            each occurrence by subscription.
+        body (Any):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Schedule
+        Any | Problem
     """
 
     return (

@@ -7,7 +7,6 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.schedule_deleted import ScheduleDeleted
 from ...types import Response
 
 
@@ -25,12 +24,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Problem | ScheduleDeleted | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = ScheduleDeleted.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 401:
@@ -64,9 +60,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Problem | ScheduleDeleted]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,20 +73,20 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Problem | ScheduleDeleted]:
+) -> Response[Any | Problem]:
     """Delete a schedule
 
      Stops its firings; its occurrences stay readable.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | ScheduleDeleted]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -110,20 +104,20 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Problem | ScheduleDeleted | None:
+) -> Any | Problem | None:
     """Delete a schedule
 
      Stops its firings; its occurrences stay readable.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | ScheduleDeleted
+        Any | Problem
     """
 
     return sync_detailed(
@@ -136,20 +130,20 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Problem | ScheduleDeleted]:
+) -> Response[Any | Problem]:
     """Delete a schedule
 
      Stops its firings; its occurrences stay readable.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | ScheduleDeleted]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -165,20 +159,20 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Problem | ScheduleDeleted | None:
+) -> Any | Problem | None:
     """Delete a schedule
 
      Stops its firings; its occurrences stay readable.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | ScheduleDeleted
+        Any | Problem
     """
 
     return (

@@ -6,7 +6,6 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.occurrence_page import OccurrencePage
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -15,7 +14,7 @@ def _get_kwargs(
     id: str,
     *,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -37,12 +36,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> OccurrencePage | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = OccurrencePage.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 400:
@@ -81,9 +77,7 @@ def _parse_response(
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[OccurrencePage | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,8 +91,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[OccurrencePage | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[Any | Problem]:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -107,16 +101,16 @@ def sync_detailed(
     was unusable. A deleted schedule's occurrences stay readable.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[OccurrencePage | Problem]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -137,8 +131,8 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> OccurrencePage | Problem | None:
+    limit: int | Unset = UNSET,
+) -> Any | Problem | None:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -147,16 +141,16 @@ def sync(
     was unusable. A deleted schedule's occurrences stay readable.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        OccurrencePage | Problem
+        Any | Problem
     """
 
     return sync_detailed(
@@ -172,8 +166,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[OccurrencePage | Problem]:
+    limit: int | Unset = UNSET,
+) -> Response[Any | Problem]:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -182,16 +176,16 @@ async def asyncio_detailed(
     was unusable. A deleted schedule's occurrences stay readable.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[OccurrencePage | Problem]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -210,8 +204,8 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> OccurrencePage | Problem | None:
+    limit: int | Unset = UNSET,
+) -> Any | Problem | None:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -220,16 +214,16 @@ async def asyncio(
     was unusable. A deleted schedule's occurrences stay readable.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        OccurrencePage | Problem
+        Any | Problem
     """
 
     return (

@@ -6,14 +6,13 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.schedule_page import SchedulePage
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
+    limit: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -33,10 +32,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | SchedulePage | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = SchedulePage.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 400:
@@ -70,9 +68,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Problem | SchedulePage]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -85,22 +81,22 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[Problem | SchedulePage]:
+    limit: int | Unset = UNSET,
+) -> Response[Any | Problem]:
     """List schedules
 
      Your schedules by id, with their next firing instants.
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | SchedulePage]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -119,22 +115,22 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Problem | SchedulePage | None:
+    limit: int | Unset = UNSET,
+) -> Any | Problem | None:
     """List schedules
 
      Your schedules by id, with their next firing instants.
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | SchedulePage
+        Any | Problem
     """
 
     return sync_detailed(
@@ -148,22 +144,22 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Response[Problem | SchedulePage]:
+    limit: int | Unset = UNSET,
+) -> Response[Any | Problem]:
     """List schedules
 
      Your schedules by id, with their next firing instants.
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | SchedulePage]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -180,22 +176,22 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
-    limit: int | Unset = 50,
-) -> Problem | SchedulePage | None:
+    limit: int | Unset = UNSET,
+) -> Any | Problem | None:
     """List schedules
 
      Your schedules by id, with their next firing instants.
 
     Args:
         cursor (str | Unset):
-        limit (int | Unset):  Default: 50.
+        limit (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | SchedulePage
+        Any | Problem
     """
 
     return (

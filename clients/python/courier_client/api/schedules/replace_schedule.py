@@ -7,7 +7,6 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.schedule import Schedule
 from ...types import Response
 
 
@@ -33,10 +32,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | Schedule | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = Schedule.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 400:
@@ -95,7 +93,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | Schedule]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,7 +107,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: Any,
-) -> Response[Problem | Schedule]:
+) -> Response[Any | Problem]:
     """Replace a schedule
 
      Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the
@@ -117,17 +115,15 @@ def sync_detailed(
     `payload_unavailable` (remediation `replace_payload`) is fixed.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
-        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
-            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
-            each occurrence by subscription.
+        id (str): A schedule id: `sch_` and a ULID.
+        body (Any):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Schedule]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -147,7 +143,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: Any,
-) -> Problem | Schedule | None:
+) -> Any | Problem | None:
     """Replace a schedule
 
      Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the
@@ -155,17 +151,15 @@ def sync(
     `payload_unavailable` (remediation `replace_payload`) is fixed.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
-        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
-            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
-            each occurrence by subscription.
+        id (str): A schedule id: `sch_` and a ULID.
+        body (Any):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Schedule
+        Any | Problem
     """
 
     return sync_detailed(
@@ -180,7 +174,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: Any,
-) -> Response[Problem | Schedule]:
+) -> Response[Any | Problem]:
     """Replace a schedule
 
      Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the
@@ -188,17 +182,15 @@ async def asyncio_detailed(
     `payload_unavailable` (remediation `replace_payload`) is fixed.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
-        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
-            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
-            each occurrence by subscription.
+        id (str): A schedule id: `sch_` and a ULID.
+        body (Any):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Schedule]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -216,7 +208,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: Any,
-) -> Problem | Schedule | None:
+) -> Any | Problem | None:
     """Replace a schedule
 
      Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the
@@ -224,17 +216,15 @@ async def asyncio(
     `payload_unavailable` (remediation `replace_payload`) is fixed.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
-        body (Any): Exactly one of `cron` (with an optional `timezone`), `rate` and `at`; and
-            exactly one target: `endpointId`, or `type` (with an optional `applicationId`) to route
-            each occurrence by subscription.
+        id (str): A schedule id: `sch_` and a ULID.
+        body (Any):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Schedule
+        Any | Problem
     """
 
     return (

@@ -7,7 +7,6 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.schedule import Schedule
 from ...types import Response
 
 
@@ -25,10 +24,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | Schedule | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = Schedule.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 401:
@@ -67,7 +65,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | Schedule]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -80,20 +78,20 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Problem | Schedule]:
+) -> Response[Any | Problem]:
     """Resume a schedule
 
      Firings start again from the next instant; the ones missed while paused are not made up.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Schedule]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -111,20 +109,20 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Problem | Schedule | None:
+) -> Any | Problem | None:
     """Resume a schedule
 
      Firings start again from the next instant; the ones missed while paused are not made up.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Schedule
+        Any | Problem
     """
 
     return sync_detailed(
@@ -137,20 +135,20 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Problem | Schedule]:
+) -> Response[Any | Problem]:
     """Resume a schedule
 
      Firings start again from the next instant; the ones missed while paused are not made up.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Schedule]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -166,20 +164,20 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Problem | Schedule | None:
+) -> Any | Problem | None:
     """Resume a schedule
 
      Firings start again from the next instant; the ones missed while paused are not made up.
 
     Args:
-        id (str): A schedule id: `sch_` and 26 Crockford base32 characters.
+        id (str): A schedule id: `sch_` and a ULID.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Schedule
+        Any | Problem
     """
 
     return (

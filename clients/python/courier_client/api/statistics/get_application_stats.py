@@ -7,9 +7,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.get_application_stats_granularity import GetApplicationStatsGranularity
 from ...models.problem import Problem
-from ...models.stats import Stats
 from ...types import UNSET, Response, Unset
 
 
@@ -18,7 +16,7 @@ def _get_kwargs(
     *,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetApplicationStatsGranularity | Unset = UNSET,
+    granularity: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -33,11 +31,7 @@ def _get_kwargs(
         json_until = until.isoformat()
     params["until"] = json_until
 
-    json_granularity: str | Unset = UNSET
-    if not isinstance(granularity, Unset):
-        json_granularity = granularity.value
-
-    params["granularity"] = json_granularity
+    params["granularity"] = granularity
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -52,10 +46,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | Stats | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = Stats.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 400:
@@ -89,7 +82,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | Stats]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -104,8 +97,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetApplicationStatsGranularity | Unset = UNSET,
-) -> Response[Problem | Stats]:
+    granularity: str | Unset = UNSET,
+) -> Response[Any | Problem]:
     """Statistics of an application
 
      The figures of `GET /v1/stats` summed over the application's endpoints (at most 1,000). A portal
@@ -114,16 +107,20 @@ def sync_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        since (datetime.datetime | Unset):
-        until (datetime.datetime | Unset):
-        granularity (GetApplicationStatsGranularity | Unset):
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        granularity (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Stats]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -146,8 +143,8 @@ def sync(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetApplicationStatsGranularity | Unset = UNSET,
-) -> Problem | Stats | None:
+    granularity: str | Unset = UNSET,
+) -> Any | Problem | None:
     """Statistics of an application
 
      The figures of `GET /v1/stats` summed over the application's endpoints (at most 1,000). A portal
@@ -156,16 +153,20 @@ def sync(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        since (datetime.datetime | Unset):
-        until (datetime.datetime | Unset):
-        granularity (GetApplicationStatsGranularity | Unset):
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        granularity (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Stats
+        Any | Problem
     """
 
     return sync_detailed(
@@ -183,8 +184,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetApplicationStatsGranularity | Unset = UNSET,
-) -> Response[Problem | Stats]:
+    granularity: str | Unset = UNSET,
+) -> Response[Any | Problem]:
     """Statistics of an application
 
      The figures of `GET /v1/stats` summed over the application's endpoints (at most 1,000). A portal
@@ -193,16 +194,20 @@ async def asyncio_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        since (datetime.datetime | Unset):
-        until (datetime.datetime | Unset):
-        granularity (GetApplicationStatsGranularity | Unset):
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        granularity (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Stats]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -223,8 +228,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetApplicationStatsGranularity | Unset = UNSET,
-) -> Problem | Stats | None:
+    granularity: str | Unset = UNSET,
+) -> Any | Problem | None:
     """Statistics of an application
 
      The figures of `GET /v1/stats` summed over the application's endpoints (at most 1,000). A portal
@@ -233,16 +238,20 @@ async def asyncio(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        since (datetime.datetime | Unset):
-        until (datetime.datetime | Unset):
-        granularity (GetApplicationStatsGranularity | Unset):
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        granularity (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Stats
+        Any | Problem
     """
 
     return (

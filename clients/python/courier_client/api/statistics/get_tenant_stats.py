@@ -6,9 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.get_tenant_stats_granularity import GetTenantStatsGranularity
 from ...models.problem import Problem
-from ...models.stats import Stats
 from ...types import UNSET, Response, Unset
 
 
@@ -16,7 +14,7 @@ def _get_kwargs(
     *,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetTenantStatsGranularity | Unset = UNSET,
+    granularity: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -31,11 +29,7 @@ def _get_kwargs(
         json_until = until.isoformat()
     params["until"] = json_until
 
-    json_granularity: str | Unset = UNSET
-    if not isinstance(granularity, Unset):
-        json_granularity = granularity.value
-
-    params["granularity"] = json_granularity
+    params["granularity"] = granularity
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -48,10 +42,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | Stats | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
     if response.status_code == 200:
-        response_200 = Stats.from_dict(response.json())
-
+        response_200 = response.json()
         return response_200
 
     if response.status_code == 400:
@@ -85,7 +78,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | Stats]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,8 +92,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetTenantStatsGranularity | Unset = UNSET,
-) -> Response[Problem | Stats]:
+    granularity: str | Unset = UNSET,
+) -> Response[Any | Problem]:
     """Statistics of the tenant
 
      Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed
@@ -109,16 +102,20 @@ def sync_detailed(
     token gets 403 `portal_forbidden`).
 
     Args:
-        since (datetime.datetime | Unset):
-        until (datetime.datetime | Unset):
-        granularity (GetTenantStatsGranularity | Unset):
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        granularity (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Stats]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -139,8 +136,8 @@ def sync(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetTenantStatsGranularity | Unset = UNSET,
-) -> Problem | Stats | None:
+    granularity: str | Unset = UNSET,
+) -> Any | Problem | None:
     """Statistics of the tenant
 
      Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed
@@ -149,16 +146,20 @@ def sync(
     token gets 403 `portal_forbidden`).
 
     Args:
-        since (datetime.datetime | Unset):
-        until (datetime.datetime | Unset):
-        granularity (GetTenantStatsGranularity | Unset):
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        granularity (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Stats
+        Any | Problem
     """
 
     return sync_detailed(
@@ -174,8 +175,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetTenantStatsGranularity | Unset = UNSET,
-) -> Response[Problem | Stats]:
+    granularity: str | Unset = UNSET,
+) -> Response[Any | Problem]:
     """Statistics of the tenant
 
      Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed
@@ -184,16 +185,20 @@ async def asyncio_detailed(
     token gets 403 `portal_forbidden`).
 
     Args:
-        since (datetime.datetime | Unset):
-        until (datetime.datetime | Unset):
-        granularity (GetTenantStatsGranularity | Unset):
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        granularity (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | Stats]
+        Response[Any | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -212,8 +217,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: GetTenantStatsGranularity | Unset = UNSET,
-) -> Problem | Stats | None:
+    granularity: str | Unset = UNSET,
+) -> Any | Problem | None:
     """Statistics of the tenant
 
      Attempts by state, settled deliveries by status and attempt durations per minute or hour, summed
@@ -222,16 +227,20 @@ async def asyncio(
     token gets 403 `portal_forbidden`).
 
     Args:
-        since (datetime.datetime | Unset):
-        until (datetime.datetime | Unset):
-        granularity (GetTenantStatsGranularity | Unset):
+        since (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
+            (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
+            fraction.
+        granularity (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | Stats
+        Any | Problem
     """
 
     return (

@@ -6,9 +6,11 @@
 //! `cargo run -p courier-app --features openapi --bin courier-openapi` prints it;
 //! `make openapi` writes it to docs/openapi.json.
 
+mod pages;
 pub mod responses;
 pub mod schemas;
 
+use crate::api::openapi::pages::PageItemsByRef;
 use crate::api::wire::events::EventInRules;
 use crate::api::wire::resend::RedeliverBodyRule;
 use crate::api::wire::webhooks::Webhooks;
@@ -144,7 +146,7 @@ use utoipa::{Modify, OpenApi};
         (name = "schedules", description = r#"Recurring schedules (Greatwait): each firing is an occurrence, an event planned at the firing instant."#),
         (name = "statistics", description = r#"Delivery statistics per endpoint, application and tenant."#),
     ),
-    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule),
+    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule, &PageItemsByRef),
 )]
 pub struct ApiDoc;
 

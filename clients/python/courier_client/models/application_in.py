@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.application_in_metadata_type_0 import ApplicationInMetadataType0
+    from ..models.application_in_portal_type_0 import ApplicationInPortalType0
+
+
+T = TypeVar("T", bound="ApplicationIn")
+
+
+@_attrs_define
+class ApplicationIn:
+    """`POST /v1/applications`: one of your own customers.
+
+    Example:
+        {'name': 'Acme Corp', 'uid': 'acme'}
+
+    Attributes:
+        name (None | str): 1-200 characters, not only spaces. Required.
+        metadata (ApplicationInMetadataType0 | None | Unset): Any JSON object, at most 8 KiB serialized.
+        portal (ApplicationInPortalType0 | None | Unset): What the customer may do through a portal link: `presets`,
+            `customPolicies`,
+            `maxEndpoints` (0-1000), `endpointDefaults` (`rateLimit`, `maxInFlight`).
+        uid (None | str | Unset): Your own id for the customer: 1-256 letters, digits, `-`, `_` and `.`, not
+            starting with `app_`; unique per tenant (409 otherwise).
+    """
+
+    name: None | str
+    metadata: ApplicationInMetadataType0 | None | Unset = UNSET
+    portal: ApplicationInPortalType0 | None | Unset = UNSET
+    uid: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.application_in_metadata_type_0 import ApplicationInMetadataType0  # noqa: PLC0415
+        from ..models.application_in_portal_type_0 import ApplicationInPortalType0  # noqa: PLC0415
+
+        name: None | str
+        name = self.name
+
+        metadata: dict[str, Any] | None | Unset
+        if isinstance(self.metadata, Unset):
+            metadata = UNSET
+        elif isinstance(self.metadata, ApplicationInMetadataType0):
+            metadata = self.metadata.to_dict()
+        else:
+            metadata = self.metadata
+
+        portal: dict[str, Any] | None | Unset
+        if isinstance(self.portal, Unset):
+            portal = UNSET
+        elif isinstance(self.portal, ApplicationInPortalType0):
+            portal = self.portal.to_dict()
+        else:
+            portal = self.portal
+
+        uid: None | str | Unset
+        if isinstance(self.uid, Unset):
+            uid = UNSET
+        else:
+            uid = self.uid
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+            }
+        )
+        if metadata is not UNSET:
+            field_dict["metadata"] = metadata
+        if portal is not UNSET:
+            field_dict["portal"] = portal
+        if uid is not UNSET:
+            field_dict["uid"] = uid
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.application_in_metadata_type_0 import ApplicationInMetadataType0  # noqa: PLC0415
+        from ..models.application_in_portal_type_0 import ApplicationInPortalType0  # noqa: PLC0415
+
+        d = dict(src_dict)
+
+        def _parse_name(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        name = _parse_name(d.pop("name"))
+
+        def _parse_metadata(data: object) -> ApplicationInMetadataType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                metadata_type_0 = ApplicationInMetadataType0.from_dict(data)
+
+                return metadata_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ApplicationInMetadataType0 | None | Unset, data)
+
+        metadata = _parse_metadata(d.pop("metadata", UNSET))
+
+        def _parse_portal(data: object) -> ApplicationInPortalType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                portal_type_0 = ApplicationInPortalType0.from_dict(data)
+
+                return portal_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ApplicationInPortalType0 | None | Unset, data)
+
+        portal = _parse_portal(d.pop("portal", UNSET))
+
+        def _parse_uid(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        uid = _parse_uid(d.pop("uid", UNSET))
+
+        application_in = cls(
+            name=name,
+            metadata=metadata,
+            portal=portal,
+            uid=uid,
+        )
+
+        return application_in

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-
-class EndpointLatencyClass(StrEnum):
-    BULK = "bulk"
-    REALTIME = "realtime"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.event_type_in_example_type_0 import EventTypeInExampleType0
+    from ..models.event_type_in_schema_type_0 import EventTypeInSchemaType0
+
+
+T = TypeVar("T", bound="EventTypeIn")
+
+
+@_attrs_define
+class EventTypeIn:
+    """`POST /v1/event-types`: a kind of event, with an optional payload schema.
+
+    Example:
+        {'description': 'An invoice was paid.', 'example': {'invoiceId': 'inv_1'}, 'name': 'invoice.paid', 'schema':
+            {'required': ['invoiceId'], 'type': 'object'}}
+
+    Attributes:
+        name (str): Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the same names
+            `filterTypes` matches.
+        deprecated (bool | None | Unset): Shown in the catalogue; events of the type are still accepted.
+        description (None | str | Unset): At most 1024 characters.
+        example (EventTypeInExampleType0 | None | Unset): An example payload (at most 16 KiB), which must match the
+            schema.
+        schema (EventTypeInSchemaType0 | None | Unset): A JSON Schema (draft 2020-12) payloads of this type must match;
+            no remote `$ref`s.
+    """
+
+    name: str
+    deprecated: bool | None | Unset = UNSET
+    description: None | str | Unset = UNSET
+    example: EventTypeInExampleType0 | None | Unset = UNSET
+    schema: EventTypeInSchemaType0 | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.event_type_in_example_type_0 import EventTypeInExampleType0  # noqa: PLC0415
+        from ..models.event_type_in_schema_type_0 import EventTypeInSchemaType0  # noqa: PLC0415
+
+        name = self.name
+
+        deprecated: bool | None | Unset
+        if isinstance(self.deprecated, Unset):
+            deprecated = UNSET
+        else:
+            deprecated = self.deprecated
+
+        description: None | str | Unset
+        if isinstance(self.description, Unset):
+            description = UNSET
+        else:
+            description = self.description
+
+        example: dict[str, Any] | None | Unset
+        if isinstance(self.example, Unset):
+            example = UNSET
+        elif isinstance(self.example, EventTypeInExampleType0):
+            example = self.example.to_dict()
+        else:
+            example = self.example
+
+        schema: dict[str, Any] | None | Unset
+        if isinstance(self.schema, Unset):
+            schema = UNSET
+        elif isinstance(self.schema, EventTypeInSchemaType0):
+            schema = self.schema.to_dict()
+        else:
+            schema = self.schema
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+            }
+        )
+        if deprecated is not UNSET:
+            field_dict["deprecated"] = deprecated
+        if description is not UNSET:
+            field_dict["description"] = description
+        if example is not UNSET:
+            field_dict["example"] = example
+        if schema is not UNSET:
+            field_dict["schema"] = schema
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.event_type_in_example_type_0 import EventTypeInExampleType0  # noqa: PLC0415
+        from ..models.event_type_in_schema_type_0 import EventTypeInSchemaType0  # noqa: PLC0415
+
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        def _parse_deprecated(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        deprecated = _parse_deprecated(d.pop("deprecated", UNSET))
+
+        def _parse_description(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        description = _parse_description(d.pop("description", UNSET))
+
+        def _parse_example(data: object) -> EventTypeInExampleType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                example_type_0 = EventTypeInExampleType0.from_dict(data)
+
+                return example_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EventTypeInExampleType0 | None | Unset, data)
+
+        example = _parse_example(d.pop("example", UNSET))
+
+        def _parse_schema(data: object) -> EventTypeInSchemaType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                schema_type_0 = EventTypeInSchemaType0.from_dict(data)
+
+                return schema_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EventTypeInSchemaType0 | None | Unset, data)
+
+        schema = _parse_schema(d.pop("schema", UNSET))
+
+        event_type_in = cls(
+            name=name,
+            deprecated=deprecated,
+            description=description,
+            example=example,
+            schema=schema,
+        )
+
+        return event_type_in

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-
-class GetTenantStatsGranularity(StrEnum):
-    HOUR = "hour"
-    MINUTE = "minute"
-
-    def __str__(self) -> str:
-        return str(self.value)
