@@ -147,3 +147,18 @@ named_schema!(
         ))
         .build()
 );
+
+named_schema!(
+    /// Data the API passes on as it came: any JSON value but null.
+    NonNullJson => ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Object,
+            Type::Array,
+            Type::String,
+            Type::Number,
+            Type::Integer,
+            Type::Boolean,
+        ]))
+        .description(Some("Any JSON value except null."))
+        .build()
+);

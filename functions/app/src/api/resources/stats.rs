@@ -8,8 +8,9 @@ use crate::api::http::portal_access::Portal;
 use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::query_params;
 use crate::api::routes::{Authed, Id, reply};
+use crate::api::wire::stats::StatsOut;
 use crate::domain::model::{Endpoint, Tenant};
-use crate::domain::stats::{Backlog, Granularity, MAX_SUMMED_ENDPOINTS, StatsCounts, StatsWindow, stats_view};
+use crate::domain::stats::{Backlog, Granularity, MAX_SUMMED_ENDPOINTS, StatsCounts, StatsWindow};
 use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
@@ -84,10 +85,9 @@ const SUMMED_KEPT: usize = 1_000;
 type SummedKey = (String, [u8; 32], &'static str, i64, i64);
 
 /// Summed answers of this process, each with the instant it was computed.
-fn summed_cache() -> &'static std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, serde_json::Value)>> {
-    static CACHE: std::sync::OnceLock<
-        std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, serde_json::Value)>>,
-    > = std::sync::OnceLock::new();
+fn summed_cache() -> &'static std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, StatsOut)>> {
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, StatsOut)>>> =
+        std::sync::OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
@@ -139,12 +139,7 @@ impl Api {
         Ok(reply(StatusCode::OK, &answer))
     }
 
-    async fn sum_stats(
-        &self,
-        tenant: &Tenant,
-        endpoints: &[Endpoint],
-        window: &StatsWindow,
-    ) -> ApiResult<serde_json::Value> {
+    async fn sum_stats(&self, tenant: &Tenant, endpoints: &[Endpoint], window: &StatsWindow) -> ApiResult<StatsOut> {
         let mut buckets: BTreeMap<Timestamp, StatsCounts> = BTreeMap::new();
         let mut backlog = Backlog::default();
         if let Some(stats) = self.deliveries.stats() {
@@ -156,7 +151,7 @@ impl Api {
             }
         }
         let buckets: Vec<(Timestamp, StatsCounts)> = buckets.into_iter().collect();
-        Ok(stats_view(window, &buckets, &backlog))
+        Ok(StatsOut::new(window, &buckets, &backlog))
     }
 
     /// The tenant's endpoints, at most [`MAX_SUMMED_ENDPOINTS`], deleted ones too
@@ -192,10 +187,10 @@ impl Api {
         params(
         ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
         ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
-        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+        ("granularity" = Option<crate::api::wire::stats::StatsGranularity>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
     ),
         responses(
-        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -229,10 +224,10 @@ pub(crate) async fn tenant(
         ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
         ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
         ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
-        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+        ("granularity" = Option<crate::api::wire::stats::StatsGranularity>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
     ),
         responses(
-        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),
@@ -271,10 +266,10 @@ pub(crate) async fn application(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
         ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
         ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
-        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+        ("granularity" = Option<crate::api::wire::stats::StatsGranularity>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
     ),
         responses(
-        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 404, response = crate::api::openapi::responses::NotFound),

@@ -8,3 +8,5 @@ pub mod common;
 pub mod event_types;
 pub mod health;
 pub mod problem;
+pub mod schedules;
+pub mod stats;
