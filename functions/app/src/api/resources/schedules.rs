@@ -235,7 +235,15 @@ impl Api {
     ),
         request_body(content = ScheduleIn, content_type = "application/json"),
         responses(
-        (status = 201, description = r#"The schedule, with its next firing instants."#, body = ScheduleOut, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
+        (status = 201, description = r#"The schedule, with its next firing instants."#, body = ScheduleOut, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`.")),
+            links(
+                ("GetSchedule" = (operation_id = "getSchedule", parameters(("id" = "$response.body#/id")), description = "Read the schedule created.")),
+                ("ReplaceSchedule" = (operation_id = "replaceSchedule", parameters(("id" = "$response.body#/id")), description = "Replace the schedule created.")),
+                ("PauseSchedule" = (operation_id = "pauseSchedule", parameters(("id" = "$response.body#/id")), description = "Pause the schedule created.")),
+                ("ResumeSchedule" = (operation_id = "resumeSchedule", parameters(("id" = "$response.body#/id")), description = "Resume the schedule created.")),
+                ("ListOccurrences" = (operation_id = "listOccurrences", parameters(("id" = "$response.body#/id")), description = "List the schedule's occurrences.")),
+                ("DeleteSchedule" = (operation_id = "deleteSchedule", parameters(("id" = "$response.body#/id")), description = "Delete the schedule created."))
+            )),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),

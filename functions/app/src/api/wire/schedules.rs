@@ -270,6 +270,8 @@ pub struct FanoutProgressOut {
     #[cfg_attr(feature = "openapi", schema(value_type = FanoutState))]
     pub status: FanoutStatus,
     pub matched: u64,
+    /// Left out where the fan-out has just been accepted (`POST /v1/events`).
+    #[cfg_attr(feature = "openapi", schema(required = false))]
     pub processed: u64,
 }
 
