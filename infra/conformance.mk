@@ -22,7 +22,10 @@ CONFORMANCE_PHASES ?= examples,fuzzing
 ifeq ($(CONFORMANCE_FULL),1)
 CONFORMANCE_CHECKS := all
 CONFORMANCE_PHASES := examples,fuzzing,stateful
+CONFORMANCE_MAX_TIME := 100
 endif
+# More `st run` options, e.g. `--report har --report-dir .local/conformance`.
+CONFORMANCE_ARGS ?=
 # The binary cargo builds (CARGO_TARGET_DIR moves it).
 CONFORMANCE_BIN ?= $(or $(CARGO_TARGET_DIR),target)/debug/courier-local
 # The suite sends thousands of requests a minute from one tenant: lift the API's
@@ -57,4 +60,4 @@ test-conformance: schemathesis
 		--checks $(CONFORMANCE_CHECKS) \
 		--phases $(CONFORMANCE_PHASES) \
 		--max-examples $(CONFORMANCE_EXAMPLES) --max-time $(CONFORMANCE_MAX_TIME) \
-		--request-timeout 10 --workers 2 --seed 1 --generation-database none --no-color
+		--request-timeout 10 --workers 2 --seed 1 --generation-database none --no-color $(CONFORMANCE_ARGS)

@@ -9,6 +9,7 @@
 pub mod responses;
 pub mod schemas;
 
+use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::link::{Link, LinkBuilder};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{Info, License, OpenApi as Document, RefOr};
@@ -392,25 +393,45 @@ const PARAMETER_LINKS: &[(&str, &str, &str, &str, &str, &str)] = &[
     ),
 ];
 
-/// (from operationId, status, link name, to operationId, request body fields and
-/// their runtime expressions) for links that fill part of the next request's body
-/// (a client fills the rest).
-const BODY_LINKS: &[(&str, &str, &str, &str, &[(&str, &str)])] = &[
-    (
-        "createEndpoint",
-        "201",
-        "CreateEvent",
-        "createEvent",
-        &[("endpointId", "$response.body#/id")],
-    ),
-    (
-        "createEndpoint",
-        "201",
-        "CreateSchedule",
-        "createSchedule",
-        &[("endpointId", "$response.body#/id")],
-    ),
-];
+/// (from operationId, status, link name, to operationId, request body) for links
+/// that make a new resource from the created one: the body is whole (runtime
+/// expressions inside it name the created resource), so a tool following the link
+/// sends it as it is (`x-schemathesis.merge_body = false` tells Schemathesis not to
+/// mix generated fields into it: a schedule takes exactly one recurrence and one
+/// target, which generated fields would break).
+fn body_links() -> Vec<(&'static str, &'static str, &'static str, &'static str, serde_json::Value)> {
+    let payload = serde_json::json!({"conformance": true});
+    vec![
+        (
+            "createEndpoint",
+            "201",
+            "CreateEvent",
+            "createEvent",
+            serde_json::json!({"endpointId": "$response.body#/id", "type": "conformance.ping", "payload": payload}),
+        ),
+        (
+            "createEndpoint",
+            "201",
+            "CreateSchedule",
+            "createSchedule",
+            serde_json::json!({"endpointId": "$response.body#/id", "rate": "rate(1 hour)", "payload": payload}),
+        ),
+        (
+            "createEventType",
+            "201",
+            "CreateEvent",
+            "createEvent",
+            serde_json::json!({"type": "$response.body#/name", "payload": payload}),
+        ),
+        (
+            "createEventType",
+            "201",
+            "CreateSchedule",
+            "createSchedule",
+            serde_json::json!({"type": "$response.body#/name", "rate": "rate(1 hour)", "payload": payload}),
+        ),
+    ]
+}
 
 impl Links {
     fn add(doc: &mut Document, from: &str, status: &str, name: &str, link: Link) {
@@ -443,14 +464,15 @@ impl Modify for Links {
                 .build();
             Links::add(doc, from, status, name, link);
         }
-        for (from, status, name, to, fields) in BODY_LINKS {
-            let body: serde_json::Map<String, serde_json::Value> = fields
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), serde_json::Value::from(*v)))
-                .collect();
+        for (from, status, name, to, body) in body_links() {
             let link = LinkBuilder::new()
-                .operation_id(*to)
-                .request_body(Some(serde_json::Value::Object(body)))
+                .operation_id(to)
+                .request_body(Some(body))
+                .extensions(Some(
+                    ExtensionsBuilder::new()
+                        .add("x-schemathesis", serde_json::json!({"merge_body": false}))
+                        .build(),
+                ))
                 .build();
             Links::add(doc, from, status, name, link);
         }
@@ -476,7 +498,7 @@ pub fn document_json() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{BODY_LINKS, PARAMETER_LINKS, document_json};
+    use super::{PARAMETER_LINKS, body_links, document_json};
     use std::collections::BTreeSet;
 
     /// Every link starts from an answer the document has and names an operation it
@@ -506,7 +528,7 @@ mod tests {
         let expected = PARAMETER_LINKS
             .iter()
             .map(|l| (l.0, l.1, l.2))
-            .chain(BODY_LINKS.iter().map(|l| (l.0, l.1, l.2)));
+            .chain(body_links().into_iter().map(|l| (l.0, l.1, l.2)));
         for (from, status, name) in expected {
             assert!(
                 links.iter().any(|l| l.0 == from && l.1 == status && l.2 == name),
