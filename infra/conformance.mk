@@ -15,6 +15,7 @@ CONFORMANCE_KEY ?= ck_conformance_run
 CONFORMANCE_EXAMPLES ?= 20
 CONFORMANCE_MAX_TIME ?= 60
 CONFORMANCE_LOG ?= .local/conformance-stack.log
+CONFORMANCE_DOC ?= docs/openapi.json
 CONFORMANCE_CHECKS ?= not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method,allow_header_conformance
 CONFORMANCE_PHASES ?= examples,fuzzing
 # CONFORMANCE_FULL=1: every check, and the stateful phase, which follows the
@@ -55,7 +56,7 @@ test-conformance: schemathesis
 		kill -0 $$pid 2>/dev/null || { cat $(CONFORMANCE_LOG); exit 1; }; \
 		sleep 0.5; \
 	done; \
-	$(VENV)/bin/st --config-file schemathesis.toml run docs/openapi.json --url http://$(CONFORMANCE_ADDR) \
+	$(VENV)/bin/st --config-file schemathesis.toml run $(CONFORMANCE_DOC) --url http://$(CONFORMANCE_ADDR) \
 		-H 'Authorization: Bearer $(CONFORMANCE_KEY)' \
 		--checks $(CONFORMANCE_CHECKS) \
 		--phases $(CONFORMANCE_PHASES) \

@@ -393,13 +393,23 @@ const PARAMETER_LINKS: &[(&str, &str, &str, &str, &str, &str)] = &[
     ),
 ];
 
-/// (from operationId, status, link name, to operationId, request body) for links
-/// that make a new resource from the created one: the body is whole (runtime
-/// expressions inside it name the created resource), so a tool following the link
-/// sends it as it is (`x-schemathesis.merge_body = false` tells Schemathesis not to
-/// mix generated fields into it: a schedule takes exactly one recurrence and one
-/// target, which generated fields would break).
-fn body_links() -> Vec<(&'static str, &'static str, &'static str, &'static str, serde_json::Value)> {
+/// A link that sends a whole request body: (from operationId, status, link name,
+/// to operationId, path parameters and their runtime expressions, body).
+type BodyLink = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    serde_json::Value,
+);
+
+/// Links that make or change a resource from the created one: the body is whole
+/// (runtime expressions inside it name the created resource), so a tool following
+/// the link sends it as it is (`x-schemathesis.merge_body = false` tells
+/// Schemathesis not to mix generated fields into it: a schedule takes exactly one
+/// recurrence and one target, which generated fields would break).
+fn body_links() -> Vec<BodyLink> {
     let payload = serde_json::json!({"conformance": true});
     vec![
         (
@@ -407,6 +417,7 @@ fn body_links() -> Vec<(&'static str, &'static str, &'static str, &'static str, 
             "201",
             "CreateEvent",
             "createEvent",
+            &[],
             serde_json::json!({"endpointId": "$response.body#/id", "type": "conformance.ping", "payload": payload}),
         ),
         (
@@ -414,13 +425,23 @@ fn body_links() -> Vec<(&'static str, &'static str, &'static str, &'static str, 
             "201",
             "CreateSchedule",
             "createSchedule",
+            &[],
             serde_json::json!({"endpointId": "$response.body#/id", "rate": "rate(1 hour)", "payload": payload}),
+        ),
+        (
+            "createEndpoint",
+            "201",
+            "CreatePortalLink",
+            "createPortalLink",
+            &[],
+            serde_json::json!({"endpointIds": ["$response.body#/id"]}),
         ),
         (
             "createEventType",
             "201",
             "CreateEvent",
             "createEvent",
+            &[],
             serde_json::json!({"type": "$response.body#/name", "payload": payload}),
         ),
         (
@@ -428,7 +449,22 @@ fn body_links() -> Vec<(&'static str, &'static str, &'static str, &'static str, 
             "201",
             "CreateSchedule",
             "createSchedule",
+            &[],
             serde_json::json!({"type": "$response.body#/name", "rate": "rate(1 hour)", "payload": payload}),
+        ),
+        (
+            "createSchedule",
+            "201",
+            "ReplaceScheduleRate",
+            "replaceSchedule",
+            &[("id", "$response.body#/id")],
+            serde_json::json!({
+                "endpointId": "$response.body#/endpointId",
+                "applicationId": "$response.body#/applicationId",
+                "type": "$response.body#/type",
+                "rate": "rate(2 hours)",
+                "payload": payload,
+            }),
         ),
     ]
 }
@@ -464,9 +500,12 @@ impl Modify for Links {
                 .build();
             Links::add(doc, from, status, name, link);
         }
-        for (from, status, name, to, body) in body_links() {
-            let link = LinkBuilder::new()
-                .operation_id(to)
+        for (from, status, name, to, parameters, body) in body_links() {
+            let mut link = LinkBuilder::new().operation_id(to);
+            for (parameter, expression) in parameters {
+                link = link.parameter(*parameter, *expression);
+            }
+            let link = link
                 .request_body(Some(body))
                 .extensions(Some(
                     ExtensionsBuilder::new()
