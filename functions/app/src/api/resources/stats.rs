@@ -191,7 +191,7 @@ impl Api {
     ),
         responses(
         (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 400, description = r#"`validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
@@ -228,9 +228,9 @@ pub(crate) async fn tenant(
     ),
         responses(
         (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 400, description = r#"`validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 404, description = r#"`not_found`: no application with this id or uid in your tenant (or not the portal link's)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -270,9 +270,9 @@ pub(crate) async fn application(
     ),
         responses(
         (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 400, description = r#"`validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 404, description = r#"`not_found`: no endpoint with this id in your tenant (or outside the portal link's scope)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
