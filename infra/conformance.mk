@@ -15,7 +15,23 @@ CONFORMANCE_KEY ?= ck_conformance_run
 CONFORMANCE_EXAMPLES ?= 20
 CONFORMANCE_MAX_TIME ?= 60
 CONFORMANCE_LOG ?= .local/conformance-stack.log
+CONFORMANCE_DOC ?= docs/openapi.json
 CONFORMANCE_CHECKS ?= not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method,allow_header_conformance
+CONFORMANCE_PHASES ?= examples,fuzzing
+# CONFORMANCE_FULL=1: every check, and the stateful phase, which follows the
+# document's links (create an endpoint, then read, change and delete it).
+ifeq ($(CONFORMANCE_FULL),1)
+CONFORMANCE_CHECKS := all
+CONFORMANCE_PHASES := examples,fuzzing,stateful
+CONFORMANCE_MAX_TIME := 100
+endif
+# More `st run` options, e.g. `--report har --report-dir .local/conformance`.
+CONFORMANCE_ARGS ?=
+# The binary cargo builds (CARGO_TARGET_DIR moves it).
+CONFORMANCE_BIN ?= $(or $(CARGO_TARGET_DIR),target)/debug/courier-local
+# The suite sends thousands of requests a minute from one tenant: lift the API's
+# rate limit for this stack only (the deployed default stays).
+CONFORMANCE_API_RATE ?= 0
 
 .PHONY: schemathesis test-conformance
 
@@ -33,16 +49,16 @@ test-conformance: schemathesis
 	@mkdir -p $(dir $(CONFORMANCE_LOG))
 	@set -u; \
 	PATH="$(abspath $(VENV))/bin:$$PATH" COURIER_LOCAL_ADDR=$(CONFORMANCE_ADDR) COURIER_DEV_API_KEY=$(CONFORMANCE_KEY) \
-		target/debug/courier-local --no-demo --loopback-targets >$(CONFORMANCE_LOG) 2>&1 & pid=$$!; \
+		COURIER_LOCAL_API_RATE=$(CONFORMANCE_API_RATE) $(CONFORMANCE_BIN) --no-demo --loopback-targets >$(CONFORMANCE_LOG) 2>&1 & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null' EXIT; \
 	for _ in $$(seq 1 120); do \
 		curl -sf -o /dev/null http://$(CONFORMANCE_ADDR)/healthz && break; \
 		kill -0 $$pid 2>/dev/null || { cat $(CONFORMANCE_LOG); exit 1; }; \
 		sleep 0.5; \
 	done; \
-	$(VENV)/bin/st run docs/openapi.json --url http://$(CONFORMANCE_ADDR) \
+	$(VENV)/bin/st --config-file schemathesis.toml run $(CONFORMANCE_DOC) --url http://$(CONFORMANCE_ADDR) \
 		-H 'Authorization: Bearer $(CONFORMANCE_KEY)' \
 		--checks $(CONFORMANCE_CHECKS) \
-		--phases examples,fuzzing \
+		--phases $(CONFORMANCE_PHASES) \
 		--max-examples $(CONFORMANCE_EXAMPLES) --max-time $(CONFORMANCE_MAX_TIME) \
-		--request-timeout 10 --workers 2 --seed 1 --generation-database none --no-color
+		--request-timeout 10 --workers 2 --seed 1 --generation-database none --no-color $(CONFORMANCE_ARGS)

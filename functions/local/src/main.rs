@@ -29,6 +29,16 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // For runs fed thousands of generated requests (make test-conformance): the API's
+    // rate limit as `perSecond/burst`, `0` for none. Never the deployed default.
+    let api_rate = match std::env::var("COURIER_LOCAL_API_RATE").ok().map(|s| api_rate(&s)) {
+        None => None,
+        Some(Some(r)) => Some(r),
+        Some(None) => {
+            eprintln!("COURIER_LOCAL_API_RATE is not `perSecond/burst` (e.g. `500/1000`) or `0` (no limit)");
+            return ExitCode::from(2);
+        }
+    };
     // Metric lines, as the sender Lambda prints them, when asked for.
     courier_sender::set_metrics_target(courier_app::delivery::metrics::MetricsTarget {
         print: std::env::var_os(courier_app::config::ENV_EMF).is_some(),
@@ -40,6 +50,7 @@ async fn main() -> ExitCode {
         sink: Arc::new(Console),
         loopback_targets_only,
         second_rates,
+        api_rate,
         ..StackOptions::default()
     };
     let stack = match Stack::start(opts).await {
@@ -70,6 +81,18 @@ async fn main() -> ExitCode {
     println!("\nstopping...");
     stack.stop().await;
     ExitCode::SUCCESS
+}
+
+/// `perSecond/burst` or `perSecond` (the burst then twice the rate); `0`: no limit.
+fn api_rate(value: &str) -> Option<(u32, u32)> {
+    let (rate, burst) = match value.trim().split_once('/') {
+        Some((r, b)) => (r.trim().parse().ok()?, b.trim().parse().ok()?),
+        None => {
+            let r: u32 = value.trim().parse().ok()?;
+            (r, r.saturating_mul(2))
+        }
+    };
+    (rate == 0 || burst > 0).then_some((rate, burst))
 }
 
 async fn call(stack: &Stack, method: &str, path: &str, body: serde_json::Value) -> Result<serde_json::Value, String> {

@@ -71,6 +71,10 @@ pub struct StackOptions {
     pub second_rates: bool,
     /// The lanes' knobs (`courier_core::lanes`); None works without a slow lane.
     pub lanes: Option<courier_core::lanes::LaneSettings>,
+    /// The API's rate limit as (requests per second, burst), 0 per second for none;
+    /// None keeps the deployed default (`ApiSettings::default`). Runs that send
+    /// thousands of generated requests (make test-conformance) lift it.
+    pub api_rate: Option<(u32, u32)>,
 }
 
 impl Default for StackOptions {
@@ -92,6 +96,7 @@ impl Default for StackOptions {
             loopback_targets_only: false,
             second_rates: false,
             lanes: Some(courier_core::lanes::LaneSettings::default()),
+            api_rate: None,
         }
     }
 }
@@ -195,10 +200,17 @@ impl Stack {
         };
         let settings = Settings {
             planner: opts.planner,
-            api: ApiSettings {
-                allow_http_targets: true,
-                allow_private_targets: allow_private,
-                ..ApiSettings::default()
+            api: {
+                let defaults = ApiSettings::default();
+                let (rate_per_second, rate_burst) =
+                    opts.api_rate.unwrap_or((defaults.rate_per_second, defaults.rate_burst));
+                ApiSettings {
+                    allow_http_targets: true,
+                    allow_private_targets: allow_private,
+                    rate_per_second,
+                    rate_burst,
+                    ..defaults
+                }
             },
             sender: opts.sender,
             second_rates: opts.second_rates,

@@ -1,14 +1,14 @@
 //! Delivery statistics kept as attempts are recorded: the counts one attempt adds
 //! (attempts by state, settled deliveries by status, the duration in fixed
-//! buckets), the buckets a read answers, the windows and retention they obey, and
-//! the answer's JSON. The store keeps them per endpoint ([`crate::ports::StatsStore`]);
-//! applications and tenants are summed at read time.
+//! buckets), the buckets a read answers and the windows and retention they obey
+//! (the answer itself is `crate::api::wire::stats`). The store keeps them per
+//! endpoint ([`crate::ports::StatsStore`]); applications and tenants are summed at
+//! read time.
 
 use crate::domain::model::{Delivery, DeliveryStatus};
 use courier_core::Timestamp;
 use courier_core::classify::AttemptState;
 use courier_core::ids::{EndpointId, TenantId};
-use serde_json::{Value, json};
 
 pub const MINUTE_MS: i64 = 60_000;
 pub const HOUR_MS: i64 = 3_600_000;
@@ -105,28 +105,6 @@ impl StatsCounts {
             }
         }
         OVERFLOW_MS
-    }
-
-    /// The answer's shape of a bucket's (or the totals') figures.
-    pub fn view(&self) -> Value {
-        let by = |names: &[&str], values: &[u64]| {
-            Value::Object(
-                names
-                    .iter()
-                    .zip(values)
-                    .map(|(k, v)| ((*k).to_owned(), json!(v)))
-                    .collect(),
-            )
-        };
-        json!({
-            "attempts": by(&ATTEMPT_STATES, &self.attempts),
-            "deliveries": by(&DELIVERY_STATUSES, &self.deliveries),
-            "durationMs": {
-                "p50": self.duration_quantile(0.50),
-                "p95": self.duration_quantile(0.95),
-                "p99": self.duration_quantile(0.99),
-            },
-        })
     }
 }
 
@@ -321,36 +299,6 @@ impl Backlog {
         self.retrying += other.retrying;
         self.scheduled += other.scheduled;
     }
-    pub fn view(&self) -> Value {
-        json!({"pending": self.pending, "retrying": self.retrying, "scheduled": self.scheduled})
-    }
-}
-
-/// The answer: every bucket of the window (empty ones too), their totals and the
-/// backlog.
-pub fn stats_view(window: &StatsWindow, buckets: &[(Timestamp, StatsCounts)], backlog: &Backlog) -> Value {
-    let mut totals = StatsCounts::default();
-    let items: Vec<Value> = window
-        .starts()
-        .into_iter()
-        .map(|start| {
-            let mut c = StatsCounts::default();
-            for (s, b) in buckets.iter().filter(|(s, _)| *s == start) {
-                debug_assert_eq!(*s, start);
-                c.add(b);
-            }
-            totals.add(&c);
-            let mut v = c.view();
-            v["start"] = json!(start.to_rfc3339());
-            v
-        })
-        .collect();
-    json!({
-        "granularity": window.granularity.as_str(),
-        "buckets": items,
-        "totals": totals.view(),
-        "backlog": backlog.view(),
-    })
 }
 
 #[cfg(test)]

@@ -14,8 +14,10 @@ use crate::api::openapi::pages::PageItemsByRef;
 use crate::api::wire::events::EventInRules;
 use crate::api::wire::resend::RedeliverBodyRule;
 use crate::api::wire::webhooks::Webhooks;
+use utoipa::openapi::extensions::ExtensionsBuilder;
+use utoipa::openapi::link::{Link, LinkBuilder};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
-use utoipa::openapi::{Info, License, OpenApi as Document};
+use utoipa::openapi::{Info, License, OpenApi as Document, RefOr};
 use utoipa::{Modify, OpenApi};
 
 /// The whole API: every operation the router serves.
@@ -146,7 +148,7 @@ use utoipa::{Modify, OpenApi};
         (name = "schedules", description = r#"Recurring schedules (Greatwait): each firing is an occurrence, an event planned at the firing instant."#),
         (name = "statistics", description = r#"Delivery statistics per endpoint, application and tenant."#),
     ),
-    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule, &PageItemsByRef),
+    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule, &PageItemsByRef, &Links),
 )]
 pub struct ApiDoc;
 
@@ -186,12 +188,422 @@ impl Modify for Header {
     }
 }
 
+/// Where a created resource's id goes next, as OpenAPI `links` on the creating
+/// operation's answer: clients read them, and Schemathesis' stateful phase follows
+/// them to reach the operations that need an existing id. Kept here, keyed by
+/// operationId, for operations whose annotations live with other resources;
+/// schedules carry theirs in their own annotations.
+struct Links;
+
+/// (from operationId, status, link name, to operationId, parameter, runtime
+/// expression) for links that pass a path parameter.
+const PARAMETER_LINKS: &[(&str, &str, &str, &str, &str, &str)] = &[
+    (
+        "createEndpoint",
+        "201",
+        "GetEndpoint",
+        "getEndpoint",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "UpdateEndpoint",
+        "updateEndpoint",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "ListEndpointDeliveries",
+        "listEndpointDeliveries",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "DisableEndpoint",
+        "disableEndpoint",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "EnableEndpoint",
+        "enableEndpoint",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "RotateSecret",
+        "rotateSecret",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "TestEndpoint",
+        "testEndpoint",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "ReplayEndpoint",
+        "replayEndpoint",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "ReplayDead",
+        "replayDead",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "GetEndpointStats",
+        "getEndpointStats",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "RevokeEndpoint",
+        "revokeEndpoint",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEndpoint",
+        "201",
+        "DeleteEndpoint",
+        "deleteEndpoint",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createApplication",
+        "201",
+        "GetApplication",
+        "getApplication",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createApplication",
+        "201",
+        "UpdateApplication",
+        "updateApplication",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createApplication",
+        "201",
+        "GetApplicationStats",
+        "getApplicationStats",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createApplication",
+        "201",
+        "CreateApplicationPortalLink",
+        "createApplicationPortalLink",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createApplication",
+        "201",
+        "ListApplicationPortalActivity",
+        "listApplicationPortalActivity",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createApplication",
+        "201",
+        "DeleteApplication",
+        "deleteApplication",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createEventType",
+        "201",
+        "GetEventType",
+        "getEventType",
+        "name",
+        "$response.body#/name",
+    ),
+    (
+        "createEventType",
+        "201",
+        "UpdateEventType",
+        "updateEventType",
+        "name",
+        "$response.body#/name",
+    ),
+    (
+        "createEvent",
+        "202",
+        "GetEvent",
+        "getEvent",
+        "id",
+        "$response.body#/eventId",
+    ),
+    (
+        "createEvent",
+        "202",
+        "ListEventDeliveries",
+        "listEventDeliveries",
+        "id",
+        "$response.body#/eventId",
+    ),
+    (
+        "createEvent",
+        "202",
+        "GetDelivery",
+        "getDelivery",
+        "id",
+        "$response.body#/deliveries/0/id",
+    ),
+    (
+        "createEvent",
+        "202",
+        "ListAttempts",
+        "listAttempts",
+        "id",
+        "$response.body#/deliveries/0/id",
+    ),
+    (
+        "createEvent",
+        "202",
+        "Redeliver",
+        "redeliver",
+        "id",
+        "$response.body#/deliveries/0/id",
+    ),
+    (
+        "createEvent",
+        "202",
+        "Redrive",
+        "redrive",
+        "id",
+        "$response.body#/deliveries/0/id",
+    ),
+    (
+        "createPortalLink",
+        "201",
+        "RevokePortalLink",
+        "revokePortalLink",
+        "id",
+        "$response.body#/id",
+    ),
+    (
+        "createApplicationPortalLink",
+        "201",
+        "RevokePortalLink",
+        "revokePortalLink",
+        "id",
+        "$response.body#/id",
+    ),
+];
+
+/// A link that sends a whole request body: (from operationId, status, link name,
+/// to operationId, path parameters and their runtime expressions, body).
+type BodyLink = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    serde_json::Value,
+);
+
+/// Links that make or change a resource from the created one: the body is whole
+/// (runtime expressions inside it name the created resource), so a tool following
+/// the link sends it as it is (`x-schemathesis.merge_body = false` tells
+/// Schemathesis not to mix generated fields into it: a schedule takes exactly one
+/// recurrence and one target, which generated fields would break).
+fn body_links() -> Vec<BodyLink> {
+    let payload = serde_json::json!({"conformance": true});
+    vec![
+        (
+            "createEndpoint",
+            "201",
+            "CreateEvent",
+            "createEvent",
+            &[],
+            serde_json::json!({"endpointId": "$response.body#/id", "type": "conformance.ping", "payload": payload}),
+        ),
+        (
+            "createEndpoint",
+            "201",
+            "CreateSchedule",
+            "createSchedule",
+            &[],
+            serde_json::json!({"endpointId": "$response.body#/id", "rate": "rate(1 hour)", "payload": payload}),
+        ),
+        (
+            "createEndpoint",
+            "201",
+            "CreatePortalLink",
+            "createPortalLink",
+            &[],
+            serde_json::json!({"endpointIds": ["$response.body#/id"]}),
+        ),
+        (
+            "createEventType",
+            "201",
+            "CreateEvent",
+            "createEvent",
+            &[],
+            serde_json::json!({"type": "$response.body#/name", "payload": payload}),
+        ),
+        (
+            "createEventType",
+            "201",
+            "CreateSchedule",
+            "createSchedule",
+            &[],
+            serde_json::json!({"type": "$response.body#/name", "rate": "rate(1 hour)", "payload": payload}),
+        ),
+        (
+            "createSchedule",
+            "201",
+            "ReplaceScheduleRate",
+            "replaceSchedule",
+            &[("id", "$response.body#/id")],
+            serde_json::json!({
+                "endpointId": "$response.body#/endpointId",
+                "applicationId": "$response.body#/applicationId",
+                "type": "$response.body#/type",
+                "rate": "rate(2 hours)",
+                "payload": payload,
+            }),
+        ),
+    ]
+}
+
+impl Links {
+    fn add(doc: &mut Document, from: &str, status: &str, name: &str, link: Link) {
+        for item in doc.paths.paths.values_mut() {
+            let ops = [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ];
+            for op in ops.into_iter().flatten() {
+                if op.operation_id.as_deref() != Some(from) {
+                    continue;
+                }
+                if let Some(RefOr::T(response)) = op.responses.responses.get_mut(status) {
+                    response.links.insert(name.to_owned(), RefOr::T(link.clone()));
+                }
+            }
+        }
+    }
+}
+
+impl Modify for Links {
+    fn modify(&self, doc: &mut Document) {
+        for (from, status, name, to, parameter, expression) in PARAMETER_LINKS {
+            let link = LinkBuilder::new()
+                .operation_id(*to)
+                .parameter(*parameter, *expression)
+                .build();
+            Links::add(doc, from, status, name, link);
+        }
+        for (from, status, name, to, parameters, body) in body_links() {
+            let mut link = LinkBuilder::new().operation_id(to);
+            for (parameter, expression) in parameters {
+                link = link.parameter(*parameter, *expression);
+            }
+            let link = link
+                .request_body(Some(body))
+                .extensions(Some(
+                    ExtensionsBuilder::new()
+                        .add("x-schemathesis", serde_json::json!({"merge_body": false}))
+                        .build(),
+                ))
+                .build();
+            Links::add(doc, from, status, name, link);
+        }
+    }
+}
+
 const DESCRIPTION: &str = r#"Register receiver endpoints with a delivery policy, send events to them, and follow every delivery and attempt. Fields are camelCase JSON, times RFC 3339 UTC, ids prefixed strings (`ep_`, `evt_`, `dlv_`, `att_`, `app_`). Every error is an RFC 9457 problem document (`application/problem+json`) naming the field or limit at fault. A resource of another tenant answers 404, exactly like a missing one. Request bodies are limited to 320 KiB, must be JSON objects, and may not carry unknown fields."#;
 
 /// The document as pretty JSON with a final newline, as docs/openapi.json holds it.
 pub fn document_json() -> String {
     let doc = ApiDoc::openapi();
-    let mut text = doc.to_pretty_json().unwrap_or_default();
+    let text = doc.to_pretty_json().unwrap_or_default();
+    // utoipa 5.5 writes a link's fields in snake case; OpenAPI (and every tool that
+    // follows links) reads `operationId`, `operationRef` and `requestBody`. No other
+    // key of the document is spelled so.
+    let mut text = text
+        .replace("\"operation_id\": ", "\"operationId\": ")
+        .replace("\"operation_ref\": ", "\"operationRef\": ")
+        .replace("\"request_body\": ", "\"requestBody\": ");
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PARAMETER_LINKS, body_links, document_json};
+    use std::collections::BTreeSet;
+
+    /// Every link starts from an answer the document has and names an operation it
+    /// has, so a renamed operation cannot silently drop or break one.
+    #[test]
+    fn links_join_operations_that_exist() {
+        let doc: serde_json::Value = serde_json::from_str(&document_json()).unwrap_or_default();
+        let mut ids = BTreeSet::new();
+        let mut links = Vec::new();
+        for item in doc["paths"].as_object().into_iter().flat_map(|p| p.values()) {
+            for op in item.as_object().into_iter().flat_map(|o| o.values()) {
+                let Some(id) = op["operationId"].as_str() else { continue };
+                ids.insert(id.to_owned());
+                for (status, response) in op["responses"].as_object().into_iter().flatten() {
+                    for (name, link) in response["links"].as_object().into_iter().flatten() {
+                        links.push((id.to_owned(), status.clone(), name.clone(), link["operationId"].clone()));
+                    }
+                }
+            }
+        }
+        for (from, status, name, to) in &links {
+            assert!(
+                to.as_str().is_some_and(|t| ids.contains(t)),
+                "{from} {status} link {name}: no operation {to}"
+            );
+        }
+        let expected = PARAMETER_LINKS
+            .iter()
+            .map(|l| (l.0, l.1, l.2))
+            .chain(body_links().into_iter().map(|l| (l.0, l.1, l.2)));
+        for (from, status, name) in expected {
+            assert!(
+                links.iter().any(|l| l.0 == from && l.1 == status && l.2 == name),
+                "link {name} from {from} {status} is not in the document"
+            );
+        }
+    }
 }

@@ -196,3 +196,18 @@ named_schema!(
         .description(Some("How the attempt failed."))
         .build()
 );
+
+named_schema!(
+    /// Data the API passes on as it came: any JSON value but null.
+    NonNullJson => ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::Object,
+            Type::Array,
+            Type::String,
+            Type::Number,
+            Type::Integer,
+            Type::Boolean,
+        ]))
+        .description(Some("Any JSON value except null."))
+        .build()
+);

@@ -1,7 +1,9 @@
 //! The console's place in the router: GET and HEAD under `/console` are answered by
 //! `courier_console::serve` (the embedded single-page app and its policy routes);
 //! anything else there is the API's ordinary 404. Who may frame it comes from the
-//! deployment (`COURIER_CONSOLE_FRAME_ANCESTORS`, default `'none'`).
+//! deployment (`COURIER_CONSOLE_FRAME_ANCESTORS`, default `'none'`). Its pages are
+//! HTML for a browser, not part of the JSON API, so the OpenAPI document
+//! (`crate::api::openapi`) leaves them out on purpose.
 
 use crate::api::Api;
 use crate::api::http::problem::ApiError;

@@ -13,6 +13,9 @@ use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::list_query;
 use crate::api::resources::events::checked_payload;
 use crate::api::routes::{Authed, Id, page_reply, reply};
+use crate::api::wire::schedules::{
+    FanoutProgressOut, LastAttempt, OccurrenceFailureOut, OccurrenceOut, ScheduleDeleted, ScheduleIn, ScheduleOut,
+};
 use crate::domain::model::Tenant;
 use crate::domain::schedule::{FireMessage, Occurrence, RecurrenceSpec, RecurringSpec, Schedule, ScheduleState};
 use crate::ports::PortError;
@@ -26,33 +29,11 @@ use axum::routing;
 use courier_core::Timestamp;
 use courier_core::decide::LatencyClass;
 use courier_core::ids::{EndpointId, ScheduleId};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// How many upcoming firing instants a schedule's view shows.
 pub const NEXT_FIRINGS: usize = 5;
-
-/// The body of a create and of a replace.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(crate) struct ScheduleBody {
-    endpoint_id: Option<String>,
-    /// Routed by subscription (no `endpointId`): the application (id or uid) whose
-    /// endpoints subscribed to `type` take each occurrence.
-    application_id: Option<String>,
-    cron: Option<String>,
-    timezone: Option<String>,
-    rate: Option<String>,
-    at: Option<String>,
-    start_at: Option<String>,
-    end_at: Option<String>,
-    #[serde(rename = "type")]
-    event_type: Option<String>,
-    payload: Option<Value>,
-    latency_class: Option<LatencyClass>,
-    long_running_allowance_seconds: Option<u64>,
-}
 
 /// A body checked field by field (nothing stored yet).
 struct Checked {
@@ -78,7 +59,7 @@ impl Api {
     /// the recurrence (400 naming the field: `cron.minutes`, `timezone`, ...), the
     /// window, the payload, then that the endpoint, or the application and the event
     /// type, exist (404), then the payload against the type's schema (422).
-    async fn check_schedule(&self, tenant: &Tenant, body: ScheduleBody) -> ApiResult<Checked> {
+    async fn check_schedule(&self, tenant: &Tenant, body: ScheduleIn) -> ApiResult<Checked> {
         let endpoint_id = match (&body.endpoint_id, &body.application_id, &body.event_type) {
             (Some(raw), None, _) => {
                 Some(EndpointId::parse(raw).map_err(|e| ApiError::validation(format!("field `endpointId`: {e}")))?)
@@ -209,31 +190,13 @@ impl Api {
     }
 
     /// The schedule's view with its next firing instants (none while paused).
-    pub(crate) fn schedule_view(&self, s: &Schedule) -> Value {
+    pub(crate) fn schedule_view(&self, s: &Schedule) -> ScheduleOut {
         let now = self.clock.now();
         let next: Vec<Timestamp> = match (s.state, s.recurrence.parse(self.schedules.second_rates)) {
             (ScheduleState::Active, Ok(r)) => r.next_after(now, s.anchor(), s.end_at, NEXT_FIRINGS),
             _ => Vec::new(),
         };
-        json!({
-            "id": s.id,
-            "endpointId": s.endpoint_id,
-            "applicationId": s.application_id,
-            "cron": s.recurrence.cron,
-            "timezone": s.recurrence.timezone,
-            "rate": s.recurrence.rate,
-            "at": s.recurrence.at,
-            "startAt": s.start_at,
-            "endAt": s.end_at,
-            "type": s.event_type,
-            "payload": s.payload,
-            "latencyClass": s.latency_class,
-            "longRunningAllowanceSeconds": s.long_running_allowance_seconds,
-            "status": s.state,
-            "createdAt": s.created_at,
-            "updatedAt": s.updated_at,
-            "nextFirings": next,
-        })
+        ScheduleOut::new(s, next)
     }
 
     /// Changes a stored schedule (version-checked), then the timer.
@@ -270,16 +233,24 @@ impl Api {
         params(
         ("Idempotency-Key" = crate::api::openapi::schemas::IdempotencyKey, Header, description = r#"Required (400 `idempotency_key_required` without it). 1-255 visible ASCII characters; the same key with the same body within 24 hours answers the first answer and starts nothing new; with another body it answers 422."#),
     ),
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = ScheduleIn, content_type = "application/json"),
         responses(
-        (status = 201, description = r#"The schedule, with its next firing instants."#, body = serde_json::Value, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`."))),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 201, description = r#"The schedule, with its next firing instants."#, body = ScheduleOut, headers(("Idempotent-Replayed" = String, description = "`true` when this answer repeats the first one given for the same `Idempotency-Key`.")),
+            links(
+                ("GetSchedule" = (operation_id = "getSchedule", parameters(("id" = "$response.body#/id")), description = "Read the schedule created.")),
+                ("ReplaceSchedule" = (operation_id = "replaceSchedule", parameters(("id" = "$response.body#/id")), description = "Replace the schedule created.")),
+                ("PauseSchedule" = (operation_id = "pauseSchedule", parameters(("id" = "$response.body#/id")), description = "Pause the schedule created.")),
+                ("ResumeSchedule" = (operation_id = "resumeSchedule", parameters(("id" = "$response.body#/id")), description = "Resume the schedule created.")),
+                ("ListOccurrences" = (operation_id = "listOccurrences", parameters(("id" = "$response.body#/id")), description = "List the schedule's occurrences.")),
+                ("DeleteSchedule" = (operation_id = "deleteSchedule", parameters(("id" = "$response.body#/id")), description = "Delete the schedule created."))
+            )),
+        (status = 400, description = r#"`validation_failed` (a field named in `detail`: `cron.minutes`, `timezone`, `rate`, `endAt`, ...) or `idempotency_key_required`. Nothing is created; both `endpointId` and `applicationId`, neither `endpointId` nor `type`, or a `type` that is not a type name when routing by subscription."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 404, description = r#"`not_found`: no endpoint with this `endpointId`, no application with this `applicationId`, or (routing by subscription) no event type named `type`, in your tenant."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
         (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
-        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 422, description = r#"`idempotency_key_reused`: this key was used with a different body; or `payload_invalid`: `payload` does not match the schema of event type `type`; `pointer` names the first failing place in it. Nothing is changed."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -289,7 +260,7 @@ pub(crate) async fn create(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     headers: HeaderMap,
-    ApiJson { value: body, raw }: ApiJson<ScheduleBody>,
+    ApiJson { value: body, raw }: ApiJson<ScheduleIn>,
 ) -> ApiResult<Response> {
     let (key, hash) =
         idempotency_key(&tenant, "schedules", &headers, &raw, true)?.ok_or_else(ApiError::idempotency_key_required)?;
@@ -313,7 +284,9 @@ pub(crate) async fn create(
         version: 1,
     };
     let answer = api.schedule_view(&schedule);
-    if let Some(first) = api.claim_key_with(key, hash.clone(), 201, &answer, now).await? {
+    // A struct of strings, numbers and JSON values always serializes.
+    let recorded = serde_json::to_value(&answer).map_err(|e| ApiError::unavailable(e.to_string()))?;
+    if let Some(first) = api.claim_key_with(key, hash.clone(), 201, &recorded, now).await? {
         if first.request_hash == hash {
             // The first request may have died before writing: make sure what its
             // answer promised is stored and on the timer.
@@ -362,8 +335,8 @@ pub(crate) async fn create(
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"A page of schedules."#, body = serde_json::Value),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 200, description = r#"A page of schedules."#, body = crate::api::wire::schedules::SchedulePage),
+        (status = 400, description = r#"`validation_failed`: a bad `cursor` or `limit`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
@@ -382,7 +355,8 @@ pub(crate) async fn list(
     let (items, next) = crate::api::http::list_bytes::bounded_page(
         q.limit,
         |limit| api.schedules.store.list_schedules(&tenant.id, cursor, limit),
-        |s| Some(api.schedule_view(s)),
+        // A struct of strings, numbers and JSON values always serializes.
+        |s| serde_json::to_value(api.schedule_view(s)).ok(),
     )
     .await?;
     Ok(page_reply(items, next.as_deref()))
@@ -402,10 +376,10 @@ pub(crate) async fn list(
         ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The schedule."#, body = serde_json::Value),
+        (status = 200, description = r#"The schedule."#, body = ScheduleOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 404, description = r#"`not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -430,17 +404,17 @@ pub(crate) async fn get(State(api): State<Arc<Api>>, Authed(tenant): Authed, Id(
         params(
         ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
     ),
-        request_body(content = serde_json::Value, content_type = "application/json"),
+        request_body(content = ScheduleIn, content_type = "application/json"),
         responses(
-        (status = 200, description = r#"The schedule as replaced."#, body = serde_json::Value),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 200, description = r#"The schedule as replaced."#, body = ScheduleOut),
+        (status = 400, description = r#"`validation_failed`: the body is not a JSON object of this shape, or a field (named in `detail`) is invalid: a cron field such as `cron.minutes`, `timezone`, `rate`, `at`, `endAt` not after `startAt`, a missing `payload`. Checked before anything is created; both `endpointId` and `applicationId`, neither `endpointId` nor `type`, or a `type` that is not a type name when routing by subscription."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
-        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 404, description = r#"`not_found`: no schedule with this id, or no endpoint with this `endpointId`, no application with this `applicationId`, or (routing by subscription) no event type named `type`, in your tenant."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
+        (status = 409, description = r#"`conflict`: the schedule changed during the call; read it and try again."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 413, response = crate::api::openapi::responses::PayloadTooLarge),
         (status = 415, response = crate::api::openapi::responses::UnsupportedMediaType),
-        (status = 422, response = crate::api::openapi::responses::Unprocessable),
+        (status = 422, description = r#"`payload_invalid`: `payload` does not match the schema of event type `type`; `pointer` names the first failing place in it. Nothing is changed."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -450,7 +424,7 @@ pub(crate) async fn replace(
     State(api): State<Arc<Api>>,
     Authed(tenant): Authed,
     Id(id): Id,
-    ApiJson { value: body, .. }: ApiJson<ScheduleBody>,
+    ApiJson { value: body, .. }: ApiJson<ScheduleIn>,
 ) -> ApiResult<Response> {
     api.load_schedule(&tenant, &id).await?;
     let c = api.check_schedule(&tenant, body).await?;
@@ -485,11 +459,11 @@ pub(crate) async fn replace(
         ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The paused schedule."#, body = serde_json::Value),
+        (status = 200, description = r#"The paused schedule."#, body = ScheduleOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
-        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 404, description = r#"`not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
+        (status = 409, description = r#"`conflict`: the schedule changed during the call; read it and try again."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -516,11 +490,11 @@ pub(crate) async fn pause(State(api): State<Arc<Api>>, Authed(tenant): Authed, I
         ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"The active schedule."#, body = serde_json::Value),
+        (status = 200, description = r#"The active schedule."#, body = ScheduleOut),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
-        (status = 409, response = crate::api::openapi::responses::Conflict),
+        (status = 404, description = r#"`not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
+        (status = 409, description = r#"`conflict`: the schedule changed during the call; read it and try again."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -548,10 +522,10 @@ pub(crate) async fn resume(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
         ("id" = crate::api::openapi::schemas::ScheduleId, Path, description = r#"The schedule id. A malformed id answers 404 like an unknown one."#),
     ),
         responses(
-        (status = 200, description = r#"Deleted."#, body = serde_json::Value),
+        (status = 200, description = r#"Deleted."#, body = ScheduleDeleted),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 404, description = r#"`not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -561,7 +535,13 @@ pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
     let s = api.load_schedule(&tenant, &id).await?;
     api.schedules.timer.delete_recurring(&s.timer_name()).await?;
     api.schedules.store.delete_schedule(&tenant.id, &s.id).await?;
-    Ok(reply(StatusCode::OK, &json!({"id": s.id, "deleted": true})))
+    Ok(reply(
+        StatusCode::OK,
+        &ScheduleDeleted {
+            id: s.id,
+            deleted: true,
+        },
+    ))
 }
 
 /// `GET /v1/schedules/{id}/occurrences`: newest planned instant first, each with its
@@ -582,11 +562,11 @@ pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"A page of occurrences."#, body = serde_json::Value),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 200, description = r#"A page of occurrences."#, body = crate::api::wire::schedules::OccurrencePage),
+        (status = 400, description = r#"`validation_failed`: a bad `cursor` or `limit`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 404, description = r#"`not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -621,21 +601,20 @@ impl Api {
     /// and last attempt; for a fan-out, its progress (how many subscribed endpoints
     /// matched and how many have their delivery) and whether the payload was
     /// unusable at the firing, from the event (one read, however many endpoints).
-    async fn occurrence_view(&self, tenant: &Tenant, o: &Occurrence) -> ApiResult<Value> {
-        let mut v = json!({
-            "plannedAt": o.planned_at,
-            "eventId": o.event_id,
-            "deliveryId": o.delivery_id,
-            "status": null,
-            "attemptCount": null,
-            "lastAttempt": null,
-            "fanout": null,
-            "createdAt": o.created_at,
-        });
-        // Only on an occurrence given up from the dead-letter queue.
-        if let Some(failure) = &o.failure {
-            v["failure"] = json!(failure);
-        }
+    async fn occurrence_view(&self, tenant: &Tenant, o: &Occurrence) -> ApiResult<OccurrenceOut> {
+        let mut v = OccurrenceOut {
+            planned_at: o.planned_at,
+            event_id: o.event_id.clone(),
+            delivery_id: o.delivery_id.clone(),
+            status: None,
+            attempt_count: None,
+            last_attempt: None,
+            fanout: None,
+            payload_unavailable: None,
+            created_at: o.created_at,
+            // Only on an occurrence given up from the dead-letter queue.
+            failure: o.failure.as_ref().map(OccurrenceFailureOut::from),
+        };
         match &o.delivery_id {
             Some(id) => {
                 let delivery = self.deliveries.get_delivery(id).await?;
@@ -643,21 +622,19 @@ impl Api {
                     Some(d) if d.attempt_count > 0 => self.deliveries.last_attempt(&d.id).await?,
                     _ => None,
                 };
-                v["status"] = json!(delivery.as_ref().map(|d| d.status.as_str()));
-                v["attemptCount"] = json!(delivery.as_ref().map(|d| d.attempt_count));
-                v["lastAttempt"] = json!(last.map(|a| json!({
-                    "startedAt": a.started_at,
-                    "state": a.state,
-                    "diagnostic": a.diagnostic,
-                    "remediation": a.remediation,
-                })));
+                v.status = delivery.as_ref().map(|d| d.status.as_str());
+                v.attempt_count = delivery.as_ref().map(|d| d.attempt_count);
+                v.last_attempt = last.map(|a| LastAttempt {
+                    started_at: a.started_at,
+                    state: a.state.into_owned(),
+                    diagnostic: a.diagnostic.into_owned(),
+                    remediation: a.remediation.into_owned(),
+                });
             }
             None => {
                 if let Some(event) = self.deliveries.get_event(&tenant.id, &o.event_id).await? {
-                    if let Some(f) = &event.fanout {
-                        v["fanout"] = crate::api::resources::views::fanout_view(f);
-                    }
-                    v["payloadUnavailable"] = json!(event.occurrence.as_ref().is_some_and(|x| x.payload_unavailable));
+                    v.fanout = event.fanout.as_ref().map(FanoutProgressOut::from);
+                    v.payload_unavailable = Some(event.occurrence.as_ref().is_some_and(|x| x.payload_unavailable));
                 }
             }
         }

@@ -8,8 +8,9 @@ use crate::api::http::portal_access::Portal;
 use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::query_params;
 use crate::api::routes::{Authed, Id, reply};
+use crate::api::wire::stats::StatsOut;
 use crate::domain::model::{Endpoint, Tenant};
-use crate::domain::stats::{Backlog, Granularity, MAX_SUMMED_ENDPOINTS, StatsCounts, StatsWindow, stats_view};
+use crate::domain::stats::{Backlog, Granularity, MAX_SUMMED_ENDPOINTS, StatsCounts, StatsWindow};
 use axum::Router;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
@@ -84,10 +85,9 @@ const SUMMED_KEPT: usize = 1_000;
 type SummedKey = (String, [u8; 32], &'static str, i64, i64);
 
 /// Summed answers of this process, each with the instant it was computed.
-fn summed_cache() -> &'static std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, serde_json::Value)>> {
-    static CACHE: std::sync::OnceLock<
-        std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, serde_json::Value)>>,
-    > = std::sync::OnceLock::new();
+fn summed_cache() -> &'static std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, StatsOut)>> {
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<SummedKey, (Timestamp, StatsOut)>>> =
+        std::sync::OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
@@ -139,12 +139,7 @@ impl Api {
         Ok(reply(StatusCode::OK, &answer))
     }
 
-    async fn sum_stats(
-        &self,
-        tenant: &Tenant,
-        endpoints: &[Endpoint],
-        window: &StatsWindow,
-    ) -> ApiResult<serde_json::Value> {
+    async fn sum_stats(&self, tenant: &Tenant, endpoints: &[Endpoint], window: &StatsWindow) -> ApiResult<StatsOut> {
         let mut buckets: BTreeMap<Timestamp, StatsCounts> = BTreeMap::new();
         let mut backlog = Backlog::default();
         if let Some(stats) = self.deliveries.stats() {
@@ -156,7 +151,7 @@ impl Api {
             }
         }
         let buckets: Vec<(Timestamp, StatsCounts)> = buckets.into_iter().collect();
-        Ok(stats_view(window, &buckets, &backlog))
+        Ok(StatsOut::new(window, &buckets, &backlog))
     }
 
     /// The tenant's endpoints, at most [`MAX_SUMMED_ENDPOINTS`], deleted ones too
@@ -192,11 +187,11 @@ impl Api {
         params(
         ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
         ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
-        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+        ("granularity" = Option<crate::api::wire::stats::StatsGranularity>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
     ),
         responses(
-        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
+        (status = 400, description = r#"`validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
@@ -229,13 +224,13 @@ pub(crate) async fn tenant(
         ("id" = crate::api::openapi::schemas::ApplicationRef, Path, description = r#"The application's id (`app_...`) or its `uid`. Anything that cannot be either answers 404 like an unknown one."#),
         ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
         ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
-        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+        ("granularity" = Option<crate::api::wire::stats::StatsGranularity>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
     ),
         responses(
-        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
+        (status = 400, description = r#"`validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 404, description = r#"`not_found`: no application with this id or uid in your tenant (or not the portal link's)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),
@@ -271,13 +266,13 @@ pub(crate) async fn application(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
         ("since" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The first bucket: the one holding this instant (RFC 3339). Default: `until` less a day (`hour`) or an hour (`minute`). Must be within retention."#),
         ("until" = Option<crate::api::openapi::schemas::Timestamp>, Query, description = r#"The last bucket: the one holding this instant (RFC 3339; default and at most now)."#),
-        ("granularity" = Option<String>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
+        ("granularity" = Option<crate::api::wire::stats::StatsGranularity>, Query, description = r#"`minute` (kept 2 hours) or `hour` (kept 30 days, the default)."#),
     ),
         responses(
-        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = serde_json::Value),
-        (status = 400, response = crate::api::openapi::responses::BadRequest),
+        (status = 200, description = r#"Every bucket of the window, empty ones included, their totals and the backlog now."#, body = StatsOut),
+        (status = 400, description = r#"`validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
-        (status = 404, response = crate::api::openapi::responses::NotFound),
+        (status = 404, description = r#"`not_found`: no endpoint with this id in your tenant (or outside the portal link's scope)."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 429, response = crate::api::openapi::responses::RateLimited),
         (status = 503, response = crate::api::openapi::responses::ServiceUnavailable),
     ),

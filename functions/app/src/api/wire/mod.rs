@@ -17,5 +17,7 @@ pub mod numbers;
 pub mod portal;
 pub mod problem;
 pub mod resend;
+pub mod schedules;
+pub mod stats;
 #[cfg(feature = "openapi")]
 pub mod webhooks;
