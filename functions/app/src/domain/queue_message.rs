@@ -93,6 +93,18 @@ impl Message {
     /// The one reader of queue messages: the `kind` first (none: a delivery step),
     /// then that kind's v1 fields, version and rules.
     pub fn parse(body: &str) -> Result<Message, MessageError> {
+        // Delivery steps are nearly every message and carry the payload: read them
+        // in one pass. A message that is not one (a `kind` is an unknown field to
+        // it) takes the full reading below, which also gives every error.
+        let message = match serde_json::from_str::<DeliveryMessage>(body) {
+            Ok(m) => Message::Delivery(m),
+            Err(_) => Self::parse_by_kind(body)?,
+        };
+        message.checked()
+    }
+
+    /// The `kind` first (none: a delivery step), then that kind's v1 fields.
+    fn parse_by_kind(body: &str) -> Result<Message, MessageError> {
         let kind = serde_json::from_str::<KindField<'_>>(body)
             .map_err(MessageError::NotAnObject)?
             .kind;
@@ -112,7 +124,13 @@ impl Message {
                 }
             }
         };
-        let version = match &message {
+        Ok(message)
+    }
+
+    /// The version and rules every kind's fields must meet.
+    fn checked(self) -> Result<Message, MessageError> {
+        let kind = self.kind();
+        let version = match &self {
             Message::Delivery(m) => m.v,
             Message::Fanout(step) => step.v,
             Message::ScheduleFire(m) => m.v,
@@ -120,12 +138,12 @@ impl Message {
         if version != 1 {
             return Err(MessageError::Version { kind, version });
         }
-        if let Message::Delivery(m) = &message
+        if let Message::Delivery(m) = &self
             && m.attempt == 0
         {
             return Err(MessageError::AttemptZero);
         }
-        Ok(message)
+        Ok(self)
     }
 
     /// The message's kind.
