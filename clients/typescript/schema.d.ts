@@ -960,6 +960,17 @@ export interface components {
          * @example app_01JD5ZQ7X2M3C9V4B8N6R0T1W2
          */
         ApplicationRef: string;
+        /** @description Attempts recorded, by state. */
+        AttemptCounts: {
+            /** Format: int64 */
+            ambiguous: number;
+            /** Format: int64 */
+            retryable_failure: number;
+            /** Format: int64 */
+            succeeded: number;
+            /** Format: int64 */
+            terminal_failure: number;
+        };
         /**
          * @description An attempt id: `att_` and a ULID.
          * @example att_01JD5ZQ7X2M3C9V4B8N6R0T1W2
@@ -1258,6 +1269,19 @@ export interface components {
          * @enum {string}
          */
         Diagnostic: "delivered" | "http_retryable" | "rate_limited" | "http_refused" | "http_terminal" | "network_ambiguous" | "completion_timed_out" | "accepted_long_running" | "completion_failed" | "endpoint_unavailable" | "endpoint_unsafe" | "endpoint_gone" | "endpoint_disabled" | "endpoint_revoked" | "endpoint_paused" | "signing_secret_missing" | "credentials_unavailable" | "breaker_open" | "payload_unavailable" | "duplicate_inflight" | "identity_conflict" | "receiver_auth_failed" | "destination_refused" | "destination_gone" | "destination_throttled" | "destination_unavailable";
+        /**
+         * @description Attempt duration percentiles from fixed buckets (10, 25, 50, 100, 250, 500, 1000,
+         *     2500, 5000, 10000, 30000 ms): the upper bound of the bucket the percentile falls
+         *     in, 60000 past the last; 0 without attempts.
+         */
+        DurationPercentiles: {
+            /** Format: int64 */
+            p50: number;
+            /** Format: int64 */
+            p95: number;
+            /** Format: int64 */
+            p99: number;
+        };
         /**
          * @description `POST /v1/endpoints/{id}/enable`: the body may be left out.
          * @example {
@@ -1781,6 +1805,24 @@ export interface components {
          * @description Where an event routed by subscription stands: `matched` endpoints subscribed to
          *     it, the first `processed` of which have their delivery. Up to 50 matches are
          *     written in the ingest request (`complete` at once); more are written by fan-out
+         *     steps on the delivery queue, 100 endpoints a step (`in_progress` until the last).
+         *     Ingest counts at most 10,051 matches: beyond that `matched` is the number counted
+         *     while `in_progress` (never below `processed`), and exact once `complete`.
+         */
+        FanoutProgress: {
+            /** Format: int64 */
+            matched: number;
+            /**
+             * Format: int64
+             * @description Left out where the fan-out has just been accepted (`POST /v1/events`).
+             */
+            processed?: number;
+            status: components["schemas"]["FanoutState"];
+        };
+        /**
+         * @description Where an event routed by subscription stands: `matched` endpoints subscribed to
+         *     it, the first `processed` of which have their delivery. Up to 50 matches are
+         *     written in the ingest request (`complete` at once); more are written by fan-out
          *     steps on the delivery queue, 100 endpoints a step (`in_progress` until the
          *     last). Ingest counts at most 10,051 matches: beyond that `matched` is the number
          *     counted while `in_progress` (never below `processed`), and exact once
@@ -1801,6 +1843,11 @@ export interface components {
             processed?: number;
             status: components["schemas"]["FanoutStatusOut"];
         };
+        /**
+         * @description Whether a fan-out has written every matched endpoint's delivery.
+         * @enum {string}
+         */
+        FanoutState: "in_progress" | "complete";
         /**
          * @description Where a fan-out stands.
          * @enum {string}
@@ -1847,12 +1894,60 @@ export interface components {
             max: number;
             min: number;
         };
+        /** @description An occurrence's delivery's last attempt. */
+        LastAttempt: {
+            /** @description `payload_unavailable` when the schedule's stored data could not be used. */
+            diagnostic: string;
+            /** @description `replace_payload`: replace the schedule (PUT), sending data again. */
+            remediation: string;
+            startedAt: components["schemas"]["Timestamp"];
+            /** @description `succeeded`, `retryable_failure`, `terminal_failure` or `ambiguous`. */
+            state: string;
+        };
         /**
-         * @description Chooses the deadline horizon of policies that have one.
-         * @default realtime
+         * @description A delivery's latency class.
          * @enum {string}
          */
         LatencyClass: "realtime" | "bulk";
+        /** @description Any JSON value except null. */
+        NonNullJson: unknown;
+        /** @description Why a firing could not be made. */
+        OccurrenceFailureOut: {
+            at: components["schemas"]["Timestamp"];
+            /** @description Why the firing could not be made (the last error). */
+            reason: string;
+        };
+        /**
+         * @description One firing: an event planned at the firing instant, and its delivery (one
+         *     endpoint) or its fan-out (routed by subscription).
+         */
+        OccurrenceOut: {
+            /**
+             * Format: int32
+             * @description The delivery's attempts so far; null for a fan-out.
+             */
+            attemptCount: number | null;
+            createdAt: components["schemas"]["Timestamp"];
+            deliveryId: null | components["schemas"]["DeliveryId"];
+            eventId: components["schemas"]["EventId"];
+            failure?: null | components["schemas"]["OccurrenceFailureOut"];
+            fanout: null | components["schemas"]["FanoutProgress"];
+            lastAttempt: null | components["schemas"]["LastAttempt"];
+            /**
+             * @description For a fan-out only: the stored payload could not be used at the firing
+             *     (missing, or no longer valid for its type's schema), so each delivery settles
+             *     `payload_unavailable` / `replace_payload`.
+             */
+            payloadUnavailable?: boolean | null;
+            plannedAt: components["schemas"]["Timestamp"];
+            status: null | components["schemas"]["DeliveryStatus"];
+        };
+        /** @description A page of occurrences (see [`SchedulePage`]). */
+        OccurrencePage: {
+            items: components["schemas"]["OccurrenceOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. */
+            nextCursor: string | null;
+        };
         /** @default 50 */
         PageLimit: number;
         /**
@@ -2254,11 +2349,125 @@ export interface components {
              */
             graceSeconds?: number | null;
         };
+        /** @description What `DELETE /v1/schedules/{id}` answers. */
+        ScheduleDeleted: {
+            /** @description Always true. */
+            deleted: boolean;
+            id: components["schemas"]["ScheduleId"];
+        };
         /**
          * @description A schedule id: `sch_` and a ULID.
          * @example sch_01JD5ZQ7X2M3C9V4B8N6R0T1W2
          */
         ScheduleId: string;
+        /**
+         * @description `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of `cron` (with an
+         *     optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+         *     `type` (with an optional `applicationId`) to route each occurrence by
+         *     subscription. Every field is checked by the handler so that a wrong one answers
+         *     400 naming it.
+         * @example {
+         *       "cron": "cron(0 9 * * ? *)",
+         *       "endpointId": "ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2",
+         *       "payload": {
+         *         "report": "daily"
+         *       },
+         *       "timezone": "Europe/Berlin",
+         *       "type": "report.daily"
+         *     }
+         */
+        ScheduleIn: {
+            /**
+             * @description Routing by subscription (no `endpointId`): the application, by its `app_` id
+             *     or its `uid`, whose endpoints subscribed to `type` take each occurrence; leave
+             *     it out for the tenant's endpoints without an application. Stored as the `app_`
+             *     id.
+             */
+            applicationId?: string | null;
+            at?: null | components["schemas"]["Timestamp"];
+            /**
+             * @description EventBridge Scheduler's six-field cron, e.g. `cron(0 9 * * ? *)`, evaluated in
+             *     `timezone`.
+             * @example cron(0 9 * * ? *)
+             */
+            cron?: string | null;
+            endAt?: null | components["schemas"]["Timestamp"];
+            endpointId?: null | components["schemas"]["EndpointId"];
+            latencyClass?: null | components["schemas"]["LatencyClass"];
+            /**
+             * Format: int64
+             * @description The long-running allowance of the occurrences' deliveries (added to the
+             *     Greatwait horizon, and how long a 202 waits for completion) when set, else the
+             *     endpoint's.
+             */
+            longRunningAllowanceSeconds?: number | null;
+            /**
+             * @description Any JSON value except null, at most 256 KiB serialised; each occurrence sends
+             *     it as `data`. Required.
+             */
+            payload: components["schemas"]["NonNullJson"];
+            /**
+             * @description `rate(N minute|minutes|hour|hours|day|days)`, counted from `startAt` (or the
+             *     creation instant).
+             * @example rate(5 minutes)
+             */
+            rate?: string | null;
+            startAt?: null | components["schemas"]["Timestamp"];
+            /**
+             * @description IANA time zone of `cron` (UTC when absent), e.g. `Europe/Berlin`; only with
+             *     `cron`.
+             * @example Europe/Berlin
+             */
+            timezone?: string | null;
+            /**
+             * @description The event type of each occurrence. Required when routing by subscription, and
+             *     then it must be a declared event type (`/v1/event-types`). When the type has a
+             *     schema, `payload` must match it (422 `payload_invalid`), and it is checked
+             *     again at each firing.
+             */
+            type?: string | null;
+        };
+        /** @description A schedule as the API shows it, with its next firing instants. */
+        ScheduleOut: {
+            /**
+             * @description Routed by subscription: the application (`app_` id) whose subscribed endpoints
+             *     take each occurrence; null with `endpointId` null: the tenant's endpoints
+             *     without an application.
+             */
+            applicationId: string | null;
+            at: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            cron: string | null;
+            endAt: null | components["schemas"]["Timestamp"];
+            endpointId: null | components["schemas"]["EndpointId"];
+            id: components["schemas"]["ScheduleId"];
+            latencyClass: null | components["schemas"]["LatencyClass"];
+            /** Format: int64 */
+            longRunningAllowanceSeconds: number | null;
+            /** @description The next firing instants (none while paused). */
+            nextFirings: components["schemas"]["Timestamp"][];
+            payload: null | components["schemas"]["NonNullJson"];
+            rate: string | null;
+            startAt: null | components["schemas"]["Timestamp"];
+            status: components["schemas"]["ScheduleStatus"];
+            timezone: string | null;
+            type: string | null;
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description A page of schedules: the shape of `crate::api::wire::common::Page`, named so that
+         *     its items refer to [`ScheduleOut`] instead of repeating it.
+         */
+        SchedulePage: {
+            items: components["schemas"]["ScheduleOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description Whether a schedule fires.
+         * @enum {string}
+         */
+        ScheduleStatus: "active" | "paused";
         /**
          * @description A signing secret's state (never its value). A retiring secret signs until
          *     `expiresAt`.
@@ -2270,6 +2479,15 @@ export interface components {
         };
         /** @enum {string} */
         SecretState: "active" | "retiring";
+        /** @description Deliveries settled by an attempt, by status. */
+        SettledCounts: {
+            /** Format: int64 */
+            dropped: number;
+            /** Format: int64 */
+            failed: number;
+            /** Format: int64 */
+            succeeded: number;
+        };
         /** @description Health, for policies with the SmartChat health model. */
         SmartHealth: {
             /** Format: int32 */
@@ -2285,6 +2503,42 @@ export interface components {
             maxChars: number;
         } | {
             maxBytes: number;
+        };
+        /**
+         * @description Deliveries waiting now, counted from the status index (an ambiguous delivery,
+         *     whose next attempt is planned, counts as retrying).
+         */
+        StatsBacklog: {
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            retrying: number;
+            /** Format: int64 */
+            scheduled: number;
+        };
+        /** @description The figures of one bucket and the instant it starts. */
+        StatsBucket: components["schemas"]["StatsFigures"] & {
+            /** @description The first instant of the bucket. */
+            start: components["schemas"]["Timestamp"];
+        };
+        /** @description The figures of a bucket, or of the window's totals. */
+        StatsFigures: {
+            attempts: components["schemas"]["AttemptCounts"];
+            deliveries: components["schemas"]["SettledCounts"];
+            durationMs: components["schemas"]["DurationPercentiles"];
+        };
+        /**
+         * @description A bucket's width, as the answer names it.
+         * @enum {string}
+         */
+        StatsGranularity: "minute" | "hour";
+        /** @description Every bucket of the window (empty ones too), their totals and the backlog now. */
+        StatsOut: {
+            backlog: components["schemas"]["StatsBacklog"];
+            buckets: components["schemas"]["StatsBucket"][];
+            /** @description `minute` or `hour`. */
+            granularity: components["schemas"]["StatsGranularity"];
+            totals: components["schemas"]["StatsFigures"];
         };
         /** @description A status (`"429"`) or a status class (`"5xx"`), as a string. */
         StatusPattern: string;
@@ -2715,7 +2969,7 @@ export interface operations {
                 /** @description The last bucket: the one holding this instant (RFC 3339; default and at most now). */
                 until?: components["schemas"]["Timestamp"];
                 /** @description `minute` (kept 2 hours) or `hour` (kept 30 days, the default). */
-                granularity?: string;
+                granularity?: components["schemas"]["StatsGranularity"];
             };
             header?: never;
             path: {
@@ -2732,12 +2986,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["StatsOut"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description `not_found`: no application with this id or uid in your tenant (or not the portal link's). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3346,7 +3616,7 @@ export interface operations {
                 /** @description The last bucket: the one holding this instant (RFC 3339; default and at most now). */
                 until?: components["schemas"]["Timestamp"];
                 /** @description `minute` (kept 2 hours) or `hour` (kept 30 days, the default). */
-                granularity?: string;
+                granularity?: components["schemas"]["StatsGranularity"];
             };
             header?: never;
             path: {
@@ -3363,12 +3633,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["StatsOut"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description `not_found`: no endpoint with this id in your tenant (or outside the portal link's scope). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3826,10 +4112,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["SchedulePage"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `validation_failed`: a bad `cursor` or `limit`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
             429: components["responses"]["RateLimited"];
@@ -3848,7 +4142,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": unknown;
+                "application/json": components["schemas"]["ScheduleIn"];
             };
         };
         responses: {
@@ -3860,16 +4154,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ScheduleOut"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `validation_failed` (a field named in `detail`: `cron.minutes`, `timezone`, `rate`, `endAt`, ...) or `idempotency_key_required`. Nothing is created; both `endpointId` and `applicationId`, neither `endpointId` nor `type`, or a `type` that is not a type name when routing by subscription. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description `not_found`: no endpoint with this `endpointId`, no application with this `applicationId`, or (routing by subscription) no event type named `type`, in your tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
+            /** @description `idempotency_key_reused`: this key was used with a different body; or `payload_invalid`: `payload` does not match the schema of event type `type`; `pointer` names the first failing place in it. Nothing is changed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3892,12 +4210,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ScheduleOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3914,7 +4240,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": unknown;
+                "application/json": components["schemas"]["ScheduleIn"];
             };
         };
         responses: {
@@ -3924,17 +4250,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ScheduleOut"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `validation_failed`: the body is not a JSON object of this shape, or a field (named in `detail`) is invalid: a cron field such as `cron.minutes`, `timezone`, `rate`, `at`, `endAt` not after `startAt`, a missing `payload`. Checked before anything is created; both `endpointId` and `applicationId`, neither `endpointId` nor `type`, or a `type` that is not a type name when routing by subscription. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description `not_found`: no schedule with this id, or no endpoint with this `endpointId`, no application with this `applicationId`, or (routing by subscription) no event type named `type`, in your tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: the schedule changed during the call; read it and try again. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
+            /** @description `payload_invalid`: `payload` does not match the schema of event type `type`; `pointer` names the first failing place in it. Nothing is changed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3957,12 +4315,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ScheduleDeleted"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3990,13 +4356,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["OccurrencePage"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `validation_failed`: a bad `cursor` or `limit`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4019,13 +4401,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ScheduleOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: the schedule changed during the call; read it and try again. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4048,13 +4446,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["ScheduleOut"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description `not_found`: no schedule with this id in your tenant (a malformed id, or another tenant's, answers the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: the schedule changed during the call; read it and try again. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4067,7 +4481,7 @@ export interface operations {
                 /** @description The last bucket: the one holding this instant (RFC 3339; default and at most now). */
                 until?: components["schemas"]["Timestamp"];
                 /** @description `minute` (kept 2 hours) or `hour` (kept 30 days, the default). */
-                granularity?: string;
+                granularity?: components["schemas"]["StatsGranularity"];
             };
             header?: never;
             path?: never;
@@ -4081,10 +4495,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["StatsOut"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `validation_failed` naming the field: an unknown query parameter, `granularity` not `minute` or `hour`, `since` or `until` not RFC 3339, `since` past retention (minute buckets are kept 2 hours, hour buckets 30 days), or `since` after `until`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["PortalForbidden"];
             429: components["responses"]["RateLimited"];

@@ -11,6 +11,7 @@ from .application_patch import ApplicationPatch
 from .application_patch_metadata_type_0 import ApplicationPatchMetadataType0
 from .application_patch_portal_type_0 import ApplicationPatchPortalType0
 from .application_portal_link_in import ApplicationPortalLinkIn
+from .attempt_counts import AttemptCounts
 from .attempt_out import AttemptOut
 from .attempt_out_response_headers import AttemptOutResponseHeaders
 from .attempt_state import AttemptState
@@ -43,6 +44,7 @@ from .destination_type_3_type import DestinationType3Type
 from .destination_type_4 import DestinationType4
 from .destination_type_4_type import DestinationType4Type
 from .diagnostic import Diagnostic
+from .duration_percentiles import DurationPercentiles
 from .enable_endpoint import EnableEndpoint
 from .endpoint_auth import EndpointAuth
 from .endpoint_enabled import EndpointEnabled
@@ -71,7 +73,9 @@ from .event_type_out_schema_type_0 import EventTypeOutSchemaType0
 from .event_type_patch import EventTypePatch
 from .event_type_patch_example_type_0 import EventTypePatchExampleType0
 from .event_type_patch_schema_type_0 import EventTypePatchSchemaType0
+from .fanout_progress import FanoutProgress
 from .fanout_progress_out import FanoutProgressOut
+from .fanout_state import FanoutState
 from .fanout_status_out import FanoutStatusOut
 from .health_model_type_0 import HealthModelType0
 from .health_model_type_0_model import HealthModelType0Model
@@ -81,7 +85,11 @@ from .health_model_type_2 import HealthModelType2
 from .health_model_type_2_model import HealthModelType2Model
 from .health_out import HealthOut
 from .jitter import Jitter
+from .last_attempt import LastAttempt
 from .latency_class import LatencyClass
+from .occurrence_failure_out import OccurrenceFailureOut
+from .occurrence_out import OccurrenceOut
+from .occurrence_page import OccurrencePage
 from .page_application_out import PageApplicationOut
 from .page_attempt_out import PageAttemptOut
 from .page_delivery_out import PageDeliveryOut
@@ -116,12 +124,23 @@ from .replay_in import ReplayIn
 from .retention import Retention
 from .retry_after_rule import RetryAfterRule
 from .rotate_secret import RotateSecret
+from .schedule_deleted import ScheduleDeleted
+from .schedule_in import ScheduleIn
+from .schedule_out import ScheduleOut
+from .schedule_page import SchedulePage
+from .schedule_status import ScheduleStatus
 from .secret_info import SecretInfo
 from .secret_state import SecretState
+from .settled_counts import SettledCounts
 from .smart_health import SmartHealth
 from .smart_health_status import SmartHealthStatus
 from .snippet_limit_type_0 import SnippetLimitType0
 from .snippet_limit_type_1 import SnippetLimitType1
+from .stats_backlog import StatsBacklog
+from .stats_bucket import StatsBucket
+from .stats_figures import StatsFigures
+from .stats_granularity import StatsGranularity
+from .stats_out import StatsOut
 from .test_accepted import TestAccepted
 from .trigger import Trigger
 from .webhook_envelope import WebhookEnvelope
@@ -138,6 +157,7 @@ __all__ = (
     "ApplicationPatchMetadataType0",
     "ApplicationPatchPortalType0",
     "ApplicationPortalLinkIn",
+    "AttemptCounts",
     "AttemptOut",
     "AttemptOutResponseHeaders",
     "AttemptState",
@@ -170,6 +190,7 @@ __all__ = (
     "DestinationType4",
     "DestinationType4Type",
     "Diagnostic",
+    "DurationPercentiles",
     "EnableEndpoint",
     "EndpointAuth",
     "EndpointEnabled",
@@ -198,7 +219,9 @@ __all__ = (
     "EventTypePatch",
     "EventTypePatchExampleType0",
     "EventTypePatchSchemaType0",
+    "FanoutProgress",
     "FanoutProgressOut",
+    "FanoutState",
     "FanoutStatusOut",
     "HealthModelType0",
     "HealthModelType0Model",
@@ -208,7 +231,11 @@ __all__ = (
     "HealthModelType2Model",
     "HealthOut",
     "Jitter",
+    "LastAttempt",
     "LatencyClass",
+    "OccurrenceFailureOut",
+    "OccurrenceOut",
+    "OccurrencePage",
     "PageApplicationOut",
     "PageAttemptOut",
     "PageDeliveryOut",
@@ -243,12 +270,23 @@ __all__ = (
     "Retention",
     "RetryAfterRule",
     "RotateSecret",
+    "ScheduleDeleted",
+    "ScheduleIn",
+    "ScheduleOut",
+    "SchedulePage",
+    "ScheduleStatus",
     "SecretInfo",
     "SecretState",
+    "SettledCounts",
     "SmartHealth",
     "SmartHealthStatus",
     "SnippetLimitType0",
     "SnippetLimitType1",
+    "StatsBacklog",
+    "StatsBucket",
+    "StatsFigures",
+    "StatsGranularity",
+    "StatsOut",
     "TestAccepted",
     "Trigger",
     "WebhookEnvelope",

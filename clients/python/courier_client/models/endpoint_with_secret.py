@@ -50,7 +50,7 @@ class EndpointWithSecret:
             filter_types (list[str] | None): The types taken; null: every type.
             headers (list[CustomHeader]): Headers sent with every attempt; secret values shown as null.
             id (str): An endpoint id: `ep_` and a ULID.
-            latency_class (LatencyClass): Chooses the deadline horizon of policies that have one.
+            latency_class (LatencyClass): A delivery's latency class.
             long_running_allowance_seconds (int):
             max_in_flight (int | None): The endpoint's own in-flight cap (null: none; the deployment's default, if
                 any, applies).

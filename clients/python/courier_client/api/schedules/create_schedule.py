@@ -6,12 +6,14 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.schedule_in import ScheduleIn
+from ...models.schedule_out import ScheduleOut
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: Any,
+    body: ScheduleIn,
     idempotency_key: str,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -22,7 +24,7 @@ def _get_kwargs(
         "url": "/v1/schedules",
     }
 
-    _kwargs["json"] = body
+    _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -30,9 +32,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | ScheduleOut | None:
     if response.status_code == 201:
-        response_201 = response.json()
+        response_201 = ScheduleOut.from_dict(response.json())
+
         return response_201
 
     if response.status_code == 400:
@@ -86,7 +89,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScheduleOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,9 +103,9 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: Any,
+    body: ScheduleIn,
     idempotency_key: str,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleOut]:
     """Create a schedule
 
      A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
@@ -114,14 +119,21 @@ def sync_detailed(
 
     Args:
         idempotency_key (str):
-        body (Any):
+        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
+            `cron` (with an
+            optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+            `type` (with an optional `applicationId`) to route each occurrence by
+            subscription. Every field is checked by the handler so that a wrong one answers
+            400 naming it. Example: {'cron': 'cron(0 9 * * ? *)', 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload': {'report': 'daily'}, 'timezone':
+            'Europe/Berlin', 'type': 'report.daily'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -139,9 +151,9 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: Any,
+    body: ScheduleIn,
     idempotency_key: str,
-) -> Any | Problem | None:
+) -> Problem | ScheduleOut | None:
     """Create a schedule
 
      A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
@@ -155,14 +167,21 @@ def sync(
 
     Args:
         idempotency_key (str):
-        body (Any):
+        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
+            `cron` (with an
+            optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+            `type` (with an optional `applicationId`) to route each occurrence by
+            subscription. Every field is checked by the handler so that a wrong one answers
+            400 naming it. Example: {'cron': 'cron(0 9 * * ? *)', 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload': {'report': 'daily'}, 'timezone':
+            'Europe/Berlin', 'type': 'report.daily'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return sync_detailed(
@@ -175,9 +194,9 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: Any,
+    body: ScheduleIn,
     idempotency_key: str,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleOut]:
     """Create a schedule
 
      A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
@@ -191,14 +210,21 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str):
-        body (Any):
+        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
+            `cron` (with an
+            optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+            `type` (with an optional `applicationId`) to route each occurrence by
+            subscription. Every field is checked by the handler so that a wrong one answers
+            400 naming it. Example: {'cron': 'cron(0 9 * * ? *)', 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload': {'report': 'daily'}, 'timezone':
+            'Europe/Berlin', 'type': 'report.daily'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -214,9 +240,9 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: Any,
+    body: ScheduleIn,
     idempotency_key: str,
-) -> Any | Problem | None:
+) -> Problem | ScheduleOut | None:
     """Create a schedule
 
      A recurring schedule (`cron` in a time zone, `rate`) or a single `at`, in EventBridge Scheduler's
@@ -230,14 +256,21 @@ async def asyncio(
 
     Args:
         idempotency_key (str):
-        body (Any):
+        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
+            `cron` (with an
+            optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+            `type` (with an optional `applicationId`) to route each occurrence by
+            subscription. Every field is checked by the handler so that a wrong one answers
+            400 naming it. Example: {'cron': 'cron(0 9 * * ? *)', 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload': {'report': 'daily'}, 'timezone':
+            'Europe/Berlin', 'type': 'report.daily'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return (

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.schedule_deleted import ScheduleDeleted
 from ...types import Response
 
 
@@ -24,9 +25,12 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | ScheduleDeleted | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = ScheduleDeleted.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 401:
@@ -60,7 +64,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScheduleDeleted]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -73,7 +79,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleDeleted]:
     """Delete a schedule
 
      Stops its firings; its occurrences stay readable.
@@ -86,7 +92,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleDeleted]
     """
 
     kwargs = _get_kwargs(
@@ -104,7 +110,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | ScheduleDeleted | None:
     """Delete a schedule
 
      Stops its firings; its occurrences stay readable.
@@ -117,7 +123,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleDeleted
     """
 
     return sync_detailed(
@@ -130,7 +136,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleDeleted]:
     """Delete a schedule
 
      Stops its firings; its occurrences stay readable.
@@ -143,7 +149,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleDeleted]
     """
 
     kwargs = _get_kwargs(
@@ -159,7 +165,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | ScheduleDeleted | None:
     """Delete a schedule
 
      Stops its firings; its occurrences stay readable.
@@ -172,7 +178,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleDeleted
     """
 
     return (

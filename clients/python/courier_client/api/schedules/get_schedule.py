@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.schedule_out import ScheduleOut
 from ...types import Response
 
 
@@ -24,9 +25,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | ScheduleOut | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = ScheduleOut.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 401:
@@ -60,7 +62,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScheduleOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -73,7 +77,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleOut]:
     """Get a schedule
 
      The schedule and its next firing instants (none while paused).
@@ -86,7 +90,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -104,7 +108,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | ScheduleOut | None:
     """Get a schedule
 
      The schedule and its next firing instants (none while paused).
@@ -117,7 +121,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return sync_detailed(
@@ -130,7 +134,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleOut]:
     """Get a schedule
 
      The schedule and its next firing instants (none while paused).
@@ -143,7 +147,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -159,7 +163,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | ScheduleOut | None:
     """Get a schedule
 
      The schedule and its next firing instants (none while paused).
@@ -172,7 +176,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return (

@@ -6,6 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.occurrence_page import OccurrencePage
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -36,9 +37,12 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> OccurrencePage | Problem | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = OccurrencePage.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -77,7 +81,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[OccurrencePage | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -92,7 +98,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[OccurrencePage | Problem]:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -110,7 +116,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[OccurrencePage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -132,7 +138,7 @@ def sync(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Any | Problem | None:
+) -> OccurrencePage | Problem | None:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -150,7 +156,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        OccurrencePage | Problem
     """
 
     return sync_detailed(
@@ -167,7 +173,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[OccurrencePage | Problem]:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -185,7 +191,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[OccurrencePage | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -205,7 +211,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Any | Problem | None:
+) -> OccurrencePage | Problem | None:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -223,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        OccurrencePage | Problem
     """
 
     return (

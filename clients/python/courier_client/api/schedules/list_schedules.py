@@ -6,6 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.schedule_page import SchedulePage
 from ...types import UNSET, Response, Unset
 
 
@@ -32,9 +33,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | SchedulePage | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = SchedulePage.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -68,7 +70,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | SchedulePage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,7 +86,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[Problem | SchedulePage]:
     """List schedules
 
      Your schedules by id, with their next firing instants.
@@ -96,7 +100,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | SchedulePage]
     """
 
     kwargs = _get_kwargs(
@@ -116,7 +120,7 @@ def sync(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Any | Problem | None:
+) -> Problem | SchedulePage | None:
     """List schedules
 
      Your schedules by id, with their next firing instants.
@@ -130,7 +134,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | SchedulePage
     """
 
     return sync_detailed(
@@ -145,7 +149,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[Problem | SchedulePage]:
     """List schedules
 
      Your schedules by id, with their next firing instants.
@@ -159,7 +163,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | SchedulePage]
     """
 
     kwargs = _get_kwargs(
@@ -177,7 +181,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Any | Problem | None:
+) -> Problem | SchedulePage | None:
     """List schedules
 
      Your schedules by id, with their next firing instants.
@@ -191,7 +195,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | SchedulePage
     """
 
     return (

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.schedule_out import ScheduleOut
 from ...types import Response
 
 
@@ -24,9 +25,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | ScheduleOut | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = ScheduleOut.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 401:
@@ -65,7 +67,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScheduleOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +82,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleOut]:
     """Pause a schedule
 
      No firing while paused (a firing already on its way finds the pause and does nothing). Pausing a
@@ -92,7 +96,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -110,7 +114,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | ScheduleOut | None:
     """Pause a schedule
 
      No firing while paused (a firing already on its way finds the pause and does nothing). Pausing a
@@ -124,7 +128,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return sync_detailed(
@@ -137,7 +141,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleOut]:
     """Pause a schedule
 
      No firing while paused (a firing already on its way finds the pause and does nothing). Pausing a
@@ -151,7 +155,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -167,7 +171,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | ScheduleOut | None:
     """Pause a schedule
 
      No firing while paused (a firing already on its way finds the pause and does nothing). Pausing a
@@ -181,7 +185,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return (

@@ -7,13 +7,15 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.schedule_in import ScheduleIn
+from ...models.schedule_out import ScheduleOut
 from ...types import Response
 
 
 def _get_kwargs(
     id: str,
     *,
-    body: Any,
+    body: ScheduleIn,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -24,7 +26,7 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body
+    _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -32,9 +34,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | ScheduleOut | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = ScheduleOut.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -93,7 +96,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScheduleOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,8 +111,8 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Any,
-) -> Response[Any | Problem]:
+    body: ScheduleIn,
+) -> Response[Problem | ScheduleOut]:
     """Replace a schedule
 
      Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the
@@ -116,14 +121,21 @@ def sync_detailed(
 
     Args:
         id (str): A schedule id: `sch_` and a ULID.
-        body (Any):
+        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
+            `cron` (with an
+            optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+            `type` (with an optional `applicationId`) to route each occurrence by
+            subscription. Every field is checked by the handler so that a wrong one answers
+            400 naming it. Example: {'cron': 'cron(0 9 * * ? *)', 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload': {'report': 'daily'}, 'timezone':
+            'Europe/Berlin', 'type': 'report.daily'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -142,8 +154,8 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Any,
-) -> Any | Problem | None:
+    body: ScheduleIn,
+) -> Problem | ScheduleOut | None:
     """Replace a schedule
 
      Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the
@@ -152,14 +164,21 @@ def sync(
 
     Args:
         id (str): A schedule id: `sch_` and a ULID.
-        body (Any):
+        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
+            `cron` (with an
+            optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+            `type` (with an optional `applicationId`) to route each occurrence by
+            subscription. Every field is checked by the handler so that a wrong one answers
+            400 naming it. Example: {'cron': 'cron(0 9 * * ? *)', 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload': {'report': 'daily'}, 'timezone':
+            'Europe/Berlin', 'type': 'report.daily'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return sync_detailed(
@@ -173,8 +192,8 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Any,
-) -> Response[Any | Problem]:
+    body: ScheduleIn,
+) -> Response[Problem | ScheduleOut]:
     """Replace a schedule
 
      Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the
@@ -183,14 +202,21 @@ async def asyncio_detailed(
 
     Args:
         id (str): A schedule id: `sch_` and a ULID.
-        body (Any):
+        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
+            `cron` (with an
+            optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+            `type` (with an optional `applicationId`) to route each occurrence by
+            subscription. Every field is checked by the handler so that a wrong one answers
+            400 naming it. Example: {'cron': 'cron(0 9 * * ? *)', 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload': {'report': 'daily'}, 'timezone':
+            'Europe/Berlin', 'type': 'report.daily'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -207,8 +233,8 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: Any,
-) -> Any | Problem | None:
+    body: ScheduleIn,
+) -> Problem | ScheduleOut | None:
     """Replace a schedule
 
      Greatwait's `schedules.replace`: new target, recurrence, window and data under the same id (the
@@ -217,14 +243,21 @@ async def asyncio(
 
     Args:
         id (str): A schedule id: `sch_` and a ULID.
-        body (Any):
+        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
+            `cron` (with an
+            optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
+            `type` (with an optional `applicationId`) to route each occurrence by
+            subscription. Every field is checked by the handler so that a wrong one answers
+            400 naming it. Example: {'cron': 'cron(0 9 * * ? *)', 'endpointId':
+            'ep_01JD5ZQ7X2M3C9V4B8N6R0T1W2', 'payload': {'report': 'daily'}, 'timezone':
+            'Europe/Berlin', 'type': 'report.daily'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return (

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.schedule_out import ScheduleOut
 from ...types import Response
 
 
@@ -24,9 +25,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | ScheduleOut | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = ScheduleOut.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 401:
@@ -65,7 +67,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScheduleOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -78,7 +82,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleOut]:
     """Resume a schedule
 
      Firings start again from the next instant; the ones missed while paused are not made up.
@@ -91,7 +95,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -109,7 +113,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | ScheduleOut | None:
     """Resume a schedule
 
      Firings start again from the next instant; the ones missed while paused are not made up.
@@ -122,7 +126,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return sync_detailed(
@@ -135,7 +139,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Problem]:
+) -> Response[Problem | ScheduleOut]:
     """Resume a schedule
 
      Firings start again from the next instant; the ones missed while paused are not made up.
@@ -148,7 +152,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | ScheduleOut]
     """
 
     kwargs = _get_kwargs(
@@ -164,7 +168,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Problem | None:
+) -> Problem | ScheduleOut | None:
     """Resume a schedule
 
      Firings start again from the next instant; the ones missed while paused are not made up.
@@ -177,7 +181,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | ScheduleOut
     """
 
     return (

@@ -8,6 +8,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
+from ...models.stats_granularity import StatsGranularity
+from ...models.stats_out import StatsOut
 from ...types import UNSET, Response, Unset
 
 
@@ -16,7 +18,7 @@ def _get_kwargs(
     *,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: str | Unset = UNSET,
+    granularity: StatsGranularity | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -31,7 +33,11 @@ def _get_kwargs(
         json_until = until.isoformat()
     params["until"] = json_until
 
-    params["granularity"] = granularity
+    json_granularity: str | Unset = UNSET
+    if not isinstance(granularity, Unset):
+        json_granularity = granularity.value
+
+    params["granularity"] = json_granularity
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -46,9 +52,10 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | StatsOut | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = StatsOut.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -82,7 +89,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | StatsOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,8 +104,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: str | Unset = UNSET,
-) -> Response[Any | Problem]:
+    granularity: StatsGranularity | Unset = UNSET,
+) -> Response[Problem | StatsOut]:
     """Statistics of an endpoint
 
      The endpoint's counters per minute or hour and its backlog. A portal token reads those of the
@@ -112,14 +119,14 @@ def sync_detailed(
         until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
-        granularity (str | Unset):
+        granularity (StatsGranularity | Unset): A bucket's width, as the answer names it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | StatsOut]
     """
 
     kwargs = _get_kwargs(
@@ -142,8 +149,8 @@ def sync(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: str | Unset = UNSET,
-) -> Any | Problem | None:
+    granularity: StatsGranularity | Unset = UNSET,
+) -> Problem | StatsOut | None:
     """Statistics of an endpoint
 
      The endpoint's counters per minute or hour and its backlog. A portal token reads those of the
@@ -157,14 +164,14 @@ def sync(
         until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
-        granularity (str | Unset):
+        granularity (StatsGranularity | Unset): A bucket's width, as the answer names it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | StatsOut
     """
 
     return sync_detailed(
@@ -182,8 +189,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: str | Unset = UNSET,
-) -> Response[Any | Problem]:
+    granularity: StatsGranularity | Unset = UNSET,
+) -> Response[Problem | StatsOut]:
     """Statistics of an endpoint
 
      The endpoint's counters per minute or hour and its backlog. A portal token reads those of the
@@ -197,14 +204,14 @@ async def asyncio_detailed(
         until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
-        granularity (str | Unset):
+        granularity (StatsGranularity | Unset): A bucket's width, as the answer names it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[Problem | StatsOut]
     """
 
     kwargs = _get_kwargs(
@@ -225,8 +232,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     since: datetime.datetime | Unset = UNSET,
     until: datetime.datetime | Unset = UNSET,
-    granularity: str | Unset = UNSET,
-) -> Any | Problem | None:
+    granularity: StatsGranularity | Unset = UNSET,
+) -> Problem | StatsOut | None:
     """Statistics of an endpoint
 
      The endpoint's counters per minute or hour and its backlog. A portal token reads those of the
@@ -240,14 +247,14 @@ async def asyncio(
         until (datetime.datetime | Unset): RFC 3339. Answers are UTC with milliseconds
             (`2026-11-30T06:28:01.000Z`); requests may use `Z` or a numeric offset and an optional
             fraction.
-        granularity (str | Unset):
+        granularity (StatsGranularity | Unset): A bucket's width, as the answer names it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        Problem | StatsOut
     """
 
     return (

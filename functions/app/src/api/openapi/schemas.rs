@@ -200,14 +200,12 @@ named_schema!(
 named_schema!(
     /// Data the API passes on as it came: any JSON value but null.
     NonNullJson => ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
-            Type::Object,
-            Type::Array,
-            Type::String,
-            Type::Number,
-            Type::Integer,
-            Type::Boolean,
-        ]))
+        .schema_type(utoipa::openapi::schema::SchemaType::AnyValue)
         .description(Some("Any JSON value except null."))
+        // utoipa has no `not`; an extension is written as it is named.
+        .extensions(Some(utoipa::openapi::extensions::Extensions::from_iter([(
+            "not",
+            json!({"type": "null"}),
+        )])))
         .build()
 );

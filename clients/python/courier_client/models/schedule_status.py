@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class ScheduleStatus(StrEnum):
+    ACTIVE = "active"
+    PAUSED = "paused"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="StatsBacklog")
+
+
+@_attrs_define
+class StatsBacklog:
+    """Deliveries waiting now, counted from the status index (an ambiguous delivery,
+    whose next attempt is planned, counts as retrying).
+
+        Attributes:
+            pending (int):
+            retrying (int):
+            scheduled (int):
+    """
+
+    pending: int
+    retrying: int
+    scheduled: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        pending = self.pending
+
+        retrying = self.retrying
+
+        scheduled = self.scheduled
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "pending": pending,
+                "retrying": retrying,
+                "scheduled": scheduled,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        pending = d.pop("pending")
+
+        retrying = d.pop("retrying")
+
+        scheduled = d.pop("scheduled")
+
+        stats_backlog = cls(
+            pending=pending,
+            retrying=retrying,
+            scheduled=scheduled,
+        )
+
+        stats_backlog.additional_properties = d
+        return stats_backlog
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
