@@ -9,6 +9,7 @@
 pub mod responses;
 pub mod schemas;
 
+use crate::api::wire::schedules::ScheduleInRules;
 use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::link::{Link, LinkBuilder};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
@@ -117,7 +118,7 @@ use utoipa::{Modify, OpenApi};
         (name = "schedules", description = r#"Recurring schedules (Greatwait): each firing is an occurrence, an event planned at the firing instant."#),
         (name = "statistics", description = r#"Delivery statistics per endpoint, application and tenant."#),
     ),
-    modifiers(&Header, &Links),
+    modifiers(&Header, &Links, &ScheduleInRules),
 )]
 pub struct ApiDoc;
 

@@ -319,3 +319,56 @@ pub struct OccurrencePage {
     #[schema(required)]
     pub next_cursor: Option<String>,
 }
+
+/// What [`ScheduleIn`]'s derived schema cannot say: exactly one of `cron` (with its
+/// optional `timezone`), `rate` and `at`, and exactly one target, `endpointId`
+/// (without `applicationId`) or `type` (without `endpointId`), as one `oneOf` over
+/// their six pairs. A field sent as null counts as left out, as the API reads it.
+#[cfg(feature = "openapi")]
+pub struct ScheduleInRules;
+
+#[cfg(feature = "openapi")]
+impl utoipa::Modify for ScheduleInRules {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use serde_json::json;
+        use utoipa::ToSchema;
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::Schema;
+        let string = json!({"type": "string"});
+        let none = json!({"type": "null"});
+        let recurrences = [
+            json!({"cron": string, "rate": none, "at": none}),
+            json!({"rate": string, "cron": none, "at": none, "timezone": none}),
+            json!({"at": string, "cron": none, "rate": none, "timezone": none}),
+        ];
+        let targets = [
+            ("endpointId", json!({"endpointId": string, "applicationId": none})),
+            // Routed by subscription, `type` must be a declared type's name.
+            (
+                "type",
+                json!({"type": {"$ref": "#/components/schemas/EventTypeName"}, "endpointId": none}),
+            ),
+        ];
+        let mut branches = Vec::new();
+        for (recurrence, properties) in ["cron", "rate", "at"].iter().zip(&recurrences) {
+            for (target, target_properties) in &targets {
+                let mut p = properties.clone();
+                if let (Some(p), Some(t)) = (p.as_object_mut(), target_properties.as_object()) {
+                    p.extend(t.clone());
+                }
+                branches.push(json!({"required": [recurrence, target], "properties": p}));
+            }
+        }
+        let Some(components) = doc.components.as_mut() else {
+            return;
+        };
+        if let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(ScheduleIn::name().as_ref()) {
+            // `oneOf` beside `properties`, as OpenAPI 3.1 (JSON Schema) allows and
+            // utoipa's object has no field for.
+            object
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert("oneOf".to_owned(), serde_json::Value::Array(branches));
+        }
+    }
+}
