@@ -7,6 +7,10 @@
 # ("AST constructor recursion depth mismatch") before sending anything. The stack
 # runs with --loopback-targets, so generated endpoint URLs outside 127.0.0.1/[::1]
 # are refused (422) before any lookup and nothing leaves this machine.
+# schemathesis.toml (repository root) holds the per-operation rules a schema
+# cannot state. `make test-conformance CONFORMANCE_FULL=1` runs every check and
+# the stateful phase (about 2 minutes); it is not green until every operation's
+# bodies are typed (see the report of issue 46).
 
 SCHEMATHESIS_VERSION ?= 4.32.5
 SCHEMATHESIS_STAMP := $(VENV)/.schemathesis-$(SCHEMATHESIS_VERSION).stamp
@@ -16,7 +20,10 @@ CONFORMANCE_EXAMPLES ?= 20
 CONFORMANCE_MAX_TIME ?= 60
 CONFORMANCE_LOG ?= .local/conformance-stack.log
 CONFORMANCE_DOC ?= docs/openapi.json
-CONFORMANCE_CHECKS ?= not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,unsupported_method,allow_header_conformance
+# The default run's checks are schemathesis.toml's `[checks]` (no 5xx, and every
+# status, content type, header and body as documented, 405 with `Allow`);
+# CONFORMANCE_CHECKS names others instead.
+CONFORMANCE_CHECKS ?=
 CONFORMANCE_PHASES ?= examples,fuzzing
 # CONFORMANCE_FULL=1: every check, and the stateful phase, which follows the
 # document's links (create an endpoint, then read, change and delete it).
@@ -32,6 +39,11 @@ CONFORMANCE_BIN ?= $(or $(CARGO_TARGET_DIR),target)/debug/courier-local
 # The suite sends thousands of requests a minute from one tenant: lift the API's
 # rate limit for this stack only (the deployed default stays).
 CONFORMANCE_API_RATE ?= 0
+# Schemathesis' workers are threads, and CPython 3.11 sometimes fails a threaded
+# ast.parse with a spurious "AST constructor recursion depth mismatch"
+# (python/cpython#106905), which Hypothesis hits while describing strategies: one
+# worker keeps the run exact.
+CONFORMANCE_WORKERS ?= 1
 
 .PHONY: schemathesis test-conformance
 
@@ -58,7 +70,7 @@ test-conformance: schemathesis
 	done; \
 	$(VENV)/bin/st --config-file schemathesis.toml run $(CONFORMANCE_DOC) --url http://$(CONFORMANCE_ADDR) \
 		-H 'Authorization: Bearer $(CONFORMANCE_KEY)' \
-		--checks $(CONFORMANCE_CHECKS) \
+		$(if $(CONFORMANCE_CHECKS),--checks $(CONFORMANCE_CHECKS)) \
 		--phases $(CONFORMANCE_PHASES) \
 		--max-examples $(CONFORMANCE_EXAMPLES) --max-time $(CONFORMANCE_MAX_TIME) \
-		--request-timeout 10 --workers 2 --seed 1 --generation-database none --no-color $(CONFORMANCE_ARGS)
+		--request-timeout 10 --workers $(CONFORMANCE_WORKERS) --seed 1 --generation-database none --no-color $(CONFORMANCE_ARGS)

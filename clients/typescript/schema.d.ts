@@ -1805,24 +1805,6 @@ export interface components {
          * @description Where an event routed by subscription stands: `matched` endpoints subscribed to
          *     it, the first `processed` of which have their delivery. Up to 50 matches are
          *     written in the ingest request (`complete` at once); more are written by fan-out
-         *     steps on the delivery queue, 100 endpoints a step (`in_progress` until the last).
-         *     Ingest counts at most 10,051 matches: beyond that `matched` is the number counted
-         *     while `in_progress` (never below `processed`), and exact once `complete`.
-         */
-        FanoutProgress: {
-            /** Format: int64 */
-            matched: number;
-            /**
-             * Format: int64
-             * @description Left out where the fan-out has just been accepted (`POST /v1/events`).
-             */
-            processed?: number;
-            status: components["schemas"]["FanoutState"];
-        };
-        /**
-         * @description Where an event routed by subscription stands: `matched` endpoints subscribed to
-         *     it, the first `processed` of which have their delivery. Up to 50 matches are
-         *     written in the ingest request (`complete` at once); more are written by fan-out
          *     steps on the delivery queue, 100 endpoints a step (`in_progress` until the
          *     last). Ingest counts at most 10,051 matches: beyond that `matched` is the number
          *     counted while `in_progress` (never below `processed`), and exact once
@@ -1843,11 +1825,6 @@ export interface components {
             processed?: number;
             status: components["schemas"]["FanoutStatusOut"];
         };
-        /**
-         * @description Whether a fan-out has written every matched endpoint's delivery.
-         * @enum {string}
-         */
-        FanoutState: "in_progress" | "complete";
         /**
          * @description Where a fan-out stands.
          * @enum {string}
@@ -1931,7 +1908,7 @@ export interface components {
             deliveryId: null | components["schemas"]["DeliveryId"];
             eventId: components["schemas"]["EventId"];
             failure?: null | components["schemas"]["OccurrenceFailureOut"];
-            fanout: null | components["schemas"]["FanoutProgress"];
+            fanout: null | components["schemas"]["FanoutProgressOut"];
             lastAttempt: null | components["schemas"]["LastAttempt"];
             /**
              * @description For a fan-out only: the stored payload could not be used at the firing
@@ -2426,7 +2403,47 @@ export interface components {
              *     again at each firing.
              */
             type?: string | null;
-        };
+        } & ({
+            applicationId?: null;
+            at?: null;
+            cron: string;
+            endpointId: string;
+            rate?: null;
+        } | {
+            at?: null;
+            cron: string;
+            endpointId?: null;
+            rate?: null;
+            type: components["schemas"]["EventTypeName"];
+        } | {
+            applicationId?: null;
+            at?: null;
+            cron?: null;
+            endpointId: string;
+            rate: string;
+            timezone?: null;
+        } | {
+            at?: null;
+            cron?: null;
+            endpointId?: null;
+            rate: string;
+            timezone?: null;
+            type: components["schemas"]["EventTypeName"];
+        } | {
+            applicationId?: null;
+            at: string;
+            cron?: null;
+            endpointId: string;
+            rate?: null;
+            timezone?: null;
+        } | {
+            at: string;
+            cron?: null;
+            endpointId?: null;
+            rate?: null;
+            timezone?: null;
+            type: components["schemas"]["EventTypeName"];
+        });
         /** @description A schedule as the API shows it, with its next firing instants. */
         ScheduleOut: {
             /**

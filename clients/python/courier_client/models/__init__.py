@@ -73,9 +73,7 @@ from .event_type_out_schema_type_0 import EventTypeOutSchemaType0
 from .event_type_patch import EventTypePatch
 from .event_type_patch_example_type_0 import EventTypePatchExampleType0
 from .event_type_patch_schema_type_0 import EventTypePatchSchemaType0
-from .fanout_progress import FanoutProgress
 from .fanout_progress_out import FanoutProgressOut
-from .fanout_state import FanoutState
 from .fanout_status_out import FanoutStatusOut
 from .health_model_type_0 import HealthModelType0
 from .health_model_type_0_model import HealthModelType0Model
@@ -125,7 +123,12 @@ from .retention import Retention
 from .retry_after_rule import RetryAfterRule
 from .rotate_secret import RotateSecret
 from .schedule_deleted import ScheduleDeleted
-from .schedule_in import ScheduleIn
+from .schedule_in_type_0 import ScheduleInType0
+from .schedule_in_type_1 import ScheduleInType1
+from .schedule_in_type_2 import ScheduleInType2
+from .schedule_in_type_3 import ScheduleInType3
+from .schedule_in_type_4 import ScheduleInType4
+from .schedule_in_type_5 import ScheduleInType5
 from .schedule_out import ScheduleOut
 from .schedule_page import SchedulePage
 from .schedule_status import ScheduleStatus
@@ -219,9 +222,7 @@ __all__ = (
     "EventTypePatch",
     "EventTypePatchExampleType0",
     "EventTypePatchSchemaType0",
-    "FanoutProgress",
     "FanoutProgressOut",
-    "FanoutState",
     "FanoutStatusOut",
     "HealthModelType0",
     "HealthModelType0Model",
@@ -271,7 +272,12 @@ __all__ = (
     "RetryAfterRule",
     "RotateSecret",
     "ScheduleDeleted",
-    "ScheduleIn",
+    "ScheduleInType0",
+    "ScheduleInType1",
+    "ScheduleInType2",
+    "ScheduleInType3",
+    "ScheduleInType4",
+    "ScheduleInType5",
     "ScheduleOut",
     "SchedulePage",
     "ScheduleStatus",

@@ -11,7 +11,7 @@ from ..models.delivery_status import DeliveryStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.fanout_progress import FanoutProgress
+    from ..models.fanout_progress_out import FanoutProgressOut
     from ..models.last_attempt import LastAttempt
     from ..models.occurrence_failure_out import OccurrenceFailureOut
 
@@ -30,7 +30,7 @@ class OccurrenceOut:
                 requests may use `Z` or a numeric offset and an optional fraction.
             delivery_id (None | str):
             event_id (str): An event id: `evt_` and a ULID.
-            fanout (FanoutProgress | None):
+            fanout (FanoutProgressOut | None):
             last_attempt (LastAttempt | None):
             planned_at (datetime.datetime): RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`);
                 requests may use `Z` or a numeric offset and an optional fraction.
@@ -46,7 +46,7 @@ class OccurrenceOut:
     created_at: datetime.datetime
     delivery_id: None | str
     event_id: str
-    fanout: FanoutProgress | None
+    fanout: FanoutProgressOut | None
     last_attempt: LastAttempt | None
     planned_at: datetime.datetime
     status: DeliveryStatus | None
@@ -55,7 +55,7 @@ class OccurrenceOut:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.fanout_progress import FanoutProgress  # noqa: PLC0415
+        from ..models.fanout_progress_out import FanoutProgressOut  # noqa: PLC0415
         from ..models.last_attempt import LastAttempt  # noqa: PLC0415
         from ..models.occurrence_failure_out import OccurrenceFailureOut  # noqa: PLC0415
 
@@ -70,7 +70,7 @@ class OccurrenceOut:
         event_id = self.event_id
 
         fanout: dict[str, Any] | None
-        if isinstance(self.fanout, FanoutProgress):
+        if isinstance(self.fanout, FanoutProgressOut):
             fanout = self.fanout.to_dict()
         else:
             fanout = self.fanout
@@ -126,7 +126,7 @@ class OccurrenceOut:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.fanout_progress import FanoutProgress  # noqa: PLC0415
+        from ..models.fanout_progress_out import FanoutProgressOut  # noqa: PLC0415
         from ..models.last_attempt import LastAttempt  # noqa: PLC0415
         from ..models.occurrence_failure_out import OccurrenceFailureOut  # noqa: PLC0415
 
@@ -150,18 +150,18 @@ class OccurrenceOut:
 
         event_id = d.pop("eventId")
 
-        def _parse_fanout(data: object) -> FanoutProgress | None:
+        def _parse_fanout(data: object) -> FanoutProgressOut | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                fanout_type_1 = FanoutProgress.from_dict(data)
+                fanout_type_1 = FanoutProgressOut.from_dict(data)
 
                 return fanout_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(FanoutProgress | None, data)
+            return cast(FanoutProgressOut | None, data)
 
         fanout = _parse_fanout(d.pop("fanout"))
 

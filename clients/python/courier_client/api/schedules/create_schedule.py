@@ -6,14 +6,19 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.schedule_in import ScheduleIn
+from ...models.schedule_in_type_0 import ScheduleInType0
+from ...models.schedule_in_type_1 import ScheduleInType1
+from ...models.schedule_in_type_2 import ScheduleInType2
+from ...models.schedule_in_type_3 import ScheduleInType3
+from ...models.schedule_in_type_4 import ScheduleInType4
+from ...models.schedule_in_type_5 import ScheduleInType5
 from ...models.schedule_out import ScheduleOut
 from ...types import Response
 
 
 def _get_kwargs(
     *,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
     idempotency_key: str,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -24,7 +29,18 @@ def _get_kwargs(
         "url": "/v1/schedules",
     }
 
-    _kwargs["json"] = body.to_dict()
+    if isinstance(body, ScheduleInType0):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, ScheduleInType1):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, ScheduleInType2):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, ScheduleInType3):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, ScheduleInType4):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -103,7 +119,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
     idempotency_key: str,
 ) -> Response[Problem | ScheduleOut]:
     """Create a schedule
@@ -119,8 +135,9 @@ def sync_detailed(
 
     Args:
         idempotency_key (str):
-        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
-            `cron` (with an
+        body (ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 |
+            ScheduleInType4 | ScheduleInType5): `POST /v1/schedules` and `PUT /v1/schedules/{id}`:
+            exactly one of `cron` (with an
             optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
             `type` (with an optional `applicationId`) to route each occurrence by
             subscription. Every field is checked by the handler so that a wrong one answers
@@ -151,7 +168,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
     idempotency_key: str,
 ) -> Problem | ScheduleOut | None:
     """Create a schedule
@@ -167,8 +184,9 @@ def sync(
 
     Args:
         idempotency_key (str):
-        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
-            `cron` (with an
+        body (ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 |
+            ScheduleInType4 | ScheduleInType5): `POST /v1/schedules` and `PUT /v1/schedules/{id}`:
+            exactly one of `cron` (with an
             optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
             `type` (with an optional `applicationId`) to route each occurrence by
             subscription. Every field is checked by the handler so that a wrong one answers
@@ -194,7 +212,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
     idempotency_key: str,
 ) -> Response[Problem | ScheduleOut]:
     """Create a schedule
@@ -210,8 +228,9 @@ async def asyncio_detailed(
 
     Args:
         idempotency_key (str):
-        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
-            `cron` (with an
+        body (ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 |
+            ScheduleInType4 | ScheduleInType5): `POST /v1/schedules` and `PUT /v1/schedules/{id}`:
+            exactly one of `cron` (with an
             optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
             `type` (with an optional `applicationId`) to route each occurrence by
             subscription. Every field is checked by the handler so that a wrong one answers
@@ -240,7 +259,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
     idempotency_key: str,
 ) -> Problem | ScheduleOut | None:
     """Create a schedule
@@ -256,8 +275,9 @@ async def asyncio(
 
     Args:
         idempotency_key (str):
-        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
-            `cron` (with an
+        body (ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 |
+            ScheduleInType4 | ScheduleInType5): `POST /v1/schedules` and `PUT /v1/schedules/{id}`:
+            exactly one of `cron` (with an
             optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
             `type` (with an optional `applicationId`) to route each occurrence by
             subscription. Every field is checked by the handler so that a wrong one answers

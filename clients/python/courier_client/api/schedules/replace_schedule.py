@@ -7,7 +7,12 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.problem import Problem
-from ...models.schedule_in import ScheduleIn
+from ...models.schedule_in_type_0 import ScheduleInType0
+from ...models.schedule_in_type_1 import ScheduleInType1
+from ...models.schedule_in_type_2 import ScheduleInType2
+from ...models.schedule_in_type_3 import ScheduleInType3
+from ...models.schedule_in_type_4 import ScheduleInType4
+from ...models.schedule_in_type_5 import ScheduleInType5
 from ...models.schedule_out import ScheduleOut
 from ...types import Response
 
@@ -15,7 +20,7 @@ from ...types import Response
 def _get_kwargs(
     id: str,
     *,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -26,7 +31,18 @@ def _get_kwargs(
         ),
     }
 
-    _kwargs["json"] = body.to_dict()
+    if isinstance(body, ScheduleInType0):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, ScheduleInType1):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, ScheduleInType2):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, ScheduleInType3):
+        _kwargs["json"] = body.to_dict()
+    elif isinstance(body, ScheduleInType4):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -111,7 +127,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
 ) -> Response[Problem | ScheduleOut]:
     """Replace a schedule
 
@@ -121,8 +137,9 @@ def sync_detailed(
 
     Args:
         id (str): A schedule id: `sch_` and a ULID.
-        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
-            `cron` (with an
+        body (ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 |
+            ScheduleInType4 | ScheduleInType5): `POST /v1/schedules` and `PUT /v1/schedules/{id}`:
+            exactly one of `cron` (with an
             optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
             `type` (with an optional `applicationId`) to route each occurrence by
             subscription. Every field is checked by the handler so that a wrong one answers
@@ -154,7 +171,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
 ) -> Problem | ScheduleOut | None:
     """Replace a schedule
 
@@ -164,8 +181,9 @@ def sync(
 
     Args:
         id (str): A schedule id: `sch_` and a ULID.
-        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
-            `cron` (with an
+        body (ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 |
+            ScheduleInType4 | ScheduleInType5): `POST /v1/schedules` and `PUT /v1/schedules/{id}`:
+            exactly one of `cron` (with an
             optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
             `type` (with an optional `applicationId`) to route each occurrence by
             subscription. Every field is checked by the handler so that a wrong one answers
@@ -192,7 +210,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
 ) -> Response[Problem | ScheduleOut]:
     """Replace a schedule
 
@@ -202,8 +220,9 @@ async def asyncio_detailed(
 
     Args:
         id (str): A schedule id: `sch_` and a ULID.
-        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
-            `cron` (with an
+        body (ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 |
+            ScheduleInType4 | ScheduleInType5): `POST /v1/schedules` and `PUT /v1/schedules/{id}`:
+            exactly one of `cron` (with an
             optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
             `type` (with an optional `applicationId`) to route each occurrence by
             subscription. Every field is checked by the handler so that a wrong one answers
@@ -233,7 +252,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: ScheduleIn,
+    body: ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 | ScheduleInType4 | ScheduleInType5,
 ) -> Problem | ScheduleOut | None:
     """Replace a schedule
 
@@ -243,8 +262,9 @@ async def asyncio(
 
     Args:
         id (str): A schedule id: `sch_` and a ULID.
-        body (ScheduleIn): `POST /v1/schedules` and `PUT /v1/schedules/{id}`: exactly one of
-            `cron` (with an
+        body (ScheduleInType0 | ScheduleInType1 | ScheduleInType2 | ScheduleInType3 |
+            ScheduleInType4 | ScheduleInType5): `POST /v1/schedules` and `PUT /v1/schedules/{id}`:
+            exactly one of `cron` (with an
             optional `timezone`), `rate` and `at`; and exactly one target: `endpointId`, or
             `type` (with an optional `applicationId`) to route each occurrence by
             subscription. Every field is checked by the handler so that a wrong one answers

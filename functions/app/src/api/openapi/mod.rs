@@ -13,6 +13,7 @@ pub mod schemas;
 use crate::api::openapi::pages::PageItemsByRef;
 use crate::api::wire::events::EventInRules;
 use crate::api::wire::resend::RedeliverBodyRule;
+use crate::api::wire::schedules::ScheduleInRules;
 use crate::api::wire::webhooks::Webhooks;
 use utoipa::openapi::extensions::ExtensionsBuilder;
 use utoipa::openapi::link::{Link, LinkBuilder};
@@ -148,7 +149,7 @@ use utoipa::{Modify, OpenApi};
         (name = "schedules", description = r#"Recurring schedules (Greatwait): each firing is an occurrence, an event planned at the firing instant."#),
         (name = "statistics", description = r#"Delivery statistics per endpoint, application and tenant."#),
     ),
-    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule, &PageItemsByRef, &Links),
+    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule, &PageItemsByRef, &Links, &ScheduleInRules),
 )]
 pub struct ApiDoc;
 

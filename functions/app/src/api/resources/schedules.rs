@@ -13,8 +13,9 @@ use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::list_query;
 use crate::api::resources::events::checked_payload;
 use crate::api::routes::{Authed, Id, page_reply, reply};
+use crate::api::wire::events::FanoutProgressOut;
 use crate::api::wire::schedules::{
-    FanoutProgressOut, LastAttempt, OccurrenceFailureOut, OccurrenceOut, ScheduleDeleted, ScheduleIn, ScheduleOut,
+    LastAttempt, OccurrenceFailureOut, OccurrenceOut, ScheduleDeleted, ScheduleIn, ScheduleOut,
 };
 use crate::domain::model::Tenant;
 use crate::domain::schedule::{FireMessage, Occurrence, RecurrenceSpec, RecurringSpec, Schedule, ScheduleState};
@@ -633,7 +634,7 @@ impl Api {
             }
             None => {
                 if let Some(event) = self.deliveries.get_event(&tenant.id, &o.event_id).await? {
-                    v.fanout = event.fanout.as_ref().map(FanoutProgressOut::from);
+                    v.fanout = event.fanout.as_ref().map(FanoutProgressOut::of);
                     v.payload_unavailable = Some(event.occurrence.as_ref().is_some_and(|x| x.payload_unavailable));
                 }
             }

@@ -1,7 +1,7 @@
 //! `/v1/schedules` on the wire: what creating or replacing a schedule takes, how a
 //! schedule and its occurrences are shown.
 
-use crate::domain::model::{FanoutProgress, FanoutStatus};
+use crate::api::wire::events::FanoutProgressOut;
 use crate::domain::schedule::{OccurrenceFailure, Schedule, ScheduleState};
 use courier_core::Timestamp;
 use courier_core::decide::LatencyClass;
@@ -257,44 +257,6 @@ impl From<&OccurrenceFailure> for OccurrenceFailureOut {
     }
 }
 
-/// Where an event routed by subscription stands: `matched` endpoints subscribed to
-/// it, the first `processed` of which have their delivery. Up to 50 matches are
-/// written in the ingest request (`complete` at once); more are written by fan-out
-/// steps on the delivery queue, 100 endpoints a step (`in_progress` until the last).
-/// Ingest counts at most 10,051 matches: beyond that `matched` is the number counted
-/// while `in_progress` (never below `processed`), and exact once `complete`.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[cfg_attr(feature = "openapi", schema(as = FanoutProgress))]
-pub struct FanoutProgressOut {
-    #[cfg_attr(feature = "openapi", schema(value_type = FanoutState))]
-    pub status: FanoutStatus,
-    pub matched: u64,
-    /// Left out where the fan-out has just been accepted (`POST /v1/events`).
-    #[cfg_attr(feature = "openapi", schema(required = false))]
-    pub processed: u64,
-}
-
-/// Whether a fan-out has written every matched endpoint's delivery.
-#[cfg(feature = "openapi")]
-#[derive(utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-#[allow(dead_code)] // only its schema is used
-pub enum FanoutState {
-    InProgress,
-    Complete,
-}
-
-impl From<&FanoutProgress> for FanoutProgressOut {
-    fn from(f: &FanoutProgress) -> Self {
-        FanoutProgressOut {
-            status: f.status,
-            matched: f.matched,
-            processed: f.processed,
-        }
-    }
-}
-
 /// A page of schedules: the shape of `crate::api::wire::common::Page`, named so that
 /// its items refer to [`ScheduleOut`] instead of repeating it.
 #[cfg(feature = "openapi")]
@@ -318,4 +280,57 @@ pub struct OccurrencePage {
     /// Send it back as `cursor` for the next page; null after the last.
     #[schema(required)]
     pub next_cursor: Option<String>,
+}
+
+/// What [`ScheduleIn`]'s derived schema cannot say: exactly one of `cron` (with its
+/// optional `timezone`), `rate` and `at`, and exactly one target, `endpointId`
+/// (without `applicationId`) or `type` (without `endpointId`), as one `oneOf` over
+/// their six pairs. A field sent as null counts as left out, as the API reads it.
+#[cfg(feature = "openapi")]
+pub struct ScheduleInRules;
+
+#[cfg(feature = "openapi")]
+impl utoipa::Modify for ScheduleInRules {
+    fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
+        use serde_json::json;
+        use utoipa::ToSchema;
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::Schema;
+        let string = json!({"type": "string"});
+        let none = json!({"type": "null"});
+        let recurrences = [
+            json!({"cron": string, "rate": none, "at": none}),
+            json!({"rate": string, "cron": none, "at": none, "timezone": none}),
+            json!({"at": string, "cron": none, "rate": none, "timezone": none}),
+        ];
+        let targets = [
+            ("endpointId", json!({"endpointId": string, "applicationId": none})),
+            // Routed by subscription, `type` must be a declared type's name.
+            (
+                "type",
+                json!({"type": {"$ref": "#/components/schemas/EventTypeName"}, "endpointId": none}),
+            ),
+        ];
+        let mut branches = Vec::new();
+        for (recurrence, properties) in ["cron", "rate", "at"].iter().zip(&recurrences) {
+            for (target, target_properties) in &targets {
+                let mut p = properties.clone();
+                if let (Some(p), Some(t)) = (p.as_object_mut(), target_properties.as_object()) {
+                    p.extend(t.clone());
+                }
+                branches.push(json!({"required": [recurrence, target], "properties": p}));
+            }
+        }
+        let Some(components) = doc.components.as_mut() else {
+            return;
+        };
+        if let Some(RefOr::T(Schema::Object(object))) = components.schemas.get_mut(ScheduleIn::name().as_ref()) {
+            // `oneOf` beside `properties`, as OpenAPI 3.1 (JSON Schema) allows and
+            // utoipa's object has no field for.
+            object
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert("oneOf".to_owned(), serde_json::Value::Array(branches));
+        }
+    }
 }
