@@ -861,6 +861,8 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description Any JSON value. */
+        AnyJson: unknown;
         /** @description What `DELETE /v1/applications/{id}` answers. */
         ApplicationDeleted: {
             /** @description Always true. */
@@ -877,13 +879,9 @@ export interface components {
         ApplicationIn: {
             /** @description Any JSON object, at most 8 KiB serialized. */
             metadata?: Record<string, never> | null;
-            /** @description 1-200 characters, not only spaces. Required. */
-            name: string | null;
-            /**
-             * @description What the customer may do through a portal link: `presets`, `customPolicies`,
-             *     `maxEndpoints` (0-1000), `endpointDefaults` (`rateLimit`, `maxInFlight`).
-             */
-            portal?: Record<string, never> | null;
+            /** @description 1-200 characters, not only spaces. Required (null is refused). */
+            name: string;
+            portal?: null | components["schemas"]["PortalSettingsIn"];
             /**
              * @description Your own id for the customer: 1-256 letters, digits, `-`, `_` and `.`, not
              *     starting with `app_`; unique per tenant (409 otherwise).
@@ -925,8 +923,7 @@ export interface components {
             metadata?: Record<string, never> | null;
             /** @description 1-200 characters, not only spaces. */
             name?: string | null;
-            /** @description Portal settings: each field given replaces its value; fields left out keep theirs. */
-            portal?: Record<string, never> | null;
+            portal?: null | components["schemas"]["PortalSettingsIn"];
             /** @description A new uid, or null to remove it. */
             uid?: string | null;
         };
@@ -1401,7 +1398,8 @@ export interface components {
             tls?: null | components["schemas"]["EndpointTls"];
             /**
              * Format: uri
-             * @description Where deliveries are POSTed. Required unless `destination` is given.
+             * @description Where deliveries are POSTed. Required unless `destination` is given. No fragment (`#...`):
+             *     it is never sent to the receiver.
              */
             url?: string | null;
         };
@@ -1497,7 +1495,8 @@ export interface components {
             tls?: null | components["schemas"]["EndpointTls"];
             /**
              * Format: uri
-             * @description A new receiver URL, admitted again exactly as on create.
+             * @description A new receiver URL, admitted again exactly as on create. No fragment (`#...`):
+             *     it is never sent to the receiver.
              */
             url?: string | null;
         };
@@ -1536,7 +1535,11 @@ export interface components {
              *     one is kept. 400 when it does not belong to the certificate.
              */
             clientKey?: string | null;
-        };
+        } & (({
+            clientCertificate: unknown;
+        } | {
+            caBundle: unknown;
+        }) & unknown);
         /**
          * @description An endpoint with the signing secret just made: what a create and a rotation
          *     answer, the one time the secret is shown.
@@ -1765,12 +1768,12 @@ export interface components {
             deprecated?: boolean | null;
             /** @description At most 1024 characters. */
             description?: string | null;
-            /** @description An example payload (at most 16 KiB), which must match the schema. */
-            example?: Record<string, never> | null;
+            /** @description An example payload (at most 16 KiB), which must match the schema: any JSON. */
+            example?: components["schemas"]["AnyJson"];
             /** @description The type's name (required); not in the reserved `courier.` namespace. */
             name: components["schemas"]["EventTypeName"];
             /** @description A JSON Schema (draft 2020-12) payloads of this type must match; no remote `$ref`s. */
-            schema?: Record<string, never> | null;
+            schema?: components["schemas"]["JsonSchemaValue"];
         };
         /**
          * @description Dot-separated segments of letters, digits, `_` and `-` (`invoice.paid`): the same names `filterTypes` matches.
@@ -1782,9 +1785,9 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             deprecated: boolean;
             description?: string | null;
-            example?: Record<string, never> | null;
+            example: components["schemas"]["AnyJson"];
             name: string;
-            schema?: Record<string, never> | null;
+            schema: components["schemas"]["JsonSchemaValue"];
             updatedAt: components["schemas"]["Timestamp"];
         };
         /**
@@ -1798,8 +1801,8 @@ export interface components {
         EventTypePatch: {
             deprecated?: boolean | null;
             description?: string | null;
-            example?: Record<string, never> | null;
-            schema?: Record<string, never> | null;
+            example?: components["schemas"]["AnyJson"];
+            schema?: components["schemas"]["JsonSchemaValue"];
         };
         /**
          * @description Where an event routed by subscription stands: `matched` endpoints subscribed to
@@ -1871,6 +1874,8 @@ export interface components {
             max: number;
             min: number;
         };
+        /** @description A JSON Schema (draft 2020-12): an object or a boolean; null when there is none. */
+        JsonSchemaValue: Record<string, never> | boolean | null;
         /** @description An occurrence's delivery's last attempt. */
         LastAttempt: {
             /** @description `payload_unavailable` when the schedule's stored data could not be used. */
@@ -2177,6 +2182,20 @@ export interface components {
             /** @description Presets the link may choose for an endpoint. */
             presets: components["schemas"]["PresetName"][];
             readOnly: boolean;
+        };
+        /** @description What the customer may do through a portal link. Each field given replaces its value. */
+        PortalSettingsIn: {
+            /** @description Whether the customer may write a custom policy. */
+            customPolicies?: boolean;
+            /** @description Limits given to the customer's new endpoints. */
+            endpointDefaults?: {
+                maxInFlight?: number | null;
+                rateLimit?: null | components["schemas"]["RateLimit"];
+            };
+            /** @description Endpoints the customer may have. */
+            maxEndpoints?: number;
+            /** @description Presets the customer may choose. */
+            presets?: components["schemas"]["PresetName"][];
         };
         /**
          * @description A built-in delivery policy.
@@ -2955,7 +2974,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": null | components["schemas"]["ApplicationPortalLinkIn"];
+                "application/json": components["schemas"]["ApplicationPortalLinkIn"];
             };
         };
         responses: {
@@ -3465,7 +3484,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": null | components["schemas"]["EnableEndpoint"];
+                "application/json": components["schemas"]["EnableEndpoint"];
             };
         };
         responses: {
@@ -3601,7 +3620,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": null | components["schemas"]["RotateSecret"];
+                "application/json": components["schemas"]["RotateSecret"];
             };
         };
         responses: {

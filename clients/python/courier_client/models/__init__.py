@@ -3,13 +3,11 @@
 from .application_deleted import ApplicationDeleted
 from .application_in import ApplicationIn
 from .application_in_metadata_type_0 import ApplicationInMetadataType0
-from .application_in_portal_type_0 import ApplicationInPortalType0
 from .application_out import ApplicationOut
 from .application_out_metadata_type_0 import ApplicationOutMetadataType0
 from .application_out_portal import ApplicationOutPortal
 from .application_patch import ApplicationPatch
 from .application_patch_metadata_type_0 import ApplicationPatchMetadataType0
-from .application_patch_portal_type_0 import ApplicationPatchPortalType0
 from .application_portal_link_in import ApplicationPortalLinkIn
 from .attempt_counts import AttemptCounts
 from .attempt_out import AttemptOut
@@ -65,14 +63,8 @@ from .event_out import EventOut
 from .event_target_out import EventTargetOut
 from .event_target_out_outcome import EventTargetOutOutcome
 from .event_type_in import EventTypeIn
-from .event_type_in_example_type_0 import EventTypeInExampleType0
-from .event_type_in_schema_type_0 import EventTypeInSchemaType0
 from .event_type_out import EventTypeOut
-from .event_type_out_example_type_0 import EventTypeOutExampleType0
-from .event_type_out_schema_type_0 import EventTypeOutSchemaType0
 from .event_type_patch import EventTypePatch
-from .event_type_patch_example_type_0 import EventTypePatchExampleType0
-from .event_type_patch_schema_type_0 import EventTypePatchSchemaType0
 from .fanout_progress_out import FanoutProgressOut
 from .fanout_status_out import FanoutStatusOut
 from .health_model_type_0 import HealthModelType0
@@ -83,6 +75,7 @@ from .health_model_type_2 import HealthModelType2
 from .health_model_type_2_model import HealthModelType2Model
 from .health_out import HealthOut
 from .jitter import Jitter
+from .json_schema_value_type_0 import JsonSchemaValueType0
 from .last_attempt import LastAttempt
 from .latency_class import LatencyClass
 from .occurrence_failure_out import OccurrenceFailureOut
@@ -110,6 +103,8 @@ from .portal_link_in import PortalLinkIn
 from .portal_link_out import PortalLinkOut
 from .portal_link_revoked import PortalLinkRevoked
 from .portal_session import PortalSession
+from .portal_settings_in import PortalSettingsIn
+from .portal_settings_in_endpoint_defaults import PortalSettingsInEndpointDefaults
 from .preset_name import PresetName
 from .problem import Problem
 from .rate_limit import RateLimit
@@ -152,13 +147,11 @@ __all__ = (
     "ApplicationDeleted",
     "ApplicationIn",
     "ApplicationInMetadataType0",
-    "ApplicationInPortalType0",
     "ApplicationOut",
     "ApplicationOutMetadataType0",
     "ApplicationOutPortal",
     "ApplicationPatch",
     "ApplicationPatchMetadataType0",
-    "ApplicationPatchPortalType0",
     "ApplicationPortalLinkIn",
     "AttemptCounts",
     "AttemptOut",
@@ -214,14 +207,8 @@ __all__ = (
     "EventTargetOut",
     "EventTargetOutOutcome",
     "EventTypeIn",
-    "EventTypeInExampleType0",
-    "EventTypeInSchemaType0",
     "EventTypeOut",
-    "EventTypeOutExampleType0",
-    "EventTypeOutSchemaType0",
     "EventTypePatch",
-    "EventTypePatchExampleType0",
-    "EventTypePatchSchemaType0",
     "FanoutProgressOut",
     "FanoutStatusOut",
     "HealthModelType0",
@@ -232,6 +219,7 @@ __all__ = (
     "HealthModelType2Model",
     "HealthOut",
     "Jitter",
+    "JsonSchemaValueType0",
     "LastAttempt",
     "LatencyClass",
     "OccurrenceFailureOut",
@@ -259,6 +247,8 @@ __all__ = (
     "PortalLinkOut",
     "PortalLinkRevoked",
     "PortalSession",
+    "PortalSettingsIn",
+    "PortalSettingsInEndpointDefaults",
     "PresetName",
     "Problem",
     "RateLimit",

@@ -9,7 +9,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.application_in_metadata_type_0 import ApplicationInMetadataType0
-    from ..models.application_in_portal_type_0 import ApplicationInPortalType0
+    from ..models.portal_settings_in import PortalSettingsIn
 
 
 T = TypeVar("T", bound="ApplicationIn")
@@ -23,25 +23,22 @@ class ApplicationIn:
         {'name': 'Acme Corp', 'uid': 'acme'}
 
     Attributes:
-        name (None | str): 1-200 characters, not only spaces. Required.
+        name (str): 1-200 characters, not only spaces. Required (null is refused).
         metadata (ApplicationInMetadataType0 | None | Unset): Any JSON object, at most 8 KiB serialized.
-        portal (ApplicationInPortalType0 | None | Unset): What the customer may do through a portal link: `presets`,
-            `customPolicies`,
-            `maxEndpoints` (0-1000), `endpointDefaults` (`rateLimit`, `maxInFlight`).
+        portal (None | PortalSettingsIn | Unset):
         uid (None | str | Unset): Your own id for the customer: 1-256 letters, digits, `-`, `_` and `.`, not
             starting with `app_`; unique per tenant (409 otherwise).
     """
 
-    name: None | str
+    name: str
     metadata: ApplicationInMetadataType0 | None | Unset = UNSET
-    portal: ApplicationInPortalType0 | None | Unset = UNSET
+    portal: None | PortalSettingsIn | Unset = UNSET
     uid: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.application_in_metadata_type_0 import ApplicationInMetadataType0  # noqa: PLC0415
-        from ..models.application_in_portal_type_0 import ApplicationInPortalType0  # noqa: PLC0415
+        from ..models.portal_settings_in import PortalSettingsIn  # noqa: PLC0415
 
-        name: None | str
         name = self.name
 
         metadata: dict[str, Any] | None | Unset
@@ -55,7 +52,7 @@ class ApplicationIn:
         portal: dict[str, Any] | None | Unset
         if isinstance(self.portal, Unset):
             portal = UNSET
-        elif isinstance(self.portal, ApplicationInPortalType0):
+        elif isinstance(self.portal, PortalSettingsIn):
             portal = self.portal.to_dict()
         else:
             portal = self.portal
@@ -85,16 +82,10 @@ class ApplicationIn:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.application_in_metadata_type_0 import ApplicationInMetadataType0  # noqa: PLC0415
-        from ..models.application_in_portal_type_0 import ApplicationInPortalType0  # noqa: PLC0415
+        from ..models.portal_settings_in import PortalSettingsIn  # noqa: PLC0415
 
         d = dict(src_dict)
-
-        def _parse_name(data: object) -> None | str:
-            if data is None:
-                return data
-            return cast(None | str, data)
-
-        name = _parse_name(d.pop("name"))
+        name = d.pop("name")
 
         def _parse_metadata(data: object) -> ApplicationInMetadataType0 | None | Unset:
             if data is None:
@@ -113,7 +104,7 @@ class ApplicationIn:
 
         metadata = _parse_metadata(d.pop("metadata", UNSET))
 
-        def _parse_portal(data: object) -> ApplicationInPortalType0 | None | Unset:
+        def _parse_portal(data: object) -> None | PortalSettingsIn | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -121,12 +112,12 @@ class ApplicationIn:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                portal_type_0 = ApplicationInPortalType0.from_dict(data)
+                portal_type_1 = PortalSettingsIn.from_dict(data)
 
-                return portal_type_0
+                return portal_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ApplicationInPortalType0 | None | Unset, data)
+            return cast(None | PortalSettingsIn | Unset, data)
 
         portal = _parse_portal(d.pop("portal", UNSET))
 

@@ -9,7 +9,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.application_patch_metadata_type_0 import ApplicationPatchMetadataType0
-    from ..models.application_patch_portal_type_0 import ApplicationPatchPortalType0
+    from ..models.portal_settings_in import PortalSettingsIn
 
 
 T = TypeVar("T", bound="ApplicationPatch")
@@ -27,19 +27,18 @@ class ApplicationPatch:
             metadata (ApplicationPatchMetadataType0 | None | Unset): A JSON object (at most 8 KiB serialized), or null to
                 remove it.
             name (None | str | Unset): 1-200 characters, not only spaces.
-            portal (ApplicationPatchPortalType0 | None | Unset): Portal settings: each field given replaces its value;
-                fields left out keep theirs.
+            portal (None | PortalSettingsIn | Unset):
             uid (None | str | Unset): A new uid, or null to remove it.
     """
 
     metadata: ApplicationPatchMetadataType0 | None | Unset = UNSET
     name: None | str | Unset = UNSET
-    portal: ApplicationPatchPortalType0 | None | Unset = UNSET
+    portal: None | PortalSettingsIn | Unset = UNSET
     uid: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.application_patch_metadata_type_0 import ApplicationPatchMetadataType0  # noqa: PLC0415
-        from ..models.application_patch_portal_type_0 import ApplicationPatchPortalType0  # noqa: PLC0415
+        from ..models.portal_settings_in import PortalSettingsIn  # noqa: PLC0415
 
         metadata: dict[str, Any] | None | Unset
         if isinstance(self.metadata, Unset):
@@ -58,7 +57,7 @@ class ApplicationPatch:
         portal: dict[str, Any] | None | Unset
         if isinstance(self.portal, Unset):
             portal = UNSET
-        elif isinstance(self.portal, ApplicationPatchPortalType0):
+        elif isinstance(self.portal, PortalSettingsIn):
             portal = self.portal.to_dict()
         else:
             portal = self.portal
@@ -86,7 +85,7 @@ class ApplicationPatch:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.application_patch_metadata_type_0 import ApplicationPatchMetadataType0  # noqa: PLC0415
-        from ..models.application_patch_portal_type_0 import ApplicationPatchPortalType0  # noqa: PLC0415
+        from ..models.portal_settings_in import PortalSettingsIn  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -116,7 +115,7 @@ class ApplicationPatch:
 
         name = _parse_name(d.pop("name", UNSET))
 
-        def _parse_portal(data: object) -> ApplicationPatchPortalType0 | None | Unset:
+        def _parse_portal(data: object) -> None | PortalSettingsIn | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -124,12 +123,12 @@ class ApplicationPatch:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                portal_type_0 = ApplicationPatchPortalType0.from_dict(data)
+                portal_type_1 = PortalSettingsIn.from_dict(data)
 
-                return portal_type_0
+                return portal_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ApplicationPatchPortalType0 | None | Unset, data)
+            return cast(None | PortalSettingsIn | Unset, data)
 
         portal = _parse_portal(d.pop("portal", UNSET))
 

@@ -66,7 +66,9 @@ class EndpointIn:
         rate_limit (None | RateLimit | Unset):
         timeout_ms (int | None | Unset): Overrides the policy's request timeout.
         tls (EndpointTls | None | Unset):
-        url (None | str | Unset): Where deliveries are POSTed. Required unless `destination` is given.
+        url (None | str | Unset): Where deliveries are POSTed. Required unless `destination` is given. No fragment
+            (`#...`):
+            it is never sent to the receiver.
     """
 
     policy: PolicySpec | PresetName

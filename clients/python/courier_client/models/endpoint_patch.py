@@ -59,7 +59,8 @@ class EndpointPatch:
             rate_limit (None | RateLimit | Unset):
             timeout_ms (int | None | Unset):
             tls (EndpointTls | None | Unset):
-            url (None | str | Unset): A new receiver URL, admitted again exactly as on create.
+            url (None | str | Unset): A new receiver URL, admitted again exactly as on create. No fragment (`#...`):
+                it is never sent to the receiver.
     """
 
     application_id: None | str | Unset = UNSET

@@ -8,8 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.event_type_in_example_type_0 import EventTypeInExampleType0
-    from ..models.event_type_in_schema_type_0 import EventTypeInSchemaType0
+    from ..models.json_schema_value_type_0 import JsonSchemaValueType0
 
 
 T = TypeVar("T", bound="EventTypeIn")
@@ -28,21 +27,19 @@ class EventTypeIn:
             `filterTypes` matches.
         deprecated (bool | None | Unset): Shown in the catalogue; events of the type are still accepted.
         description (None | str | Unset): At most 1024 characters.
-        example (EventTypeInExampleType0 | None | Unset): An example payload (at most 16 KiB), which must match the
-            schema.
-        schema (EventTypeInSchemaType0 | None | Unset): A JSON Schema (draft 2020-12) payloads of this type must match;
-            no remote `$ref`s.
+        example (Any | Unset): Any JSON value.
+        schema (bool | JsonSchemaValueType0 | None | Unset): A JSON Schema (draft 2020-12): an object or a boolean; null
+            when there is none.
     """
 
     name: str
     deprecated: bool | None | Unset = UNSET
     description: None | str | Unset = UNSET
-    example: EventTypeInExampleType0 | None | Unset = UNSET
-    schema: EventTypeInSchemaType0 | None | Unset = UNSET
+    example: Any | Unset = UNSET
+    schema: bool | JsonSchemaValueType0 | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.event_type_in_example_type_0 import EventTypeInExampleType0  # noqa: PLC0415
-        from ..models.event_type_in_schema_type_0 import EventTypeInSchemaType0  # noqa: PLC0415
+        from ..models.json_schema_value_type_0 import JsonSchemaValueType0  # noqa: PLC0415
 
         name = self.name
 
@@ -58,18 +55,12 @@ class EventTypeIn:
         else:
             description = self.description
 
-        example: dict[str, Any] | None | Unset
-        if isinstance(self.example, Unset):
-            example = UNSET
-        elif isinstance(self.example, EventTypeInExampleType0):
-            example = self.example.to_dict()
-        else:
-            example = self.example
+        example = self.example
 
-        schema: dict[str, Any] | None | Unset
+        schema: bool | dict[str, Any] | None | Unset
         if isinstance(self.schema, Unset):
             schema = UNSET
-        elif isinstance(self.schema, EventTypeInSchemaType0):
+        elif isinstance(self.schema, JsonSchemaValueType0):
             schema = self.schema.to_dict()
         else:
             schema = self.schema
@@ -94,8 +85,7 @@ class EventTypeIn:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event_type_in_example_type_0 import EventTypeInExampleType0  # noqa: PLC0415
-        from ..models.event_type_in_schema_type_0 import EventTypeInSchemaType0  # noqa: PLC0415
+        from ..models.json_schema_value_type_0 import JsonSchemaValueType0  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -118,7 +108,9 @@ class EventTypeIn:
 
         description = _parse_description(d.pop("description", UNSET))
 
-        def _parse_example(data: object) -> EventTypeInExampleType0 | None | Unset:
+        example = d.pop("example", UNSET)
+
+        def _parse_schema(data: object) -> bool | JsonSchemaValueType0 | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -126,29 +118,12 @@ class EventTypeIn:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                example_type_0 = EventTypeInExampleType0.from_dict(data)
+                componentsschemas_json_schema_value_type_0 = JsonSchemaValueType0.from_dict(data)
 
-                return example_type_0
+                return componentsschemas_json_schema_value_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(EventTypeInExampleType0 | None | Unset, data)
-
-        example = _parse_example(d.pop("example", UNSET))
-
-        def _parse_schema(data: object) -> EventTypeInSchemaType0 | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                schema_type_0 = EventTypeInSchemaType0.from_dict(data)
-
-                return schema_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(EventTypeInSchemaType0 | None | Unset, data)
+            return cast(bool | JsonSchemaValueType0 | None | Unset, data)
 
         schema = _parse_schema(d.pop("schema", UNSET))
 

@@ -10,8 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.event_type_out_example_type_0 import EventTypeOutExampleType0
-    from ..models.event_type_out_schema_type_0 import EventTypeOutSchemaType0
+    from ..models.json_schema_value_type_0 import JsonSchemaValueType0
 
 
 T = TypeVar("T", bound="EventTypeOut")
@@ -25,32 +24,40 @@ class EventTypeOut:
         created_at (datetime.datetime): RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`);
             requests may use `Z` or a numeric offset and an optional fraction.
         deprecated (bool):
+        example (Any): Any JSON value.
         name (str):
+        schema (bool | JsonSchemaValueType0 | None): A JSON Schema (draft 2020-12): an object or a boolean; null when
+            there is none.
         updated_at (datetime.datetime): RFC 3339. Answers are UTC with milliseconds (`2026-11-30T06:28:01.000Z`);
             requests may use `Z` or a numeric offset and an optional fraction.
         description (None | str | Unset):
-        example (EventTypeOutExampleType0 | None | Unset):
-        schema (EventTypeOutSchemaType0 | None | Unset):
     """
 
     created_at: datetime.datetime
     deprecated: bool
+    example: Any
     name: str
+    schema: bool | JsonSchemaValueType0 | None
     updated_at: datetime.datetime
     description: None | str | Unset = UNSET
-    example: EventTypeOutExampleType0 | None | Unset = UNSET
-    schema: EventTypeOutSchemaType0 | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.event_type_out_example_type_0 import EventTypeOutExampleType0  # noqa: PLC0415
-        from ..models.event_type_out_schema_type_0 import EventTypeOutSchemaType0  # noqa: PLC0415
+        from ..models.json_schema_value_type_0 import JsonSchemaValueType0  # noqa: PLC0415
 
         created_at = self.created_at.isoformat()
 
         deprecated = self.deprecated
 
+        example = self.example
+
         name = self.name
+
+        schema: bool | dict[str, Any] | None
+        if isinstance(self.schema, JsonSchemaValueType0):
+            schema = self.schema.to_dict()
+        else:
+            schema = self.schema
 
         updated_at = self.updated_at.isoformat()
 
@@ -60,52 +67,50 @@ class EventTypeOut:
         else:
             description = self.description
 
-        example: dict[str, Any] | None | Unset
-        if isinstance(self.example, Unset):
-            example = UNSET
-        elif isinstance(self.example, EventTypeOutExampleType0):
-            example = self.example.to_dict()
-        else:
-            example = self.example
-
-        schema: dict[str, Any] | None | Unset
-        if isinstance(self.schema, Unset):
-            schema = UNSET
-        elif isinstance(self.schema, EventTypeOutSchemaType0):
-            schema = self.schema.to_dict()
-        else:
-            schema = self.schema
-
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "createdAt": created_at,
                 "deprecated": deprecated,
+                "example": example,
                 "name": name,
+                "schema": schema,
                 "updatedAt": updated_at,
             }
         )
         if description is not UNSET:
             field_dict["description"] = description
-        if example is not UNSET:
-            field_dict["example"] = example
-        if schema is not UNSET:
-            field_dict["schema"] = schema
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event_type_out_example_type_0 import EventTypeOutExampleType0  # noqa: PLC0415
-        from ..models.event_type_out_schema_type_0 import EventTypeOutSchemaType0  # noqa: PLC0415
+        from ..models.json_schema_value_type_0 import JsonSchemaValueType0  # noqa: PLC0415
 
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
 
         deprecated = d.pop("deprecated")
 
+        example = d.pop("example")
+
         name = d.pop("name")
+
+        def _parse_schema(data: object) -> bool | JsonSchemaValueType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_json_schema_value_type_0 = JsonSchemaValueType0.from_dict(data)
+
+                return componentsschemas_json_schema_value_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(bool | JsonSchemaValueType0 | None, data)
+
+        schema = _parse_schema(d.pop("schema"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
 
@@ -118,48 +123,14 @@ class EventTypeOut:
 
         description = _parse_description(d.pop("description", UNSET))
 
-        def _parse_example(data: object) -> EventTypeOutExampleType0 | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                example_type_0 = EventTypeOutExampleType0.from_dict(data)
-
-                return example_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(EventTypeOutExampleType0 | None | Unset, data)
-
-        example = _parse_example(d.pop("example", UNSET))
-
-        def _parse_schema(data: object) -> EventTypeOutSchemaType0 | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                schema_type_0 = EventTypeOutSchemaType0.from_dict(data)
-
-                return schema_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(EventTypeOutSchemaType0 | None | Unset, data)
-
-        schema = _parse_schema(d.pop("schema", UNSET))
-
         event_type_out = cls(
             created_at=created_at,
             deprecated=deprecated,
+            example=example,
             name=name,
+            schema=schema,
             updated_at=updated_at,
             description=description,
-            example=example,
-            schema=schema,
         )
 
         event_type_out.additional_properties = d

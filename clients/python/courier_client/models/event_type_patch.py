@@ -8,8 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.event_type_patch_example_type_0 import EventTypePatchExampleType0
-    from ..models.event_type_patch_schema_type_0 import EventTypePatchSchemaType0
+    from ..models.json_schema_value_type_0 import JsonSchemaValueType0
 
 
 T = TypeVar("T", bound="EventTypePatch")
@@ -26,18 +25,18 @@ class EventTypePatch:
         Attributes:
             deprecated (bool | None | Unset):
             description (None | str | Unset):
-            example (EventTypePatchExampleType0 | None | Unset):
-            schema (EventTypePatchSchemaType0 | None | Unset):
+            example (Any | Unset): Any JSON value.
+            schema (bool | JsonSchemaValueType0 | None | Unset): A JSON Schema (draft 2020-12): an object or a boolean; null
+                when there is none.
     """
 
     deprecated: bool | None | Unset = UNSET
     description: None | str | Unset = UNSET
-    example: EventTypePatchExampleType0 | None | Unset = UNSET
-    schema: EventTypePatchSchemaType0 | None | Unset = UNSET
+    example: Any | Unset = UNSET
+    schema: bool | JsonSchemaValueType0 | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.event_type_patch_example_type_0 import EventTypePatchExampleType0  # noqa: PLC0415
-        from ..models.event_type_patch_schema_type_0 import EventTypePatchSchemaType0  # noqa: PLC0415
+        from ..models.json_schema_value_type_0 import JsonSchemaValueType0  # noqa: PLC0415
 
         deprecated: bool | None | Unset
         if isinstance(self.deprecated, Unset):
@@ -51,18 +50,12 @@ class EventTypePatch:
         else:
             description = self.description
 
-        example: dict[str, Any] | None | Unset
-        if isinstance(self.example, Unset):
-            example = UNSET
-        elif isinstance(self.example, EventTypePatchExampleType0):
-            example = self.example.to_dict()
-        else:
-            example = self.example
+        example = self.example
 
-        schema: dict[str, Any] | None | Unset
+        schema: bool | dict[str, Any] | None | Unset
         if isinstance(self.schema, Unset):
             schema = UNSET
-        elif isinstance(self.schema, EventTypePatchSchemaType0):
+        elif isinstance(self.schema, JsonSchemaValueType0):
             schema = self.schema.to_dict()
         else:
             schema = self.schema
@@ -83,8 +76,7 @@ class EventTypePatch:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.event_type_patch_example_type_0 import EventTypePatchExampleType0  # noqa: PLC0415
-        from ..models.event_type_patch_schema_type_0 import EventTypePatchSchemaType0  # noqa: PLC0415
+        from ..models.json_schema_value_type_0 import JsonSchemaValueType0  # noqa: PLC0415
 
         d = dict(src_dict)
 
@@ -106,7 +98,9 @@ class EventTypePatch:
 
         description = _parse_description(d.pop("description", UNSET))
 
-        def _parse_example(data: object) -> EventTypePatchExampleType0 | None | Unset:
+        example = d.pop("example", UNSET)
+
+        def _parse_schema(data: object) -> bool | JsonSchemaValueType0 | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -114,29 +108,12 @@ class EventTypePatch:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                example_type_0 = EventTypePatchExampleType0.from_dict(data)
+                componentsschemas_json_schema_value_type_0 = JsonSchemaValueType0.from_dict(data)
 
-                return example_type_0
+                return componentsschemas_json_schema_value_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(EventTypePatchExampleType0 | None | Unset, data)
-
-        example = _parse_example(d.pop("example", UNSET))
-
-        def _parse_schema(data: object) -> EventTypePatchSchemaType0 | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                schema_type_0 = EventTypePatchSchemaType0.from_dict(data)
-
-                return schema_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(EventTypePatchSchemaType0 | None | Unset, data)
+            return cast(bool | JsonSchemaValueType0 | None | Unset, data)
 
         schema = _parse_schema(d.pop("schema", UNSET))
 

@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    body: EnableEndpoint | None | Unset = UNSET,
+    body: EnableEndpoint | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -29,10 +29,8 @@ def _get_kwargs(
         ),
     }
 
-    if isinstance(body, EnableEndpoint):
+    if not isinstance(body, Unset):
         _kwargs["json"] = body.to_dict()
-    else:
-        _kwargs["json"] = body
 
     headers["Content-Type"] = "application/json"
 
@@ -119,7 +117,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: EnableEndpoint | None | Unset = UNSET,
+    body: EnableEndpoint | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[EndpointEnabled | Problem]:
     """Enable an endpoint
@@ -133,7 +131,8 @@ def sync_detailed(
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
         idempotency_key (None | str | Unset):
-        body (EnableEndpoint | None | Unset):
+        body (EnableEndpoint | Unset): `POST /v1/endpoints/{id}/enable`: the body may be left out.
+            Example: {'replaySince': '2026-11-30T06:28:01.000Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,7 +159,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: EnableEndpoint | None | Unset = UNSET,
+    body: EnableEndpoint | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> EndpointEnabled | Problem | None:
     """Enable an endpoint
@@ -174,7 +173,8 @@ def sync(
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
         idempotency_key (None | str | Unset):
-        body (EnableEndpoint | None | Unset):
+        body (EnableEndpoint | Unset): `POST /v1/endpoints/{id}/enable`: the body may be left out.
+            Example: {'replaySince': '2026-11-30T06:28:01.000Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,7 +196,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: EnableEndpoint | None | Unset = UNSET,
+    body: EnableEndpoint | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[EndpointEnabled | Problem]:
     """Enable an endpoint
@@ -210,7 +210,8 @@ async def asyncio_detailed(
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
         idempotency_key (None | str | Unset):
-        body (EnableEndpoint | None | Unset):
+        body (EnableEndpoint | Unset): `POST /v1/endpoints/{id}/enable`: the body may be left out.
+            Example: {'replaySince': '2026-11-30T06:28:01.000Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -235,7 +236,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: EnableEndpoint | None | Unset = UNSET,
+    body: EnableEndpoint | Unset = UNSET,
     idempotency_key: None | str | Unset = UNSET,
 ) -> EndpointEnabled | Problem | None:
     """Enable an endpoint
@@ -249,7 +250,8 @@ async def asyncio(
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
         idempotency_key (None | str | Unset):
-        body (EnableEndpoint | None | Unset):
+        body (EnableEndpoint | Unset): `POST /v1/endpoints/{id}/enable`: the body may be left out.
+            Example: {'replaySince': '2026-11-30T06:28:01.000Z'}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    body: None | RotateSecret | Unset = UNSET,
+    body: RotateSecret | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -26,10 +26,8 @@ def _get_kwargs(
         ),
     }
 
-    if isinstance(body, RotateSecret):
+    if not isinstance(body, Unset):
         _kwargs["json"] = body.to_dict()
-    else:
-        _kwargs["json"] = body
 
     headers["Content-Type"] = "application/json"
 
@@ -111,7 +109,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RotateSecret | Unset = UNSET,
+    body: RotateSecret | Unset = UNSET,
 ) -> Response[EndpointWithSecret | Problem]:
     """Rotate the signing secret
 
@@ -121,7 +119,8 @@ def sync_detailed(
 
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
-        body (None | RotateSecret | Unset):
+        body (RotateSecret | Unset): `POST /v1/endpoints/{id}/secrets/rotate`: the body may be
+            left out. Example: {'graceSeconds': 3600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,7 +146,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RotateSecret | Unset = UNSET,
+    body: RotateSecret | Unset = UNSET,
 ) -> EndpointWithSecret | Problem | None:
     """Rotate the signing secret
 
@@ -157,7 +156,8 @@ def sync(
 
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
-        body (None | RotateSecret | Unset):
+        body (RotateSecret | Unset): `POST /v1/endpoints/{id}/secrets/rotate`: the body may be
+            left out. Example: {'graceSeconds': 3600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,7 +178,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RotateSecret | Unset = UNSET,
+    body: RotateSecret | Unset = UNSET,
 ) -> Response[EndpointWithSecret | Problem]:
     """Rotate the signing secret
 
@@ -188,7 +188,8 @@ async def asyncio_detailed(
 
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
-        body (None | RotateSecret | Unset):
+        body (RotateSecret | Unset): `POST /v1/endpoints/{id}/secrets/rotate`: the body may be
+            left out. Example: {'graceSeconds': 3600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -212,7 +213,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RotateSecret | Unset = UNSET,
+    body: RotateSecret | Unset = UNSET,
 ) -> EndpointWithSecret | Problem | None:
     """Rotate the signing secret
 
@@ -222,7 +223,8 @@ async def asyncio(
 
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
-        body (None | RotateSecret | Unset):
+        body (RotateSecret | Unset): `POST /v1/endpoints/{id}/secrets/rotate`: the body may be
+            left out. Example: {'graceSeconds': 3600}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

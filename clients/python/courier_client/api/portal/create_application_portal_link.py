@@ -15,7 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: str,
     *,
-    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+    body: ApplicationPortalLinkIn | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
 
@@ -26,10 +26,8 @@ def _get_kwargs(
         ),
     }
 
-    if isinstance(body, ApplicationPortalLinkIn):
+    if not isinstance(body, Unset):
         _kwargs["json"] = body.to_dict()
-    else:
-        _kwargs["json"] = body
 
     headers["Content-Type"] = "application/json"
 
@@ -106,7 +104,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+    body: ApplicationPortalLinkIn | Unset = UNSET,
 ) -> Response[PortalLinkOut | Problem]:
     """Make a portal link for an application
 
@@ -118,7 +116,8 @@ def sync_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (ApplicationPortalLinkIn | None | Unset):
+        body (ApplicationPortalLinkIn | Unset): `POST /v1/applications/{id}/portal-links`: the
+            body may be left out. Example: {'expiresInSeconds': 3600, 'readOnly': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,7 +143,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+    body: ApplicationPortalLinkIn | Unset = UNSET,
 ) -> PortalLinkOut | Problem | None:
     """Make a portal link for an application
 
@@ -156,7 +155,8 @@ def sync(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (ApplicationPortalLinkIn | None | Unset):
+        body (ApplicationPortalLinkIn | Unset): `POST /v1/applications/{id}/portal-links`: the
+            body may be left out. Example: {'expiresInSeconds': 3600, 'readOnly': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,7 +177,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+    body: ApplicationPortalLinkIn | Unset = UNSET,
 ) -> Response[PortalLinkOut | Problem]:
     """Make a portal link for an application
 
@@ -189,7 +189,8 @@ async def asyncio_detailed(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (ApplicationPortalLinkIn | None | Unset):
+        body (ApplicationPortalLinkIn | Unset): `POST /v1/applications/{id}/portal-links`: the
+            body may be left out. Example: {'expiresInSeconds': 3600, 'readOnly': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -213,7 +214,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: ApplicationPortalLinkIn | None | Unset = UNSET,
+    body: ApplicationPortalLinkIn | Unset = UNSET,
 ) -> PortalLinkOut | Problem | None:
     """Make a portal link for an application
 
@@ -225,7 +226,8 @@ async def asyncio(
 
     Args:
         id (str): An application's `app_` id or its `uid` (the tenant's own id for the customer).
-        body (ApplicationPortalLinkIn | None | Unset):
+        body (ApplicationPortalLinkIn | Unset): `POST /v1/applications/{id}/portal-links`: the
+            body may be left out. Example: {'expiresInSeconds': 3600, 'readOnly': True}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

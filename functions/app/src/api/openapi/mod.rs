@@ -11,8 +11,9 @@ pub mod responses;
 pub mod schemas;
 
 use crate::api::openapi::pages::PageItemsByRef;
+use crate::api::wire::common::ExclusiveFields;
 use crate::api::wire::events::EventInRules;
-use crate::api::wire::resend::RedeliverBodyRule;
+use crate::api::wire::resend::OptionalBodyRule;
 use crate::api::wire::schedules::ScheduleInRules;
 use crate::api::wire::webhooks::Webhooks;
 use utoipa::openapi::extensions::ExtensionsBuilder;
@@ -108,6 +109,7 @@ use utoipa::{Modify, OpenApi};
             crate::api::wire::endpoint_schemas::PolicyInput,
             crate::api::wire::endpoint_schemas::Destination,
             crate::api::wire::endpoint_schemas::RateLimit,
+            crate::api::wire::endpoint_schemas::PortalSettingsIn,
             crate::api::wire::endpoint_schemas::FilterTypes,
             crate::api::wire::endpoint_schemas::Channels,
             crate::api::wire::endpoint_schemas::LatencyClass,
@@ -149,7 +151,7 @@ use utoipa::{Modify, OpenApi};
         (name = "schedules", description = r#"Recurring schedules (Greatwait): each firing is an occurrence, an event planned at the firing instant."#),
         (name = "statistics", description = r#"Delivery statistics per endpoint, application and tenant."#),
     ),
-    modifiers(&Header, &Webhooks, &EventInRules, &RedeliverBodyRule, &PageItemsByRef, &Links, &ScheduleInRules),
+    modifiers(&Header, &Webhooks, &EventInRules, &OptionalBodyRule, &PageItemsByRef, &Links, &ScheduleInRules, &ExclusiveFields),
 )]
 pub struct ApiDoc;
 

@@ -209,3 +209,19 @@ named_schema!(
         )])))
         .build()
 );
+
+named_schema!(
+    /// Data the API keeps as it came, null included (an event type's `example`).
+    AnyJson => ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::AnyValue)
+        .description(Some("Any JSON value."))
+        .build()
+);
+
+named_schema!(
+    /// A JSON Schema as a value: an object or a boolean (null where it may be absent).
+    JsonSchemaValue => ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::Array(vec![Type::Object, Type::Boolean, Type::Null]))
+        .description(Some("A JSON Schema (draft 2020-12): an object or a boolean; null when there is none."))
+        .build()
+);

@@ -124,8 +124,7 @@ fn portal_settings(value: &Value, current: &PortalSettings) -> ApiResult<PortalS
                     .ok_or_else(|| ApiError::validation("field `portal.customPolicies` must be true or false"))?;
             }
             "maxEndpoints" => {
-                out.max_endpoints = v
-                    .as_u64()
+                out.max_endpoints = crate::api::wire::numbers::whole_value(v)
                     .filter(|n| *n <= u64::from(MAX_PORTAL_MAX_ENDPOINTS))
                     .map(|n| n as u32)
                     .ok_or_else(|| {

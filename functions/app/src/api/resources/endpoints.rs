@@ -114,7 +114,8 @@ fn check_destination_fields(shape: HttpShape) -> ApiResult<()> {
 }
 
 fn check_policy(value: &Value) -> ApiResult<Policy> {
-    Policy::from_value(value).map_err(|e| {
+    // Whole numbers as JSON Schema counts them (`61.0` too), as everywhere else.
+    Policy::from_value(&crate::api::wire::numbers::whole_numbers(value)).map_err(|e| {
         let field = if e.field == "policy" {
             "policy".to_owned()
         } else {

@@ -13,8 +13,8 @@ use serde_json::Value;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "openapi", schema(example = json!({"name": "Acme Corp", "uid": "acme"})))]
 pub struct ApplicationIn {
-    /// 1-200 characters, not only spaces. Required.
-    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 200, required))]
+    /// 1-200 characters, not only spaces. Required (null is refused).
+    #[cfg_attr(feature = "openapi", schema(value_type = String, min_length = 1, max_length = 200, required))]
     pub name: Option<String>,
     /// Your own id for the customer: 1-256 letters, digits, `-`, `_` and `.`, not
     /// starting with `app_`; unique per tenant (409 otherwise).
@@ -28,7 +28,7 @@ pub struct ApplicationIn {
     pub metadata: Option<Value>,
     /// What the customer may do through a portal link: `presets`, `customPolicies`,
     /// `maxEndpoints` (0-1000), `endpointDefaults` (`rateLimit`, `maxInFlight`).
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::PortalSettingsIn>))]
     pub portal: Option<Value>,
 }
 
@@ -51,7 +51,7 @@ pub struct ApplicationPatch {
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub metadata: Patch<Value>,
     /// Portal settings: each field given replaces its value; fields left out keep theirs.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::PortalSettingsIn>))]
     pub portal: Option<Value>,
 }
 

@@ -501,6 +501,39 @@ json_schema!(
 );
 
 json_schema!(
+    /// An application's `portal` settings as given (`portal_settings` in
+    /// `api::resources::applications`): unknown keys are refused.
+    PortalSettingsIn => r##"{
+    "type": "object",
+    "description": "What the customer may do through a portal link. Each field given replaces its value.",
+    "properties": {
+        "presets": {
+            "type": "array",
+            "items": {"$ref": "#/components/schemas/PresetName"},
+            "description": "Presets the customer may choose."
+        },
+        "customPolicies": {"type": "boolean", "description": "Whether the customer may write a custom policy."},
+        "maxEndpoints": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1000,
+            "description": "Endpoints the customer may have."
+        },
+        "endpointDefaults": {
+            "type": "object",
+            "description": "Limits given to the customer's new endpoints.",
+            "properties": {
+                "rateLimit": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/RateLimit"}]},
+                "maxInFlight": {"type": ["integer", "null"], "minimum": 1, "maximum": 1000}
+            },
+            "additionalProperties": false
+        }
+    },
+    "additionalProperties": false
+}"##
+);
+
+json_schema!(
     /// An endpoint's `filterTypes`.
     FilterTypes => r##"{
     "type": ["array", "null"],
@@ -594,6 +627,7 @@ mod tests {
             (PolicyInput::TEXT, shown::<PolicyInput>()),
             (Destination::TEXT, shown::<Destination>()),
             (RateLimit::TEXT, shown::<RateLimit>()),
+            (PortalSettingsIn::TEXT, shown::<PortalSettingsIn>()),
             (FilterTypes::TEXT, shown::<FilterTypes>()),
             (Channels::TEXT, shown::<Channels>()),
             (LatencyClass::TEXT, shown::<LatencyClass>()),
@@ -634,6 +668,14 @@ mod tests {
             Some(courier_core::rate_limit::MAX_PER_SECOND)
         );
         assert_eq!(rate["properties"]["burst"]["maximum"], json!(MAX_BURST));
+        let portal = shown::<PortalSettingsIn>();
+        assert_eq!(
+            portal["properties"]["maxEndpoints"]["maximum"],
+            json!(crate::api::http::limits::MAX_PORTAL_MAX_ENDPOINTS)
+        );
+        let defaults = &portal["properties"]["endpointDefaults"]["properties"]["maxInFlight"];
+        assert_eq!(defaults["minimum"], json!(courier_core::limiter::MIN_IN_FLIGHT));
+        assert_eq!(defaults["maximum"], json!(courier_core::limiter::MAX_IN_FLIGHT));
         for list in [shown::<FilterTypes>(), shown::<Channels>()] {
             assert_eq!(list["maxItems"], json!(MAX_ENTRIES));
             assert_eq!(list["items"]["maxLength"], json!(MAX_NAME_LEN));

@@ -24,8 +24,9 @@ use serde_json::Value;
 })))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndpointIn {
-    /// Where deliveries are POSTed. Required unless `destination` is given.
-    #[cfg_attr(feature = "openapi", schema(format = "uri", max_length = 2048))]
+    /// Where deliveries are POSTed. Required unless `destination` is given. No fragment (`#...`):
+    /// it is never sent to the receiver.
+    #[cfg_attr(feature = "openapi", schema(format = "uri", max_length = 2048, pattern = "^[^#]*$"))]
     pub url: Option<String>,
     /// Instead of `url`: deliver into the customer's AWS account. A body with both
     /// is 400.
@@ -95,8 +96,9 @@ pub struct EndpointIn {
 #[cfg_attr(feature = "openapi", schema(example = json!({"policy": "tanitar", "rateLimit": {"perSecond": 5}, "channels": null})))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndpointPatch {
-    /// A new receiver URL, admitted again exactly as on create.
-    #[cfg_attr(feature = "openapi", schema(format = "uri", max_length = 2048))]
+    /// A new receiver URL, admitted again exactly as on create. No fragment (`#...`):
+    /// it is never sent to the receiver.
+    #[cfg_attr(feature = "openapi", schema(format = "uri", max_length = 2048, pattern = "^[^#]*$"))]
     pub url: Option<String>,
     /// A new destination, in place of the URL or the destination.
     #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::api::wire::endpoint_schemas::Destination>))]

@@ -27,10 +27,10 @@ pub struct EventTypeIn {
     /// Shown in the catalogue; events of the type are still accepted.
     pub deprecated: Option<bool>,
     /// A JSON Schema (draft 2020-12) payloads of this type must match; no remote `$ref`s.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::JsonSchemaValue, required = false))]
     pub schema: Option<Value>,
-    /// An example payload (at most 16 KiB), which must match the schema.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    /// An example payload (at most 16 KiB), which must match the schema: any JSON.
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::AnyJson, required = false))]
     pub example: Option<Value>,
 }
 
@@ -46,10 +46,10 @@ pub struct EventTypePatch {
     pub description: Patch<Value>,
     pub deprecated: Option<bool>,
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::JsonSchemaValue))]
     pub schema: Patch<Value>,
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::AnyJson))]
     pub example: Patch<Value>,
 }
 
@@ -61,9 +61,9 @@ pub struct EventTypeOut {
     pub name: String,
     pub description: Option<String>,
     pub deprecated: bool,
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::JsonSchemaValue))]
     pub schema: Option<Value>,
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::AnyJson))]
     pub example: Option<Value>,
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::Timestamp))]
     pub created_at: Timestamp,

@@ -25,6 +25,19 @@ pub fn whole_value(v: &Value) -> Option<u64> {
     }
 }
 
+/// `v` with every whole number written as a float (`61.0`) rewritten as the
+/// integer it is, at any depth: for documents read by a derive elsewhere (a custom
+/// policy), whose integer fields would refuse the float. Float fields read an
+/// integer as well.
+pub fn whole_numbers(v: &Value) -> Value {
+    match v {
+        Value::Number(n) if n.as_u64().is_none() => whole(n).map_or(v.clone(), |w| Value::Number(Number::from(w))),
+        Value::Array(items) => Value::Array(items.iter().map(whole_numbers).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), whole_numbers(v))).collect()),
+        _ => v.clone(),
+    }
+}
+
 /// For `#[serde(default, deserialize_with = "opt_whole")]` on an `Option` of an
 /// unsigned integer: `8342.0` reads as 8342; anything else as `T` reads it.
 pub fn opt_whole<'de, D, T>(d: D) -> Result<Option<T>, D::Error>

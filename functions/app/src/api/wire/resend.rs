@@ -101,27 +101,41 @@ pub struct RedeliveryAccepted {
     pub delivery: Option<DeliveryOut>,
 }
 
-/// The redeliver body is optional (an empty body reads as `{}`), which utoipa only
-/// writes for an `Option` body, as "`RedeliverIn` or null"; but a JSON `null` body
-/// is refused (400: a body must be an object). So the schema is set back to the
-/// plain `RedeliverIn`, the body staying not required.
+/// Optional bodies (redeliver, enable, secret rotation, an application's portal
+/// link: an empty body reads as `{}`) are what utoipa only writes for an `Option`
+/// body, as "the object or null"; but a JSON `null` body is refused (400: a body
+/// must be an object). So each such schema is set back to the plain object, the
+/// body staying not required.
 #[cfg(feature = "openapi")]
-pub struct RedeliverBodyRule;
+pub struct OptionalBodyRule;
 
 #[cfg(feature = "openapi")]
-impl utoipa::Modify for RedeliverBodyRule {
+impl utoipa::Modify for OptionalBodyRule {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
-        use utoipa::ToSchema;
-        use utoipa::openapi::Ref;
-        let body = doc
-            .paths
-            .paths
-            .get_mut("/v1/deliveries/{id}/redeliver")
-            .and_then(|item| item.post.as_mut())
-            .and_then(|op| op.request_body.as_mut());
-        if let Some(body) = body {
+        use utoipa::openapi::RefOr;
+        use utoipa::openapi::schema::Schema;
+        let operations = doc.paths.paths.values_mut().flat_map(|item| {
+            [&mut item.post, &mut item.put, &mut item.patch]
+                .into_iter()
+                .filter_map(|op| op.as_mut())
+        });
+        for op in operations {
+            let Some(body) = op.request_body.as_mut() else {
+                continue;
+            };
             for content in body.content.values_mut() {
-                content.schema = Some(Ref::from_schema_name(RedeliverIn::name()).into());
+                let Some(RefOr::T(Schema::OneOf(one_of))) = &content.schema else {
+                    continue;
+                };
+                let null = serde_json::json!({"type": "null"});
+                let (refs, others): (Vec<_>, Vec<_>) = one_of.items.iter().partition(|s| matches!(s, RefOr::Ref(_)));
+                let only_null = others.len() == 1
+                    && others
+                        .iter()
+                        .all(|s| serde_json::to_value(s).ok() == Some(null.clone()));
+                if let ([object], true) = (refs.as_slice(), only_null) {
+                    content.schema = Some((*object).clone());
+                }
             }
         }
     }

@@ -6,11 +6,13 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="EventTypePatchExampleType0")
+T = TypeVar("T", bound="JsonSchemaValueType0")
 
 
 @_attrs_define
-class EventTypePatchExampleType0:
+class JsonSchemaValueType0:
+    """A JSON Schema (draft 2020-12): an object or a boolean; null when there is none."""
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -23,10 +25,10 @@ class EventTypePatchExampleType0:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        event_type_patch_example_type_0 = cls()
+        json_schema_value_type_0 = cls()
 
-        event_type_patch_example_type_0.additional_properties = d
-        return event_type_patch_example_type_0
+        json_schema_value_type_0.additional_properties = d
+        return json_schema_value_type_0
 
     @property
     def additional_keys(self) -> list[str]:
