@@ -876,7 +876,8 @@ async fn a_portal_adds_endpoints_to_its_application_up_to_the_most() {
         w,
         "PATCH",
         "/v1/applications/cust-a",
-        json!({"portal": {"maxEndpoints": 4, "endpointDefaults": {"rateLimit": {"perSecond": 10}, "maxInFlight": 3}}}),
+        // `4.0` is the whole number 4, as JSON Schema's `integer` counts it.
+        json!({"portal": {"maxEndpoints": 4.0, "endpointDefaults": {"rateLimit": {"perSecond": 10}, "maxInFlight": 3}}}),
     )
     .await;
     let new = |n: usize| json!({"url": format!("https://receiver.example/{n}"), "policy": "gavai", "filterTypes": ["invoice.paid"]});

@@ -94,4 +94,14 @@ mod tests {
             "{text}"
         );
     }
+
+    #[test]
+    fn whole_numbers_rewrites_whole_floats_at_any_depth() {
+        use super::whole_numbers;
+        use serde_json::json;
+        let given = json!({"retention": {"settledDays": 61.0}, "waits": [1.0, 2.5, -3.0], "name": "x", "n": 4});
+        let want = json!({"retention": {"settledDays": 61}, "waits": [1, 2.5, -3.0], "name": "x", "n": 4});
+        assert_eq!(whole_numbers(&given), want);
+        assert!(whole_numbers(&given)["retention"]["settledDays"].is_u64());
+    }
 }
