@@ -1924,12 +1924,6 @@ export interface components {
             plannedAt: components["schemas"]["Timestamp"];
             status: null | components["schemas"]["DeliveryStatus"];
         };
-        /** @description A page of occurrences (see [`SchedulePage`]). */
-        OccurrencePage: {
-            items: components["schemas"]["OccurrenceOut"][];
-            /** @description Send it back as `cursor` for the next page; null after the last. */
-            nextCursor: string | null;
-        };
         /** @default 50 */
         PageLimit: number;
         /**
@@ -1983,6 +1977,24 @@ export interface components {
          */
         Page_EventTypeOut: {
             items: components["schemas"]["EventTypeOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
+        Page_OccurrenceOut: {
+            items: components["schemas"]["OccurrenceOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
+        Page_ScheduleOut: {
+            items: components["schemas"]["ScheduleOut"][];
             /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
             nextCursor: string | null;
         };
@@ -2489,15 +2501,6 @@ export interface components {
             timezone: string | null;
             type: string | null;
             updatedAt: components["schemas"]["Timestamp"];
-        };
-        /**
-         * @description A page of schedules: the shape of `crate::api::wire::common::Page`, named so that
-         *     its items refer to [`ScheduleOut`] instead of repeating it.
-         */
-        SchedulePage: {
-            items: components["schemas"]["ScheduleOut"][];
-            /** @description Send it back as `cursor` for the next page; null after the last. */
-            nextCursor: string | null;
         };
         /**
          * @description Whether a schedule fires.
@@ -4148,7 +4151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SchedulePage"];
+                    "application/json": components["schemas"]["Page_ScheduleOut"];
                 };
             };
             /** @description `validation_failed`: a bad `cursor` or `limit`. */
@@ -4392,7 +4395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OccurrencePage"];
+                    "application/json": components["schemas"]["Page_OccurrenceOut"];
                 };
             };
             /** @description `validation_failed`: a bad `cursor` or `limit`. */

@@ -80,13 +80,14 @@ from .last_attempt import LastAttempt
 from .latency_class import LatencyClass
 from .occurrence_failure_out import OccurrenceFailureOut
 from .occurrence_out import OccurrenceOut
-from .occurrence_page import OccurrencePage
 from .page_application_out import PageApplicationOut
 from .page_attempt_out import PageAttemptOut
 from .page_delivery_out import PageDeliveryOut
 from .page_endpoint_out import PageEndpointOut
 from .page_event_out import PageEventOut
 from .page_event_type_out import PageEventTypeOut
+from .page_occurrence_out import PageOccurrenceOut
+from .page_schedule_out import PageScheduleOut
 from .policy import Policy
 from .policy_on_410 import PolicyOn410
 from .policy_reason_style import PolicyReasonStyle
@@ -125,7 +126,6 @@ from .schedule_in_type_3 import ScheduleInType3
 from .schedule_in_type_4 import ScheduleInType4
 from .schedule_in_type_5 import ScheduleInType5
 from .schedule_out import ScheduleOut
-from .schedule_page import SchedulePage
 from .schedule_status import ScheduleStatus
 from .secret_info import SecretInfo
 from .secret_state import SecretState
@@ -224,13 +224,14 @@ __all__ = (
     "LatencyClass",
     "OccurrenceFailureOut",
     "OccurrenceOut",
-    "OccurrencePage",
     "PageApplicationOut",
     "PageAttemptOut",
     "PageDeliveryOut",
     "PageEndpointOut",
     "PageEventOut",
     "PageEventTypeOut",
+    "PageOccurrenceOut",
+    "PageScheduleOut",
     "Policy",
     "PolicyOn410",
     "PolicyReasonStyle",
@@ -269,7 +270,6 @@ __all__ = (
     "ScheduleInType4",
     "ScheduleInType5",
     "ScheduleOut",
-    "SchedulePage",
     "ScheduleStatus",
     "SecretInfo",
     "SecretState",

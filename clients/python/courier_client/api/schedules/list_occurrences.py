@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.occurrence_page import OccurrencePage
+from ...models.page_occurrence_out import PageOccurrenceOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -39,9 +39,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> OccurrencePage | Problem | None:
+) -> PageOccurrenceOut | Problem | None:
     if response.status_code == 200:
-        response_200 = OccurrencePage.from_dict(response.json())
+        response_200 = PageOccurrenceOut.from_dict(response.json())
 
         return response_200
 
@@ -83,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[OccurrencePage | Problem]:
+) -> Response[PageOccurrenceOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,7 +98,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[OccurrencePage | Problem]:
+) -> Response[PageOccurrenceOut | Problem]:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -116,7 +116,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[OccurrencePage | Problem]
+        Response[PageOccurrenceOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -138,7 +138,7 @@ def sync(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> OccurrencePage | Problem | None:
+) -> PageOccurrenceOut | Problem | None:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -156,7 +156,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        OccurrencePage | Problem
+        PageOccurrenceOut | Problem
     """
 
     return sync_detailed(
@@ -173,7 +173,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[OccurrencePage | Problem]:
+) -> Response[PageOccurrenceOut | Problem]:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -191,7 +191,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[OccurrencePage | Problem]
+        Response[PageOccurrenceOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -211,7 +211,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> OccurrencePage | Problem | None:
+) -> PageOccurrenceOut | Problem | None:
     """List a schedule's occurrences
 
      Each firing, newest planned instant first: the planned instant and the event it made; for a schedule
@@ -229,7 +229,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        OccurrencePage | Problem
+        PageOccurrenceOut | Problem
     """
 
     return (

@@ -5,8 +5,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.page_schedule_out import PageScheduleOut
 from ...models.problem import Problem
-from ...models.schedule_page import SchedulePage
 from ...types import UNSET, Response, Unset
 
 
@@ -33,9 +33,11 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | SchedulePage | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PageScheduleOut | Problem | None:
     if response.status_code == 200:
-        response_200 = SchedulePage.from_dict(response.json())
+        response_200 = PageScheduleOut.from_dict(response.json())
 
         return response_200
 
@@ -72,7 +74,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Problem | SchedulePage]:
+) -> Response[PageScheduleOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -86,7 +88,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Problem | SchedulePage]:
+) -> Response[PageScheduleOut | Problem]:
     """List schedules
 
      Your schedules by id, with their next firing instants.
@@ -100,7 +102,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | SchedulePage]
+        Response[PageScheduleOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -120,7 +122,7 @@ def sync(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Problem | SchedulePage | None:
+) -> PageScheduleOut | Problem | None:
     """List schedules
 
      Your schedules by id, with their next firing instants.
@@ -134,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | SchedulePage
+        PageScheduleOut | Problem
     """
 
     return sync_detailed(
@@ -149,7 +151,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Problem | SchedulePage]:
+) -> Response[PageScheduleOut | Problem]:
     """List schedules
 
      Your schedules by id, with their next firing instants.
@@ -163,7 +165,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Problem | SchedulePage]
+        Response[PageScheduleOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -181,7 +183,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Problem | SchedulePage | None:
+) -> PageScheduleOut | Problem | None:
     """List schedules
 
      Your schedules by id, with their next firing instants.
@@ -195,7 +197,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Problem | SchedulePage
+        PageScheduleOut | Problem
     """
 
     return (

@@ -336,7 +336,7 @@ pub(crate) async fn create(
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"A page of schedules."#, body = crate::api::wire::schedules::SchedulePage),
+        (status = 200, description = r#"A page of schedules."#, body = crate::api::wire::common::Page<crate::api::wire::schedules::ScheduleOut>),
         (status = 400, description = r#"`validation_failed`: a bad `cursor` or `limit`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -563,7 +563,7 @@ pub(crate) async fn delete(State(api): State<Arc<Api>>, Authed(tenant): Authed, 
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"A page of occurrences."#, body = crate::api::wire::schedules::OccurrencePage),
+        (status = 200, description = r#"A page of occurrences."#, body = crate::api::wire::common::Page<crate::api::wire::schedules::OccurrenceOut>),
         (status = 400, description = r#"`validation_failed`: a bad `cursor` or `limit`."#, body = crate::api::wire::problem::Problem, content_type = "application/problem+json"),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),

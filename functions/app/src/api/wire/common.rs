@@ -15,6 +15,13 @@ pub struct Page<T> {
     pub next_cursor: Option<String>,
 }
 
+/// The JSON Schema for "`field` is given and not null", which the body rules below
+/// and [`crate::api::wire::events::EventInRules`] combine.
+#[cfg(feature = "openapi")]
+pub(crate) fn given(field: &str) -> serde_json::Value {
+    serde_json::json!({"required": [field], "properties": {field: {"not": {"type": "null"}}}})
+}
+
 /// Pairs of fields a body may not give together (both present and not null; 400
 /// naming them): `url` and `destination` of an endpoint, `ttlSeconds` and
 /// `expiresInSeconds` of a portal link (two names for one value); and what TLS
@@ -37,7 +44,6 @@ impl utoipa::Modify for ExclusiveFields {
             (EndpointPatch::name(), "url", "destination"),
             (PortalLinkIn::name(), "ttlSeconds", "expiresInSeconds"),
         ];
-        let given = |field: &str| json!({"required": [field], "properties": {field: {"not": {"type": "null"}}}});
         for (name, a, b) in pairs {
             let schema = doc.components.as_mut().and_then(|c| c.schemas.get_mut(name.as_ref()));
             if let Some(RefOr::T(Schema::Object(o))) = schema {

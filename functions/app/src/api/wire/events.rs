@@ -59,6 +59,7 @@ pub struct EventInRules;
 impl utoipa::Modify for EventInRules {
     fn modify(&self, doc: &mut utoipa::openapi::OpenApi) {
         use crate::api::openapi::schemas::EventTypeName;
+        use crate::api::wire::common::given;
         use serde_json::json;
         use utoipa::ToSchema;
         use utoipa::openapi::RefOr;
@@ -70,7 +71,6 @@ impl utoipa::Modify for EventInRules {
         let Some(RefOr::T(Schema::Object(o))) = schema else {
             return;
         };
-        let given = |field: &str| json!({"required": [field], "properties": {field: {"not": {"type": "null"}}}});
         let type_name = format!("#/components/schemas/{}", EventTypeName::name());
         // One extension key: extensions are a hash map, so several would come out
         // in a different order each run.

@@ -257,31 +257,6 @@ impl From<&OccurrenceFailure> for OccurrenceFailureOut {
     }
 }
 
-/// A page of schedules: the shape of `crate::api::wire::common::Page`, named so that
-/// its items refer to [`ScheduleOut`] instead of repeating it.
-#[cfg(feature = "openapi")]
-#[derive(utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)] // only its schema is used; `page_reply` writes the answer
-pub struct SchedulePage {
-    pub items: Vec<ScheduleOut>,
-    /// Send it back as `cursor` for the next page; null after the last.
-    #[schema(required)]
-    pub next_cursor: Option<String>,
-}
-
-/// A page of occurrences (see [`SchedulePage`]).
-#[cfg(feature = "openapi")]
-#[derive(utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)] // only its schema is used; `page_reply` writes the answer
-pub struct OccurrencePage {
-    pub items: Vec<OccurrenceOut>,
-    /// Send it back as `cursor` for the next page; null after the last.
-    #[schema(required)]
-    pub next_cursor: Option<String>,
-}
-
 /// What [`ScheduleIn`]'s derived schema cannot say: exactly one of `cron` (with its
 /// optional `timezone`), `rate` and `at`, and exactly one target, `endpointId`
 /// (without `applicationId`) or `type` (without `endpointId`), as one `oneOf` over

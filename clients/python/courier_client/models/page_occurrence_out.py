@@ -7,23 +7,23 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.schedule_out import ScheduleOut
+    from ..models.occurrence_out import OccurrenceOut
 
 
-T = TypeVar("T", bound="SchedulePage")
+T = TypeVar("T", bound="PageOccurrenceOut")
 
 
 @_attrs_define
-class SchedulePage:
-    """A page of schedules: the shape of `crate::api::wire::common::Page`, named so that
-    its items refer to [`ScheduleOut`] instead of repeating it.
+class PageOccurrenceOut:
+    """One page of a list, in the list's own order: the items and the cursor to the
+    next page (null after the last).
 
         Attributes:
-            items (list[ScheduleOut]):
-            next_cursor (None | str): Send it back as `cursor` for the next page; null after the last.
+            items (list[OccurrenceOut]):
+            next_cursor (None | str): Send it back as `cursor` for the next page; null after the last. Always present.
     """
 
-    items: list[ScheduleOut]
+    items: list[OccurrenceOut]
     next_cursor: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -49,13 +49,13 @@ class SchedulePage:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.schedule_out import ScheduleOut  # noqa: PLC0415
+        from ..models.occurrence_out import OccurrenceOut  # noqa: PLC0415
 
         d = dict(src_dict)
         items = []
         _items = d.pop("items")
         for items_item_data in _items:
-            items_item = ScheduleOut.from_dict(items_item_data)
+            items_item = OccurrenceOut.from_dict(items_item_data)
 
             items.append(items_item)
 
@@ -66,13 +66,13 @@ class SchedulePage:
 
         next_cursor = _parse_next_cursor(d.pop("nextCursor"))
 
-        schedule_page = cls(
+        page_occurrence_out = cls(
             items=items,
             next_cursor=next_cursor,
         )
 
-        schedule_page.additional_properties = d
-        return schedule_page
+        page_occurrence_out.additional_properties = d
+        return page_occurrence_out
 
     @property
     def additional_keys(self) -> list[str]:

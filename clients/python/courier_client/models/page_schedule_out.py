@@ -7,22 +7,23 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.occurrence_out import OccurrenceOut
+    from ..models.schedule_out import ScheduleOut
 
 
-T = TypeVar("T", bound="OccurrencePage")
+T = TypeVar("T", bound="PageScheduleOut")
 
 
 @_attrs_define
-class OccurrencePage:
-    """A page of occurrences (see [`SchedulePage`]).
+class PageScheduleOut:
+    """One page of a list, in the list's own order: the items and the cursor to the
+    next page (null after the last).
 
-    Attributes:
-        items (list[OccurrenceOut]):
-        next_cursor (None | str): Send it back as `cursor` for the next page; null after the last.
+        Attributes:
+            items (list[ScheduleOut]):
+            next_cursor (None | str): Send it back as `cursor` for the next page; null after the last. Always present.
     """
 
-    items: list[OccurrenceOut]
+    items: list[ScheduleOut]
     next_cursor: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -48,13 +49,13 @@ class OccurrencePage:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.occurrence_out import OccurrenceOut  # noqa: PLC0415
+        from ..models.schedule_out import ScheduleOut  # noqa: PLC0415
 
         d = dict(src_dict)
         items = []
         _items = d.pop("items")
         for items_item_data in _items:
-            items_item = OccurrenceOut.from_dict(items_item_data)
+            items_item = ScheduleOut.from_dict(items_item_data)
 
             items.append(items_item)
 
@@ -65,13 +66,13 @@ class OccurrencePage:
 
         next_cursor = _parse_next_cursor(d.pop("nextCursor"))
 
-        occurrence_page = cls(
+        page_schedule_out = cls(
             items=items,
             next_cursor=next_cursor,
         )
 
-        occurrence_page.additional_properties = d
-        return occurrence_page
+        page_schedule_out.additional_properties = d
+        return page_schedule_out
 
     @property
     def additional_keys(self) -> list[str]:
