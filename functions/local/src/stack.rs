@@ -430,7 +430,9 @@ enum Polling {
 /// Stands in for one poller of Lambda's SQS event source mapping: polls as `polling`
 /// says, hands batches to the handler as real SQS events, deletes what succeeded,
 /// leaves the rest to come back after the visibility timeout (and, after 5 receives,
-/// to move to the DLQ).
+/// to move to the DLQ). A batch's delete runs while the next batch is received and
+/// handled (at most one delete under way per poller), so a backlog costs each
+/// batch two emulator round trips, not three.
 async fn poll_loop(
     consumer: Consumer,
     queue: Arc<SqsQueue>,
@@ -440,9 +442,10 @@ async fn poll_loop(
     sink: Arc<dyn StepSink>,
     mut stop: watch::Receiver<bool>,
 ) {
+    let mut deleting: Option<JoinHandle<()>> = None;
     loop {
         if *stop.borrow() {
-            return;
+            break;
         }
         let wait_seconds = match &polling {
             Polling::Long => 1,
@@ -454,7 +457,7 @@ async fn poll_loop(
                     });
                     tokio::select! {
                         _ = tokio::time::sleep_until(look) => {}
-                        _ = stop.changed() => return,
+                        _ = stop.changed() => break,
                     }
                     continue;
                 }
@@ -463,7 +466,7 @@ async fn poll_loop(
         };
         let received = tokio::select! {
             r = queue.receive(RECEIVE_MAX as i32, wait_seconds, visibility) => r,
-            _ = stop.changed() => return,
+            _ = stop.changed() => break,
         };
         let messages = match received {
             Ok(m) => m,
@@ -509,16 +512,28 @@ async fn poll_loop(
             .map(|f| f.item_identifier.as_str())
             .collect();
         // In one call, as the event source mapping deletes a batch.
-        let handled: Vec<&str> = messages
+        let handled: Vec<String> = messages
             .iter()
             .filter(|m| !failed.contains(&m.message_id.as_str()))
-            .map(|m| m.receipt_handle.as_str())
+            .map(|m| m.receipt_handle.clone())
             .collect();
-        for result in queue.delete_batch(&handled).await {
-            if let Err(e) = result {
-                tracing::warn!(error = %e, "deleting a handled message failed; it will be seen again and dropped as a duplicate");
-            }
+        if let Some(previous) = deleting.take() {
+            let _ = previous.await;
         }
+        let queue = queue.clone();
+        deleting = Some(tokio::spawn(async move {
+            let handles: Vec<&str> = handled.iter().map(String::as_str).collect();
+            for result in queue.delete_batch(&handles).await {
+                if let Err(e) = result {
+                    tracing::warn!(error = %e, "deleting a handled message failed; it will be seen again and dropped as a duplicate");
+                }
+            }
+        }));
+    }
+    // Stopping waits for the last delete, so a stopped stack leaves nothing handled
+    // on its queues.
+    if let Some(last) = deleting {
+        let _ = last.await;
     }
 }
 
