@@ -1993,6 +1993,15 @@ export interface components {
          * @description One page of a list, in the list's own order: the items and the cursor to the
          *     next page (null after the last).
          */
+        Page_PortalActivityOut: {
+            items: components["schemas"]["PortalActivityOut"][];
+            /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One page of a list, in the list's own order: the items and the cursor to the
+         *     next page (null after the last).
+         */
         Page_ScheduleOut: {
             items: components["schemas"]["ScheduleOut"][];
             /** @description Send it back as `cursor` for the next page; null after the last. Always present. */
@@ -2093,6 +2102,27 @@ export interface components {
             waitFrom?: "attemptEnd" | "attemptStart";
             /** @description Waits before attempts 2, 3, ...; the last one repeats while attempts remain. */
             waitsSeconds?: number[];
+        };
+        /** @description One write made with a portal link, as the activity lists show it. */
+        PortalActivityOut: {
+            /** @description The link's application; null for a link over endpoint ids only. */
+            applicationId: string | null;
+            at: components["schemas"]["Timestamp"];
+            /** @description The top-level fields the request body set. */
+            fields: string[];
+            /** @description `pa_...`, ordered by time. */
+            id: string;
+            linkId: components["schemas"]["PortalLinkId"];
+            method: string;
+            /** @description The path the request named. */
+            path: string;
+            /** @description The route's template, e.g. `PATCH /v1/endpoints/{id}`. */
+            route: string;
+            /**
+             * Format: int32
+             * @description The status the write answered.
+             */
+            status: number;
         };
         /**
          * @description A portal link id.
@@ -2954,7 +2984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Page_PortalActivityOut"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4038,7 +4068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Page_PortalActivityOut"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -87,6 +87,7 @@ from .page_endpoint_out import PageEndpointOut
 from .page_event_out import PageEventOut
 from .page_event_type_out import PageEventTypeOut
 from .page_occurrence_out import PageOccurrenceOut
+from .page_portal_activity_out import PagePortalActivityOut
 from .page_schedule_out import PageScheduleOut
 from .policy import Policy
 from .policy_on_410 import PolicyOn410
@@ -100,6 +101,7 @@ from .policy_spec_unusable_endpoint import PolicySpecUnusableEndpoint
 from .policy_spec_wait_from import PolicySpecWaitFrom
 from .policy_unusable_endpoint import PolicyUnusableEndpoint
 from .policy_wait_from import PolicyWaitFrom
+from .portal_activity_out import PortalActivityOut
 from .portal_link_in import PortalLinkIn
 from .portal_link_out import PortalLinkOut
 from .portal_link_revoked import PortalLinkRevoked
@@ -231,6 +233,7 @@ __all__ = (
     "PageEventOut",
     "PageEventTypeOut",
     "PageOccurrenceOut",
+    "PagePortalActivityOut",
     "PageScheduleOut",
     "Policy",
     "PolicyOn410",
@@ -244,6 +247,7 @@ __all__ = (
     "PolicySpecWaitFrom",
     "PolicyUnusableEndpoint",
     "PolicyWaitFrom",
+    "PortalActivityOut",
     "PortalLinkIn",
     "PortalLinkOut",
     "PortalLinkRevoked",

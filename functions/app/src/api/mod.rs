@@ -23,7 +23,6 @@ pub use resources::applications::application_view;
 pub use resources::completion::HEADER_COMPLETION_TOKEN;
 pub use resources::event_types::event_type_view;
 pub use resources::stats::stats_window;
-pub use resources::views::{endpoint_status, endpoint_view};
 
 use crate::ingest::payload_schema::SchemaCache;
 use crate::pipeline::planner::Planner;

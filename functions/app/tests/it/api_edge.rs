@@ -102,32 +102,6 @@ async fn failed_authentications_are_limited_per_source_address() {
     );
 }
 
-/// A long-running attempt waiting for its report: (delivery id, attempt id, token).
-async fn waiting_attempt(w: &World) -> (String, String, String) {
-    let (s, b) = w
-        .call(
-            "POST",
-            "/v1/endpoints",
-            json!({"url": "https://r.example/h", "policy": "greatwait", "longRunningAllowanceSeconds": 60}),
-        )
-        .await;
-    assert_eq!(s, 201, "{b}");
-    let id = w.event(b["id"].as_str().unwrap_or_default()).await;
-    w.step().await;
-    let sent = w.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
-    let header = |n: &str| {
-        sent.last()
-            .and_then(|r| r.headers.iter().find(|(k, _)| k == n))
-            .map(|(_, v)| v.to_string())
-            .unwrap_or_else(|| panic!("no {n}"))
-    };
-    (
-        id.to_string(),
-        header("webhook-attempt-id"),
-        header("webhook-completion-token"),
-    )
-}
-
 async fn report(w: &World, attempt: &str, token: &str, body: &str) -> (u16, Value) {
     let (s, b, _) = raw(
         w,
@@ -147,7 +121,7 @@ async fn report(w: &World, attempt: &str, token: &str, body: &str) -> (u16, Valu
 #[tokio::test]
 async fn every_bad_completion_token_gets_the_same_answer_before_anything_else() {
     let w = World::new(vec![status(202)], 0).await;
-    let (waiting, att, token) = waiting_attempt(&w).await;
+    let (waiting, att, token) = w.waiting_attempt().await;
     // A settled delivery the token could name too.
     let ep = w.endpoint(json!("greatwait")).await;
     *w.http.script.lock().unwrap_or_else(|e| e.into_inner()) = vec![status(200)].into();
@@ -185,7 +159,7 @@ async fn every_bad_completion_token_gets_the_same_answer_before_anything_else() 
 #[tokio::test]
 async fn completion_reports_are_limited_per_source_address() {
     let mut w = World::new(vec![status(202)], 0).await;
-    let (_, att, _) = waiting_attempt(&w).await;
+    let (_, att, _) = w.waiting_attempt().await;
     w.api.settings.rate_per_second = 1;
     w.api.settings.rate_burst = 2;
     let path = format!("/v1/attempts/{att}/complete");

@@ -27,4 +27,5 @@ mod sender;
 mod sender_limits;
 mod small_holes;
 mod stats;
+mod status_probes;
 mod wire_events;

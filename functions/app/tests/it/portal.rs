@@ -1021,45 +1021,41 @@ async fn portal_writes_are_in_the_activity_log() {
     as_token(w, own, "PATCH", &path, json!({"applicationId": "cust-b"})).await;
     let log = ok(w, "GET", "/v1/applications/cust-a/portal-activity", json!({})).await;
     let items = log["items"].as_array().cloned().unwrap_or_default();
-    let brief: Vec<(Value, Value, Value, Value)> = items
-        .iter()
-        .map(|a| {
-            (
-                a["route"].clone(),
-                a["fields"].clone(),
-                a["status"].clone(),
-                a["at"].clone(),
-            )
-        })
-        .collect();
+    let app = ok(w, "GET", "/v1/applications/cust-a", json!({})).await["id"].clone();
+    // The link's id is the token's first part, `cpl_<hex>` as `pl_<hex>`.
+    let link_id = own.split('.').next().map(|t| t.replacen("cpl_", "pl_", 1));
+    let entry = |i: usize, method: &str, route: &str, path: String, fields: Value, status: u16, at| {
+        json!({"id": items[i]["id"], "linkId": link_id, "applicationId": app, "method": method,
+               "route": route, "path": path, "fields": fields, "status": status, "at": at})
+    };
     assert_eq!(
-        brief,
-        vec![
-            (
-                json!("POST /v1/endpoints/{id}/test"),
-                json!([]),
-                json!(202),
-                json!(at.plus_secs(1))
-            ),
-            (
-                json!("PATCH /v1/endpoints/{id}"),
-                json!(["description", "url"]),
-                json!(200),
-                json!(at)
-            ),
-        ]
+        log,
+        json!({"items": [
+            entry(0, "POST", "POST /v1/endpoints/{id}/test", format!("{path}/test"), json!([]), 202, at.plus_secs(1)),
+            entry(1, "PATCH", "PATCH /v1/endpoints/{id}", path.clone(), json!(["description", "url"]), 200, at),
+        ], "nextCursor": null})
     );
-    assert_eq!(items[0]["path"], json!(format!("{path}/test")));
     assert!(
         items
             .iter()
-            .all(|a| a["linkId"].as_str().is_some_and(|l| l.starts_with("pl_")))
+            .all(|a| a["id"].as_str().is_some_and(|l| l.starts_with("pa_")))
     );
     // B's log holds none of it.
     assert_eq!(
         ok(w, "GET", "/v1/applications/cust-b/portal-activity", json!({})).await["items"],
         json!([])
     );
+}
+
+/// A link's list of endpoints shows each one exactly as the key's read does.
+#[tokio::test]
+async fn a_links_endpoint_list_shows_the_endpoint_answer() {
+    let scene = Scene::new().await;
+    let w = &scene.w;
+    let one = ok(w, "GET", &format!("/v1/endpoints/{}", scene.ep_a), json!({})).await;
+    let (s, listed) = as_token(w, &scene.credentials[1], "GET", "/v1/endpoints", json!({})).await;
+    assert_eq!(s, 200, "{listed}");
+    assert_eq!(listed, json!({"items": [one], "nextCursor": null}));
 }
 
 /// The session tells the console what its link allows; the catalogue shows examples.

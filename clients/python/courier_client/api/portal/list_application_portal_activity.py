@@ -6,6 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.page_portal_activity_out import PagePortalActivityOut
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -36,9 +37,12 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> PagePortalActivityOut | Problem | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = PagePortalActivityOut.from_dict(response.json())
+
         return response_200
 
     if response.status_code == 400:
@@ -77,7 +81,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[PagePortalActivityOut | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -92,7 +98,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[PagePortalActivityOut | Problem]:
     """Portal activity of an application
 
      Every write made with a portal link of this application (link, route, fields set, answer, instant),
@@ -108,7 +114,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[PagePortalActivityOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -130,7 +136,7 @@ def sync(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Any | Problem | None:
+) -> PagePortalActivityOut | Problem | None:
     """Portal activity of an application
 
      Every write made with a portal link of this application (link, route, fields set, answer, instant),
@@ -146,7 +152,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        PagePortalActivityOut | Problem
     """
 
     return sync_detailed(
@@ -163,7 +169,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Response[Any | Problem]:
+) -> Response[PagePortalActivityOut | Problem]:
     """Portal activity of an application
 
      Every write made with a portal link of this application (link, route, fields set, answer, instant),
@@ -179,7 +185,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Problem]
+        Response[PagePortalActivityOut | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -199,7 +205,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
-) -> Any | Problem | None:
+) -> PagePortalActivityOut | Problem | None:
     """Portal activity of an application
 
      Every write made with a portal link of this application (link, route, fields set, answer, instant),
@@ -215,7 +221,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Problem
+        PagePortalActivityOut | Problem
     """
 
     return (

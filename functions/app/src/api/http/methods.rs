@@ -32,6 +32,9 @@ fn allowed(resp: &Response) -> Vec<String> {
 /// The `/v1` routes do not answer HEAD (only `/healthz` and the console do): axum
 /// would serve a HEAD with the GET handler and name HEAD in `Allow`, so a HEAD there
 /// is sent on as a method no route has, and HEAD is left out of every 405's `Allow`.
+/// A method router cannot say this itself: registering GET always routes HEAD to it
+/// and adds HEAD to `Allow`, and an explicit HEAD handler would need each path's
+/// methods written out again.
 pub(crate) async fn refuse_implicit_head(mut req: Request, next: Next) -> Response {
     let v1 = req.uri().path().starts_with("/v1/");
     if v1

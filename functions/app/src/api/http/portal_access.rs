@@ -12,8 +12,9 @@ use crate::api::http::limits::{MAX_BODY_BYTES, PORTAL_ACTIVITY_RETENTION_DAYS};
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::http::query::list_query;
 use crate::api::http::rate_limit::BucketKey;
-use crate::api::resources::views::endpoint_view;
 use crate::api::routes::{Authed, Id, page_reply};
+use crate::api::wire::endpoints::EndpointOut;
+use crate::api::wire::portal::PortalActivityOut;
 use crate::domain::model::{Application, Endpoint, PortalActivity, PortalSettings, Tenant};
 use axum::body::Body;
 use axum::extract::{FromRequestParts, RawQuery, Request, State};
@@ -23,7 +24,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use courier_core::ids::{DeliveryId, EndpointId};
 use courier_core::time::Timestamp;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -294,10 +295,10 @@ async fn list_scoped(api: &Api, tenant: &Tenant, access: &PortalAccess, query: O
         (None, Some(app)) => api.application_endpoints(tenant, app).await?,
         (None, None) => Vec::new(),
     };
-    let items = endpoints
+    let items: Vec<EndpointOut> = endpoints
         .iter()
         .filter(|e| e.tenant_id == tenant.id && e.deleted_at.is_none() && access.reaches(e))
-        .map(|e| endpoint_view(e, now))
+        .map(|e| EndpointOut::at(e, now))
         .collect();
     Ok(page_reply(items, None))
 }
@@ -337,20 +338,6 @@ impl Api {
     }
 }
 
-pub fn portal_activity_view(a: &PortalActivity) -> Value {
-    json!({
-        "id": a.id,
-        "linkId": a.link_id,
-        "applicationId": a.application_id,
-        "method": a.method,
-        "route": a.route,
-        "path": a.path,
-        "fields": a.fields,
-        "status": a.status,
-        "at": a.at,
-    })
-}
-
 /// One page of the activity of `application`'s links (none: links without one).
 async fn activity_page(
     api: &Api,
@@ -363,7 +350,7 @@ async fn activity_page(
         .applications
         .list_portal_activity(&tenant.id, application, q.cursor.as_deref(), q.limit)
         .await?;
-    let items = page.items.iter().map(portal_activity_view).collect();
+    let items: Vec<PortalActivityOut> = page.items.iter().map(PortalActivityOut::from).collect();
     Ok(page_reply(items, page.next_cursor.as_deref()))
 }
 
@@ -383,7 +370,7 @@ async fn activity_page(
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"One page of activity."#, body = serde_json::Value),
+        (status = 200, description = r#"One page of activity."#, body = crate::api::wire::common::Page<crate::api::wire::portal::PortalActivityOut>),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),
@@ -419,7 +406,7 @@ pub(crate) async fn application_activity(
         ("limit" = Option<crate::api::openapi::schemas::PageLimit>, Query, description = r#"Page size."#),
     ),
         responses(
-        (status = 200, description = r#"One page of activity."#, body = serde_json::Value),
+        (status = 200, description = r#"One page of activity."#, body = crate::api::wire::common::Page<crate::api::wire::portal::PortalActivityOut>),
         (status = 400, response = crate::api::openapi::responses::BadRequest),
         (status = 401, response = crate::api::openapi::responses::Unauthorized),
         (status = 403, response = crate::api::openapi::responses::PortalForbidden),

@@ -5,7 +5,7 @@ use crate::api::Api;
 use crate::api::http::problem::{ApiError, ApiResult};
 use crate::api::http::query::list_query;
 use crate::api::resources::endpoints::id_from_path;
-use crate::api::resources::views::expired;
+use crate::api::resources::expired;
 use crate::api::routes::{Authed, Id, IdPair, page_reply, reply};
 use crate::api::wire::deliveries::{AttemptOut, DeliveryOut};
 use crate::domain::model::{Delivery, Tenant};

@@ -7,10 +7,9 @@ use crate::api::http::idempotency::idempotency_key;
 use crate::api::http::limits::{DEFAULT_GRACE_SECONDS, MAX_GRACE_SECONDS};
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::resources::resend::{KeyedReplay, time_field};
-use crate::api::resources::views::endpoint_status;
 use crate::api::routes::{Authed, Id, reply};
 use crate::api::wire::endpoints::{
-    EnableEndpoint, EndpointEnabled, EndpointOut, EndpointWithSecret, RotateSecret, TestAccepted,
+    EnableEndpoint, EndpointEnabled, EndpointOut, EndpointWithSecret, RotateSecret, TestAccepted, endpoint_status,
 };
 use crate::domain::delivery_message::Trigger;
 use crate::domain::model::{DeliveryStatus, EndpointState, SecretRecord, SecretState};

@@ -9,7 +9,7 @@ use crate::api::http::limits::{
 };
 use crate::api::http::problem::{ApiError, ApiResult, ProblemCode};
 use crate::api::http::query::list_query;
-use crate::api::resources::views::expired;
+use crate::api::resources::expired;
 use crate::api::routes::{Authed, page_reply, reply};
 use crate::api::wire::events::{DeliveryRef, EventAccepted, EventIn, EventOut, FanoutProgressOut};
 use crate::domain::delivery_message::Trigger;

@@ -1,6 +1,7 @@
 //! The API's resources, one module per resource (endpoints and their settings,
 //! events, deliveries, resending, completion reports, applications, event types,
-//! schedules, statistics, the portal and the console), and the views they answer.
+//! schedules, statistics, the portal and the console), and the rule their lists
+//! share: a record past its retention is not shown.
 
 pub(crate) mod applications;
 pub(crate) mod completion;
@@ -21,4 +22,9 @@ pub(crate) mod portal_fields;
 pub(crate) mod resend;
 pub(crate) mod schedules;
 pub(crate) mod stats;
-pub mod views;
+
+/// Whether a record whose store may drop it after `expires_at` (epoch seconds) is
+/// past it: the store drops such records lazily, so answers leave them out.
+pub(crate) fn expired(expires_at: Option<i64>, now: courier_core::Timestamp) -> bool {
+    expires_at.is_some_and(|t| t * 1000 <= now.millis())
+}

@@ -1,7 +1,10 @@
 //! Portal links on the wire: what making one takes, the link and its token as
-//! answered once, a revocation, and the session a portal token reads. The token is
-//! shown only in the answer that makes it (it is stored hashed).
+//! answered once, a revocation, the session a portal token reads and the activity
+//! its writes leave. The token is shown only in the answer that makes it (it is
+//! stored hashed).
 
+use crate::domain::model::PortalActivity;
+use courier_core::Timestamp;
 use serde::{Deserialize, Serialize};
 
 /// `POST /v1/portal-links`: a link for tenants without applications; its scope is
@@ -119,4 +122,46 @@ pub struct PortalSession {
     pub max_endpoints: u32,
     #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::Timestamp))]
     pub expires_at: String,
+}
+
+/// One write made with a portal link, as the activity lists show it.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PortalActivityOut {
+    /// `pa_...`, ordered by time.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^pa_[0-9]{13}[0-9a-f]{16}$"))]
+    pub id: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::PortalLinkId))]
+    pub link_id: String,
+    /// The link's application; null for a link over endpoint ids only.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^app_[0-9A-HJKMNP-TV-Z]{26}$", required))]
+    pub application_id: Option<String>,
+    pub method: String,
+    /// The route's template, e.g. `PATCH /v1/endpoints/{id}`.
+    pub route: String,
+    /// The path the request named.
+    pub path: String,
+    /// The top-level fields the request body set.
+    pub fields: Vec<String>,
+    /// The status the write answered.
+    pub status: u16,
+    #[cfg_attr(feature = "openapi", schema(value_type = crate::api::openapi::schemas::Timestamp))]
+    pub at: Timestamp,
+}
+
+impl From<&PortalActivity> for PortalActivityOut {
+    fn from(a: &PortalActivity) -> PortalActivityOut {
+        PortalActivityOut {
+            id: a.id.clone(),
+            link_id: a.link_id.clone(),
+            application_id: a.application_id.clone(),
+            method: a.method.clone(),
+            route: a.route.clone(),
+            path: a.path.clone(),
+            fields: a.fields.clone(),
+            status: a.status,
+            at: a.at,
+        }
+    }
 }

@@ -245,6 +245,32 @@ impl World {
             .unwrap_or_else(|| panic!("no delivery {id}"))
     }
 
+    /// A long-running attempt waiting for its report: (delivery id, attempt id, token).
+    pub async fn waiting_attempt(&self) -> (String, String, String) {
+        let (s, b) = self
+            .call(
+                "POST",
+                "/v1/endpoints",
+                json!({"url": "https://r.example/h", "policy": "greatwait", "longRunningAllowanceSeconds": 60}),
+            )
+            .await;
+        assert_eq!(s, 201, "{b}");
+        let id = self.event(b["id"].as_str().unwrap_or_default()).await;
+        self.step().await;
+        let sent = self.http.requests.lock().map(|r| r.clone()).unwrap_or_default();
+        let header = |n: &str| {
+            sent.last()
+                .and_then(|r| r.headers.iter().find(|(k, _)| k == n))
+                .map(|(_, v)| v.to_string())
+                .unwrap_or_else(|| panic!("no {n}"))
+        };
+        (
+            id.to_string(),
+            header("webhook-attempt-id"),
+            header("webhook-completion-token"),
+        )
+    }
+
     /// Fires due schedules onto the queue, then handles every visible message.
     pub async fn step(&self) -> Vec<StepOutcome> {
         let now = self.clock.now();

@@ -45,3 +45,23 @@ pub static ROUTES: LazyLock<Vec<Route>> = LazyLock::new(|| {
     }
     routes
 });
+
+/// The documented route a request hits: the template that matches the path with the
+/// most literal segments.
+pub fn route_of(method: &str, path: &str) -> &'static Route {
+    let segments: Vec<&str> = path.split('/').collect();
+    ROUTES
+        .iter()
+        .filter(|r| r.method == method)
+        .filter_map(|r| {
+            let t: Vec<&str> = r.path.split('/').collect();
+            let fits = t.len() == segments.len()
+                && t.iter()
+                    .zip(&segments)
+                    .all(|(t, p)| t == p || (t.starts_with('{') && !p.is_empty()));
+            fits.then(|| (t.iter().filter(|s| !s.starts_with('{')).count(), r))
+        })
+        .max_by_key(|(literal, _)| *literal)
+        .map(|(_, r)| r)
+        .unwrap_or_else(|| panic!("{method} {path} is no documented operation"))
+}
