@@ -26,9 +26,11 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing;
 use courier_core::Timestamp;
-use courier_core::ids::AttemptId;
+use courier_core::ids::{AttemptId, EventId};
+use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -84,7 +86,7 @@ pub(crate) async fn replay(
         operation_id = "replayDead",
         tag = "endpoints",
         summary = r#"Replay failed deliveries"#,
-        description = r#"Sends again every `failed` delivery of the endpoint (test deliveries excepted), each keeping its `webhook-id`. Takes no body."#,
+        description = r#"Sends again, once, every message with a `failed` delivery to the endpoint (test deliveries excepted), keeping its `webhook-id`: a message whose earlier replays failed as well goes out once, not once per failed try. Takes no body."#,
         params(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
@@ -406,13 +408,24 @@ impl Api {
                 None => break,
             }
         }
+        // A replay keeps its message's webhook-id, so a message whose earlier replays
+        // failed too is listed once per try: it goes out once per call, or calls
+        // made while the receiver is down would multiply its sends.
+        let mut seen = HashSet::new();
+        failed.retain(|d| seen.insert(d.webhook_id.clone()));
+        let (store, tenant) = (self.deliveries.as_ref(), &e.tenant_id);
+        let ids: Vec<EventId> = failed.iter().map(|d| d.event_id.clone()).collect();
+        let loaded: Vec<Option<EventRecord>> = stream::iter(ids)
+            .map(|id| async move { store.get_event(tenant, &id).await })
+            .buffered(EVENT_READS_AT_ONCE)
+            .try_collect()
+            .await?;
         let mut events = Vec::new();
-        for d in &failed {
-            if let Some(mut ev) = self.deliveries.get_event(&e.tenant_id, &d.event_id).await? {
-                // Keep the failed delivery's own webhook-id.
+        for (d, ev) in failed.iter().zip(loaded) {
+            if let Some(mut ev) = ev {
                 ev.targets.retain(|t| t.endpoint_id == e.id);
                 for t in &mut ev.targets {
-                    t.delivery_id = d.id.clone();
+                    t.delivery_id = d.webhook_id.clone();
                 }
                 events.push(ev);
             }
@@ -645,6 +658,10 @@ impl Api {
         }
     }
 }
+
+/// Event reads replay-dead keeps in flight: up to 10,000 failed deliveries, one
+/// read each, one after another would outlast the API's 29-second limit.
+const EVENT_READS_AT_ONCE: usize = 16;
 
 /// The stored-answer field holding a keyed replay's id seed (never shown).
 const REPLAY_SEED: &str = "replaySeed";
