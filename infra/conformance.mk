@@ -1,16 +1,26 @@
 # infra/conformance.mk: an outside conformance suite against the local stack.
-# Schemathesis reads docs/openapi.json, generates requests for every operation, and
-# fails on any 5xx or any answer the document does not describe (status, content
-# type, headers, body schema, and 405 with `Allow` for unsupported methods).
-# Bounded: a fixed number of examples per operation and a time budget. The coverage
-# phase is left out: this version's fails inside Hypothesis on this document
-# ("AST constructor recursion depth mismatch") before sending anything. The stack
-# runs with --loopback-targets, so generated endpoint URLs outside 127.0.0.1/[::1]
-# are refused (422) before any lookup and nothing leaves this machine.
-# schemathesis.toml (repository root) holds the per-operation rules a schema
-# cannot state. `make test-conformance CONFORMANCE_FULL=1` runs every check and
-# the stateful phase (about 2 minutes); it is not green until every operation's
-# bodies are typed (see the report of issue 46).
+# Schemathesis reads docs/openapi.json and runs every check (schemathesis.toml
+# enables them): no 5xx; every status, content type, header and body as the
+# document says; 405 with `Allow` for other methods; schema-valid requests
+# accepted and invalid ones refused; a created resource found, a deleted one gone.
+# Phases: the document's examples, generated requests (a fixed number per
+# operation), then the stateful phase, which follows the document's links from
+# what it creates (an endpoint, then its events, schedules, reads, changes and
+# deletion); the whole run is bounded by a time budget (about two minutes). The
+# coverage phase is left out: this version's fails inside Hypothesis on this
+# document ("AST constructor recursion depth mismatch") before sending anything.
+# The stack runs with --loopback-targets, so generated endpoint URLs outside
+# 127.0.0.1/[::1] are refused (422) before any lookup and nothing leaves this
+# machine. Before the run, infra/conformance_fixtures.py creates the resources
+# generated requests use (their ids reach Schemathesis as CONFORMANCE_* variables
+# and .local/conformance/*.dict), and infra/conformance_hooks.py makes each
+# schema-valid call's Idempotency-Key unique. schemathesis.toml says, per
+# operation, what a schema cannot state and which fixture it uses.
+# Every operation answers 2xx at least once except two: completing an attempt
+# (POST /v1/attempts/{attemptId}/complete) takes the attempt's own token, which
+# only its receiver sees, so it answers 401; a redrive needs a delivery whose
+# queue message reached the dead-letter queue, which the stack does not make
+# within a run, so it answers 409.
 
 SCHEMATHESIS_VERSION ?= 4.32.5
 SCHEMATHESIS_STAMP := $(VENV)/.schemathesis-$(SCHEMATHESIS_VERSION).stamp

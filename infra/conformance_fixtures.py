@@ -88,10 +88,11 @@ def main() -> None:
     out["ATTEMPT"] = stack.first_attempt(out["DELIVERY"])
     out["SCHEDULE"] = stack.schedule(out["ENDPOINT"], "conformance-schedule")
     out["SCHEDULE_DELETED"] = stack.schedule(out["ENDPOINT"], "conformance-schedule-deleted")
+    # Valid for an hour (the default), far longer than a run.
     link = stack.call("POST", "/v1/portal-links", {"endpointIds": [out["ENDPOINT"]]})
     out["PORTAL_TOKEN"] = link["token"]
     # Replay windows must lie in the last 7 days and end by the time of the call:
-    # the fixtures' own hour, which stays in the past for the whole run.
+    # instants up to this one stay so for the whole run.
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     dictionaries = {
         "endpoint": [out["ENDPOINT"]],
