@@ -237,8 +237,10 @@ impl Api {
     /// delivery's webhook-id. With a `seed` (a keyed replay) every delivery id derives
     /// from the seed and its event, so a repeat builds the same deliveries: one that
     /// exists already is queued if it still waits for its first attempt, never
-    /// created twice. A failed enqueue marks that delivery and the others still go;
-    /// the first error is returned once all were tried.
+    /// created twice. Deliveries are written `at_once` at a time, started in the
+    /// order of `events` (1 keeps a range's oldest-first order exactly). A failed
+    /// enqueue marks that delivery and the others still go; the first error is
+    /// returned once all were tried.
     async fn replay_events(
         &self,
         e: &Endpoint,
@@ -246,9 +248,9 @@ impl Api {
         built_at: Timestamp,
         seed: Option<&str>,
         now: Timestamp,
+        at_once: usize,
     ) -> ApiResult<usize> {
-        let mut created = 0;
-        let mut first_error: Option<PortError> = None;
+        let mut built = Vec::new();
         for ev in events {
             let original = ev
                 .targets
@@ -283,13 +285,22 @@ impl Api {
                     d.delivery_settings = settings;
                 }
             }
-            for d in deliveries {
-                let queued = self.pipeline().write_delivery(&d, now).await;
-                match queued {
-                    Ok(()) => created += 1,
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                    }
+            built.extend(deliveries);
+        }
+        let pipeline = self.pipeline();
+        let pipeline = &pipeline;
+        let written: Vec<Result<(), PortError>> = stream::iter(built)
+            .map(|d| async move { pipeline.write_delivery(&d, now).await })
+            .buffered(at_once.max(1))
+            .collect()
+            .await;
+        let mut created = 0;
+        let mut first_error: Option<PortError> = None;
+        for w in written {
+            match w {
+                Ok(()) => created += 1,
+                Err(e) => {
+                    first_error.get_or_insert(e);
                 }
             }
         }
@@ -304,7 +315,7 @@ impl Api {
         now: Timestamp,
     ) -> ApiResult<usize> {
         let events = self.events_in(e, since, until).await?;
-        self.replay_events(e, &events, now, None, now).await
+        self.replay_events(e, &events, now, None, now, 1).await
     }
 
     /// Replays `[since, until]` under an Idempotency-Key. The first call stores its
@@ -334,7 +345,7 @@ impl Api {
         let mut stored = answer.clone();
         stored[REPLAY_SEED] = json!(seed);
         let Some(first) = self.claim_key(key, hash.clone(), &stored, now).await? else {
-            self.replay_events(e, &events, now, Some(&seed), now).await?;
+            self.replay_events(e, &events, now, Some(&seed), now, 1).await?;
             return Ok(KeyedReplay::First(answer));
         };
         if first.request_hash != hash {
@@ -352,7 +363,7 @@ impl Api {
             window("until"),
         ) {
             let events = self.events_in(e, since, until).await?;
-            self.replay_events(e, &events, first.created_at, Some(&seed), now)
+            self.replay_events(e, &events, first.created_at, Some(&seed), now, 1)
                 .await?;
         }
         if let Some(obj) = body.as_object_mut() {
@@ -430,7 +441,10 @@ impl Api {
                 events.push(ev);
             }
         }
-        let created = self.replay_events(&e, &events, now, None, now).await?;
+        // No order is promised here: the writes overlap, as the reads did.
+        let created = self
+            .replay_events(&e, &events, now, None, now, REPLAY_DEAD_AT_ONCE)
+            .await?;
         Ok(reply(
             StatusCode::ACCEPTED,
             &ReplayDeadAccepted {
@@ -659,9 +673,11 @@ impl Api {
     }
 }
 
-/// Event reads replay-dead keeps in flight: up to 10,000 failed deliveries, one
-/// read each, one after another would outlast the API's 29-second limit.
+/// Event reads, then delivery writes, replay-dead keeps in flight: up to 10,000
+/// failed messages, a read and a few writes each, one after another would
+/// outlast the API's 29-second limit.
 const EVENT_READS_AT_ONCE: usize = 16;
+const REPLAY_DEAD_AT_ONCE: usize = 16;
 
 /// The stored-answer field holding a keyed replay's id seed (never shown).
 const REPLAY_SEED: &str = "replaySeed";
