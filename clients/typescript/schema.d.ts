@@ -403,7 +403,7 @@ export interface paths {
         put?: never;
         /**
          * Replay failed deliveries
-         * @description Sends again every `failed` delivery of the endpoint (test deliveries excepted), each keeping its `webhook-id`. Takes no body.
+         * @description Sends again, once, every message with a `failed` delivery to the endpoint (test deliveries excepted), keeping its `webhook-id`: a message whose earlier replays failed as well goes out once, not once per failed try. Takes no body.
          */
         post: operations["replayDead"];
         delete?: never;

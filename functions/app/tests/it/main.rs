@@ -22,6 +22,7 @@ mod openapi;
 mod operational;
 mod portal;
 mod recovery;
+mod replay_dead;
 mod schedules;
 mod sender;
 mod sender_limits;

@@ -87,8 +87,9 @@ def sync_detailed(
 ) -> Response[Problem | ReplayDeadAccepted]:
     """Replay failed deliveries
 
-     Sends again every `failed` delivery of the endpoint (test deliveries excepted), each keeping its
-    `webhook-id`. Takes no body.
+     Sends again, once, every message with a `failed` delivery to the endpoint (test deliveries
+    excepted), keeping its `webhook-id`: a message whose earlier replays failed as well goes out once,
+    not once per failed try. Takes no body.
 
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
@@ -119,8 +120,9 @@ def sync(
 ) -> Problem | ReplayDeadAccepted | None:
     """Replay failed deliveries
 
-     Sends again every `failed` delivery of the endpoint (test deliveries excepted), each keeping its
-    `webhook-id`. Takes no body.
+     Sends again, once, every message with a `failed` delivery to the endpoint (test deliveries
+    excepted), keeping its `webhook-id`: a message whose earlier replays failed as well goes out once,
+    not once per failed try. Takes no body.
 
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
@@ -146,8 +148,9 @@ async def asyncio_detailed(
 ) -> Response[Problem | ReplayDeadAccepted]:
     """Replay failed deliveries
 
-     Sends again every `failed` delivery of the endpoint (test deliveries excepted), each keeping its
-    `webhook-id`. Takes no body.
+     Sends again, once, every message with a `failed` delivery to the endpoint (test deliveries
+    excepted), keeping its `webhook-id`: a message whose earlier replays failed as well goes out once,
+    not once per failed try. Takes no body.
 
     Args:
         id (str): An endpoint id: `ep_` and a ULID.
@@ -176,8 +179,9 @@ async def asyncio(
 ) -> Problem | ReplayDeadAccepted | None:
     """Replay failed deliveries
 
-     Sends again every `failed` delivery of the endpoint (test deliveries excepted), each keeping its
-    `webhook-id`. Takes no body.
+     Sends again, once, every message with a `failed` delivery to the endpoint (test deliveries
+    excepted), keeping its `webhook-id`: a message whose earlier replays failed as well goes out once,
+    not once per failed try. Takes no body.
 
     Args:
         id (str): An endpoint id: `ep_` and a ULID.

@@ -26,9 +26,11 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing;
 use courier_core::Timestamp;
-use courier_core::ids::AttemptId;
+use courier_core::ids::{AttemptId, EventId};
+use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -84,7 +86,7 @@ pub(crate) async fn replay(
         operation_id = "replayDead",
         tag = "endpoints",
         summary = r#"Replay failed deliveries"#,
-        description = r#"Sends again every `failed` delivery of the endpoint (test deliveries excepted), each keeping its `webhook-id`. Takes no body."#,
+        description = r#"Sends again, once, every message with a `failed` delivery to the endpoint (test deliveries excepted), keeping its `webhook-id`: a message whose earlier replays failed as well goes out once, not once per failed try. Takes no body."#,
         params(
         ("id" = crate::api::openapi::schemas::EndpointId, Path, description = r#"The endpoint id. A malformed id answers 404 like an unknown one."#),
     ),
@@ -235,8 +237,10 @@ impl Api {
     /// delivery's webhook-id. With a `seed` (a keyed replay) every delivery id derives
     /// from the seed and its event, so a repeat builds the same deliveries: one that
     /// exists already is queued if it still waits for its first attempt, never
-    /// created twice. A failed enqueue marks that delivery and the others still go;
-    /// the first error is returned once all were tried.
+    /// created twice. Deliveries are written `at_once` at a time, started in the
+    /// order of `events` (1 keeps a range's oldest-first order exactly). A failed
+    /// enqueue marks that delivery and the others still go; the first error is
+    /// returned once all were tried.
     async fn replay_events(
         &self,
         e: &Endpoint,
@@ -244,9 +248,9 @@ impl Api {
         built_at: Timestamp,
         seed: Option<&str>,
         now: Timestamp,
+        at_once: usize,
     ) -> ApiResult<usize> {
-        let mut created = 0;
-        let mut first_error: Option<PortError> = None;
+        let mut built = Vec::new();
         for ev in events {
             let original = ev
                 .targets
@@ -281,13 +285,22 @@ impl Api {
                     d.delivery_settings = settings;
                 }
             }
-            for d in deliveries {
-                let queued = self.pipeline().write_delivery(&d, now).await;
-                match queued {
-                    Ok(()) => created += 1,
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                    }
+            built.extend(deliveries);
+        }
+        let pipeline = self.pipeline();
+        let pipeline = &pipeline;
+        let written: Vec<Result<(), PortError>> = stream::iter(built)
+            .map(|d| async move { pipeline.write_delivery(&d, now).await })
+            .buffered(at_once.max(1))
+            .collect()
+            .await;
+        let mut created = 0;
+        let mut first_error: Option<PortError> = None;
+        for w in written {
+            match w {
+                Ok(()) => created += 1,
+                Err(e) => {
+                    first_error.get_or_insert(e);
                 }
             }
         }
@@ -302,7 +315,7 @@ impl Api {
         now: Timestamp,
     ) -> ApiResult<usize> {
         let events = self.events_in(e, since, until).await?;
-        self.replay_events(e, &events, now, None, now).await
+        self.replay_events(e, &events, now, None, now, 1).await
     }
 
     /// Replays `[since, until]` under an Idempotency-Key. The first call stores its
@@ -332,7 +345,7 @@ impl Api {
         let mut stored = answer.clone();
         stored[REPLAY_SEED] = json!(seed);
         let Some(first) = self.claim_key(key, hash.clone(), &stored, now).await? else {
-            self.replay_events(e, &events, now, Some(&seed), now).await?;
+            self.replay_events(e, &events, now, Some(&seed), now, 1).await?;
             return Ok(KeyedReplay::First(answer));
         };
         if first.request_hash != hash {
@@ -350,7 +363,7 @@ impl Api {
             window("until"),
         ) {
             let events = self.events_in(e, since, until).await?;
-            self.replay_events(e, &events, first.created_at, Some(&seed), now)
+            self.replay_events(e, &events, first.created_at, Some(&seed), now, 1)
                 .await?;
         }
         if let Some(obj) = body.as_object_mut() {
@@ -406,18 +419,32 @@ impl Api {
                 None => break,
             }
         }
+        // A replay keeps its message's webhook-id, so a message whose earlier replays
+        // failed too is listed once per try: it goes out once per call, or calls
+        // made while the receiver is down would multiply its sends.
+        let mut seen = HashSet::new();
+        failed.retain(|d| seen.insert(d.webhook_id.clone()));
+        let (store, tenant) = (self.deliveries.as_ref(), &e.tenant_id);
+        let ids: Vec<EventId> = failed.iter().map(|d| d.event_id.clone()).collect();
+        let loaded: Vec<Option<EventRecord>> = stream::iter(ids)
+            .map(|id| async move { store.get_event(tenant, &id).await })
+            .buffered(EVENT_READS_AT_ONCE)
+            .try_collect()
+            .await?;
         let mut events = Vec::new();
-        for d in &failed {
-            if let Some(mut ev) = self.deliveries.get_event(&e.tenant_id, &d.event_id).await? {
-                // Keep the failed delivery's own webhook-id.
+        for (d, ev) in failed.iter().zip(loaded) {
+            if let Some(mut ev) = ev {
                 ev.targets.retain(|t| t.endpoint_id == e.id);
                 for t in &mut ev.targets {
-                    t.delivery_id = d.id.clone();
+                    t.delivery_id = d.webhook_id.clone();
                 }
                 events.push(ev);
             }
         }
-        let created = self.replay_events(&e, &events, now, None, now).await?;
+        // No order is promised here: the writes overlap, as the reads did.
+        let created = self
+            .replay_events(&e, &events, now, None, now, REPLAY_DEAD_AT_ONCE)
+            .await?;
         Ok(reply(
             StatusCode::ACCEPTED,
             &ReplayDeadAccepted {
@@ -645,6 +672,12 @@ impl Api {
         }
     }
 }
+
+/// Event reads, then delivery writes, replay-dead keeps in flight: up to 10,000
+/// failed messages, a read and a few writes each, one after another would
+/// outlast the API's 29-second limit.
+const EVENT_READS_AT_ONCE: usize = 16;
+const REPLAY_DEAD_AT_ONCE: usize = 16;
 
 /// The stored-answer field holding a keyed replay's id seed (never shown).
 const REPLAY_SEED: &str = "replaySeed";
