@@ -37,10 +37,9 @@ CONFORMANCE_DOC ?= docs/openapi.json
 # endpoint, then read, change and delete it).
 CONFORMANCE_PHASES ?= examples,fuzzing,stateful
 # Seconds a request may take. `GET /v1/stats` sums every endpoint of the tenant (a
-# counter query and a dozen backlog counts each, 16 endpoints at a time), and the
-# run creates a hundred or more; on the emulator, which answers each DynamoDB call
-# in Python on a machine shared with builds, that sum took 7 s and sometimes over
-# 10 s, though no single call was slow.
+# counter query and a dozen backlog counts each, 16 endpoints at a time) and the
+# run creates a hundred or more, which the emulator answers one call at a time on
+# a machine shared with builds.
 CONFORMANCE_REQUEST_TIMEOUT ?= 30
 # More `st run` options, e.g. `--report har --report-dir .local/conformance`.
 CONFORMANCE_ARGS ?=
