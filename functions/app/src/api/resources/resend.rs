@@ -428,7 +428,7 @@ impl Api {
         let ids: Vec<EventId> = failed.iter().map(|d| d.event_id.clone()).collect();
         let loaded: Vec<Option<EventRecord>> = stream::iter(ids)
             .map(|id| async move { store.get_event(tenant, &id).await })
-            .buffered(EVENT_READS_AT_ONCE)
+            .buffered(REPLAY_DEAD_AT_ONCE)
             .try_collect()
             .await?;
         let mut events = Vec::new();
@@ -676,7 +676,6 @@ impl Api {
 /// Event reads, then delivery writes, replay-dead keeps in flight: up to 10,000
 /// failed messages, a read and a few writes each, one after another would
 /// outlast the API's 29-second limit.
-const EVENT_READS_AT_ONCE: usize = 16;
 const REPLAY_DEAD_AT_ONCE: usize = 16;
 
 /// The stored-answer field holding a keyed replay's id seed (never shown).

@@ -48,11 +48,7 @@ where
     let Some(v) = Option::<Value>::deserialize(d)? else {
         return Ok(None);
     };
-    let v = match &v {
-        Value::Number(n) => whole(n).map_or(v.clone(), |w| Value::Number(Number::from(w))),
-        _ => v,
-    };
-    T::deserialize(v).map(Some).map_err(D::Error::custom)
+    T::deserialize(whole_numbers(&v)).map(Some).map_err(D::Error::custom)
 }
 
 #[cfg(test)]
